@@ -81,3 +81,12 @@ class Result:
         if self.winner is None:
             return None
         return self.opponent_of(self.winner)
+
+
+class Refused(ValueError):
+    """A rule refuses an operation; `code` and `params` say why, for the message catalog."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code if not params else f"{code} {params}")
+        self.code = code
+        self.params = params

@@ -1,0 +1,304 @@
+"""Group standings and their tiebreaks (HGV-7.2.2, HGV-7.2.3, NAV-TIE, HGV-2.3.2, HGV-2.3.3).
+
+Reading of the tiebreak chain: players level on match points form a block. The block is
+measured by the first criterion (HGV-2.3.2's forfeit step when the preset asks for it,
+then `GroupRules.tiebreaks` in order) that tells any of them apart. That criterion splits
+the block into levels, and every level still holding two or more players restarts the
+whole chain among just its members, as a mini-league ("among the tied players" then
+means among that level). A criterion that separates nobody passes to the next one. The
+chain always ends in a lot, so the order is always total.
+
+NAV-TIE's extra game: when the extra games already played among a block do not settle
+it and the block reaches into the qualifying places, `Standings.extra_games` asks for
+them and the block is ordered provisionally by lot until their results are passed in;
+below the qualifying places the lot settles it for good. Callers should schedule extra
+games only once every group match is final: mid-group standings ask for them too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from tournament.model import PlayerId, Result
+from tournament.preset import GroupRules, GroupTiebreak
+
+TiebreakCriterion = GroupTiebreak | Literal["forfeit"]
+"""What put one player above another: HGV-2.3.2's "forfeit" or a group tiebreak."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line in the group table; removed rows (HGV-2.3.3) show zeros."""
+
+    player: PlayerId
+    rank: int
+    won: int
+    lost: int
+    points_for: int
+    points_against: int
+    forfeits: int
+    removed: bool
+
+    @property
+    def points_diff(self) -> int:
+        return self.points_for - self.points_against
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakNote:
+    """Why `above` is above `below`, two adjacent players level on match points.
+
+    `values` are the numbers the criterion compared, above's first: wins or point
+    differences, forfeit losses for "forfeit", and the places drawn (1 = first) for
+    "lot". `among` lists the players the criterion was applied to, in final order.
+    """
+
+    above: PlayerId
+    below: PlayerId
+    criterion: TiebreakCriterion
+    values: tuple[int, int]
+    among: tuple[PlayerId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraGameNeeded:
+    """Players still level who must play extra single games among them (NAV-TIE)."""
+
+    players: tuple[PlayerId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A group's table in final order, why ties went as they did, and what is missing."""
+
+    rows: tuple[StandingRow, ...]
+    notes: tuple[TiebreakNote, ...]
+    extra_games: tuple[ExtraGameNeeded, ...]
+
+    @property
+    def order(self) -> tuple[PlayerId, ...]:
+        return tuple(row.player for row in self.rows)
+
+
+@dataclass(slots=True)
+class _Record:
+    won: int = 0
+    lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    forfeits: int = 0
+
+
+def group_standings(
+    players: Sequence[PlayerId],
+    results: Sequence[Result],
+    rules: GroupRules,
+    *,
+    lot_seed: int,
+    extra_game_results: Sequence[Result] = (),
+) -> Standings:
+    """Return the group standings, tiebreaks applied, from the final group results."""
+    if len(set(players)) != len(players):
+        raise ValueError("a player is listed twice in the group")
+    members = frozenset(players)
+    for result in (*results, *extra_game_results):
+        _check(result, members)
+    removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
+    counted = [r for r in results if r.white not in removed and r.black not in removed]
+    extra = [r for r in extra_game_results if r.white not in removed and r.black not in removed]
+    records = {player: _Record() for player in players if player not in removed}
+    for result in counted:
+        for player in result.players:
+            _add(records[player], result, player)
+
+    by_wins: dict[int, list[PlayerId]] = {}
+    for player, record in records.items():
+        by_wins.setdefault(record.won, []).append(player)
+    resolver = _Resolver(records, counted, extra, rules, lot_seed)
+    order: list[PlayerId] = []
+    for won in sorted(by_wins, reverse=True):
+        order.extend(resolver.order(by_wins[won], len(order), pending=False))
+
+    rows = [_row(player, rank, records[player]) for rank, player in enumerate(order, 1)]
+    rows += [
+        StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
+        for i, p in enumerate((p for p in players if p in removed), 1)
+    ]
+    place = {player: index for index, player in enumerate(order)}
+    notes = sorted(
+        (replace(n, among=tuple(sorted(n.among, key=place.__getitem__))) for n in resolver.notes),
+        key=lambda note: place[note.above],
+    )
+    return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
+
+
+def _check(result: Result, members: frozenset[PlayerId]) -> None:
+    if result.white == result.black or not {result.white, result.black} <= members:
+        raise ValueError(f"result {result.white}-{result.black} is not a match of this group")
+    if result.winner not in (None, result.white, result.black):
+        raise ValueError(f"winner {result.winner} did not play {result.white}-{result.black}")
+    if not result.forfeited_by <= {result.white, result.black}:
+        raise ValueError(f"forfeit by a player outside {result.white}-{result.black}")
+
+
+def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[PlayerId]:
+    # Judged on the original results only, so one removal never cascades into another.
+    own: dict[PlayerId, list[Result]] = {player: [] for player in players}
+    for result in results:
+        for player in result.players:
+            own[player].append(result)
+    return {
+        player
+        for player, matches in own.items()
+        if len(matches) >= 2
+        and sum(r.winner == player for r in matches) == 1
+        and all(player in r.forfeited_by for r in matches if r.winner != player)
+    }
+
+
+def _add(record: _Record, result: Result, player: PlayerId) -> None:
+    # A double forfeit (winner None) is a loss for both and a win for nobody.
+    if result.winner == player:
+        record.won += 1
+    else:
+        record.lost += 1
+    record.points_for += result.score_of(player)
+    record.points_against += result.score_of(result.opponent_of(player))
+    record.forfeits += player in result.forfeited_by
+
+
+def _row(player: PlayerId, rank: int, record: _Record) -> StandingRow:
+    return StandingRow(
+        player,
+        rank,
+        record.won,
+        record.lost,
+        record.points_for,
+        record.points_against,
+        record.forfeits,
+        removed=False,
+    )
+
+
+def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
+    index: dict[PlayerId, list[Result]] = {}
+    for result in results:
+        for player in result.players:
+            index.setdefault(player, []).append(result)
+    return index
+
+
+class _Resolver:
+    """Orders blocks of players level on match points, collecting notes as it goes."""
+
+    def __init__(
+        self,
+        records: Mapping[PlayerId, _Record],
+        results: Sequence[Result],
+        extra: Sequence[Result],
+        rules: GroupRules,
+        lot_seed: int,
+    ) -> None:
+        self._records = records
+        self._results = _index(results)
+        self._extra = _index(extra)
+        self._qualifiers = rules.qualifiers
+        forfeit: tuple[TiebreakCriterion, ...] = (
+            ("forfeit",) if rules.forfeit_below_in_ties else ()
+        )
+        # A trailing lot keeps the order total even for a chain that does not end in one.
+        self._chain: tuple[TiebreakCriterion, ...] = (*forfeit, *rules.tiebreaks, "lot")
+        self._lot_seed = lot_seed
+        self.notes: list[TiebreakNote] = []
+        self.extra_games: list[ExtraGameNeeded] = []
+
+    def order(self, block: Sequence[PlayerId], start: int, *, pending: bool) -> list[PlayerId]:
+        """Return `block`, whose first player stands at 0-based place `start`, in order."""
+        if len(block) < 2:
+            return list(block)
+        slot: int | None = None
+        for criterion in self._chain:
+            shown, rank = self._measure(criterion, block)
+            if len(set(rank.values())) > 1:
+                break  # "lot" always separates, so every block ends here
+            if criterion == "extra_game" and not pending and start < self._qualifiers:
+                slot = len(self.extra_games)
+                self.extra_games.append(ExtraGameNeeded(()))
+                pending = True
+        ordered = self._split(block, criterion, shown, rank, start, pending=pending)
+        if slot is not None:
+            self.extra_games[slot] = ExtraGameNeeded(tuple(ordered))
+        return ordered
+
+    def _split(
+        self,
+        block: Sequence[PlayerId],
+        criterion: TiebreakCriterion,
+        shown: Mapping[PlayerId, int],
+        rank: Mapping[PlayerId, int],
+        start: int,
+        *,
+        pending: bool,
+    ) -> list[PlayerId]:
+        ordered: list[PlayerId] = []
+        for level in sorted(set(rank.values()), reverse=True):
+            part = [player for player in block if rank[player] == level]
+            part = self.order(part, start + len(ordered), pending=pending)
+            if ordered:
+                above, below = ordered[-1], part[0]
+                values = (shown[above], shown[below])
+                self.notes.append(TiebreakNote(above, below, criterion, values, tuple(block)))
+            ordered += part
+        return ordered
+
+    def _measure(
+        self, criterion: TiebreakCriterion, block: Sequence[PlayerId]
+    ) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
+        """Return the values shown for `criterion` and the keys it ranks by, higher first."""
+        if criterion == "forfeit":
+            forfeits = {p: self._records[p].forfeits for p in block}
+            return forfeits, {p: -min(count, 1) for p, count in forfeits.items()}
+        if criterion in ("wins_among_tied", "head_to_head"):
+            # For two players this is the winner of their match; a cycle stays level.
+            values = self._among(block, self._results, diff=False)
+        elif criterion == "points_diff_among_tied":
+            values = self._among(block, self._results, diff=True)
+        elif criterion == "points_diff_overall":
+            values = {
+                p: self._records[p].points_for - self._records[p].points_against for p in block
+            }
+        elif criterion == "extra_game":
+            values = self._among(block, self._extra, diff=False)
+        else:
+            drawn = self._lot(block)
+            return drawn, {p: -place for p, place in drawn.items()}
+        return values, values
+
+    def _among(
+        self, block: Sequence[PlayerId], index: Mapping[PlayerId, list[Result]], *, diff: bool
+    ) -> dict[PlayerId, int]:
+        inside = frozenset(block)
+        values: dict[PlayerId, int] = {}
+        for player in block:
+            total = 0
+            for result in index.get(player, ()):
+                opponent = result.opponent_of(player)
+                if opponent not in inside:
+                    continue
+                if diff:
+                    total += result.score_of(player) - result.score_of(opponent)
+                else:
+                    total += result.winner == player
+            values[player] = total
+        return values
+
+    def _lot(self, block: Sequence[PlayerId]) -> dict[PlayerId, int]:
+        """Return each player's drawn place (1 = first), reproducible from the lot seed."""
+        drawn = sorted(block)
+        # A string seed is hashed with SHA-512: stable across runs and PYTHONHASHSEED.
+        rng = random.Random(f"{self._lot_seed}:{','.join(map(str, drawn))}")
+        rng.shuffle(drawn)
+        return {player: place for place, player in enumerate(drawn, 1)}
