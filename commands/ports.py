@@ -1,0 +1,176 @@
+"""What the use cases need from storage, as structural protocols.
+
+`storage/` implements these without importing this module (the layers forbid it);
+structural typing checks the fit. Values crossing the boundary are `tournament/` types
+or plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from tournament.club import Club, Player
+from tournament.ranking import TournamentRecord
+from tournament.sanctions import Sanction
+from tournament.state import TournamentState
+
+
+class ClubRepository(Protocol):
+    async def for_chat(self, platform: str, chat: str) -> Club | None: ...
+    async def get(self, club_id: int) -> Club: ...
+    async def add(self, name: str, timezone: str, language: str, now: datetime) -> Club: ...
+    async def save(self, club: Club) -> None: ...
+    async def link_chat(self, club_id: int, platform: str, chat: str) -> None: ...
+    async def chats(self, club_id: int) -> list[tuple[str, str]]: ...
+    async def add_link_code(self, club_id: int, code: str, expires_at: datetime) -> None: ...
+    async def redeem_link_code(self, code: str, now: datetime) -> int | None:
+        """Return the club of an unexpired, unused code and mark it used."""
+        ...
+
+    async def add_director(self, club_id: int, platform: str, external_id: str) -> None: ...
+    async def is_director(self, club_id: int, platform: str, external_id: str) -> bool: ...
+
+
+class PlayerRepository(Protocol):
+    async def get(self, player_id: int) -> Player: ...
+    async def many(self, player_ids: Sequence[int]) -> dict[int, Player]: ...
+    async def by_account(self, club_id: int, platform: str, external_id: str) -> Player | None: ...
+    async def by_name(self, club_id: int, name: str) -> list[Player]:
+        """Return the club's players whose name matches, ignoring case and spacing."""
+        ...
+
+    async def all(self, club_id: int) -> list[Player]: ...
+    async def add(
+        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+    ) -> Player: ...
+    async def save(self, player: Player) -> None: ...
+    async def add_account(self, player_id: int, platform: str, external_id: str) -> None: ...
+    async def accounts(self, player_id: int) -> list[tuple[str, str]]: ...
+
+
+class TournamentRepository(Protocol):
+    async def add(self, club_id: int, state: TournamentState, overrides: Mapping[str, str]
+                  ) -> TournamentState:
+        """Store a new tournament; return it with its id set."""
+        ...
+
+    async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
+        """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
+        ...
+
+    async def current(self, club_id: int, *, for_update: bool = False
+                      ) -> TournamentState | None:
+        """Return the club's tournament in play, else the latest one open for entries,
+        else the latest finished one."""
+        ...
+
+    async def by_name(self, club_id: int, name: str) -> TournamentState | None: ...
+    async def list(self, club_id: int) -> list[tuple[int, str, datetime, str]]:
+        """Return (id, name, start, status) of every tournament of the club, by start."""
+        ...
+
+    async def save(self, state: TournamentState) -> None:
+        """Write what changed since the state was loaded or added."""
+        ...
+
+    async def unfinished(self) -> list[tuple[int, int]]:
+        """Return (tournament id, club id) of every tournament not finished yet."""
+        ...
+
+    async def records(self, club_id: int) -> list[TournamentRecord]:
+        """Return every finished tournament's ranking contribution, oldest first."""
+        ...
+
+    async def overrides(self, tournament_id: int) -> dict[str, str]: ...
+    async def club_of(self, tournament_id: int) -> int: ...
+
+
+class SanctionRepository(Protocol):
+    async def for_club(self, club_id: int) -> list[Sanction]: ...
+    async def add(self, club_id: int, sanction: Sanction) -> Sanction:
+        """Store a new sanction; return it with its id set."""
+        ...
+
+    async def save(self, sanction: Sanction) -> None: ...
+
+
+class RankingRepository(Protocol):
+    async def imported(self, club_id: int) -> list[tuple[int, Decimal]]:
+        """Return the imported ranking, best first: (player id, points)."""
+        ...
+
+    async def replace_imported(self, club_id: int, rows: Sequence[tuple[int, Decimal]]
+                               ) -> None: ...
+
+
+class Outbox(Protocol):
+    async def add(
+        self,
+        *,
+        club_id: int,
+        platform: str,
+        chat: str,
+        payload: Mapping[str, Any],
+        created_at: datetime,
+        coalesce: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> None:
+        """Queue a message for a chat; a newer row with the same `coalesce` key
+        supersedes an unsent older one (the sender edits one live message)."""
+        ...
+
+
+class AuditLog(Protocol):
+    async def add(
+        self,
+        *,
+        club_id: int | None,
+        tournament_id: int | None,
+        actor: str,
+        action: str,
+        detail: Mapping[str, Any],
+        at: datetime,
+    ) -> None: ...
+
+
+class ProcessedUpdates(Protocol):
+    async def remember(self, platform: str, update_id: str, at: datetime) -> bool:
+        """Record a platform update id; return False if it was already processed."""
+        ...
+
+
+class Meta(Protocol):
+    async def get(self, key: str) -> str | None: ...
+    async def set(self, key: str, value: str) -> None: ...
+
+
+class UnitOfWork(Protocol):
+    """One transaction; on SQLite writes begin IMMEDIATE, on PostgreSQL rows lock."""
+
+    clubs: ClubRepository
+    players: PlayerRepository
+    tournaments: TournamentRepository
+    sanctions: SanctionRepository
+    rankings: RankingRepository
+    outbox: Outbox
+    audit: AuditLog
+    updates: ProcessedUpdates
+    meta: Meta
+
+    async def __aenter__(self) -> Self: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    async def commit(self) -> None: ...
+    async def rollback(self) -> None: ...
+
+
+class UnitOfWorkFactory(Protocol):
+    def __call__(self) -> UnitOfWork: ...

@@ -1,0 +1,226 @@
+"""How a night moves on: qualifiers, the knockout starting by itself, the finish."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from tests.tournament.nights import Night, at
+from tournament import attendance, due, forfeits, progress, reports, sanctions
+from tournament.events import (
+    ExtraGamesScheduled,
+    KnockoutStarted,
+    PlayerReplaced,
+    SanctionRecorded,
+    TournamentFinished,
+)
+from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
+from tournament.preset import load_preset
+from tournament.scoring import FinalScore
+from tournament.simulation import new_tournament, play_out
+from tournament.state import Match
+
+
+def win(
+    night: Night, match: Match, winner: str, when: str = "21:00", loser_score: int = 1
+) -> list[object]:
+    white_wins = match.white == night.id(winner)
+    score = (match.length, loser_score) if white_wins else (loser_score, match.length)
+    return list(
+        reports.set_result(
+            night.state, match.number, FinalScore(white=score[0], black=score[1]), at(when)
+        )
+    )
+
+
+def group_night(preset: str, names: tuple[str, ...]) -> Night:
+    night = Night(preset)
+    night.enter(*names, check_in=at("19:30"))
+    night.draw(*names, when=at("19:45"))
+    return night
+
+
+def test_everyone_in_a_group_of_three_qualifies_HGV_7_1() -> None:
+    names = ("ana", "bob", "cruz", "dora", "eli", "fay")
+    night = group_night("hgv-backgammon", names)
+    qualifiers = night.state.preset.groups.qualifiers
+    assert qualifiers == 3
+    for match in night.state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0))
+    assert night.state.status is TournamentStatus.KNOCKOUT
+    knockout = night.state.stage_matches(Stage.KNOCKOUT)
+    assert {p for m in knockout for p in m.players} >= set(night.ids.values()) - {
+        p for m in knockout if m.round > 1 for p in m.players
+    }
+    seeded = {p for m in knockout if m.round == 1 for p in m.players}
+    direct = {m.white for m in knockout if m.white_from is None and m.round > 1}
+    assert seeded | direct == set(night.ids.values())
+
+
+def test_the_best_two_of_each_group_go_through_NAV_QUAL() -> None:
+    names = tuple(f"p{i}" for i in range(8))
+    night = group_night("navodari-table", names)
+    for match in night.state.stage_matches(Stage.GROUP):
+        # The lower id always wins, so each group's order is by id.
+        assert match.white is not None and match.black is not None
+        win(night, match, night.name(min(match.white, match.black)))
+    knockout = night.state.stage_matches(Stage.KNOCKOUT)
+    in_bracket = {p for m in knockout for p in m.players}
+    expected = set()
+    for group in night.state.groups:
+        expected |= set(sorted(group.players)[: night.state.preset.groups.qualifiers])
+    assert in_bracket == expected
+
+
+def test_the_knockout_starts_by_itself_after_the_last_group_match_HGV_2_2() -> None:
+    night = group_night("hgv-backgammon", ("ana", "bob", "cruz"))
+    group = night.state.stage_matches(Stage.GROUP)
+    events: list[object] = []
+    for match in group:
+        events += win(night, match, night.name(match.white or 0), when="21:00")
+    assert any(isinstance(e, KnockoutStarted) for e in events)
+    ready = [m for m in night.state.stage_matches(Stage.KNOCKOUT) if m.start is not None]
+    break_minutes = night.state.preset.knockout.break_minutes
+    assert ready and all(m.start == at("21:00") + timedelta(minutes=break_minutes) for m in ready)
+
+
+def test_group_rounds_start_on_time_as_published_HGV_2_2() -> None:
+    night = group_night("hgv-backgammon", ("ana", "bob", "cruz"))
+    minutes = night.state.preset.groups.round_minutes
+    starts = sorted({m.start for m in night.state.matches.values()})
+    assert starts == [night.state.start + timedelta(minutes=minutes * k) for k in range(3)]
+
+
+def test_a_tournament_finishes_with_places_and_ranking_points_HGV_7_5() -> None:
+    state = new_tournament(load_preset("hgv-backgammon"), 12, at("20:00"), seed=5)
+    play_out(state, seed=9)
+    assert state.status is TournamentStatus.FINISHED
+    champion = next(p for p in state.placements if p.place == 1)
+    wins = sum(1 for m in state.matches.values() if m.winner == champion.player)
+    assert Decimal(champion.points) == Decimal("2.10") + Decimal("0.04") * wins
+    assert {p.player for p in state.placements} == set(state.entries)
+
+
+def test_extra_games_settle_a_three_way_tie_before_the_knockout_NAV_TIE() -> None:
+    names = ("ana", "bob", "cruz")
+    night = Night("navodari-table")
+    night.enter(*names, check_in=at("19:30"))
+    night.draw(*names, when=at("19:45"))
+    cycle = {("ana", "bob"): "ana", ("bob", "cruz"): "bob", ("ana", "cruz"): "cruz"}
+    events: list[object] = []
+    for match in night.state.stage_matches(Stage.GROUP):
+        pair = tuple(sorted((night.name(match.white or 0), night.name(match.black or 0))))
+        events += win(night, match, cycle[pair], loser_score=2)  # type: ignore[index]
+    scheduled = [e for e in events if isinstance(e, ExtraGamesScheduled)]
+    assert scheduled and night.state.status is TournamentStatus.GROUPS
+    extra = night.state.stage_matches(Stage.TIEBREAK)
+    assert len(extra) == 3 and all(m.length == 1 for m in extra)
+    for match in extra:
+        pair = tuple(sorted((night.name(match.white or 0), night.name(match.black or 0))))
+        winner = "ana" if "ana" in pair else "bob"
+        white_wins = match.white == night.id(winner)
+        reports.set_result(
+            night.state,
+            match.number,
+            FinalScore(white=1 if white_wins else 0, black=0 if white_wins else 1),
+            at("22:00"),
+        )
+    assert night.state.status is not TournamentStatus.GROUPS
+    group = night.state.groups[0]
+    assert progress.standings_of(night.state, group).order[:2] == (
+        night.id("ana"),
+        night.id("bob"),
+    )
+
+
+def test_a_player_who_leaves_loses_the_current_match_and_is_suspended_HGV_2_3_5() -> None:
+    night = group_night("hgv-backgammon", ("ana", "bob", "cruz"))
+    ana = night.id("ana")
+    events = attendance.withdraw(night.state, ana, at("20:05"))
+    assert night.state.entries[ana].status is EntryStatus.WITHDRAWN
+    assert all(
+        m.status is MatchStatus.FORFEIT
+        for m in night.state.matches_of(ana)
+        if m.stage is Stage.GROUP
+    )
+    assert any(isinstance(e, SanctionRecorded) and e.reason == "left" for e in events)
+
+
+def test_withdrawing_before_the_draw_carries_no_sanction_HGV_2_3_6() -> None:
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob")
+    events = attendance.withdraw(night.state, night.id("ana"), at("18:00"))
+    assert events == []
+    assert night.state.entries[night.id("ana")].status is EntryStatus.WITHDRAWN
+
+
+def test_a_knockout_forfeiter_gives_the_place_to_their_last_victim_HGV_2_3_8() -> None:
+    state = new_tournament(load_preset("hgv-backgammon"), 6, at("20:00"), seed=3)
+    progress.draw(state, tuple(sorted(state.entries)), at("20:00"))
+    for match in state.stage_matches(Stage.GROUP):
+        reports.finish(
+            state,
+            match,
+            FinalScore(white=match.length, black=0),
+            at("21:00"),
+            how="director",
+            settle=False,
+        )
+    progress.settle(state, at("21:00"))
+    first = next(m for m in state.stage_matches(Stage.KNOCKOUT) if m.is_ready)
+    reports.set_result(state, first.number, FinalScore(white=first.length, black=0), at("21:30"))
+    winner, victim = first.white, first.black
+    assert winner is not None and victim is not None
+    later = next(
+        m for m in state.stage_matches(Stage.KNOCKOUT) if m.involves(winner) and not m.is_final
+    )
+    later_ready = later.is_ready
+    if not later_ready:
+        # Let the other side of the next match be decided first.
+        for m in state.stage_matches(Stage.KNOCKOUT):
+            if m.is_ready and not m.is_final and m is not later:
+                reports.set_result(
+                    state, m.number, FinalScore(white=m.length, black=0), at("21:40")
+                )
+    events = forfeits.forfeit_match(state, later, (winner,), at("22:00"), reason="director")
+    assert any(isinstance(e, PlayerReplaced) and e.replacement == victim for e in events)
+    assert later.involves(victim) and not later.involves(winner)
+    assert state.entries[winner].knockout_forfeit
+
+
+def test_a_no_show_is_suspended_from_the_next_tournament_only_HGV_2_3_6() -> None:
+    record = sanctions.Sanction(
+        id=1, player=7, reason="no_show", origin=1, applies_to=None, created_at=at("20:30")
+    )
+    bound = sanctions.bind_pending(
+        [record],
+        tournament=2,
+        starts=at("20:00", day=28) + timedelta(days=28),
+        origin_starts={1: at("20:00")},
+    )
+    assert bound == [record] and record.applies_to == 2
+    assert sanctions.suspension_for([record], 7, 2) is record
+    assert sanctions.suspension_for([record], 7, 3) is None
+    sanctions.end(record, at("21:00"), how="excused", note="phoned in sick")
+    assert sanctions.suspension_for([record], 7, 2) is None
+
+
+def test_a_suspended_player_cannot_enter_HGV_2_3_6() -> None:
+    import pytest
+
+    from tournament.model import Refused
+
+    night = Night("hgv-backgammon")
+    with pytest.raises(Refused) as refused:
+        attendance.register(night.state, 1, at("12:00"), suspended=True)
+    assert refused.value.code == "suspended"
+
+
+def test_lateness_sweep_finishes_a_tournament_of_no_shows_CLUB_NO_SHOW() -> None:
+    night = Night("hgv-backgammon")
+    night.enter("ana", check_in=at("19:30"))
+    night.enter("bob")
+    night.draw("ana", "bob", when=at("19:45"))
+    events = due.sweep(night.state, at("23:59"))
+    assert night.state.status is TournamentStatus.FINISHED
+    assert any(isinstance(e, TournamentFinished) and e.champion == night.id("ana") for e in events)

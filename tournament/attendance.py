@@ -1,0 +1,156 @@
+"""Entries and presence: register, confirm, withdraw, check in, away (CLUB-PRESENCE).
+
+Also the ways a player stops playing: withdrawing before the draw (no sanction), leaving
+mid-tournament (HGV-2.3.5) and a director's forfeit.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from tournament import progress
+from tournament.entry import decide_entry
+from tournament.events import Event, SanctionRecorded
+from tournament.forfeits import forfeit_match
+from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
+from tournament.state import Entry, Match, Span, TournamentState, minutes
+
+
+def register(
+    state: TournamentState,
+    player: PlayerId,
+    at: datetime,
+    *,
+    born: date | None = None,
+    is_member: bool = True,
+    suspended: bool = False,
+    by_director: bool = False,
+) -> Entry:
+    """Enter `player`; a director's entry needs no approval (HGV-1.4, NAV-ENTRY)."""
+    if state.status is not TournamentStatus.REGISTRATION:
+        raise Refused("entries_closed", tournament=state.name)
+    if suspended:
+        raise Refused("suspended", tournament=state.name)
+    existing = state.entries.get(player)
+    if existing is not None and existing.status is EntryStatus.ACTIVE:
+        raise Refused("already_registered", tournament=state.name)
+    born = born or (existing.born if existing else None)
+    decision = decide_entry(
+        state.preset.entry,
+        born=born,
+        on=state.start.date(),
+        is_member=is_member,
+        official=state.official,
+    )
+    if not decision.accepted:
+        raise Refused(decision.refusal or "entry_refused", **dict(decision.params))
+    entry = Entry(
+        player=player,
+        registered_at=at,
+        born=born,
+        approved=by_director or not decision.needs_approval,
+    )
+    state.entries[player] = entry
+    return entry
+
+
+def approve(state: TournamentState, player: PlayerId) -> Entry:
+    """Approve a waiting entry (HGV-1.4)."""
+    entry = _active_entry(state, player)
+    if entry.approved:
+        raise Refused("already_approved")
+    entry.approved = True
+    return entry
+
+
+def confirm(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
+    """Record that the player will attend."""
+    entry = _active_entry(state, player)
+    if entry.confirmed_at is not None:
+        raise Refused("already_confirmed")
+    if state.status is TournamentStatus.FINISHED:
+        raise Refused("tournament_finished", tournament=state.name)
+    entry.confirmed_at = at
+    return entry
+
+
+def check_in(
+    state: TournamentState, player: PlayerId, at: datetime, *, director: bool = False
+) -> Entry:
+    """Mark the player present from `at` (CLUB-PRESENCE); players only once check-in opens."""
+    entry = _active_entry(state, player)
+    if not entry.approved:
+        raise Refused("entry_not_approved")
+    opens = state.start - minutes(state.preset.reminders.checkin_minutes_before)
+    if not director and at < opens:
+        raise Refused("checkin_not_open", opens=opens)
+    if state.status is TournamentStatus.FINISHED:
+        raise Refused("tournament_finished", tournament=state.name)
+    if entry.present_now():
+        raise Refused("already_present")
+    entry.presence.append(Span(start=at))
+    return entry
+
+
+def mark_away(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
+    """Mark the player away from `at`: lateness runs for matches due meanwhile (HGV-2.3.7)."""
+    entry = _active_entry(state, player)
+    if not entry.present_now():
+        raise Refused("not_present")
+    entry.presence[-1].end = at
+    return entry
+
+
+def withdraw(state: TournamentState, player: PlayerId, at: datetime) -> list[Event]:
+    """Withdraw: free before the draw; afterwards it is leaving (HGV-2.3.5)."""
+    entry = _active_entry(state, player)
+    if state.status is TournamentStatus.REGISTRATION:
+        entry.status = EntryStatus.WITHDRAWN
+        entry.withdrawn_at = at
+        return []
+    return leave(state, player, at, reason="left")
+
+
+def leave(state: TournamentState, player: PlayerId, at: datetime, *, reason: str) -> list[Event]:
+    """Forfeit every remaining match of a player who left, and suspend them (HGV-2.3.5)."""
+    entry = _active_entry(state, player)
+    if state.status is TournamentStatus.FINISHED:
+        raise Refused("tournament_finished", tournament=state.name)
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_at = at
+    if entry.present_now():
+        entry.presence[-1].end = at
+    events: list[Event] = []
+    for match in state.matches_of(player):
+        if not match.is_final and match.is_ready:
+            events.extend(forfeit_match(state, match, (player,), at, reason=reason))
+    events.append(SanctionRecorded(at=at, player=player, reason=reason))
+    events.extend(progress.settle(state, at))
+    return events
+
+
+def director_forfeit(
+    state: TournamentState, player: PlayerId, at: datetime, *, match: Match | None = None
+) -> list[Event]:
+    """Give the player's current match to the opponent by forfeit (a director's act)."""
+    match = match or current_match(state, player)
+    if match is None:
+        raise Refused("no_open_match")
+    events = forfeit_match(state, match, (player,), at, reason="director")
+    events.extend(progress.settle(state, at))
+    return events
+
+
+def current_match(state: TournamentState, player: PlayerId) -> Match | None:
+    """Return the player's earliest open match whose players are both known."""
+    open_matches = state.open_matches_of(player)
+    return open_matches[0] if open_matches else None
+
+
+def _active_entry(state: TournamentState, player: PlayerId) -> Entry:
+    entry = state.entries.get(player)
+    if entry is None:
+        raise Refused("not_registered", tournament=state.name)
+    if entry.status is not EntryStatus.ACTIVE:
+        raise Refused("entry_not_active", status=entry.status.value)
+    return entry

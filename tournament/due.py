@@ -1,0 +1,224 @@
+"""What state plus time says is due: reminders, lateness steps, forfeits, time-outs.
+
+`due_actions(state, now)` lists everything that should have happened by `now` and has
+not been applied yet, each under a unique key, in the order it fell due; `sweep` applies
+them. Effects are stamped with the time they fell due, so a sweep that runs late (after
+a restart) leaves the same state as sweeps that ran on time, and a key applied once is
+never applied again. Cascades are followed: a forfeit can make a no-show, which forfeits
+later matches; a last result can start the knockout, whose matches then fall due too.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from tournament import forfeits, progress, reports
+from tournament.events import (
+    CheckinOpen,
+    ConfirmReminder,
+    Event,
+    LatenessPoint,
+    MatchReminder,
+)
+from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
+from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
+from tournament.state import Match, Penalty, TournamentState, minutes
+
+
+@dataclass(frozen=True, slots=True)
+class DueAction:
+    """One thing that falls due at `due`; `key` is unique within the tournament."""
+
+    key: str
+    due: datetime
+    kind: str  # confirm_reminder | checkin_open | match_reminder | lateness | forfeit | accept
+    match: int | None = None
+    step: int = 0
+
+
+def pending(state: TournamentState) -> list[DueAction]:
+    """Return every action not yet applied, whatever its time, in due order."""
+    actions = _tournament_reminders(state)
+    for match in state.matches.values():
+        actions.extend(_match_actions(state, match))
+    return sorted((a for a in actions if a.key not in state.done), key=_order)
+
+
+def next_deadline(state: TournamentState) -> datetime | None:
+    """Return when the next action falls due, if anything is waiting."""
+    actions = pending(state)
+    return actions[0].due if actions else None
+
+
+def due_actions(state: TournamentState, now: datetime) -> list[DueAction]:
+    """Return what fell due by `now`, cascades included, without changing `state`."""
+    applied: list[DueAction] = []
+    _run(copy.deepcopy(state), now, applied)
+    return applied
+
+
+def sweep(state: TournamentState, now: datetime) -> list[Event]:
+    """Apply everything that fell due by `now`, each at its own due time."""
+    return _run(state, now, [])
+
+
+def _run(state: TournamentState, now: datetime, applied: list[DueAction]) -> list[Event]:
+    events: list[Event] = []
+    while True:
+        actions = [a for a in pending(state) if a.due <= now]
+        if not actions:
+            return events
+        action = actions[0]
+        state.done[action.key] = action.due
+        applied.append(action)
+        events.extend(apply(state, action))
+
+
+def apply(state: TournamentState, action: DueAction) -> list[Event]:
+    """Apply one due action at its due time; a stale action changes nothing."""
+    at = action.due
+    if action.kind == "confirm_reminder":
+        players = tuple(
+            e.player
+            for e in state.entries.values()
+            if e.status is EntryStatus.ACTIVE and e.approved and not e.confirmed
+        )
+        return [ConfirmReminder(at=at, players=players)] if players else []
+    if action.kind == "checkin_open":
+        players = tuple(
+            e.player
+            for e in state.entries.values()
+            if e.status is EntryStatus.ACTIVE and e.approved and e.confirmed and not e.checked_in
+        )
+        return [CheckinOpen(at=at, players=players)] if players else []
+    assert action.match is not None
+    match = state.matches[action.match]
+    if action.kind == "accept":
+        return reports.accept_on_timeout(state, match, action.step, at)
+    if match.is_final or not match.is_ready:
+        return []
+    if action.kind == "match_reminder":
+        assert match.white is not None and match.black is not None and match.start is not None
+        return [
+            MatchReminder(
+                at=at, match=match.number, white=match.white, black=match.black, start=match.start
+            )
+        ]
+    if _began_by(state, match, at):
+        return []
+    if action.kind == "lateness":
+        return _lateness_step(state, match, action.step, at)
+    return _lateness_forfeit(state, match, at)
+
+
+def _order(action: DueAction) -> tuple[datetime, int, str]:
+    return (action.due, action.match or 0, action.key)
+
+
+def _tournament_reminders(state: TournamentState) -> list[DueAction]:
+    reminders = state.preset.reminders
+    created = state.created_at or state.start - timedelta(days=365)
+    actions = []
+    if state.status is TournamentStatus.REGISTRATION:
+        due = state.start - minutes(reminders.confirm_minutes_before)
+        actions.append(DueAction("remind:confirm", max(due, created), "confirm_reminder"))
+    if state.status in (TournamentStatus.REGISTRATION, TournamentStatus.GROUPS):
+        due = state.start - minutes(reminders.checkin_minutes_before)
+        actions.append(DueAction("remind:checkin", max(due, created), "checkin_open"))
+    return actions
+
+
+def _match_actions(state: TournamentState, match: Match) -> list[DueAction]:
+    if match.is_final or not match.is_ready or match.start is None:
+        return []
+    number = match.number
+    actions = []
+    if match.report is not None and match.status is MatchStatus.PENDING:
+        accept_at = match.report.at + minutes(state.preset.reporting.accept_minutes)
+        actions.append(
+            DueAction(
+                f"accept:{number}:{match.report.seq}",
+                accept_at,
+                "accept",
+                number,
+                match.report.seq,
+            )
+        )
+    reminder = match.start - minutes(state.preset.reminders.match_minutes_before)
+    if match.created_at is None or reminder > match.created_at:
+        actions.append(DueAction(f"remind:match:{number}", reminder, "match_reminder", number))
+    if match.status is not MatchStatus.SCHEDULED:
+        return actions
+    white, black = state.entries[match.white], state.entries[match.black]  # type: ignore[index]
+    began = both_present_from(white, black, match.start)
+    rules = state.preset.lateness
+    for step in point_steps(rules, match.length):
+        due = clock_reads(match.start, match.pauses, minutes(step * rules.step_minutes))
+        if due is None or (began is not None and began <= due):
+            break
+        actions.append(DueAction(f"late:{number}:{step}", due, "lateness", number, step))
+    due = clock_reads(match.start, match.pauses, minutes(forfeit_minutes(rules, match.length)))
+    if due is not None and (began is None or due < began):
+        actions.append(DueAction(f"forfeit:{number}", due, "forfeit", number))
+    return actions
+
+
+def _began_by(state: TournamentState, match: Match, at: datetime) -> bool:
+    if match.status is not MatchStatus.SCHEDULED:
+        return True
+    assert match.white is not None and match.black is not None and match.start is not None
+    began = both_present_from(state.entries[match.white], state.entries[match.black], match.start)
+    return began is not None and began <= at
+
+
+def _lateness_step(state: TournamentState, match: Match, step: int, at: datetime) -> list[Event]:
+    """Give the present opponent of each absent player the step's points (HGV-2.3.1)."""
+    rules = state.preset.lateness
+    events: list[Event] = []
+    for late in match.players:
+        opponent = match.opponent_of(late)
+        assert opponent is not None
+        if state.entries[late].present_at(at) or not state.entries[opponent].present_at(at):
+            continue  # CLUB-BOTH-ABSENT: nobody present, nobody scores
+        points = min(rules.points_per_step, match.length - 1 - match.score_of(opponent))
+        if points <= 0:
+            continue
+        key = f"late:{match.number}:{step}:{late}"
+        state.penalties[key] = Penalty(
+            key=key, match=match.number, against=late, points=points, at=at
+        )
+        if opponent == match.white:
+            match.white_score += points
+        else:
+            match.black_score += points
+        events.append(
+            LatenessPoint(
+                at=at,
+                match=match.number,
+                against=late,
+                to=opponent,
+                points=points,
+                minutes_late=step * rules.step_minutes,
+                white_score=match.white_score,
+                black_score=match.black_score,
+            )
+        )
+    return events
+
+
+def _lateness_forfeit(state: TournamentState, match: Match, at: datetime) -> list[Event]:
+    """Forfeit whoever is still absent; both absent lose both (CLUB-BOTH-ABSENT)."""
+    absent = tuple(p for p in match.players if not state.entries[p].present_at(at))
+    if not absent:
+        return []
+    no_shows = [p for p in absent if forfeits.is_no_show(state, p, at)]
+    events = forfeits.forfeit_match(state, match, absent, at, reason="late")
+    for player in no_shows:
+        # CLUB-NO-SHOW: confirmed, never came, and now their first match is lost.
+        events.extend(forfeits.no_show(state, player, at))
+    if match.stage is Stage.KNOCKOUT and len(absent) == 2:
+        return events  # nobody advances: a director decides with /result
+    events.extend(progress.settle(state, at))
+    return events

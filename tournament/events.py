@@ -1,0 +1,140 @@
+"""What happened: the events rule functions return for messages and the audit log.
+
+Every event carries `at`, the time it took effect (for an automatic effect, the time it
+fell due, even when a late sweep applies it). Events name players by id; the message
+catalog renders them in the club's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from tournament.model import PlayerId
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmReminder(Event):
+    players: tuple[PlayerId, ...]  # entries who have not confirmed yet
+
+
+@dataclass(frozen=True, slots=True)
+class CheckinOpen(Event):
+    players: tuple[PlayerId, ...]  # confirmed entries not yet checked in
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReminder(Event):
+    match: int
+    white: PlayerId
+    black: PlayerId
+    start: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LatenessPoint(Event):
+    match: int
+    against: PlayerId  # the late player
+    to: PlayerId  # the present opponent
+    points: int
+    minutes_late: int
+    white_score: int
+    black_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchForfeited(Event):
+    match: int
+    losers: tuple[PlayerId, ...]  # two for a double forfeit (CLUB-BOTH-ABSENT)
+    winner: PlayerId | None
+    reason: str  # "late" | "no_show" | "left" | "director" | "withdrawn"
+
+
+@dataclass(frozen=True, slots=True)
+class NoShow(Event):
+    player: PlayerId  # confirmed, never checked in, first match lost (CLUB-NO-SHOW)
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionRecorded(Event):
+    player: PlayerId
+    reason: str  # "no_show" | "left" | "director"
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPending(Event):
+    match: int
+    by: PlayerId
+    opponent: PlayerId
+    white_score: int
+    black_score: int
+    accept_by: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReportDisputed(Event):
+    match: int
+    by: PlayerId
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished(Event):
+    match: int
+    white: PlayerId
+    black: PlayerId
+    white_score: int
+    black_score: int
+    winner: PlayerId
+    how: str  # "accepted" | "timeout" | "director" | "agreed"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsDrawn(Event):
+    groups: int
+    matches: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupFinished(Event):
+    group: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraGamesScheduled(Event):
+    group: str
+    players: tuple[PlayerId, ...]
+    matches: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutStarted(Event):
+    qualifiers: int
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReady(Event):
+    match: int
+    white: PlayerId
+    black: PlayerId
+    start: datetime
+    round_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReplaced(Event):
+    match: int
+    forfeiter: PlayerId
+    replacement: PlayerId  # HGV-2.3.8: the last player the forfeiter eliminated
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFinished(Event):
+    champion: PlayerId | None

@@ -1,0 +1,108 @@
+"""Forfeits (HGV-2.3.1), the knockout replacement (HGV-2.3.8) and no-shows (CLUB-NO-SHOW)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from tournament import knockout, progress
+from tournament.events import Event, MatchForfeited, NoShow, PlayerReplaced, SanctionRecorded
+from tournament.model import EntryStatus, MatchStatus, PlayerId, Stage
+from tournament.state import Match, TournamentState, minutes
+
+
+def forfeit_match(
+    state: TournamentState,
+    match: Match,
+    losers: tuple[PlayerId, ...],
+    at: datetime,
+    *,
+    reason: str,
+) -> list[Event]:
+    """Record a forfeit; in the knockout the forfeiter's last victim may step in instead."""
+    if match.is_final:
+        return []
+    both = set(losers) >= set(match.players)
+    if not both and match.stage is Stage.KNOCKOUT:
+        state.entries[losers[0]].knockout_forfeit = True
+        replaced = _replace_in_knockout(state, match, losers[0], at)
+        if replaced:
+            return replaced
+    elif match.stage in (Stage.KNOCKOUT, Stage.THIRD_PLACE):
+        for loser in losers:
+            state.entries[loser].knockout_forfeit = True
+    match.forfeited_by = frozenset(match.players if both else losers)
+    match.finished_at = at
+    match.report = None
+    if both:
+        match.status = MatchStatus.DOUBLE_FORFEIT
+        match.winner = None
+    else:
+        winner = match.opponent_of(losers[0])
+        match.status = MatchStatus.FORFEIT
+        match.winner = winner
+        if winner == match.white:
+            match.white_score = max(match.white_score, match.length)
+        else:
+            match.black_score = max(match.black_score, match.length)
+    return [
+        MatchForfeited(
+            at=at,
+            match=match.number,
+            losers=tuple(sorted(match.forfeited_by)),
+            winner=match.winner,
+            reason=reason,
+        )
+    ]
+
+
+def no_show(state: TournamentState, player: PlayerId, at: datetime) -> list[Event]:
+    """Forfeit every remaining match of a confirmed player who never came (HGV-2.3.6)."""
+    entry = state.entries[player]
+    entry.status = EntryStatus.NO_SHOW
+    events: list[Event] = [NoShow(at=at, player=player)]
+    for match in state.matches_of(player):
+        if match.is_final or not match.is_ready:
+            continue
+        opponent = match.opponent_of(player)
+        absent_too = opponent is not None and state.entries[opponent].status is (
+            EntryStatus.NO_SHOW
+        )
+        losers = (player, opponent) if absent_too and opponent is not None else (player,)
+        events.extend(forfeit_match(state, match, losers, at, reason="no_show"))
+    events.append(SanctionRecorded(at=at, player=player, reason="no_show"))
+    return events
+
+
+def is_no_show(state: TournamentState, player: PlayerId, at: datetime) -> bool:
+    """Return whether a forfeit at `at` makes the player a no-show (CLUB-NO-SHOW)."""
+    entry = state.entries[player]
+    came = any(span.start <= at for span in entry.presence)
+    return entry.status is EntryStatus.ACTIVE and entry.confirmed and not came
+
+
+def _replace_in_knockout(
+    state: TournamentState, match: Match, forfeiter: PlayerId, at: datetime
+) -> list[Event]:
+    bracket = progress.bracket_of(state, progress.MAIN_STAGES)
+    if bracket is None or match.key is None:
+        return []
+    _, replacement = knockout.replace_forfeiter(
+        bracket, progress.winners(state, progress.MAIN_STAGES), match.key, forfeiter
+    )
+    if replacement is None:
+        return []
+    if match.white == forfeiter:
+        match.white, match.white_from = replacement, None
+    else:
+        match.black, match.black_from = replacement, None
+    # A fresh match: the forfeiter's lateness does not count against the newcomer.
+    for penalty in state.penalties.values():
+        if penalty.match == match.number:
+            penalty.cancelled = True
+    match.white_score = match.black_score = 0
+    match.games = ()
+    match.start = at + minutes(state.preset.knockout.break_minutes)
+    match.created_at = at
+    return [
+        PlayerReplaced(at=at, match=match.number, forfeiter=forfeiter, replacement=replacement)
+    ]

@@ -1,0 +1,234 @@
+"""Reporting results (HGV-4.8, CLUB-REPORT, HGV-5.3, HGV-7.3.2).
+
+A player's report is pending until the opponent accepts it, reports the same score, or
+the preset's time-out passes; a contradicting report or a dispute waits for a director,
+whose result is final.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from tournament import progress
+from tournament.events import Event, MatchFinished, ReportDisputed, ReportPending
+from tournament.model import MatchStatus, PlayerId, Refused, Stage
+from tournament.scoring import (
+    FinalScore,
+    GameByGame,
+    GameKind,
+    GameRecord,
+    Side,
+    add_game,
+    check_final_score,
+    game_value,
+)
+from tournament.state import Match, Report, TournamentState, minutes
+
+
+def report_score(
+    state: TournamentState, number: int, by: PlayerId, score: FinalScore, at: datetime
+) -> list[Event]:
+    """Record `by`'s report of the final score (white first); it waits for the opponent."""
+    match = _open_match(state, number, by)
+    checked = _checked(state, match, score, floor=True)
+    report = match.report
+    if report is not None and report.by != by:
+        if (report.white, report.black, report.tiebreaks, report.lot_winner) == _key(checked):
+            return finish(state, match, checked, at, how="agreed")
+        match.status = MatchStatus.DISPUTED
+        match.disputed_by = by
+        return [ReportDisputed(at=at, match=match.number, by=by)]
+    seq = report.seq + 1 if report is not None else 1
+    match.report = Report(
+        by=by,
+        white=checked.white,
+        black=checked.black,
+        at=at,
+        seq=seq,
+        tiebreaks=checked.tiebreaks,
+        lot_winner=checked.lot_winner,
+    )
+    match.status = MatchStatus.PENDING
+    opponent = match.opponent_of(by)
+    assert opponent is not None
+    return [
+        ReportPending(
+            at=at,
+            match=match.number,
+            by=by,
+            opponent=opponent,
+            white_score=checked.white,
+            black_score=checked.black,
+            accept_by=at + minutes(state.preset.reporting.accept_minutes),
+        )
+    ]
+
+
+def report_game(
+    state: TournamentState, number: int, by: PlayerId, kind: GameKind, cube: int, at: datetime
+) -> list[Event]:
+    """Add a game `by` won; when the match is over its score becomes a pending report."""
+    match = _open_match(state, number, by)
+    if state.preset.game != "backgammon":
+        raise Refused("games_only_backgammon")
+    if match.report is not None:
+        raise Refused("report_pending", match=match.number)
+    played = game_by_game(state, match)
+    played = add_game(
+        state.preset.scoring, played, GameRecord(winner=_side(match, by), kind=kind, cube=cube)
+    )
+    match.games = played.games
+    match.white_score, match.black_score = played.score
+    match.status = MatchStatus.PLAYING
+    if not played.is_over:
+        return []
+    white, black = played.score
+    return report_score(state, number, by, FinalScore(white=white, black=black), at)
+
+
+def game_by_game(state: TournamentState, match: Match) -> GameByGame:
+    """Rebuild the game log of a match, lateness points as its floor."""
+    assert match.white is not None and match.black is not None
+    rules = state.preset.scoring
+    return GameByGame(
+        length=match.length,
+        games=match.games,
+        floor=(state.penalty_points(match, match.white), state.penalty_points(match, match.black)),
+        points=tuple(game_value(rules, g.kind, g.cube) for g in match.games),
+    )
+
+
+def accept(state: TournamentState, number: int, by: PlayerId, at: datetime) -> list[Event]:
+    """Accept the opponent's pending report."""
+    match = _open_match(state, number, by)
+    report = match.report
+    if report is None or match.status is not MatchStatus.PENDING:
+        raise Refused("nothing_to_accept", match=match.number)
+    if report.by == by:
+        raise Refused("own_report", match=match.number)
+    return finish(state, match, _score_of(report), at, how="accepted")
+
+
+def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> list[Event]:
+    """Contest the opponent's report; a director must set the result."""
+    match = _open_match(state, number, by)
+    report = match.report
+    if report is None:
+        raise Refused("nothing_to_dispute", match=match.number)
+    if report.by == by:
+        raise Refused("own_report", match=match.number)
+    match.status = MatchStatus.DISPUTED
+    match.disputed_by = by
+    return [ReportDisputed(at=at, match=match.number, by=by)]
+
+
+def accept_on_timeout(state: TournamentState, match: Match, seq: int, at: datetime) -> list[Event]:
+    """Let a pending report stand once nobody contested it in time (CLUB-REPORT)."""
+    report = match.report
+    if report is None or report.seq != seq or match.status is not MatchStatus.PENDING:
+        return []
+    return finish(state, match, _score_of(report), at, how="timeout")
+
+
+def set_result(
+    state: TournamentState, number: int, score: FinalScore, at: datetime
+) -> list[Event]:
+    """Set or correct a result as a director (HGV-4.8); it is final at once."""
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    if not match.is_ready:
+        raise Refused("match_not_ready", match=number)
+    checked = _checked(state, match, score, floor=False)
+    if match.is_final and match.stage is not Stage.GROUP:
+        winner = match.white if checked.winner_side == "white" else match.black
+        if winner != match.winner and progress.followed_up(state, match):
+            raise Refused("next_round_started", match=number)
+    return finish(state, match, checked, at, how="director")
+
+
+def finish(
+    state: TournamentState,
+    match: Match,
+    score: FinalScore,
+    at: datetime,
+    *,
+    how: str,
+    settle: bool = True,
+) -> list[Event]:
+    """Make a result final and let the tournament move on (unless told to wait)."""
+    assert match.white is not None and match.black is not None
+    match.white_score, match.black_score = score.white, score.black
+    match.tiebreaks, match.lot_winner = score.tiebreaks, score.lot_winner
+    match.winner = match.white if score.winner_side == "white" else match.black
+    match.status = MatchStatus.FINISHED
+    match.forfeited_by = frozenset()
+    match.finished_at = at
+    match.report = None
+    match.disputed_by = None
+    events: list[Event] = [
+        MatchFinished(
+            at=at,
+            match=match.number,
+            white=match.white,
+            black=match.black,
+            white_score=score.white,
+            black_score=score.black,
+            winner=match.winner,
+            how=how,
+        )
+    ]
+    if settle:
+        events.extend(progress.settle(state, at))
+    return events
+
+
+def _open_match(state: TournamentState, number: int, by: PlayerId) -> Match:
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    if not match.involves(by):
+        raise Refused("not_your_match", match=number)
+    if not match.is_ready:
+        raise Refused("match_not_ready", match=number)
+    if match.is_final:
+        raise Refused("match_already_final", match=number)
+    if match.status is MatchStatus.DISPUTED:
+        raise Refused("match_disputed", match=number)
+    return match
+
+
+def _checked(
+    state: TournamentState, match: Match, score: FinalScore, *, floor: bool
+) -> FinalScore:
+    assert match.white is not None and match.black is not None
+    board = (
+        (state.penalty_points(match, match.white), state.penalty_points(match, match.black))
+        if floor
+        else (0, 0)
+    )
+    return check_final_score(
+        state.preset.scoring,
+        state.preset.game,
+        match.length,
+        score,
+        knockout=match.stage is not Stage.GROUP,
+        floor=board,
+    )
+
+
+def _side(match: Match, player: PlayerId) -> Side:
+    return "white" if player == match.white else "black"
+
+
+def _key(score: FinalScore) -> tuple[object, ...]:
+    return (score.white, score.black, score.tiebreaks, score.lot_winner)
+
+
+def _score_of(report: Report) -> FinalScore:
+    return FinalScore(
+        white=report.white,
+        black=report.black,
+        tiebreaks=report.tiebreaks,
+        lot_winner=report.lot_winner,
+    )

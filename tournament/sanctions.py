@@ -1,0 +1,77 @@
+"""Sanctions: a suspension from the club's next tournament (HGV-2.3.5, HGV-2.3.6).
+
+A suspension arises in one tournament and bars the player from the club's next one by
+start time. When that tournament does not exist yet, it is bound when it is created.
+Directors excuse a no-show (CLUB-NO-SHOW) or lift a sanction, always with a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from tournament.model import PlayerId, Refused
+
+
+@dataclass(slots=True)
+class Sanction:
+    id: int
+    player: PlayerId
+    reason: str  # "no_show" | "left" | "director"
+    origin: int | None  # the tournament it arose in
+    applies_to: int | None  # the tournament it bars the player from, once known
+    created_at: datetime
+    note: str = ""
+    kind: str = "suspension"
+    active: bool = True
+    ended_at: datetime | None = None
+    ended_by: str = ""  # "excused" | "lifted"
+    ended_note: str = ""
+
+
+def next_tournament(after: datetime, tournaments: Sequence[tuple[int, datetime]]) -> int | None:
+    """Return the id of the club's first tournament starting after `after`."""
+    later = sorted((start, tid) for tid, start in tournaments if start > after)
+    return later[0][1] if later else None
+
+
+def bind_pending(
+    sanctions: Iterable[Sanction],
+    tournament: int,
+    starts: datetime,
+    origin_starts: dict[int, datetime],
+) -> list[Sanction]:
+    """Bind unbound active suspensions to a newly created tournament that follows them."""
+    bound = []
+    for sanction in sanctions:
+        if not sanction.active or sanction.applies_to is not None:
+            continue
+        origin_start = origin_starts.get(sanction.origin) if sanction.origin else None
+        if origin_start is None or starts > origin_start:
+            sanction.applies_to = tournament
+            bound.append(sanction)
+    return bound
+
+
+def suspension_for(
+    sanctions: Iterable[Sanction], player: PlayerId, tournament: int
+) -> Sanction | None:
+    """Return the active suspension that bars `player` from `tournament`, if any."""
+    return next(
+        (s for s in sanctions if s.active and s.player == player and s.applies_to == tournament),
+        None,
+    )
+
+
+def end(sanction: Sanction, at: datetime, *, how: str, note: str) -> Sanction:
+    """End a sanction: "excused" (a no-show with notice) or "lifted" by a director."""
+    if not sanction.active:
+        raise Refused("sanction_not_active")
+    if not note.strip():
+        raise Refused("reason_required")
+    sanction.active = False
+    sanction.ended_at = at
+    sanction.ended_by = how
+    sanction.ended_note = note
+    return sanction
