@@ -98,31 +98,42 @@ def draw(
 
 def standings_of(state: TournamentState, group: Group) -> Standings:
     """Return a group's standings from its final matches, extra games included."""
-    results: list[Result] = []
-    extra: list[Result] = []
-    for match in state.stage_matches(*GROUP_STAGES):
-        if match.group != group.name:
+    return all_standings(state, [group])[group.name]
+
+
+def all_standings(
+    state: TournamentState, groups: Sequence[Group] | None = None
+) -> dict[str, Standings]:
+    """Return the standings of every group (or of `groups`), reading the matches once."""
+    groups = state.groups if groups is None else groups
+    wanted = {group.name for group in groups}
+    results: dict[str, list[Result]] = {name: [] for name in wanted}
+    extra: dict[str, list[Result]] = {name: [] for name in wanted}
+    for match in state.matches.values():
+        if match.stage not in GROUP_STAGES or match.group not in wanted:
             continue
         result = match.result()
-        if result is None:
-            continue
-        (extra if match.stage is Stage.TIEBREAK else results).append(result)
-    return group_standings(
-        group.players,
-        results,
-        state.preset.groups,
-        lot_seed=state.seed + int(group.name),
-        extra_game_results=extra,
-    )
+        if result is not None:
+            (extra if match.stage is Stage.TIEBREAK else results)[match.group].append(result)
+    return {
+        group.name: group_standings(
+            group.players,
+            results[group.name],
+            state.preset.groups,
+            lot_seed=state.seed + int(group.name),
+            extra_game_results=extra[group.name],
+        )
+        for group in groups
+    }
 
 
 def settle(state: TournamentState, at: datetime) -> list[Event]:
     """Move the tournament on as far as its final results allow."""
     events: list[Event] = []
     if state.status is TournamentStatus.GROUPS:
-        if any(not m.is_final for m in state.stage_matches(*GROUP_STAGES)):
+        if any(not m.is_final for m in state.matches.values() if m.stage in GROUP_STAGES):
             return events
-        tables = {group.name: standings_of(state, group) for group in state.groups}
+        tables = all_standings(state)
         extra = _schedule_extra_games(state, tables, at)
         if extra:
             return extra
@@ -261,31 +272,42 @@ def _advance(state: TournamentState, at: datetime) -> list[Event]:
     events: list[Event] = []
     if state.preset.knockout.consolation and not state.stage_matches(Stage.CONSOLATION):
         _maybe_start_consolation(state, at)
-    for stages in (MAIN_STAGES, (Stage.CONSOLATION,)):
-        bracket = bracket_of(state, stages)
-        if bracket is None:
-            continue
-        advanced = knockout.advance(bracket, winners(state, stages))
-        by_key = {m.key: m for m in state.stage_matches(*stages)}
-        for bm in advanced.matches:
-            match = by_key[bm.key]
-            if not match.is_final and not match.games and match.report is None:
-                match.white, match.black = bm.white, bm.black
-            if match.start is None and match.white is not None and match.black is not None:
-                match.start = at + minutes(state.preset.knockout.break_minutes)
-                events.append(
-                    MatchReady(
-                        at=at,
-                        match=match.number,
-                        white=match.white,
-                        black=match.black,
-                        start=match.start,
-                        round_name=match.round_name or "",
-                    )
+    bracket = [m for m in state.matches.values() if m.key is not None]
+    by_key = {m.key: m for m in bracket}
+    for match in sorted(bracket, key=lambda m: m.number):
+        if not match.is_final and not match.games and match.report is None:
+            # The stored bracket: a side names the match whose winner (or, for the
+            # third place, loser) fills it; a replaced side (HGV-2.3.8) names none.
+            match.white = _fed(match, match.white, match.white_from, by_key)
+            match.black = _fed(match, match.black, match.black_from, by_key)
+        if match.start is None and match.white is not None and match.black is not None:
+            match.start = at + minutes(state.preset.knockout.break_minutes)
+            events.append(
+                MatchReady(
+                    at=at,
+                    match=match.number,
+                    white=match.white,
+                    black=match.black,
+                    start=match.start,
+                    round_name=match.round_name or "",
                 )
+            )
     if _all_done(state):
         events.extend(_finish(state, at))
     return events
+
+
+def _fed(
+    match: Match, current: PlayerId | None, source: str | None, by_key: dict[str | None, Match]
+) -> PlayerId | None:
+    if source is None:
+        return current
+    feeder = by_key[source]
+    if not feeder.is_final or feeder.winner is None:
+        return None
+    if match.stage is Stage.THIRD_PLACE:
+        return feeder.opponent_of(feeder.winner)
+    return feeder.winner
 
 
 def _maybe_start_consolation(state: TournamentState, at: datetime) -> None:
@@ -297,7 +319,7 @@ def _maybe_start_consolation(state: TournamentState, at: datetime) -> None:
         p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
     ]
     others: list[PlayerId] = []
-    tables = [standings_of(state, group) for group in state.groups]
+    tables = list(all_standings(state).values())
     depth = max((len(t.rows) for t in tables), default=0)
     for position in range(depth):
         for table in tables:
@@ -317,17 +339,8 @@ def _maybe_start_consolation(state: TournamentState, at: datetime) -> None:
 
 
 def _all_done(state: TournamentState) -> bool:
-    ko = state.stage_matches(Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
-    if any(not m.is_final for m in ko):
-        return False
-    main = bracket_of(state, MAIN_STAGES)
-    if main is not None and not placements.is_finished(main, winners(state, MAIN_STAGES)):
-        return False
-    if state.preset.knockout.consolation:
-        play_ins = [m for m in ko if m.round_name == "play_in"]
-        if any(not m.is_final for m in play_ins):
-            return False
-    return True
+    """Return whether every bracket match has a winner (a double forfeit waits)."""
+    return all(m.is_final and m.winner is not None for m in state.matches.values() if m.key)
 
 
 def _finish(state: TournamentState, at: datetime) -> list[Event]:
@@ -339,7 +352,7 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
     drawn = [p for g in state.groups for p in g.players]
     if main is None and len(drawn) >= 1:
         # A single qualifier is champion without a knockout match.
-        qualifiers = [q for g in state.groups for q in _qualifiers(state, standings_of(state, g))]
+        qualifiers = [q for t in all_standings(state).values() for q in _qualifiers(state, t)]
         if len(qualifiers) == 1:
             places[qualifiers[0]] = 1
     unplaced_place = max(places.values(), default=0) + 1
@@ -351,10 +364,19 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
     )
     group_wins = {
         row.player: row.won
-        for group in state.groups
-        for row in standings_of(state, group).rows
+        for table in all_standings(state).values()
+        for row in table.rows
         if not row.removed
     }
+    knockout_wins: dict[PlayerId, int] = {}
+    consolation_wins: dict[PlayerId, int] = {}
+    for match in state.matches.values():
+        if match.winner is None or not match.is_final:
+            continue
+        if match.stage in MAIN_STAGES:
+            knockout_wins[match.winner] = knockout_wins.get(match.winner, 0) + 1
+        elif match.stage is Stage.CONSOLATION:
+            consolation_wins[match.winner] = consolation_wins.get(match.winner, 0) + 1
     state.placements = []
     for player in drawn:
         entry = state.entries[player]
@@ -363,15 +385,14 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         place = places.get(player)
         if place is None and entry.status is EntryStatus.ACTIVE and not entry.knockout_forfeit:
             place = unplaced_place
-        won = [m for m in state.matches.values() if m.winner == player and m.is_final]
         performance = Performance(
             player=player,
             place=place,
             group_wins=group_wins.get(player, 0),
-            knockout_wins=sum(1 for m in won if m.stage in MAIN_STAGES),
+            knockout_wins=knockout_wins.get(player, 0),
             consolation_finalist=player in finalists,
             knockout_forfeit=entry.knockout_forfeit,
-            consolation_wins=sum(1 for m in won if m.stage is Stage.CONSOLATION),
+            consolation_wins=consolation_wins.get(player, 0),
         )
         points = tournament_points(state.preset.ranking, performance)
         state.placements.append(Placement(place=place, player=player, points=f"{points:.2f}"))
