@@ -1,0 +1,78 @@
+"""The async engine: SQLite (WAL, BEGIN IMMEDIATE) by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+SQLITE_PRAGMAS: tuple[str, ...] = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=10000",
+    "PRAGMA synchronous=NORMAL",
+)
+
+_SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
+_POSTGRES_DRIVERS = {
+    "postgres",
+    "postgresql",
+    "postgresql+asyncpg",
+    "postgresql+psycopg",
+    "postgresql+psycopg2",
+    "postgresql+psycopg_async",
+}
+
+
+def async_url(url: str | URL) -> URL:
+    """Return the URL with its async driver: aiosqlite for SQLite, asyncpg for PostgreSQL."""
+    parsed = make_url(url)
+    driver = parsed.drivername
+    if driver in _SQLITE_DRIVERS:
+        return parsed.set(drivername="sqlite+aiosqlite")
+    if driver in _POSTGRES_DRIVERS:
+        query = dict(parsed.query)
+        # libpq spells TLS "sslmode"; asyncpg takes the same values as "ssl".
+        if "sslmode" in query:
+            query["ssl"] = query.pop("sslmode")
+        return parsed.set(drivername="postgresql+asyncpg", query=query)
+    raise ValueError(f"unsupported database URL scheme {driver!r}: use sqlite or postgresql")
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    """Return whether the engine talks to SQLite."""
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str | URL, **options: Any) -> AsyncEngine:
+    """Return an async engine for a settings URL (`sqlite:///clubtd.db`, `postgresql://...`)."""
+    target = async_url(url)
+    if target.get_backend_name() == "sqlite":
+        engine = create_async_engine(target, **options)
+        _tune_sqlite(engine)
+        return engine
+    options.setdefault("pool_pre_ping", True)
+    options.setdefault("pool_size", 10)
+    options.setdefault("max_overflow", 10)
+    return create_async_engine(target, **options)
+
+
+def _tune_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take BEGIN away from the driver: we emit BEGIN IMMEDIATE ourselves, below.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            for pragma in SQLITE_PRAGMAS:
+                cursor.execute(pragma)
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        # Every transaction takes the write lock up front, so two read-then-write
+        # transactions queue on busy_timeout instead of failing with "database is locked".
+        connection.exec_driver_sql("BEGIN IMMEDIATE")

@@ -1,0 +1,228 @@
+"""The outbox (ARCHITECTURE idea 2): messages leave the database, never a use case.
+
+`SqlOutbox` is the use-case side: it queues rows in the same transaction as the state
+change that causes them, and a row with a coalesce key supersedes the older unsent
+rows with that key. `OutboxStore` is the sender side: each platform's sender claims a
+batch (a lease, so two senders never get the same row; `FOR UPDATE SKIP LOCKED` lets
+several processes drain one platform on PostgreSQL), sends, and marks every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import tables as t
+from storage.repositories.base import NotFound, SqlRepository
+
+PENDING = "pending"
+SENT = "sent"
+SUPERSEDED = "superseded"
+EXPIRED = "expired"
+FAILED = "failed"
+
+DEFAULT_LEASE = timedelta(minutes=2)
+
+
+class SqlOutbox(SqlRepository):
+    """Queue messages inside a unit of work."""
+
+    async def add(
+        self,
+        *,
+        club_id: int,
+        platform: str,
+        chat: str,
+        payload: Mapping[str, Any],
+        created_at: datetime,
+        coalesce: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> None:
+        """Queue a message for a chat; a newer row with the same `coalesce` key
+        supersedes an unsent older one (the sender edits one live message)."""
+        conn = await self._conn()
+        c = t.outbox.c
+        if coalesce is not None:
+            await conn.execute(
+                update(t.outbox)
+                .where(
+                    c.platform == platform,
+                    c.chat == chat,
+                    c.coalesce_key == coalesce,
+                    c.status == PENDING,
+                )
+                .values(status=SUPERSEDED)
+            )
+        values = {
+            "club_id": club_id,
+            "platform": platform,
+            "chat": chat,
+            "payload": dict(payload),
+            "coalesce_key": coalesce,
+            "created_at": created_at,
+            "expires_at": expires_at,
+            "status": PENDING,
+            "attempts": 0,
+            "next_attempt_at": created_at,
+        }
+        await conn.execute(insert(t.outbox).values(values))
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One claimed message, as a sender needs it."""
+
+    id: int
+    club_id: int
+    platform: str
+    chat: str
+    payload: dict[str, Any]
+    coalesce: str | None
+    created_at: datetime
+    expires_at: datetime | None
+    attempts: int
+    leased_until: datetime
+
+
+def _row(row: Row[Any]) -> OutboxRow:
+    return OutboxRow(
+        id=row.id,
+        club_id=row.club_id,
+        platform=row.platform,
+        chat=row.chat,
+        payload=dict(row.payload),
+        coalesce=row.coalesce_key,
+        created_at=row.created_at,
+        expires_at=row.expires_at,
+        attempts=row.attempts,
+        leased_until=row.leased_until,
+    )
+
+
+class OutboxStore:
+    """The sender side of the outbox; every call is its own short transaction."""
+
+    def __init__(self, engine: AsyncEngine, *, lease: timedelta = DEFAULT_LEASE) -> None:
+        self._engine = engine
+        self._lease = lease
+
+    async def claim(self, platform: str, *, now: datetime, limit: int = 20) -> list[OutboxRow]:
+        """Lease up to `limit` due rows of a platform, oldest first; expire stale ones.
+
+        A leased row goes to no other claimer until it is marked or `now` passes its
+        lease (a sender that died mid-send: the row is tried again).
+        """
+        c = t.outbox.c
+        free = (c.leased_until.is_(None)) | (c.leased_until <= now)
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(t.outbox)
+                .where(
+                    c.platform == platform,
+                    c.status == PENDING,
+                    c.expires_at.is_not(None),
+                    c.expires_at <= now,
+                    free,
+                )
+                .values(status=EXPIRED, last_attempt_at=now, leased_until=None)
+            )
+            due = (
+                select(c.id)
+                .where(c.platform == platform, c.status == PENDING, c.next_attempt_at <= now)
+                .where(free)
+                .order_by(c.created_at, c.id)
+                .limit(limit)
+                # Ignored by SQLite, whose BEGIN IMMEDIATE serialises claimers anyway.
+                .with_for_update(skip_locked=True)
+            )
+            ids = list((await conn.execute(due)).scalars())
+            if not ids:
+                return []
+            leased = (
+                update(t.outbox)
+                .where(c.id.in_(ids))
+                .values(leased_until=now + self._lease)
+                .returning(*t.outbox.c)
+            )
+            rows = [_row(r) for r in await conn.execute(leased)]
+        rows.sort(key=lambda r: (r.created_at, r.id))
+        return rows
+
+    async def mark_sent(
+        self, row_id: int, *, at: datetime, platform_message_id: str | None = None
+    ) -> None:
+        """Record that a row went out (as `platform_message_id`, to edit it later)."""
+        await self._mark(
+            row_id,
+            status=SENT,
+            sent_at=at,
+            last_attempt_at=at,
+            platform_message_id=platform_message_id,
+            attempts=t.outbox.c.attempts + 1,
+            leased_until=None,
+        )
+
+    async def mark_retry(
+        self, row_id: int, *, at: datetime, retry_at: datetime, error: str
+    ) -> None:
+        """Give a row back to be tried again at `retry_at` (a 429 or network error)."""
+        await self._mark(
+            row_id,
+            next_attempt_at=retry_at,
+            last_attempt_at=at,
+            last_error=error,
+            attempts=t.outbox.c.attempts + 1,
+            leased_until=None,
+        )
+
+    async def mark_failed(self, row_id: int, *, at: datetime, error: str) -> None:
+        """Give up on a row (the platform refused it for good)."""
+        await self._mark(
+            row_id,
+            status=FAILED,
+            last_attempt_at=at,
+            last_error=error,
+            attempts=t.outbox.c.attempts + 1,
+            leased_until=None,
+        )
+
+    async def _mark(self, row_id: int, **values: Any) -> None:
+        async with self._engine.begin() as conn:
+            result = await conn.execute(
+                update(t.outbox).where(t.outbox.c.id == row_id).values(**values)
+            )
+            if result.rowcount != 1:
+                raise NotFound(f"outbox row {row_id}")
+
+    async def live_message(self, platform: str, chat: str, coalesce: str) -> str | None:
+        """Return the platform message id of the newest sent row with that key."""
+        c = t.outbox.c
+        query = (
+            select(c.platform_message_id)
+            .where(
+                c.platform == platform,
+                c.chat == chat,
+                c.coalesce_key == coalesce,
+                c.status == SENT,
+                c.platform_message_id.is_not(None),
+            )
+            .order_by(c.sent_at.desc(), c.id.desc())
+            .limit(1)
+        )
+        async with self._engine.begin() as conn:
+            value = (await conn.execute(query)).scalar_one_or_none()
+        return None if value is None else str(value)
+
+    async def pending_count(self, platform: str | None = None) -> int:
+        """Return how many rows wait to be sent (of one platform, or of all)."""
+        c = t.outbox.c
+        query = select(func.count()).select_from(t.outbox).where(c.status == PENDING)
+        if platform is not None:
+            query = query.where(c.platform == platform)
+        async with self._engine.begin() as conn:
+            return int((await conn.execute(query)).scalar_one())

@@ -1,0 +1,148 @@
+"""Club-wide records: sanctions, the imported ranking, the audit log, processed
+updates and meta values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Row, delete, insert, select, update
+
+from storage import tables as t
+from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
+from tournament.sanctions import Sanction
+
+
+def _sanction_values(sanction: Sanction) -> dict[str, Any]:
+    return {
+        "player_id": sanction.player,
+        "reason": sanction.reason,
+        "origin": sanction.origin,
+        "applies_to": sanction.applies_to,
+        "created_at": sanction.created_at,
+        "note": sanction.note,
+        "kind": sanction.kind,
+        "active": sanction.active,
+        "ended_at": sanction.ended_at,
+        "ended_by": sanction.ended_by,
+        "ended_note": sanction.ended_note,
+    }
+
+
+def _sanction(row: Row[Any]) -> Sanction:
+    return Sanction(
+        id=row.id,
+        player=row.player_id,
+        reason=row.reason,
+        origin=row.origin,
+        applies_to=row.applies_to,
+        created_at=row.created_at,
+        note=row.note,
+        kind=row.kind,
+        active=row.active,
+        ended_at=row.ended_at,
+        ended_by=row.ended_by,
+        ended_note=row.ended_note,
+    )
+
+
+class SqlSanctionRepository(SqlRepository):
+    """Suspensions and other sanctions of a club's players."""
+
+    async def for_club(self, club_id: int) -> list[Sanction]:
+        c = t.sanctions.c
+        query = select(t.sanctions).where(c.club_id == club_id).order_by(c.id)
+        return [_sanction(r) for r in await (await self._conn()).execute(query)]
+
+    async def add(self, club_id: int, sanction: Sanction) -> Sanction:
+        """Store a new sanction; return it with its id set."""
+        values = {**_sanction_values(sanction), "club_id": club_id}
+        query = insert(t.sanctions).values(values).returning(t.sanctions.c.id)
+        sanction_id = (await (await self._conn()).execute(query)).scalar_one()
+        return replace(sanction, id=sanction_id)
+
+    async def save(self, sanction: Sanction) -> None:
+        query = (
+            update(t.sanctions)
+            .where(t.sanctions.c.id == sanction.id)
+            .values(_sanction_values(sanction))
+        )
+        if (await (await self._conn()).execute(query)).rowcount != 1:
+            raise NotFound(f"sanction {sanction.id}")
+
+
+class SqlRankingRepository(SqlRepository):
+    """A club's ranking from before the bot, imported once and kept exact."""
+
+    async def imported(self, club_id: int) -> list[tuple[int, Decimal]]:
+        """Return the imported ranking, best first: (player id, points)."""
+        c = t.ranking_imports.c
+        query = select(c.player_id, c.points).where(c.club_id == club_id).order_by(c.position)
+        result = await (await self._conn()).execute(query)
+        return [(r.player_id, Decimal(r.points)) for r in result]
+
+    async def replace_imported(self, club_id: int, rows: Sequence[tuple[int, Decimal]]) -> None:
+        conn = await self._conn()
+        await conn.execute(delete(t.ranking_imports).where(t.ranking_imports.c.club_id == club_id))
+        if rows:
+            values = [
+                {"club_id": club_id, "player_id": p, "position": i, "points": str(points)}
+                for i, (p, points) in enumerate(rows, start=1)
+            ]
+            await conn.execute(insert(t.ranking_imports), values)
+
+
+class SqlAuditLog(SqlRepository):
+    """Who did what, when: every director's act and automatic effect."""
+
+    async def add(
+        self,
+        *,
+        club_id: int | None,
+        tournament_id: int | None,
+        actor: str,
+        action: str,
+        detail: Mapping[str, Any],
+        at: datetime,
+    ) -> None:
+        values = {
+            "club_id": club_id,
+            "tournament_id": tournament_id,
+            "actor": actor,
+            "action": action,
+            "detail": dict(detail),
+            "at": at,
+        }
+        await (await self._conn()).execute(insert(t.audit_log).values(values))
+
+
+class SqlProcessedUpdates(SqlRepository):
+    """Platform update ids already handled, so a redelivered update is applied once."""
+
+    async def remember(self, platform: str, update_id: str, at: datetime) -> bool:
+        """Record a platform update id; return False if it was already processed."""
+        query = insert_ignoring(self._dialect, t.processed_updates, ("platform", "update_id"))
+        values = {"platform": platform, "update_id": update_id, "at": at}
+        result = await (await self._conn()).execute(query.values(values))
+        return result.rowcount == 1
+
+    async def forget_before(self, moment: datetime) -> int:
+        """Delete the ids recorded before `moment` (platforms stop redelivering); count them."""
+        query = delete(t.processed_updates).where(t.processed_updates.c.at < moment)
+        return (await (await self._conn()).execute(query)).rowcount
+
+
+class SqlMeta(SqlRepository):
+    """Small key-value facts about the installation."""
+
+    async def get(self, key: str) -> str | None:
+        query = select(t.meta.c.value).where(t.meta.c.key == key)
+        value = (await (await self._conn()).execute(query)).scalar_one_or_none()
+        return None if value is None else str(value)
+
+    async def set(self, key: str, value: str) -> None:
+        query = upsert(self._dialect, t.meta, ("key",), {"key": key, "value": value})
+        await (await self._conn()).execute(query)

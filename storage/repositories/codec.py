@@ -1,0 +1,359 @@
+"""Turn a TournamentState into table rows and back.
+
+A row is a plain dict of column values. The repository keeps the rows of every state it
+loaded and compares them with the rows of the state it is asked to save: equal rows are
+not written. Presence spans, reports, games and the draw are JSON documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any, cast
+
+from storage.types import required_time_from_json, time_from_json, time_to_json
+from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
+from tournament.preset import PlacePoints, Preset, load_preset
+from tournament.scoring import GameRecord, Side
+from tournament.state import (
+    DrawRecord,
+    Entry,
+    Group,
+    Match,
+    Penalty,
+    Placement,
+    Report,
+    Span,
+    TournamentState,
+)
+
+Row = dict[str, Any]
+
+
+def fold_name(name: str) -> str:
+    """Return a name as look-ups compare it: case folded, single spaces, no ends."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(slots=True)
+class Rows:
+    """The rows one tournament is stored as, each collection by its natural key."""
+
+    tournament: Row
+    preset: Preset
+    entries: dict[int, Row] = field(default_factory=dict)
+    matches: dict[int, Row] = field(default_factory=dict)
+    penalties: dict[str, Row] = field(default_factory=dict)
+    done: dict[str, Row] = field(default_factory=dict)
+    placements: dict[int, Row] = field(default_factory=dict)
+    version: int = 1
+
+
+# -- presets --
+
+
+@lru_cache(maxsize=256)
+def _cached_preset(name: str, overrides: tuple[tuple[str, str], ...]) -> Preset:
+    return load_preset(name, dict(overrides) or None)
+
+
+def preset_for(name: str, overrides: Mapping[str, str]) -> Preset:
+    """Return the preset a tournament was created with (presets are frozen: shared)."""
+    return _cached_preset(name, tuple(sorted(overrides.items())))
+
+
+def _override_text(key: str, value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        if any(isinstance(item, PlacePoints) for item in value):
+            raise ValueError(f"{key} cannot be stored as an override")
+        return ",".join(_override_text(key, item) for item in value)
+    return str(value)
+
+
+def overrides_between(base: Preset, preset: Preset) -> dict[str, str]:
+    """Return the dotted overrides that turn `base` into `preset`, as override texts."""
+    result: dict[str, str] = {}
+    for section in fields(base):
+        if section.name == "preset":
+            continue
+        old, new = getattr(base, section.name), getattr(preset, section.name)
+        for item in fields(old):
+            value = getattr(new, item.name)
+            if getattr(old, item.name) != value:
+                key = f"{section.name}.{item.name}"
+                result[key] = _override_text(key, value)
+    if preset_for(preset.id, result) != preset:
+        raise ValueError("the changed preset cannot be expressed as overrides")
+    return result
+
+
+# -- tournament --
+
+
+def tournament_row(state: TournamentState) -> Row:
+    """Return the columns of the tournament itself that the state decides."""
+    return {
+        "name": state.name,
+        "name_key": fold_name(state.name),
+        "start": state.start,
+        "seed": state.seed,
+        "status": state.status.value,
+        "official": state.official,
+        "created_at": state.created_at,
+        "finished_at": state.finished_at,
+        "draw": _draw_json(state.draw),
+        "groups": [{"name": g.name, "players": list(g.players)} for g in state.groups],
+    }
+
+
+def _draw_json(draw: DrawRecord | None) -> dict[str, Any] | None:
+    if draw is None:
+        return None
+    return {
+        "method": draw.method,
+        "seed": draw.seed,
+        "fingerprint": draw.fingerprint,
+        "ranking": list(draw.ranking),
+        "players": list(draw.players),
+        "at": time_to_json(draw.at),
+    }
+
+
+def _draw_from(doc: Mapping[Any, Any] | None) -> DrawRecord | None:
+    if doc is None:
+        return None
+    return DrawRecord(
+        method=doc["method"],
+        seed=doc["seed"],
+        fingerprint=doc["fingerprint"],
+        ranking=tuple(doc["ranking"]),
+        players=tuple(doc["players"]),
+        at=required_time_from_json(doc["at"]),
+    )
+
+
+def state_from(row: Mapping[Any, Any], preset: Preset) -> TournamentState:
+    """Return a tournament without its entries, matches and other children."""
+    return TournamentState(
+        id=row["id"],
+        name=row["name"],
+        preset=preset,
+        start=row["start"],
+        seed=row["seed"],
+        status=TournamentStatus(row["status"]),
+        official=row["official"],
+        created_at=row["created_at"],
+        finished_at=row["finished_at"],
+        draw=_draw_from(row["draw"]),
+        groups=[Group(name=g["name"], players=tuple(g["players"])) for g in row["groups"]],
+    )
+
+
+# -- spans --
+
+
+def _spans_json(spans: list[Span]) -> list[list[str | None]]:
+    return [[time_to_json(s.start), time_to_json(s.end)] for s in spans]
+
+
+def _spans_from(doc: list[list[str | None]]) -> list[Span]:
+    return [
+        Span(start=required_time_from_json(cast(str, a)), end=time_from_json(b)) for a, b in doc
+    ]
+
+
+# -- entries --
+
+
+def entry_row(entry: Entry) -> Row:
+    return {
+        "player_id": entry.player,
+        "registered_at": entry.registered_at,
+        "status": entry.status.value,
+        "approved": entry.approved,
+        "confirmed_at": entry.confirmed_at,
+        "withdrawn_at": entry.withdrawn_at,
+        "seed": entry.seed,
+        "born": entry.born,
+        "novice": entry.novice,
+        "knockout_forfeit": entry.knockout_forfeit,
+        "presence": _spans_json(entry.presence),
+    }
+
+
+def entry_from(row: Mapping[Any, Any]) -> Entry:
+    born: date | None = row["born"]
+    return Entry(
+        player=row["player_id"],
+        registered_at=row["registered_at"],
+        status=EntryStatus(row["status"]),
+        approved=row["approved"],
+        confirmed_at=row["confirmed_at"],
+        withdrawn_at=row["withdrawn_at"],
+        seed=row["seed"],
+        born=born,
+        novice=row["novice"],
+        knockout_forfeit=row["knockout_forfeit"],
+        presence=_spans_from(row["presence"]),
+    )
+
+
+# -- matches --
+
+
+def _pairs(pairs: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    return [[a, b] for a, b in pairs]
+
+
+def _pairs_from(doc: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((a, b) for a, b in doc)
+
+
+def _report_json(report: Report | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {
+        "by": report.by,
+        "white": report.white,
+        "black": report.black,
+        "at": time_to_json(report.at),
+        "seq": report.seq,
+        "tiebreaks": _pairs(report.tiebreaks),
+        "lot_winner": report.lot_winner,
+    }
+
+
+def _report_from(doc: Mapping[Any, Any] | None) -> Report | None:
+    if doc is None:
+        return None
+    return Report(
+        by=doc["by"],
+        white=doc["white"],
+        black=doc["black"],
+        at=required_time_from_json(doc["at"]),
+        seq=doc["seq"],
+        tiebreaks=_pairs_from(doc["tiebreaks"]),
+        lot_winner=cast(Side | None, doc["lot_winner"]),
+    )
+
+
+def match_row(match: Match) -> Row:
+    return {
+        "number": match.number,
+        "stage": match.stage.value,
+        "round": match.round,
+        "length": match.length,
+        "white": match.white,
+        "black": match.black,
+        "start": match.start,
+        "group_name": match.group,
+        "bracket_key": match.key,
+        "round_name": match.round_name,
+        "bracket_index": match.index,
+        "white_from": match.white_from,
+        "black_from": match.black_from,
+        "created_at": match.created_at,
+        "status": match.status.value,
+        "white_score": match.white_score,
+        "black_score": match.black_score,
+        "winner": match.winner,
+        "forfeited_by": sorted(match.forfeited_by),
+        "finished_at": match.finished_at,
+        "report": _report_json(match.report),
+        "disputed_by": match.disputed_by,
+        "games": [{"winner": g.winner, "kind": g.kind, "cube": g.cube} for g in match.games],
+        "tiebreaks": _pairs(match.tiebreaks),
+        "lot_winner": match.lot_winner,
+        "pauses": _spans_json(match.pauses),
+    }
+
+
+def match_from(row: Mapping[Any, Any]) -> Match:
+    return Match(
+        number=row["number"],
+        stage=Stage(row["stage"]),
+        round=row["round"],
+        length=row["length"],
+        white=row["white"],
+        black=row["black"],
+        start=row["start"],
+        group=row["group_name"],
+        key=row["bracket_key"],
+        round_name=row["round_name"],
+        index=row["bracket_index"],
+        white_from=row["white_from"],
+        black_from=row["black_from"],
+        created_at=row["created_at"],
+        status=MatchStatus(row["status"]),
+        white_score=row["white_score"],
+        black_score=row["black_score"],
+        winner=row["winner"],
+        forfeited_by=frozenset(row["forfeited_by"]),
+        finished_at=row["finished_at"],
+        report=_report_from(row["report"]),
+        disputed_by=row["disputed_by"],
+        games=tuple(GameRecord(g["winner"], g["kind"], g["cube"]) for g in row["games"]),
+        tiebreaks=_pairs_from(row["tiebreaks"]),
+        lot_winner=row["lot_winner"],
+        pauses=_spans_from(row["pauses"]),
+    )
+
+
+# -- penalties, done actions, placements --
+
+
+def penalty_row(penalty: Penalty) -> Row:
+    return {
+        "key": penalty.key,
+        "match_number": penalty.match,
+        "against": penalty.against,
+        "points": penalty.points,
+        "at": penalty.at,
+        "cancelled": penalty.cancelled,
+    }
+
+
+def penalty_from(row: Mapping[Any, Any]) -> Penalty:
+    return Penalty(
+        key=row["key"],
+        match=row["match_number"],
+        against=row["against"],
+        points=row["points"],
+        at=row["at"],
+        cancelled=row["cancelled"],
+    )
+
+
+def done_row(key: str, due: datetime) -> Row:
+    return {"key": key, "due": due}
+
+
+def placement_row(placement: Placement, ordinal: int) -> Row:
+    return {
+        "player_id": placement.player,
+        "ordinal": ordinal,
+        "place": placement.place,
+        "points": placement.points,
+    }
+
+
+def placement_from(row: Mapping[Any, Any]) -> Placement:
+    return Placement(place=row["place"], player=row["player_id"], points=row["points"])
+
+
+def rows_of(state: TournamentState, version: int = 1) -> Rows:
+    """Return every row of a state, as they are (to be) stored."""
+    return Rows(
+        tournament=tournament_row(state),
+        preset=state.preset,
+        entries={p: entry_row(e) for p, e in state.entries.items()},
+        matches={n: match_row(m) for n, m in state.matches.items()},
+        penalties={k: penalty_row(p) for k, p in state.penalties.items()},
+        done={k: done_row(k, due) for k, due in state.done.items()},
+        placements={p.player: placement_row(p, i) for i, p in enumerate(state.placements)},
+        version=version,
+    )

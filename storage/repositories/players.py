@@ -1,0 +1,130 @@
+"""Players of a club and their chat accounts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Row, insert, select, update
+
+from storage import tables as t
+from storage.repositories.base import NotFound, SqlRepository, insert_ignoring
+from storage.repositories.codec import fold_name
+from tournament.club import Player
+
+
+def _player(row: Row[Any]) -> Player:
+    return Player(
+        id=row.id,
+        club_id=row.club_id,
+        name=row.name,
+        created_at=row.created_at,
+        born=row.born,
+        member=row.member,
+        novice=row.novice,
+    )
+
+
+class SqlPlayerRepository(SqlRepository):
+    """The people of each club; names are looked up folded (case, spacing)."""
+
+    async def get(self, player_id: int) -> Player:
+        query = select(t.players).where(t.players.c.id == player_id)
+        row = (await (await self._conn()).execute(query)).first()
+        if row is None:
+            raise NotFound(f"player {player_id}")
+        return _player(row)
+
+    async def many(self, player_ids: Sequence[int]) -> dict[int, Player]:
+        if not player_ids:
+            return {}
+        query = select(t.players).where(t.players.c.id.in_(set(player_ids)))
+        return {r.id: _player(r) for r in await (await self._conn()).execute(query)}
+
+    async def by_account(self, club_id: int, platform: str, external_id: str) -> Player | None:
+        a = t.accounts.c
+        query = (
+            select(t.players)
+            .join(t.accounts, a.player_id == t.players.c.id)
+            .where(a.club_id == club_id, a.platform == platform, a.external_id == external_id)
+        )
+        row = (await (await self._conn()).execute(query)).first()
+        return None if row is None else _player(row)
+
+    async def by_name(self, club_id: int, name: str) -> list[Player]:
+        """Return the club's players whose name matches, ignoring case and spacing."""
+        c = t.players.c
+        query = (
+            select(t.players)
+            .where(c.club_id == club_id, c.name_key == fold_name(name))
+            .order_by(c.id)
+        )
+        return [_player(r) for r in await (await self._conn()).execute(query)]
+
+    async def all(self, club_id: int) -> list[Player]:
+        c = t.players.c
+        query = select(t.players).where(c.club_id == club_id).order_by(c.id)
+        return [_player(r) for r in await (await self._conn()).execute(query)]
+
+    async def add(
+        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+    ) -> Player:
+        values = {
+            "club_id": club_id,
+            "name": name,
+            "name_key": fold_name(name),
+            "born": born,
+            "member": True,
+            "novice": False,
+            "created_at": now,
+        }
+        query = insert(t.players).values(values).returning(t.players.c.id)
+        player_id = (await (await self._conn()).execute(query)).scalar_one()
+        return Player(id=player_id, club_id=club_id, name=name, created_at=now, born=born)
+
+    async def save(self, player: Player) -> None:
+        query = (
+            update(t.players)
+            .where(t.players.c.id == player.id)
+            .values(
+                name=player.name,
+                name_key=fold_name(player.name),
+                born=player.born,
+                member=player.member,
+                novice=player.novice,
+            )
+        )
+        if (await (await self._conn()).execute(query)).rowcount != 1:
+            raise NotFound(f"player {player.id}")
+
+    async def add_account(self, player_id: int, platform: str, external_id: str) -> None:
+        """Link a chat account to a player; linking it again is a no-op, but an account
+        belongs to one player of a club (ValueError when it is another's)."""
+        conn = await self._conn()
+        club_query = select(t.players.c.club_id).where(t.players.c.id == player_id)
+        club_id = (await conn.execute(club_query)).scalar_one_or_none()
+        if club_id is None:
+            raise NotFound(f"player {player_id}")
+        values = {
+            "player_id": player_id,
+            "club_id": club_id,
+            "platform": platform,
+            "external_id": external_id,
+        }
+        keys = ("club_id", "platform", "external_id")
+        query = insert_ignoring(self._dialect, t.accounts, keys).values(values)
+        if (await conn.execute(query)).rowcount == 1:
+            return
+        a = t.accounts.c
+        owner_query = select(a.player_id).where(
+            a.club_id == club_id, a.platform == platform, a.external_id == external_id
+        )
+        owner = (await conn.execute(owner_query)).scalar_one()
+        if owner != player_id:
+            raise ValueError(f"{platform} account {external_id} belongs to player {owner}")
+
+    async def accounts(self, player_id: int) -> list[tuple[str, str]]:
+        c = t.accounts.c
+        query = select(c.platform, c.external_id).where(c.player_id == player_id).order_by(c.id)
+        return [(r.platform, r.external_id) for r in await (await self._conn()).execute(query)]

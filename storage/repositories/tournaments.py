@@ -1,0 +1,327 @@
+"""Tournaments: load a whole TournamentState, save only the rows that changed."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Table, bindparam, case, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+from storage import tables as t
+from storage.repositories import codec
+from storage.repositories.base import NotFound, SqlRepository, StaleState
+from tournament.model import TournamentStatus
+from tournament.ranking import TournamentRecord
+from tournament.state import TournamentState
+
+_IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Child:
+    """A child table and the column that is its key within one tournament."""
+
+    table: Table
+    key: str
+    attribute: str  # the Rows field holding its rows
+
+
+_CHILDREN = (
+    _Child(t.entries, "player_id", "entries"),
+    _Child(t.matches, "number", "matches"),
+    _Child(t.penalties, "key", "penalties"),
+    _Child(t.done_actions, "key", "done"),
+    _Child(t.placements, "player_id", "placements"),
+)
+
+
+@dataclass(slots=True)
+class SaveStats:
+    """How many rows the last save wrote, per table (for tests and benchmarks)."""
+
+    inserted: dict[str, int]
+    updated: dict[str, int]
+    deleted: dict[str, int]
+
+
+class SqlTournamentRepository(SqlRepository):
+    """Tournaments of every club; remembers the rows of each state it loaded."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        super().__init__(session)
+        self._loaded: dict[int, codec.Rows] = {}
+        self.last_save: SaveStats | None = None
+
+    def forget(self) -> None:
+        """Drop the remembered rows (after a rollback): the next save compares with the
+        database."""
+        self._loaded.clear()
+
+    async def add(
+        self, club_id: int, state: TournamentState, overrides: Mapping[str, str]
+    ) -> TournamentState:
+        """Store a new tournament; return it with its id set."""
+        stored = dict(overrides)
+        if codec.preset_for(state.preset.id, stored) != state.preset:
+            raise ValueError("the state's preset is not its preset name with these overrides")
+        conn = await self._conn()
+        rows = codec.rows_of(state)
+        values = {
+            **rows.tournament,
+            "club_id": club_id,
+            "preset_name": state.preset.id,
+            "overrides": stored,
+            "version": 1,
+        }
+        result = await conn.execute(
+            insert(t.tournaments).values(values).returning(t.tournaments.c.id)
+        )
+        state.id = result.scalar_one()
+        for child in _CHILDREN:
+            new: dict[Any, codec.Row] = getattr(rows, child.attribute)
+            if new:
+                await conn.execute(
+                    insert(child.table), [{**r, "tournament_id": state.id} for r in new.values()]
+                )
+        self._loaded[state.id] = rows
+        return state
+
+    async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
+        """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
+        conn = await self._conn()
+        query = select(t.tournaments).where(t.tournaments.c.id == tournament_id)
+        if for_update:
+            # SQLite renders no FOR UPDATE: its BEGIN IMMEDIATE already serialises writers.
+            query = query.with_for_update()
+        row = (await conn.execute(query)).mappings().first()
+        if row is None:
+            raise NotFound(f"tournament {tournament_id}")
+        preset = codec.preset_for(row["preset_name"], row["overrides"])
+        state = codec.state_from(row, preset)
+        children = {
+            c.attribute: await _child_rows(conn, c.table, tournament_id) for c in _CHILDREN
+        }
+        for entry_row in children["entries"]:
+            entry = codec.entry_from(entry_row)
+            state.entries[entry.player] = entry
+        for match_row in children["matches"]:
+            match = codec.match_from(match_row)
+            state.matches[match.number] = match
+        for penalty_row in children["penalties"]:
+            penalty = codec.penalty_from(penalty_row)
+            state.penalties[penalty.key] = penalty
+        for done_row in children["done"]:
+            state.done[done_row["key"]] = done_row["due"]
+        placements = sorted(children["placements"], key=lambda r: r["ordinal"])
+        state.placements = [codec.placement_from(r) for r in placements]
+        # Snapshot what the state serialises to, not what came back: an untouched state
+        # then compares equal whatever a driver does to JSON key order or dates.
+        self._loaded[state.id] = codec.rows_of(state, row["version"])
+        return state
+
+    async def current(self, club_id: int, *, for_update: bool = False) -> TournamentState | None:
+        """Return the club's tournament in play, else the latest one open for entries,
+        else the latest finished one."""
+        c = t.tournaments.c
+        rank = case(
+            (c.status.in_(_IN_PLAY), 0),
+            (c.status == TournamentStatus.REGISTRATION.value, 1),
+            else_=2,
+        )
+        query = (
+            select(c.id)
+            .where(c.club_id == club_id)
+            .order_by(rank, c.start.desc(), c.id.desc())
+            .limit(1)
+        )
+        tournament_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
+        if tournament_id is None:
+            return None
+        return await self.get(tournament_id, for_update=for_update)
+
+    async def by_name(self, club_id: int, name: str) -> TournamentState | None:
+        """Return the club's latest tournament of that name, matched ignoring case."""
+        c = t.tournaments.c
+        query = (
+            select(c.id)
+            .where(c.club_id == club_id, c.name_key == codec.fold_name(name))
+            .order_by(c.start.desc(), c.id.desc())
+            .limit(1)
+        )
+        tournament_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
+        return None if tournament_id is None else await self.get(tournament_id)
+
+    async def list(self, club_id: int) -> builtins.list[tuple[int, str, datetime, str]]:
+        """Return (id, name, start, status) of every tournament of the club, by start."""
+        c = t.tournaments.c
+        query = (
+            select(c.id, c.name, c.start, c.status)
+            .where(c.club_id == club_id)
+            .order_by(c.start, c.id)
+        )
+        result = await (await self._conn()).execute(query)
+        return [(r.id, r.name, r.start, r.status) for r in result]
+
+    async def unfinished(self) -> builtins.list[tuple[int, int]]:
+        """Return (tournament id, club id) of every tournament not finished yet."""
+        c = t.tournaments.c
+        query = (
+            select(c.id, c.club_id)
+            .where(c.status != TournamentStatus.FINISHED.value)
+            .order_by(c.id)
+        )
+        result = await (await self._conn()).execute(query)
+        return [(r.id, r.club_id) for r in result]
+
+    async def overrides(self, tournament_id: int) -> dict[str, str]:
+        query = select(t.tournaments.c.overrides).where(t.tournaments.c.id == tournament_id)
+        value = (await (await self._conn()).execute(query)).scalar_one_or_none()
+        if value is None:
+            raise NotFound(f"tournament {tournament_id}")
+        return dict(value)
+
+    async def club_of(self, tournament_id: int) -> int:
+        query = select(t.tournaments.c.club_id).where(t.tournaments.c.id == tournament_id)
+        club_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
+        if club_id is None:
+            raise NotFound(f"tournament {tournament_id}")
+        return int(club_id)
+
+    async def records(self, club_id: int) -> builtins.list[TournamentRecord]:
+        """Return every finished tournament's ranking contribution, oldest first."""
+        conn = await self._conn()
+        c = t.tournaments.c
+        finished = (
+            await conn.execute(
+                select(c.id, c.name, c.official)
+                .where(c.club_id == club_id, c.status == TournamentStatus.FINISHED.value)
+                .order_by(c.start, c.id)
+            )
+        ).all()
+        if not finished:
+            return []
+        ids = [r.id for r in finished]
+        p = t.placements.c
+        placed: dict[int, list[Any]] = {i: [] for i in ids}
+        placed_query = (
+            select(p.tournament_id, p.player_id, p.place, p.points)
+            .where(p.tournament_id.in_(ids))
+            .order_by(p.tournament_id, p.ordinal)
+        )
+        for row in await conn.execute(placed_query):
+            placed[row.tournament_id].append(row)
+        e = t.entries.c
+        novices: dict[int, set[int]] = {i: set() for i in ids}
+        novice_query = select(e.tournament_id, e.player_id).where(
+            e.tournament_id.in_(ids), e.novice.is_(True)
+        )
+        for novice in await conn.execute(novice_query):
+            novices[novice.tournament_id].add(novice.player_id)
+        records = []
+        for tournament in finished:
+            rows = placed[tournament.id]
+            by_place = {r.place: r.player_id for r in rows if r.place in (1, 2)}
+            records.append(
+                TournamentRecord(
+                    tournament=tournament.name,
+                    official=tournament.official,
+                    points={r.player_id: Decimal(r.points) for r in rows},
+                    champion=by_place.get(1),
+                    finalists=tuple(by_place[place] for place in (1, 2) if place in by_place),
+                    novices=frozenset(novices[tournament.id]),
+                )
+            )
+        return records
+
+    async def save(self, state: TournamentState) -> None:
+        """Write what changed since the state was loaded or added, bumping its version."""
+        conn = await self._conn()
+        before = self._loaded.get(state.id)
+        if before is None:
+            before = await self._stored_rows(state.id)
+        after = codec.rows_of(state, before.version)
+        stats = SaveStats(inserted={}, updated={}, deleted={})
+        head = {k: v for k, v in after.tournament.items() if before.tournament.get(k) != v}
+        if after.preset != before.preset:
+            head["preset_name"] = after.preset.id
+            head["overrides"] = codec.overrides_between(
+                codec.preset_for(after.preset.id, {}), after.preset
+            )
+        plans = [
+            (child, *_diff(getattr(before, child.attribute), getattr(after, child.attribute)))
+            for child in _CHILDREN
+        ]
+        if not head and not any(new or changed or gone for _, new, changed, gone in plans):
+            self.last_save = stats
+            return
+        # The version check comes first: it takes the row lock on PostgreSQL, and a
+        # concurrent writer who saved since our load makes this save fail, not vanish.
+        c = t.tournaments.c
+        bump = (
+            update(t.tournaments)
+            .where(c.id == state.id, c.version == before.version)
+            .values(**head, version=c.version + 1)
+        )
+        if (await conn.execute(bump)).rowcount != 1:
+            raise StaleState(f"tournament {state.id} changed since it was loaded")
+        if head:
+            stats.updated["tournaments"] = 1
+        for child, new, changed, gone in plans:
+            await _write(conn, child, state.id, new, changed, gone, stats)
+        after.version = before.version + 1
+        self._loaded[state.id] = after
+        self.last_save = stats
+
+    async def _stored_rows(self, tournament_id: int) -> codec.Rows:
+        # A state loaded in another unit of work: compare with what is stored now.
+        await self.get(tournament_id)
+        return self._loaded[tournament_id]
+
+
+async def _child_rows(conn: AsyncConnection, table: Table, tournament_id: int) -> list[Any]:
+    query = select(table).where(table.c.tournament_id == tournament_id).order_by(table.c.id)
+    return list((await conn.execute(query)).mappings())
+
+
+def _diff(
+    before: dict[Any, codec.Row], after: dict[Any, codec.Row]
+) -> tuple[list[codec.Row], list[tuple[Any, codec.Row]], list[Any]]:
+    new = [row for key, row in after.items() if key not in before]
+    changed = [(key, row) for key, row in after.items() if key in before and before[key] != row]
+    gone = [key for key in before if key not in after]
+    return new, changed, gone
+
+
+async def _write(
+    conn: AsyncConnection,
+    child: _Child,
+    tournament_id: int,
+    new: list[codec.Row],
+    changed: list[tuple[Any, codec.Row]],
+    gone: list[Any],
+    stats: SaveStats,
+) -> None:
+    table, name = child.table, child.table.name
+    key_column = table.c[child.key]
+    if gone:
+        await conn.execute(
+            delete(table).where(table.c.tournament_id == tournament_id, key_column.in_(gone))
+        )
+        stats.deleted[name] = len(gone)
+    if changed:
+        # Whole rows, one executemany: a changed row is rewritten, an unchanged one never.
+        query = update(table).where(
+            table.c.tournament_id == bindparam("b_tournament", type_=table.c.tournament_id.type),
+            key_column == bindparam("b_key", type_=key_column.type),
+        )
+        params = [{"b_tournament": tournament_id, "b_key": key, **row} for key, row in changed]
+        await conn.execute(query, params)
+        stats.updated[name] = len(changed)
+    if new:
+        await conn.execute(insert(table), [{**row, "tournament_id": tournament_id} for row in new])
+        stats.inserted[name] = len(new)

@@ -1,0 +1,142 @@
+"""Shared database fixtures: every storage-backed test runs on SQLite and PostgreSQL.
+
+`database_url` yields a fresh database at the head revision: a SQLite file in tmp_path,
+or a new PostgreSQL database `clubtd_test_<random>` (dropped afterwards). Each session
+migrates one template per database and copies it, which is much faster than migrating
+every test. PostgreSQL tests skip when no server answers on 127.0.0.1:5432, unless
+CLUBTD_REQUIRE_POSTGRES=1 (CI), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg  # type: ignore[import-untyped]
+import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.engine import make_engine
+from storage.migrate import upgrade
+from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+
+POSTGRES_HOST = "127.0.0.1"
+POSTGRES_PORT = 5432
+POSTGRES_USERS = ("postgres", "root")
+
+T = TypeVar("T")
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    # A thread of its own: its event loop never meets the one pytest-asyncio runs.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+async def _admin(user: str) -> asyncpg.Connection:
+    return await asyncpg.connect(
+        host=POSTGRES_HOST, port=POSTGRES_PORT, user=user, database="postgres", timeout=5
+    )
+
+
+async def _admin_user() -> tuple[str | None, str]:
+    errors = []
+    for user in POSTGRES_USERS:
+        try:
+            conn = await _admin(user)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as error:
+            errors.append(f"{user}: {error}")
+            continue
+        await conn.close()
+        return user, ""
+    return None, "; ".join(errors)
+
+
+async def _admin_execute(user: str, *statements: str) -> None:
+    conn = await _admin(user)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+def _url(user: str, database: str) -> str:
+    return f"postgresql://{user}@{POSTGRES_HOST}:{POSTGRES_PORT}/{database}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Postgres:
+    user: str
+    template: str
+
+
+@pytest.fixture(scope="session")
+def _postgres() -> Iterator[_Postgres]:
+    user, errors = _run(_admin_user())
+    if user is None:
+        message = f"PostgreSQL not reachable on {POSTGRES_HOST}:{POSTGRES_PORT}: {errors}"
+        if os.environ.get("CLUBTD_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    server = _Postgres(user=user, template=f"clubtd_tpl_{secrets.token_hex(4)}")
+    _run(_admin_execute(user, f'CREATE DATABASE "{server.template}"'))
+    try:
+        _run(upgrade(_url(user, server.template)))
+        yield server
+    finally:
+        _run(_admin_execute(user, f'DROP DATABASE IF EXISTS "{server.template}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sqlite-template") / "clubtd.db"
+    _run(upgrade(f"sqlite:///{path}"))
+    return path
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+    ]
+)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Yield the URL of a fresh database at the head revision."""
+    if request.param == "sqlite":
+        template: Path = request.getfixturevalue("_sqlite_template")
+        target = tmp_path / "clubtd.db"
+        for suffix in ("", "-wal"):
+            if Path(f"{template}{suffix}").exists():
+                shutil.copy(f"{template}{suffix}", f"{target}{suffix}")
+        yield f"sqlite:///{target}"
+        return
+    server: _Postgres = request.getfixturevalue("_postgres")
+    name = f"clubtd_test_{secrets.token_hex(6)}"
+    _run(_admin_execute(server.user, f'CREATE DATABASE "{name}" TEMPLATE "{server.template}"'))
+    try:
+        yield _url(server.user, name)
+    finally:
+        _run(_admin_execute(server.user, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest_asyncio.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    """Yield an engine on the fresh database; disposed afterwards."""
+    engine = make_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def uow_factory(engine: AsyncEngine) -> Callable[[], SqlUnitOfWork]:
+    """Return a factory of units of work on the fresh database."""
+    return unit_of_work_factory(engine)
