@@ -7,6 +7,7 @@ or plain data.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
@@ -21,6 +22,10 @@ from tournament.state import TournamentState
 
 class ClubRepository(Protocol):
     async def for_chat(self, platform: str, chat: str) -> Club | None: ...
+    async def for_account(self, platform: str, external_id: str) -> list[Club]:
+        """Return the clubs where this chat account belongs to a player, oldest first."""
+        ...
+
     async def get(self, club_id: int) -> Club: ...
     async def add(self, name: str, timezone: str, language: str, now: datetime) -> Club: ...
     async def save(self, club: Club) -> None: ...
@@ -53,8 +58,9 @@ class PlayerRepository(Protocol):
 
 
 class TournamentRepository(Protocol):
-    async def add(self, club_id: int, state: TournamentState, overrides: Mapping[str, str]
-                  ) -> TournamentState:
+    async def add(
+        self, club_id: int, state: TournamentState, overrides: Mapping[str, str]
+    ) -> TournamentState:
         """Store a new tournament; return it with its id set."""
         ...
 
@@ -62,14 +68,13 @@ class TournamentRepository(Protocol):
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
         ...
 
-    async def current(self, club_id: int, *, for_update: bool = False
-                      ) -> TournamentState | None:
+    async def current(self, club_id: int, *, for_update: bool = False) -> TournamentState | None:
         """Return the club's tournament in play, else the latest one open for entries,
         else the latest finished one."""
         ...
 
     async def by_name(self, club_id: int, name: str) -> TournamentState | None: ...
-    async def list(self, club_id: int) -> list[tuple[int, str, datetime, str]]:
+    async def list(self, club_id: int) -> builtins.list[tuple[int, str, datetime, str]]:
         """Return (id, name, start, status) of every tournament of the club, by start."""
         ...
 
@@ -77,11 +82,11 @@ class TournamentRepository(Protocol):
         """Write what changed since the state was loaded or added."""
         ...
 
-    async def unfinished(self) -> list[tuple[int, int]]:
+    async def unfinished(self) -> builtins.list[tuple[int, int]]:
         """Return (tournament id, club id) of every tournament not finished yet."""
         ...
 
-    async def records(self, club_id: int) -> list[TournamentRecord]:
+    async def records(self, club_id: int) -> builtins.list[TournamentRecord]:
         """Return every finished tournament's ranking contribution, oldest first."""
         ...
 
@@ -103,8 +108,9 @@ class RankingRepository(Protocol):
         """Return the imported ranking, best first: (player id, points)."""
         ...
 
-    async def replace_imported(self, club_id: int, rows: Sequence[tuple[int, Decimal]]
-                               ) -> None: ...
+    async def replace_imported(
+        self, club_id: int, rows: Sequence[tuple[int, Decimal]]
+    ) -> None: ...
 
 
 class Outbox(Protocol):
@@ -151,15 +157,24 @@ class Meta(Protocol):
 class UnitOfWork(Protocol):
     """One transaction; on SQLite writes begin IMMEDIATE, on PostgreSQL rows lock."""
 
-    clubs: ClubRepository
-    players: PlayerRepository
-    tournaments: TournamentRepository
-    sanctions: SanctionRepository
-    rankings: RankingRepository
-    outbox: Outbox
-    audit: AuditLog
-    updates: ProcessedUpdates
-    meta: Meta
+    @property
+    def clubs(self) -> ClubRepository: ...
+    @property
+    def players(self) -> PlayerRepository: ...
+    @property
+    def tournaments(self) -> TournamentRepository: ...
+    @property
+    def sanctions(self) -> SanctionRepository: ...
+    @property
+    def rankings(self) -> RankingRepository: ...
+    @property
+    def outbox(self) -> Outbox: ...
+    @property
+    def audit(self) -> AuditLog: ...
+    @property
+    def updates(self) -> ProcessedUpdates: ...
+    @property
+    def meta(self) -> Meta: ...
 
     async def __aenter__(self) -> Self: ...
     async def __aexit__(

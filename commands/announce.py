@@ -1,0 +1,292 @@
+"""Turn the events rules return into notices for the club's chats and its players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from commands import views
+from commands.replies import Button, Msg, Param, Reply, Table, When, msg
+from tournament import events as ev
+from tournament.model import PlayerId, Stage
+from tournament.state import TournamentState
+
+Names = Mapping[PlayerId, str]
+
+
+@dataclass
+class Notice:
+    """A message caused by a command or an effect: to the club's chats or to a player."""
+
+    reply: Reply
+    player: PlayerId | None = None  # None: every chat of the club
+    coalesce: str | None = None  # a newer notice with this key replaces the older one
+    expires_at: datetime | None = None  # not worth sending after this
+
+
+# Automatic effects that change results or sanctions: the audit log records them.
+_AUDITED = (
+    ev.LatenessPoint,
+    ev.MatchForfeited,
+    ev.NoShow,
+    ev.SanctionRecorded,
+    ev.MatchFinished,
+    ev.PlayerReplaced,
+    ev.GroupsDrawn,
+    ev.KnockoutStarted,
+    ev.TournamentFinished,
+)
+
+
+def is_audited(event: ev.Event) -> bool:
+    return isinstance(event, _AUDITED)
+
+
+def detail(event: ev.Event) -> dict[str, Any]:
+    """Return an event's fields as JSON-ready data for the audit log."""
+    return {
+        k: (v.isoformat() if isinstance(v, datetime) else list(v) if isinstance(v, tuple) else v)
+        for k, v in asdict(event).items()
+        if k != "at"
+    }
+
+
+def notices(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:
+    """Return the messages the events cause, in order."""
+    out: list[Notice] = []
+    standings_due: set[str] = set()
+    for event in events:
+        out.extend(_notices(state, event, names))
+        if isinstance(event, ev.MatchFinished | ev.MatchForfeited):
+            match = state.matches[event.match]
+            if match.stage in (Stage.GROUP, Stage.TIEBREAK) and match.group:
+                standings_due.add(match.group)
+    for group in state.groups:
+        if group.name in standings_due:
+            out.append(
+                Notice(
+                    Reply((views.group_table(state, group, names),)),
+                    coalesce=f"standings:{state.id}:{group.name}",
+                )
+            )
+    return out
+
+
+def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Notice]:
+    def n(player: PlayerId | None) -> Param:
+        return views.name(names, player)
+
+    notice = Notice
+    match event:
+        case ev.ConfirmReminder(players=players):
+            reply = Reply(
+                (
+                    msg(
+                        "remind.confirm",
+                        tournament=state.name,
+                        start=When(state.start, "datetime"),
+                    ),
+                ),
+                (Button(msg("button.confirm"), "/confirm"),),
+            )
+            return [notice(reply, player=p, expires_at=state.start) for p in players]
+        case ev.CheckinOpen(players=players):
+            dm = Reply(
+                (msg("remind.checkin", tournament=state.name, start=When(state.start)),),
+                (Button(msg("button.checkin"), "/checkin"),),
+            )
+            club = Reply(
+                (msg("club.checkin_open", tournament=state.name, start=When(state.start)),)
+            )
+            return [notice(club)] + [
+                notice(dm, player=p, expires_at=state.start + timedelta(hours=2)) for p in players
+            ]
+        case ev.MatchReminder(match=number, white=white, black=black, start=start):
+            out = []
+            for player, opponent, colour in ((white, black, "white"), (black, white, "black")):
+                reply = Reply(
+                    (
+                        msg(
+                            "remind.match",
+                            opponent=n(opponent),
+                            start=When(start),
+                            colour=msg(f"word.{colour}"),
+                            match=number,
+                        ),
+                    )
+                )
+                out.append(notice(reply, player=player, expires_at=start))
+            return out
+        case ev.LatenessPoint():
+            match = state.matches[event.match]
+            line = msg(
+                "late.point",
+                late=n(event.against),
+                minutes=event.minutes_late,
+                to=n(event.to),
+                points=event.points,
+                match=event.match,
+                white=n(match.white),
+                black=n(match.black),
+                ws=event.white_score,
+                bs=event.black_score,
+            )
+            return [
+                notice(Reply((line,))),
+                notice(
+                    Reply(
+                        (
+                            msg(
+                                "late.you",
+                                minutes=event.minutes_late,
+                                match=event.match,
+                                points=event.points,
+                            ),
+                        )
+                    ),
+                    player=event.against,
+                    expires_at=event.at + timedelta(hours=1),
+                ),
+            ]
+        case ev.MatchForfeited(losers=losers, winner=winner, reason=reason):
+            match = state.matches[event.match]
+            key = "forfeit.double" if len(losers) == 2 else f"forfeit.{reason}"
+            line = msg(
+                key,
+                loser=n(losers[0]),
+                other=n(losers[-1]),
+                winner=n(winner),
+                match=event.match,
+                white=n(match.white),
+                black=n(match.black),
+                ws=match.white_score,
+                bs=match.black_score,
+            )
+            return [notice(Reply((line,)))]
+        case ev.NoShow(player=player):
+            return [notice(Reply((msg("noshow.club", player=n(player)),)))]
+        case ev.SanctionRecorded(player=player, reason=reason):
+            return [
+                notice(
+                    Reply((msg("sanction.you", reason=msg(f"reason.{reason}")),)), player=player
+                )
+            ]
+        case ev.ReportPending(match=number, by=by, opponent=opponent):
+            match = state.matches[number]
+            line = msg(
+                "report.pending",
+                by=n(by),
+                match=number,
+                white=n(match.white),
+                black=n(match.black),
+                ws=event.white_score,
+                bs=event.black_score,
+                until=When(event.accept_by),
+            )
+            buttons = (
+                Button(msg("button.accept"), f"/accept {number}"),
+                Button(msg("button.dispute"), f"/dispute {number}"),
+            )
+            return [notice(Reply((line,), buttons), player=opponent, expires_at=event.accept_by)]
+        case ev.ReportDisputed(match=number, by=by):
+            match = state.matches[number]
+            return [
+                notice(
+                    Reply(
+                        (
+                            msg(
+                                "report.disputed",
+                                by=n(by),
+                                match=number,
+                                white=n(match.white),
+                                black=n(match.black),
+                            ),
+                        )
+                    )
+                )
+            ]
+        case ev.MatchFinished():
+            match = state.matches[event.match]
+            return [notice(Reply((views.match_line(match, names),)))]
+        case ev.GroupsDrawn(groups=count, matches=matches, seed=seed):
+            parts: list[Msg | Table] = [
+                msg(
+                    "draw.done",
+                    groups=count,
+                    matches=matches,
+                    seed=seed,
+                    fingerprint=state.draw.fingerprint if state.draw else "",
+                )
+            ]
+            parts += [views.group_table(state, group, names) for group in state.groups]
+            first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
+            parts.append(views.schedule_table(state, first, names))
+            return [notice(Reply(tuple(parts)))]
+        case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers):
+            return [
+                notice(
+                    Reply(
+                        (
+                            msg(
+                                "extra_games",
+                                group=group,
+                                players=", ".join(str(names.get(p, p)) for p in players),
+                                matches=", ".join(map(str, numbers)),
+                            ),
+                        )
+                    )
+                )
+            ]
+        case ev.KnockoutStarted(qualifiers=qualifiers):
+            return [
+                notice(
+                    Reply(
+                        (
+                            msg("knockout.started", qualifiers=qualifiers),
+                            views.bracket_table(state, names),
+                        )
+                    )
+                )
+            ]
+        case ev.MatchReady(match=number, white=white, black=black, start=start):
+            match = state.matches[number]
+            line = msg(
+                "ko.ready",
+                round=views.round_label(match),
+                match=number,
+                white=n(white),
+                black=n(black),
+                start=When(start),
+            )
+            return [notice(Reply((line,)))]
+        case ev.PlayerReplaced(match=number, forfeiter=forfeiter, replacement=replacement):
+            return [
+                notice(
+                    Reply(
+                        (
+                            msg(
+                                "ko.replaced",
+                                forfeiter=n(forfeiter),
+                                replacement=n(replacement),
+                                match=number,
+                            ),
+                        )
+                    )
+                )
+            ]
+        case ev.TournamentFinished(champion=champion):
+            return [
+                notice(
+                    Reply(
+                        (
+                            msg(
+                                "tournament.finished", tournament=state.name, champion=n(champion)
+                            ),
+                            views.placements_table(state, names),
+                        )
+                    )
+                )
+            ]
+    return []

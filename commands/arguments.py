@@ -1,0 +1,91 @@
+"""Read typed arguments: scores, dates, times, match numbers, reasons.
+
+Each reader raises `Refused` with a code whose catalog message says what to type.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from commands.parsing import Parsed
+from tournament.model import Refused
+
+_SCORE = re.compile(r"^(\d{1,3})\s*[-:–—/]\s*(\d{1,3})$")
+
+
+def score(text: str, *, usage: str) -> tuple[int, int]:
+    """Read "3-1" (also 3:1, 3–1) as (first, second)."""
+    found = _SCORE.match(text.strip())
+    if not found:
+        raise Refused("bad_score", text=text, usage=usage)
+    return int(found.group(1)), int(found.group(2))
+
+
+def scores(args: tuple[str, ...], *, usage: str) -> list[tuple[int, int]]:
+    """Read one or more scores: the match, then any tiebreak phases (WAR-V)."""
+    joined = " ".join(args)
+    parts = re.findall(r"\d{1,3}\s*[-:–—/]\s*\d{1,3}", joined)
+    leftover = re.sub(r"\d{1,3}\s*[-:–—/]\s*\d{1,3}", "", joined).strip()
+    if not parts or leftover:
+        raise Refused("bad_score", text=joined or "?", usage=usage)
+    return [score(part, usage=usage) for part in parts]
+
+
+def match_number(text: str | None) -> int | None:
+    if text is None:
+        return None
+    cleaned = text.strip().lstrip("#")
+    if not cleaned.isdigit():
+        raise Refused("bad_match_number", text=text)
+    return int(cleaned)
+
+
+def birth_date(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Refused("bad_date", text=text) from None
+
+
+def local_time(text: str | None, zone: str) -> datetime:
+    """Read "2026-01-31 20:00" in the club's time zone; return it in UTC."""
+    if not text:
+        raise Refused("start_required")
+    try:
+        naive = datetime.fromisoformat(text.strip().replace("T", " "))
+    except ValueError:
+        raise Refused("bad_datetime", text=text) from None
+    if naive.tzinfo is not None:
+        return naive.astimezone(UTC)
+    return naive.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+
+
+def time_zone(text: str) -> str:
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise Refused("bad_timezone", text=text) from None
+    return text
+
+
+def reason(parsed: Parsed, *, usage: str) -> str:
+    """Return the required `reason:` of a director's act."""
+    text = (parsed.option("reason", "why") or "").strip()
+    if not text:
+        raise Refused("reason_required", usage=usage)
+    return text
+
+
+def yes_no(text: str | None, *, default: bool) -> bool:
+    if text is None:
+        return default
+    lowered = text.strip().lower()
+    if lowered in ("yes", "true", "on", "1", "si", "sí", "da", "tak"):
+        return True
+    if lowered in ("no", "false", "off", "0", "nu", "nie"):
+        return False
+    raise Refused("bad_yes_no", text=text)

@@ -1,0 +1,401 @@
+"""What directors do; every act is logged with who and why."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from commands import arguments, lookups, views
+from commands.catalog import LANGUAGES
+from commands.parsing import Parsed
+from commands.replies import Msg, Name, Reply, Table, When, msg, say
+from commands.session import Session
+from tournament import attendance, overrides, progress, reports, sanctions
+from tournament.club import Player
+from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
+from tournament.preset import PresetError, load_preset
+from tournament.scoring import FinalScore, Side
+from tournament.state import Match, TournamentState
+
+_TOURNAMENT_KEYS = {"name", "preset", "start", "official"}
+
+
+async def club(s: Session, p: Parsed) -> Reply:
+    """Set the club's name, time zone and language; /club link gives a joining code."""
+    sub = p.args[0].lower() if p.args else ""
+    if sub == "link":
+        code = secrets.token_hex(3).upper()
+        expires = s.now + timedelta(minutes=s.config.link_code_minutes)
+        await s.uow.clubs.add_link_code(s.club.id, code, expires)
+        s.log("club_link")
+        return say("club.link_code", code=code, until=When(expires, "datetime"))
+    if sub == "join":
+        raise Refused("club_join_elsewhere")  # handled before a club exists (dispatch)
+    if sub:
+        raise Refused("bad_club_args", text=sub)
+    changed = False
+    if (name := p.option("name")) is not None:
+        if not name.strip():
+            raise Refused("name_required")
+        s.club.name, changed = name.strip(), True
+    if (zone := p.option("timezone", "tz")) is not None:
+        s.club.timezone, changed = arguments.time_zone(zone), True
+    if (language := p.option("language", "lang")) is not None:
+        if language not in LANGUAGES:
+            raise Refused("bad_language", text=language, languages=", ".join(LANGUAGES))
+        s.club.language, changed = language, True
+    if changed:
+        await s.uow.clubs.save(s.club)
+        s.log("club", name=s.club.name, timezone=s.club.timezone, language=s.club.language)
+    return say(
+        "club.info", name=Name(s.club.name), timezone=s.club.timezone, language=s.club.language
+    )
+
+
+async def tournament(s: Session, p: Parsed) -> Reply:
+    """Create a tournament: /tournament new name:"..." preset:... start:"...", overrides."""
+    sub = p.args[0].lower() if p.args else ""
+    if sub != "new":
+        state = await s.tournament()
+        return say(
+            "tournament.info",
+            tournament=Name(state.name),
+            preset=state.preset.id,
+            start=When(state.start, "datetime"),
+            status=msg(f"tstatus.{state.status.value}"),
+            entries=len(state.playing()),
+        )
+    name = (p.option("name") or "").strip()
+    if not name:
+        raise Refused("tournament_name_required")
+    if await s.uow.tournaments.by_name(s.club.id, name) is not None:
+        raise Refused("tournament_exists", name=name)
+    current = await s.maybe_tournament()
+    if current is not None and current.status in (
+        TournamentStatus.GROUPS,
+        TournamentStatus.KNOCKOUT,
+    ):
+        raise Refused("tournament_in_play", name=current.name)
+    preset_name = p.option("preset") or "hgv-backgammon"
+    start = arguments.local_time(p.option("start"), s.club.timezone)
+    if start <= s.now:
+        raise Refused("start_in_past", start=When(start, "datetime"))
+    tweaks = {k: v for k, v in p.options.items() if k not in _TOURNAMENT_KEYS}
+    try:
+        preset = load_preset(preset_name, tweaks)
+    except PresetError as error:
+        raise Refused("bad_preset", key=error.key, allowed=error.allowed) from None
+    state = TournamentState(
+        id=0,
+        name=name,
+        preset=preset,
+        start=start,
+        seed=secrets.randbelow(10**6),
+        official=arguments.yes_no(p.option("official"), default=True),
+        created_at=s.now,
+    )
+    state = await s.uow.tournaments.add(s.club.id, state, tweaks)
+    s.adopt(state)
+    known = await s.uow.tournaments.list(s.club.id)
+    origin_starts = {tid: when for tid, _, when, _ in known}
+    for sanction in sanctions.bind_pending(
+        await s.uow.sanctions.for_club(s.club.id), state.id, start, origin_starts
+    ):
+        await s.uow.sanctions.save(sanction)
+    s.log("tournament_new", name=name, preset=preset.id, start=start.isoformat(), overrides=tweaks)
+    s.notify(
+        Reply(
+            (
+                msg(
+                    "tournament.open",
+                    tournament=Name(name),
+                    start=When(start, "datetime"),
+                    preset=preset.id,
+                ),
+            )
+        )
+    )
+    return say(
+        "tournament.created",
+        tournament=Name(name),
+        start=When(start, "datetime"),
+        preset=preset.id,
+    )
+
+
+async def draw(s: Session, p: Parsed) -> Reply:
+    """Draw the groups and publish them with the match schedule."""
+    state = await s.tournament()
+    order = await lookups.seed_order(s)
+    s.events.extend(progress.draw(state, order, s.now))
+    s.log("draw", seed=state.seed, method=state.preset.groups.method)
+    return say("draw.ack", groups=len(state.groups), seed=state.seed)
+
+
+async def result(s: Session, p: Parsed) -> Reply:
+    """Set or correct a result: /result alice 3-1 bob, or /result 12 3-1 (white first)."""
+    usage = "/result alice 3-1 bob"
+    state = await s.tournament()
+    if len(p.args) >= 2 and p.args[0].lstrip("#").isdigit():
+        match = state.matches.get(int(p.args[0].lstrip("#")))
+        if match is None:
+            raise Refused("no_such_match", match=p.args[0])
+        found = arguments.scores(p.args[1:], usage=usage)
+        white_first = True
+    elif len(p.args) >= 3:
+        first = await s.find_player(p.args[0])
+        second = await s.find_player(p.args[-1])
+        found = arguments.scores(p.args[1:-1], usage=usage)
+        candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
+        open_ones = [m for m in candidates if not m.is_final]
+        if not candidates:
+            raise Refused("no_match_between", a=first.name, b=second.name)
+        match = (open_ones or candidates)[-1 if not open_ones else 0]
+        white_first = match.white == first.id
+    else:
+        raise Refused("bad_result_args", usage=usage)
+    main, *phases = found
+    score = FinalScore(
+        white=main[0] if white_first else main[1],
+        black=main[1] if white_first else main[0],
+        tiebreaks=tuple(ph if white_first else (ph[1], ph[0]) for ph in phases),
+        lot_winner=_lot(p.option("lot"), white_first),
+    )
+    reason = (p.option("reason") or "").strip()
+    s.events.extend(reports.set_result(state, match.number, score, s.now))
+    s.log("result", match=match.number, white=score.white, black=score.black, reason=reason)
+    names = await s.names(set(match.players))
+    return Reply((views.match_line(match, names),))
+
+
+def _lot(text: str | None, white_first: bool) -> Side | None:
+    """Read who won the lot (WAR-V): the first-named player, the second, or a colour."""
+    if text is None:
+        return None
+    lowered = text.strip().lower()
+    if lowered in ("white", "black"):
+        return "white" if lowered == "white" else "black"
+    if lowered in ("first", "second"):
+        first_is_white = (lowered == "first") == white_first
+        return "white" if first_is_white else "black"
+    raise Refused("bad_lot", text=text)
+
+
+async def present(s: Session, p: Parsed) -> Reply:
+    """Mark a player present (check them in)."""
+    player, state = await _named_entry(s, p, "/present alice")
+    attendance.check_in(state, player.id, s.now, director=True)
+    s.log("present", player=player.name)
+    return say("present.done", name=Name(player.name))
+
+
+async def away(s: Session, p: Parsed) -> Reply:
+    """Mark a player away: lateness runs for their matches due meanwhile (HGV-2.3.7)."""
+    player, state = await _named_entry(s, p, "/away alice")
+    attendance.mark_away(state, player.id, s.now)
+    s.log("away", player=player.name, reason=p.option("reason") or "")
+    return say("away.done", name=Name(player.name))
+
+
+async def forfeit(s: Session, p: Parsed) -> Reply:
+    """Give a player's current match away by forfeit; `all` for one who left (HGV-2.3.5)."""
+    usage = '/forfeit alice reason:"left early"'
+    reason = arguments.reason(p, usage=usage)
+    player, state = await _named_entry(s, p, usage)
+    if "all" in [a.lower() for a in p.args[1:]]:
+        s.events.extend(attendance.leave(state, player.id, s.now, reason="left"))
+    else:
+        number = arguments.match_number(p.option("match"))
+        match = state.matches.get(number) if number is not None else None
+        if number is not None and (match is None or not match.involves(player.id)):
+            raise Refused("not_their_match", match=number, name=player.name)
+        s.events.extend(attendance.director_forfeit(state, player.id, s.now, match=match))
+    s.log("forfeit", player=player.name, reason=reason)
+    return say("forfeit.done", name=Name(player.name))
+
+
+async def excuse(s: Session, p: Parsed) -> Reply:
+    """Excuse a no-show who gave notice: the suspension ends (CLUB-NO-SHOW)."""
+    usage = '/excuse alice reason:"phoned in sick"'
+    reason = arguments.reason(p, usage=usage)
+    player = await _named_player(s, p, usage)
+    ended = await _end_sanctions(s, player.id, how="excused", note=reason, only_reason="no_show")
+    state = await s.maybe_tournament()
+    entry = state.entries.get(player.id) if state else None
+    if entry is not None and entry.status is EntryStatus.NO_SHOW:
+        entry.status = EntryStatus.WITHDRAWN
+    if not ended and (entry is None or entry.status is not EntryStatus.WITHDRAWN):
+        raise Refused("nothing_to_excuse", name=player.name)
+    s.log("excuse", player=player.name, reason=reason)
+    return say("excuse.done", name=Name(player.name))
+
+
+async def sanction(s: Session, p: Parsed) -> Reply:
+    """Suspend a player from the club's next tournament, with a reason."""
+    usage = '/sanction alice reason:"..."'
+    reason = arguments.reason(p, usage=usage)
+    player = await _named_player(s, p, usage)
+    state = await s.maybe_tournament()
+    known = await s.uow.tournaments.list(s.club.id)
+    after = state.start if state is not None else s.now
+    applies_to = sanctions.next_tournament(after, [(tid, st) for tid, _, st, _ in known])
+    record = sanctions.Sanction(
+        id=0,
+        player=player.id,
+        reason="director",
+        origin=state.id if state else None,
+        applies_to=applies_to,
+        created_at=s.now,
+        note=reason,
+    )
+    await s.uow.sanctions.add(s.club.id, record)
+    s.log("sanction", player=player.name, reason=reason)
+    s.notify(Reply((msg("sanction.you", reason=msg("reason.director")),)), player=player.id)
+    return say("sanction.done", name=Name(player.name))
+
+
+async def lift(s: Session, p: Parsed) -> Reply:
+    """Lift a player's active sanctions, with a reason."""
+    usage = '/lift alice reason:"..."'
+    reason = arguments.reason(p, usage=usage)
+    player = await _named_player(s, p, usage)
+    if not await _end_sanctions(s, player.id, how="lifted", note=reason):
+        raise Refused("no_active_sanction", name=player.name)
+    s.log("lift", player=player.name, reason=reason)
+    return say("lift.done", name=Name(player.name))
+
+
+async def addplayer(s: Session, p: Parsed) -> Reply:
+    """Enter a player who has no chat account; they join the open tournament too."""
+    name = (p.option("name") or " ".join(p.args)).strip()
+    if not name:
+        raise Refused("name_required")
+    if await s.uow.players.by_name(s.club.id, name):
+        raise Refused("name_taken", name=name)
+    born = arguments.birth_date(p.option("born"))
+    player = await s.uow.players.add(s.club.id, name, s.now, born=born)
+    s.log("addplayer", player=name)
+    state = await s.maybe_tournament()
+    if state is None or state.status is not TournamentStatus.REGISTRATION:
+        return say("addplayer.club_only", name=Name(name))
+    attendance.register(state, player.id, s.now, born=born, by_director=True)
+    attendance.confirm(state, player.id, s.now)
+    return say("addplayer.done", name=Name(name), tournament=Name(state.name))
+
+
+async def approve(s: Session, p: Parsed) -> Reply:
+    """Approve a waiting entry (HGV-1.4)."""
+    player, state = await _named_entry(s, p, "/approve alice")
+    attendance.approve(state, player.id)
+    s.log("approve", player=player.name)
+    s.notify(Reply((msg("approve.you", tournament=Name(state.name)),)), player=player.id)
+    return say("approve.done", name=Name(player.name))
+
+
+async def pause(s: Session, p: Parsed) -> Reply:
+    """Stop a match's lateness clock (CLUB-BOTH-ABSENT)."""
+    usage = '/pause 3 reason:"power cut"'
+    reason = arguments.reason(p, usage=usage)
+    state, number = await _numbered(s, p, usage)
+    overrides.pause(state, number, s.now)
+    s.log("pause", match=number, reason=reason)
+    return say("pause.done", match=number)
+
+
+async def resume(s: Session, p: Parsed) -> Reply:
+    """Let a paused lateness clock run again."""
+    state, number = await _numbered(s, p, "/resume 3")
+    overrides.resume(state, number, s.now)
+    s.log("resume", match=number)
+    return say("resume.done", match=number)
+
+
+async def cancel(s: Session, p: Parsed) -> Reply:
+    """Cancel the lateness points of a match (CLUB-BOTH-ABSENT)."""
+    usage = '/cancel 3 reason:"traffic accident"'
+    reason = arguments.reason(p, usage=usage)
+    state, number = await _numbered(s, p, usage)
+    cancelled = overrides.cancel_penalties(state, number)
+    s.log("cancel_penalties", match=number, points=sum(c.points for c in cancelled), reason=reason)
+    return say("cancel.done", match=number, points=sum(c.points for c in cancelled))
+
+
+async def status(s: Session, p: Parsed) -> Reply:
+    """One glance for the director: late players, missing results, disputes, waiting."""
+    state = await s.tournament()
+    names = await s.names(set(state.entries))
+    parts: list[Msg | Table] = [
+        msg(
+            "glance.title",
+            tournament=Name(state.name),
+            status=msg(f"tstatus.{state.status.value}"),
+        )
+    ]
+    waiting = [
+        e for e in state.entries.values() if e.status is EntryStatus.ACTIVE and not e.approved
+    ]
+    if waiting:
+        parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
+    late: list[Match] = []
+    missing: list[Match] = []
+    disputed: list[Match] = []
+    pending: list[Match] = []
+    for match in sorted(state.matches.values(), key=lambda m: m.number):
+        if match.is_final or not match.is_ready or match.start is None:
+            continue
+        if match.status is MatchStatus.DISPUTED:
+            disputed.append(match)
+        elif match.status is MatchStatus.PENDING:
+            pending.append(match)
+        elif match.start <= s.now:
+            absent = [q for q in match.players if not state.entries[q].present_at(s.now)]
+            (late if absent else missing).append(match)
+    for key, matches in (
+        ("glance.late", late),
+        ("glance.disputed", disputed),
+        ("glance.pending", pending),
+        ("glance.missing", missing),
+    ):
+        if matches:
+            parts.append(msg(key, count=len(matches)))
+            parts.extend(views.match_line(m, names) for m in matches)
+    if len(parts) == 1:
+        parts.append(msg("glance.all_clear"))
+    return Reply(tuple(parts), private=True)
+
+
+async def _named_player(s: Session, p: Parsed, usage: str) -> Player:
+    if not p.args:
+        raise Refused("player_name_required", usage=usage)
+    return await s.find_player(p.args[0])
+
+
+async def _named_entry(s: Session, p: Parsed, usage: str) -> tuple[Player, TournamentState]:
+    player = await _named_player(s, p, usage)
+    state = await s.tournament()
+    if player.id not in state.entries:
+        raise Refused("not_entered", name=player.name, tournament=state.name)
+    return player, state
+
+
+async def _numbered(s: Session, p: Parsed, usage: str) -> tuple[TournamentState, int]:
+    number = arguments.match_number(p.args[0] if p.args else p.option("match"))
+    if number is None:
+        raise Refused("match_number_required", usage=usage)
+    return await s.tournament(), number
+
+
+async def _end_sanctions(
+    s: Session, player: int, *, how: str, note: str, only_reason: str | None = None
+) -> bool:
+    ended = False
+    for record in await s.uow.sanctions.for_club(s.club.id):
+        if (
+            record.player == player
+            and record.active
+            and (only_reason is None or record.reason == only_reason)
+        ):
+            sanctions.end(record, s.now, how=how, note=note)
+            await s.uow.sanctions.save(record)
+            ended = True
+    return ended

@@ -1,0 +1,191 @@
+"""Handle one command from any platform: parse, authorise, run, commit, reply.
+
+No command may crash the bot: a refusal rolls everything back and becomes a reply that
+says why and what to type instead; an unexpected error is logged and answered too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from commands.parsing import ParseError, parse
+from commands.ports import UnitOfWork, UnitOfWorkFactory
+from commands.registry import BY_NAME, CommandSpec
+from commands.replies import Name, Param, Reply, When, msg, say
+from commands.session import CommandConfig, Invocation, Session
+from tournament.club import Club
+from tournament.model import Refused
+from tournament.scoring import ScoreError
+
+log = logging.getLogger("clubtd.commands")
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A reply and how to render it: the club's language and time zone."""
+
+    reply: Reply
+    language: str
+    timezone: str
+    club_id: int | None = None
+    refused: bool = False  # nothing changed; the reply says why and what to type
+
+
+async def handle(
+    inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
+) -> Response | None:
+    """Run one command; return the reply to show, or None when there is nothing to say."""
+    context = _Context(config.default_language, config.default_timezone, None)
+    try:
+        parsed = parse(inv.text)
+    except ParseError as error:
+        if error.code in ("not_a_command", "empty") and not inv.private:
+            return None  # people chat in the club's group: not everything is for the bot
+        return _response(say(f"parse.{error.code}"), context, refused=True)
+    spec = BY_NAME.get(parsed.name)
+    if spec is None:
+        return _response(say("unknown_command", name=parsed.name), context, refused=True)
+    try:
+        async with uow_factory() as uow:
+            if inv.update_id and not await uow.updates.remember(
+                inv.platform, inv.update_id, inv.now
+            ):
+                return None  # a redelivered update: it was handled once already
+            if parsed.name == "club" and parsed.args[:1] and parsed.args[0].lower() == "join":
+                reply = await _join(uow, inv, config, parsed.args[1:], context)
+            else:
+                session = await _open(uow, inv, config, spec, context)
+                reply = await spec.handler(session, parsed)
+                await session.finish()
+            await uow.commit()
+            return _response(reply, context)
+    except Refused as refusal:
+        reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
+    except ScoreError as error:
+        reply = Reply((msg(f"score.{error.code}", **_params(error.params)), msg("score.usage")))
+    except Exception:
+        log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)
+        reply = say("internal_error")
+    await _remember_refused(inv, uow_factory)
+    return _response(reply, context, refused=True)
+
+
+@dataclass
+class _Context:
+    language: str
+    timezone: str
+    club_id: int | None
+
+    def use(self, club: Club) -> None:
+        self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
+
+
+def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
+    return Response(reply, context.language, context.timezone, context.club_id, refused)
+
+
+async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:
+    """Remember a refused update too, so a redelivery is not answered twice."""
+    if not inv.update_id:
+        return
+    try:
+        async with uow_factory() as uow:
+            await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+            await uow.commit()
+    except Exception:
+        log.exception("could not record update %s", inv.update_id)
+
+
+async def _open(
+    uow: UnitOfWork,
+    inv: Invocation,
+    config: CommandConfig,
+    spec: CommandSpec,
+    context: _Context,
+) -> Session:
+    configured = (inv.platform, inv.user) in config.directors
+    club = await _club(uow, inv)
+    if club is None:
+        if inv.private:
+            raise Refused("dm_no_club")
+        if not (inv.chat_admin or configured):
+            raise Refused("no_club_here")
+        # INTERFACE 5: a chat becomes a club the first time a director uses a command there.
+        club = await uow.clubs.add(
+            config.default_club_name, config.default_timezone, config.default_language, inv.now
+        )
+        await uow.clubs.link_chat(club.id, inv.platform, inv.chat)
+    context.use(club)
+    is_director = (
+        (inv.chat_admin and not inv.private)
+        or configured
+        or await uow.clubs.is_director(club.id, inv.platform, inv.user)
+    )
+    if spec.role == "director" and not is_director:
+        raise Refused("directors_only", command=spec.name)
+    player = await uow.players.by_account(club.id, inv.platform, inv.user)
+    return Session(
+        uow=uow, inv=inv, config=config, club=club, is_director=is_director, player=player
+    )
+
+
+async def _club(uow: UnitOfWork, inv: Invocation) -> Club | None:
+    if not inv.private:
+        return await uow.clubs.for_chat(inv.platform, inv.chat)
+    clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    return clubs[0] if clubs else None
+
+
+async def _join(
+    uow: UnitOfWork,
+    inv: Invocation,
+    config: CommandConfig,
+    args: tuple[str, ...],
+    context: _Context,
+) -> Reply:
+    """Connect this chat to a club that lives in another chat (/club join CODE)."""
+    if inv.private:
+        raise Refused("join_in_group")
+    if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
+        raise Refused("directors_only", command="club join")
+    existing = await uow.clubs.for_chat(inv.platform, inv.chat)
+    if existing is not None:
+        context.use(existing)
+        raise Refused("chat_has_club", club=existing.name)
+    if not args:
+        raise Refused("join_code_required")
+    club_id = await uow.clubs.redeem_link_code(args[0].strip().upper(), inv.now)
+    if club_id is None:
+        raise Refused("bad_join_code", given=args[0])
+    await uow.clubs.link_chat(club_id, inv.platform, inv.chat)
+    club = await uow.clubs.get(club_id)
+    context.use(club)
+    await uow.audit.add(
+        club_id=club.id,
+        tournament_id=None,
+        actor=f"{inv.platform}:{inv.user} ({inv.user_name})",
+        action="club_join",
+        detail={"chat": inv.chat},
+        at=inv.now,
+    )
+    return say("club.joined", club=Name(club.name))
+
+
+def _params(params: Mapping[str, object]) -> dict[str, Param]:
+    """Make refusal parameters renderable; text is user data, so it is escaped."""
+    out: dict[str, Param] = {}
+    for key, value in params.items():
+        if isinstance(value, bool):
+            out[key] = str(value)
+        elif isinstance(value, int | float):
+            out[key] = value
+        elif isinstance(value, datetime):
+            out[key] = When(value, "datetime")
+        elif isinstance(value, When | Name):
+            out[key] = value
+        else:
+            out[key] = Name(str(value))
+    return out

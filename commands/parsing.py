@@ -1,0 +1,97 @@
+"""Parse command text: `/name word "two words" key:value key:"quoted value"`.
+
+Phones type curly quotes and Telegram appends `@botname` to commands in groups; both
+are accepted. A malformed line raises `ParseError` with a code for the catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Straight and typographic double quotes; a single quote stays an apostrophe (O'Brien).
+QUOTES = {'"': '"', "“": "”", "„": "”", "”": "”", "«": "»"}
+
+
+class ParseError(ValueError):
+    """The text is not a command line; `code` names why."""
+
+    def __init__(self, code: str, **params: str) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    name: str
+    args: tuple[str, ...] = ()
+    options: dict[str, str] = field(default_factory=dict)
+
+    def option(self, *keys: str) -> str | None:
+        """Return the first option present among `keys`."""
+        for key in keys:
+            if key in self.options:
+                return self.options[key]
+        return None
+
+
+def parse(text: str) -> Parsed:
+    """Parse one command line."""
+    stripped = text.strip()
+    if not stripped:
+        raise ParseError("empty")
+    if not stripped.startswith("/"):
+        raise ParseError("not_a_command")
+    tokens = _tokens(stripped[1:])
+    if not tokens or tokens[0][1]:
+        raise ParseError("not_a_command")
+    name = tokens[0][0].split("@", 1)[0].lower()
+    if not name or not all(c.isalnum() or c == "_" for c in name):
+        raise ParseError("not_a_command")
+    args: list[str] = []
+    options: dict[str, str] = {}
+    for token, quoted in tokens[1:]:
+        key, colon, value = token.partition(":")
+        if colon and not quoted and key and _is_key(key):
+            options[key.lower()] = value
+        else:
+            args.append(token)
+    return Parsed(name=name, args=tuple(args), options=options)
+
+
+def _is_key(key: str) -> bool:
+    return key[0].isalpha() and all(c.isalnum() or c == "_" for c in key)
+
+
+def _tokens(text: str) -> list[tuple[str, bool]]:
+    """Split on spaces, keeping quoted runs; return (token, wholly quoted)."""
+    tokens: list[tuple[str, bool]] = []
+    current: list[str] = []
+    quoted_only = False
+    started = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char.isspace():
+            if started:
+                tokens.append(("".join(current), quoted_only))
+                current, quoted_only, started = [], False, False
+            index += 1
+            continue
+        if char in QUOTES:
+            closing = QUOTES[char]
+            end = text.find(closing, index + 1)
+            if end == -1:
+                raise ParseError("unclosed_quote")
+            quoted_only = not started
+            current.append(text[index + 1 : end])
+            started = True
+            index = end + 1
+            continue
+        current.append(char)
+        quoted_only = False
+        started = True
+        index += 1
+    if started:
+        tokens.append(("".join(current), quoted_only))
+    return tokens

@@ -1,0 +1,280 @@
+"""What players do: register, confirm, withdraw, check in, report, accept, dispute."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from commands import arguments, views
+from commands.parsing import Parsed
+from commands.replies import Button, Msg, Name, Reply, When, msg, say
+from commands.session import Session
+from tournament import attendance, reports, sanctions
+from tournament.club import Player
+from tournament.model import MatchStatus, Refused
+from tournament.scoring import FinalScore, GameKind, Side
+from tournament.state import Match, TournamentState
+
+REPORT_USAGE = "/report 3-1"
+GAME_KINDS: dict[str, GameKind] = {
+    "single": "single",
+    "simple": "single",
+    "linie": "single",
+    "gammon": "gammon",
+    "double": "gammon",
+    "mart": "gammon",
+    "backgammon": "backgammon",
+    "triple": "backgammon",
+}
+
+
+async def register(s: Session, p: Parsed) -> Reply:
+    """Join the club, and the tournament open for entries if there is one."""
+    born = arguments.birth_date(p.option("born"))
+    wanted = (p.option("name") or s.inv.user_name).strip()
+    if not wanted:
+        raise Refused("name_required")
+    player = s.player
+    if player is None:
+        player = await _claim_or_create(s, wanted)
+        s.player = player
+    if born is not None and player.born != born:
+        player.born = born
+        await s.uow.players.save(player)
+    state = await s.maybe_tournament()
+    if state is None or state.status.value != "registration":
+        return say("register.club_only", club=Name(s.club.name), name=Name(player.name))
+    suspension = sanctions.suspension_for(
+        await s.uow.sanctions.for_club(s.club.id), player.id, state.id
+    )
+    entry = attendance.register(
+        state,
+        player.id,
+        s.now,
+        born=player.born,
+        is_member=player.member,
+        suspended=suspension is not None,
+    )
+    s.log("register", player=player.name)
+    parts: list[Msg] = [
+        msg(
+            "register.done",
+            name=Name(player.name),
+            tournament=Name(state.name),
+            start=When(state.start, "datetime"),
+        )
+    ]
+    if not entry.approved:
+        parts.append(msg("register.needs_approval"))
+    return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
+
+
+async def _claim_or_create(s: Session, wanted: str) -> Player:
+    found = await s.uow.players.by_name(s.club.id, wanted)
+    for candidate in found:
+        # A director entered this person without a chat account: this account claims it.
+        if not await s.uow.players.accounts(candidate.id):
+            await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
+            return candidate
+    if found:
+        raise Refused("name_taken", name=wanted)
+    player = await s.uow.players.add(s.club.id, wanted, s.now)
+    await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
+    return player
+
+
+async def confirm(s: Session, p: Parsed) -> Reply:
+    """Confirm attendance of the tournament you entered."""
+    player = await s.me()
+    state = await s.tournament()
+    attendance.confirm(state, player.id, s.now)
+    return say("confirm.done", tournament=Name(state.name), start=When(state.start, "datetime"))
+
+
+async def withdraw(s: Session, p: Parsed) -> Reply:
+    """Withdraw: without sanction before the draw, as leaving afterwards (HGV-2.3.5)."""
+    player = await s.me()
+    state = await s.tournament()
+    before = state.status.value == "registration"
+    s.events.extend(attendance.withdraw(state, player.id, s.now))
+    s.log("withdraw", player=player.name)
+    return say("withdraw.done" if before else "withdraw.left", tournament=Name(state.name))
+
+
+async def checkin(s: Session, p: Parsed) -> Reply:
+    """Say you are at the venue (CLUB-PRESENCE)."""
+    player = await s.me()
+    state = await s.tournament()
+    try:
+        attendance.check_in(state, player.id, s.now)
+    except Refused as refusal:
+        if refusal.code == "checkin_not_open":
+            raise Refused(
+                "checkin_not_open", opens=When(state.start - _checkin_offset(state), "datetime")
+            ) from None
+        raise
+    s.log("checkin", player=player.name)
+    parts = [msg("checkin.done", name=Name(player.name))]
+    upcoming = state.open_matches_of(player.id)
+    if upcoming:
+        names = await s.names(set(upcoming[0].players))
+        parts.append(views.match_line(upcoming[0], names))
+    return Reply(tuple(parts))
+
+
+def _checkin_offset(state: TournamentState) -> timedelta:
+    return timedelta(minutes=state.preset.reminders.checkin_minutes_before)
+
+
+async def report(s: Session, p: Parsed) -> Reply:
+    """Report your match, your score first; or one game: /report game gammon."""
+    player = await s.me()
+    state = await s.tournament()
+    if p.args and p.args[0].lower() == "game":
+        return await _report_game(s, p, state)
+    match = await pick_match(s, state, p, usage=REPORT_USAGE, command="report")
+    if isinstance(match, Reply):
+        return match
+    found = arguments.scores(p.args, usage=REPORT_USAGE)
+    mine, theirs = found[0]
+    white_first = match.white == player.id
+    phases = tuple(ph if white_first else (ph[1], ph[0]) for ph in found[1:])
+    lot = _lot(p, white_first)
+    score = FinalScore(
+        white=mine if white_first else theirs,
+        black=theirs if white_first else mine,
+        tiebreaks=phases,
+        lot_winner=lot,
+    )
+    events = reports.report_score(state, match.number, player.id, score, s.now)
+    s.events.extend(events)
+    s.log("report", match=match.number, white=score.white, black=score.black)
+    names = await s.names(set(match.players))
+    if match.is_final:
+        return Reply((views.match_line(match, names),))
+    if match.status is MatchStatus.DISPUTED:
+        return say("report.conflict", match=match.number)
+    until = match.report.at if match.report else s.now
+    return say(
+        "report.recorded",
+        match=match.number,
+        white=views.name(names, match.white),
+        black=views.name(names, match.black),
+        ws=score.white,
+        bs=score.black,
+        opponent=views.name(names, match.opponent_of(player.id)),
+        minutes=state.preset.reporting.accept_minutes,
+        since=When(until),
+    )
+
+
+def _lot(p: Parsed, white_first: bool) -> Side | None:
+    lot = (p.option("lot") or "").lower()
+    if not lot:
+        return None
+    if lot not in ("won", "lost"):
+        raise Refused("bad_lot", text=lot)
+    mine: Side = "white" if white_first else "black"
+    other: Side = "black" if white_first else "white"
+    return mine if lot == "won" else other
+
+
+async def _report_game(s: Session, p: Parsed, state: TournamentState) -> Reply:
+    player = await s.me()
+    kind = GAME_KINDS.get(p.args[1].lower() if len(p.args) > 1 else "single")
+    if kind is None:
+        raise Refused("bad_game_kind", text=p.args[1], kinds="single, gammon, backgammon")
+    cube = arguments.match_number(p.option("cube")) or 1
+    match = await pick_match(
+        s, state, Parsed(p.name, (), p.options), usage="/report game", command="report game"
+    )
+    if isinstance(match, Reply):
+        return match
+    s.events.extend(reports.report_game(state, match.number, player.id, kind, cube, s.now))
+    s.log("report_game", match=match.number, kind=kind, cube=cube)
+    names = await s.names(set(match.players))
+    if match.status is MatchStatus.PLAYING:
+        return say(
+            "game.recorded",
+            match=match.number,
+            white=views.name(names, match.white),
+            black=views.name(names, match.black),
+            ws=match.white_score,
+            bs=match.black_score,
+        )
+    return Reply((views.match_line(match, names),))
+
+
+async def pick_match(
+    s: Session, state: TournamentState, p: Parsed, *, usage: str, command: str
+) -> Match | Reply:
+    """Return the match a player means, or buttons to choose when it is ambiguous."""
+    player = await s.me()
+    number = arguments.match_number(p.option("match"))
+    if number is not None:
+        match = state.matches.get(number)
+        if match is None or not match.involves(player.id):
+            raise Refused("not_your_match", match=number)
+        return match
+    candidates = [
+        m for m in state.open_matches_of(player.id) if m.status is not MatchStatus.DISPUTED
+    ]
+    opponent_name = p.option("vs", "against")
+    if opponent_name:
+        opponent = await s.find_player(opponent_name)
+        candidates = [m for m in candidates if m.involves(opponent.id)]
+    if not candidates:
+        raise Refused("no_open_match")
+    started = [m for m in candidates if m.start is not None and m.start <= s.now]
+    if len(started) <= 1:
+        return (started or candidates)[0]
+    names = await s.names({q for m in started for q in m.players})
+    args = " ".join(p.args)
+    buttons = tuple(
+        Button(
+            msg(
+                "button.match_against",
+                opponent=views.name(names, m.opponent_of(player.id)),
+                match=m.number,
+            ),
+            f"/{command} {args} match:{m.number}".replace("  ", " "),
+        )
+        for m in started
+    )
+    return Reply((msg("pick.match", usage=usage),), buttons)
+
+
+async def accept(s: Session, p: Parsed) -> Reply:
+    """Accept the result your opponent reported (CLUB-REPORT)."""
+    return await _answer(s, p, agree=True)
+
+
+async def dispute(s: Session, p: Parsed) -> Reply:
+    """Contest the result your opponent reported; a director decides."""
+    return await _answer(s, p, agree=False)
+
+
+async def _answer(s: Session, p: Parsed, *, agree: bool) -> Reply:
+    player = await s.me()
+    state = await s.tournament()
+    number = arguments.match_number(p.args[0] if p.args else p.option("match"))
+    if number is None:
+        waiting = [
+            m
+            for m in state.open_matches_of(player.id)
+            if m.report is not None
+            and m.report.by != player.id
+            and m.status is MatchStatus.PENDING
+        ]
+        if not waiting:
+            raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
+        number = waiting[0].number
+    if agree:
+        s.events.extend(reports.accept(state, number, player.id, s.now))
+    else:
+        s.events.extend(reports.dispute(state, number, player.id, s.now))
+    s.log("accept" if agree else "dispute", match=number)
+    match = state.matches[number]
+    names = await s.names(set(match.players))
+    if agree:
+        return Reply((views.match_line(match, names),))
+    return say("dispute.done", match=number)

@@ -1,0 +1,171 @@
+"""One command's session: who typed it, in which club, and what it changed.
+
+A session loads lazily what a use case asks for (the club's current tournament, swept
+up to now so every overdue effect is applied first), collects the events the rules
+return, and on `finish` saves the tournament and turns events into outbox messages,
+all in the unit of work's one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from commands import announce
+from commands.announce import Notice
+from commands.ports import UnitOfWork
+from commands.replies import Reply, to_payload
+from tournament import due
+from tournament.club import Club, Player
+from tournament.events import Event
+from tournament.model import PlayerId, Refused
+from tournament.state import TournamentState
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """A command as a platform delivered it."""
+
+    platform: str  # "console" | "telegram" | "discord"
+    chat: str  # the group or channel id; for a private chat "user:<user>"
+    user: str  # the platform's user id
+    user_name: str  # the display name the platform shows
+    text: str
+    now: datetime  # aware UTC
+    private: bool = False
+    chat_admin: bool = False  # the platform says this user administers the chat
+    update_id: str | None = None  # for deduplication of redelivered updates
+
+
+@dataclass(frozen=True, slots=True)
+class CommandConfig:
+    """Settings the use cases need, read once by the composition root."""
+
+    directors: frozenset[tuple[str, str]] = frozenset()  # (platform, user id)
+    default_timezone: str = "UTC"
+    default_language: str = "en"
+    default_club_name: str = "Club"
+    link_code_minutes: int = 60
+
+
+@dataclass
+class Session:
+    uow: UnitOfWork
+    inv: Invocation
+    config: CommandConfig
+    club: Club
+    is_director: bool
+    player: Player | None
+    events: list[Event] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    _tournament: TournamentState | None = None
+    _names: dict[PlayerId, str] = field(default_factory=dict)
+
+    @property
+    def now(self) -> datetime:
+        return self.inv.now
+
+    @property
+    def actor(self) -> str:
+        return f"{self.inv.platform}:{self.inv.user} ({self.inv.user_name})"
+
+    async def tournament(self) -> TournamentState:
+        """Return the club's current tournament, caught up to now; refuse if none."""
+        state = await self.maybe_tournament()
+        if state is None:
+            raise Refused("no_tournament")
+        return state
+
+    async def maybe_tournament(self) -> TournamentState | None:
+        if self._tournament is None:
+            state = await self.uow.tournaments.current(self.club.id, for_update=True)
+            if state is not None:
+                self.events.extend(due.sweep(state, self.now))
+            self._tournament = state
+        return self._tournament
+
+    def adopt(self, state: TournamentState) -> None:
+        """Make a newly created tournament the session's tournament."""
+        self._tournament = state
+
+    async def me(self) -> Player:
+        """Return the invoking player; refuse someone the club does not know yet."""
+        if self.player is None:
+            raise Refused("not_a_player")
+        return self.player
+
+    async def find_player(self, name: str) -> Player:
+        """Return the club's player called `name`; refuse unknown or ambiguous names."""
+        found = await self.uow.players.by_name(self.club.id, name)
+        if not found:
+            raise Refused("no_such_player", name=name)
+        if len(found) > 1:
+            raise Refused("ambiguous_player", name=name)
+        return found[0]
+
+    async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
+        """Return display names of players, cached for the session."""
+        missing = [p for p in players if p not in self._names]
+        if missing:
+            found = await self.uow.players.many(missing)
+            self._names.update({p: player.name for p, player in found.items()})
+        return {p: self._names.get(p, f"#{p}") for p in players}
+
+    def notify(
+        self,
+        reply: Reply,
+        *,
+        player: PlayerId | None = None,
+        coalesce: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> None:
+        self.notices.append(Notice(reply, player, coalesce, expires_at))
+
+    def log(self, action: str, **detail: Any) -> None:
+        """Record a director's act or a notable change for the audit log."""
+        self.audit.append((action, detail))
+
+    async def finish(self) -> None:
+        """Save what changed and queue every message it causes."""
+        state = self._tournament
+        if state is not None:
+            names = await self.names(set(state.entries))
+            self.notices = announce.notices(state, self.events, names) + self.notices
+            await self.uow.tournaments.save(state)
+            for event in self.events:
+                if announce.is_audited(event):
+                    await self.uow.audit.add(
+                        club_id=self.club.id,
+                        tournament_id=state.id,
+                        actor="clubtd",
+                        action=type(event).__name__,
+                        detail=announce.detail(event),
+                        at=event.at,
+                    )
+        for action, detail in self.audit:
+            await self.uow.audit.add(
+                club_id=self.club.id,
+                tournament_id=state.id if state else None,
+                actor=self.actor,
+                action=action,
+                detail=detail,
+                at=self.now,
+            )
+        chats = await self.uow.clubs.chats(self.club.id)
+        for notice in self.notices:
+            targets = chats
+            if notice.player is not None:
+                accounts = await self.uow.players.accounts(notice.player)
+                targets = [(platform, f"user:{user}") for platform, user in accounts]
+            for platform, chat in targets:
+                await self.uow.outbox.add(
+                    club_id=self.club.id,
+                    platform=platform,
+                    chat=chat,
+                    payload=to_payload(notice.reply),
+                    created_at=self.now,
+                    coalesce=notice.coalesce,
+                    expires_at=notice.expires_at,
+                )

@@ -1,0 +1,180 @@
+"""Tables and summaries built from a tournament: standings, schedule, bracket, results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from commands.replies import Msg, Name, Param, Table, When, msg
+from tournament.model import MatchStatus, PlayerId, Stage
+from tournament.progress import standings_of
+from tournament.standings import Standings
+from tournament.state import Group, Match, TournamentState
+
+Names = Mapping[PlayerId, str]
+_STANDINGS_HEADER = tuple(
+    msg(key)
+    for key in (
+        "col.rank",
+        "col.player",
+        "col.won",
+        "col.lost",
+        "col.for",
+        "col.against",
+        "col.note",
+    )
+)
+
+
+def name(names: Names, player: PlayerId | None) -> Param:
+    if player is None:
+        return msg("word.to_be_decided")
+    return Name(names.get(player, f"#{player}"))
+
+
+def group_table(state: TournamentState, group: Group, names: Names) -> Table:
+    """Return a group's standings, tiebreak explanations as notes (HGV-7.2.3)."""
+    table = standings_of(state, group)
+    if not any(row.won or row.lost for row in table.rows):
+        # Nothing played yet: show the group in its drawn order, without lot notes.
+        return Table(
+            title=msg("title.group", group=group.name),
+            header=_STANDINGS_HEADER,
+            rows=tuple(
+                (i, name(names, p), 0, 0, 0, 0, "") for i, p in enumerate(group.players, 1)
+            ),
+        )
+    rows = tuple(
+        (
+            row.rank,
+            name(names, row.player),
+            row.won,
+            row.lost,
+            row.points_for,
+            row.points_against,
+            msg("word.removed") if row.removed else "",
+        )
+        for row in table.rows
+    )
+    header = tuple(
+        msg(key)
+        for key in (
+            "col.rank",
+            "col.player",
+            "col.won",
+            "col.lost",
+            "col.for",
+            "col.against",
+            "col.note",
+        )
+    )
+    return Table(
+        title=msg("title.group", group=group.name),
+        header=header,
+        rows=rows,
+        notes=tiebreak_notes(table, names),
+    )
+
+
+def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
+    """Explain every tie the standings broke: "ana above dora: more wins among ..."."""
+    return tuple(
+        msg(
+            f"tiebreak.{note.criterion}",
+            above=name(names, note.above),
+            below=name(names, note.below),
+            a=note.values[0],
+            b=note.values[1],
+        )
+        for note in table.notes
+    ) + tuple(
+        msg(
+            "tiebreak.extra_games_needed",
+            players=", ".join(str(names.get(p, p)) for p in need.players),
+        )
+        for need in table.extra_games
+    )
+
+
+def match_line(match: Match, names: Names) -> Msg:
+    """Return one line describing a match and its state."""
+    params: dict[str, Param] = {
+        "number": match.number,
+        "white": name(names, match.white),
+        "black": name(names, match.black),
+        "ws": match.white_score,
+        "bs": match.black_score,
+        "length": match.length,
+    }
+    if match.status in (MatchStatus.FINISHED, MatchStatus.FORFEIT):
+        return msg(f"line.{match.status.value}", winner=name(names, match.winner), **params)
+    if match.status is MatchStatus.DOUBLE_FORFEIT:
+        return msg("line.double_forfeit", **params)
+    if match.start is None:
+        return msg("line.waiting", **params)
+    if match.report is not None:
+        params["ws"], params["bs"] = match.report.white, match.report.black
+    return msg(f"line.{match.status.value}", start=When(match.start), **params)
+
+
+def schedule_table(state: TournamentState, matches: list[Match], names: Names) -> Table:
+    """Return matches as a table: number, round, start, white, black, score, status."""
+    rows = tuple(
+        (
+            m.number,
+            round_label(m),
+            When(m.start) if m.start else "",
+            name(names, m.white),
+            name(names, m.black),
+            f"{m.white_score}-{m.black_score}",
+            msg(f"status.{m.status.value}"),
+        )
+        for m in matches
+    )
+    header = tuple(
+        msg(k)
+        for k in (
+            "col.match",
+            "col.round",
+            "col.time",
+            "col.white",
+            "col.black",
+            "col.score",
+            "col.status",
+        )
+    )
+    return Table(
+        title=msg("title.schedule", tournament=Name(state.name)), header=header, rows=rows
+    )
+
+
+def round_label(match: Match) -> Msg:
+    if match.stage is Stage.GROUP:
+        return msg("round.group", group=match.group or "", round=match.round)
+    if match.stage is Stage.TIEBREAK:
+        return msg("round.tiebreak", group=match.group or "")
+    if match.stage is Stage.CONSOLATION:
+        return msg("round.consolation", name=msg(f"round.{match.round_name}"))
+    return msg(f"round.{match.round_name or 'knockout'}")
+
+
+def bracket_table(state: TournamentState, names: Names) -> Table:
+    """Return the knockout matches by round, the next ones to be decided included."""
+    matches = state.stage_matches(Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
+    table = schedule_table(state, matches, names)
+    return Table(
+        title=msg("title.bracket", tournament=Name(state.name)),
+        header=table.header,
+        rows=table.rows,
+    )
+
+
+def placements_table(state: TournamentState, names: Names) -> Table:
+    rows = tuple(
+        (p.place if p.place is not None else "-", name(names, p.player), p.points)
+        for p in state.placements
+    )
+    return Table(
+        title=msg("title.placements", tournament=Name(state.name)),
+        header=(msg("col.place"), msg("col.player"), msg("col.points")),
+        rows=rows,
+    )

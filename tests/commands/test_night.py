@@ -1,0 +1,85 @@
+"""Whole flows through the command layer on a real database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import EntryStatus, MatchStatus, TournamentStatus
+
+
+async def test_a_small_night_from_registration_to_ranking_points(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    state = await chat.tournament()
+    assert state.status is TournamentStatus.GROUPS
+    chat.at("2026-01-31T20:05")
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
+    while state.status is not TournamentStatus.FINISHED:
+        for match in sorted(state.matches.values(), key=lambda m: m.number):
+            if match.is_ready and not match.is_final:
+                assert match.white is not None and match.black is not None
+                white, black = names[match.white], names[match.black]
+                reply = await chat.say(white, f"/report {match.length}-1 match:{match.number}")
+                assert "recorded" in reply
+                reply = await chat.say(black, f"/accept {match.number}")
+                assert f"Match {match.number}:" in reply
+                break
+        state = await chat.tournament()
+    assert state.placements and state.placements[0].place == 1
+    assert any("is over. Champion" in text for _, text in chat.posted)
+
+
+async def test_lateness_falls_due_on_its_own_and_is_announced_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    await chat.wait(180)
+    late = [text for chat_id, text in chat.posted if "minutes late" in text and chat_id == "club"]
+    assert any("dora is 10 minutes late" in t for t in late)
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    assert state.entries[dora].status is EntryStatus.NO_SHOW
+    first = state.matches_of(dora)[0]
+    assert first.start is not None
+    assert [p.at - first.start for p in state.penalties.values() if p.against == dora] == [
+        timedelta(minutes=10),
+        timedelta(minutes=20),
+    ]
+
+
+async def test_a_player_cannot_use_director_commands(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    before = await chat.tournament()
+    reply = await chat.say("bob", "/result bob 3-0 cruz")
+    assert reply == "Only directors can use /result."
+    after = await chat.tournament()
+    assert [m.status for m in after.matches.values()] == [
+        m.status for m in before.matches.values()
+    ]
+
+
+async def test_a_player_may_report_only_their_own_match(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eli")
+    state = await chat.tournament()
+    bob = await chat.player_id("bob")
+    other = next(m for m in state.matches.values() if not m.involves(bob))
+    reply = await chat.say("bob", f"/report 3-1 match:{other.number}")
+    assert reply == f"Match {other.number} is not yours. /schedule shows your matches."
+    assert (await chat.tournament()).matches[other.number].status is MatchStatus.SCHEDULED
+
+
+async def test_a_redelivered_update_is_applied_once(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    first = await chat.say("bob", "/report 3-1", update_id="u1")
+    second = await chat.say("bob", "/report 3-1", update_id="u1")
+    assert "recorded" in first and second == ""
+    state = await chat.tournament()
+    assert [m.report.seq for m in state.matches.values() if m.report] == [1]
