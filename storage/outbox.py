@@ -9,7 +9,7 @@ several processes drain one platform on PostgreSQL), sends, and marks every row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -71,6 +71,52 @@ class SqlOutbox(SqlRepository):
             "next_attempt_at": created_at,
         }
         await conn.execute(insert(t.outbox).values(values))
+
+    async def add_many(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        """Queue several messages (keyword sets of `add`) with one insert."""
+        if not messages:
+            return
+        conn = await self._conn()
+        c = t.outbox.c
+        superseding = {
+            (m["platform"], m["chat"], m["coalesce"]) for m in messages if m.get("coalesce")
+        }
+        for platform, chat, coalesce in sorted(superseding):
+            await conn.execute(
+                update(t.outbox)
+                .where(
+                    c.platform == platform,
+                    c.chat == chat,
+                    c.coalesce_key == coalesce,
+                    c.status == PENDING,
+                )
+                .values(status=SUPERSEDED)
+            )
+        rows = [
+            {
+                "club_id": m["club_id"],
+                "platform": m["platform"],
+                "chat": m["chat"],
+                "payload": dict(m["payload"]),
+                "coalesce_key": m.get("coalesce"),
+                "created_at": m["created_at"],
+                "expires_at": m.get("expires_at"),
+                "status": PENDING,
+                "attempts": 0,
+                "next_attempt_at": m["created_at"],
+            }
+            for m in messages
+        ]
+        # Within one batch, only the last message of a coalesce key stays pending.
+        last: dict[tuple[str, str, str], int] = {}
+        for index, m in enumerate(messages):
+            if m.get("coalesce"):
+                last[(m["platform"], m["chat"], m["coalesce"])] = index
+        for index, m in enumerate(messages):
+            key = (m["platform"], m["chat"], m.get("coalesce"))
+            if m.get("coalesce") and last[key] != index:  # type: ignore[index]
+                rows[index]["status"] = SUPERSEDED
+        await conn.execute(insert(t.outbox), rows)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import Self
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from storage.engine import is_sqlite
 from storage.outbox import SqlOutbox
 from storage.repositories.club_records import (
     SqlAuditLog,
@@ -29,7 +30,7 @@ from storage.repositories.club_records import (
 )
 from storage.repositories.clubs import SqlClubRepository
 from storage.repositories.players import SqlPlayerRepository
-from storage.repositories.tournaments import SqlTournamentRepository
+from storage.repositories.tournaments import SqlTournamentRepository, StateCache
 
 
 class SqlUnitOfWork:
@@ -46,9 +47,10 @@ class SqlUnitOfWork:
     meta: SqlMeta
     session: AsyncSession
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, cache: StateCache | None = None) -> None:
         self._engine = engine
         self._entered = False
+        self._cache = cache
 
     async def __aenter__(self) -> Self:
         if self._entered:
@@ -58,7 +60,9 @@ class SqlUnitOfWork:
         self.session = session
         self.clubs = SqlClubRepository(session)
         self.players = SqlPlayerRepository(session)
-        self.tournaments = SqlTournamentRepository(session)
+        self.tournaments = SqlTournamentRepository(
+            session, self._cache, serialised=is_sqlite(self._engine)
+        )
         self.sanctions = SqlSanctionRepository(session)
         self.rankings = SqlRankingRepository(session)
         self.outbox = SqlOutbox(session)
@@ -74,24 +78,36 @@ class SqlUnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         try:
+            # Evict before the transaction ends: nobody else may see a state this unit of
+            # work changed without committing (after a commit nothing is left to evict).
+            self.tournaments.forget()
             # Whatever was not committed is undone: an exception, a forgotten commit.
             await self.session.rollback()
         finally:
             await self.session.close()
 
     async def commit(self) -> None:
-        await self.session.commit()
+        try:
+            await self.session.commit()
+        except BaseException:
+            self.tournaments.forget()
+            raise
+        self.tournaments.committed()
 
     async def rollback(self) -> None:
-        await self.session.rollback()
-        # What the tournaments repository remembers as stored was just undone.
+        # What the tournaments repository remembers as stored is about to be undone.
         self.tournaments.forget()
+        await self.session.rollback()
 
 
-def unit_of_work_factory(engine: AsyncEngine) -> Callable[[], SqlUnitOfWork]:
-    """Return a callable that makes a fresh unit of work on `engine`."""
+def unit_of_work_factory(
+    engine: AsyncEngine, *, cache: bool = True
+) -> Callable[[], SqlUnitOfWork]:
+    """Return a callable that makes a fresh unit of work on `engine`; its units share a
+    cache of loaded tournaments unless `cache` is False (one cache per factory)."""
+    shared = StateCache() if cache else None
 
     def make() -> SqlUnitOfWork:
-        return SqlUnitOfWork(engine)
+        return SqlUnitOfWork(engine, shared)
 
     return make

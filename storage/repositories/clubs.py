@@ -29,13 +29,17 @@ class SqlClubRepository(SqlRepository):
         return None if row is None else _club(row)
 
     async def for_account(self, platform: str, external_id: str) -> list[Club]:
-        """Return the clubs where this chat account belongs to a player, oldest first."""
-        a = t.accounts.c
+        """Return the clubs where this chat account is a player or a director, oldest
+        first."""
+        a, d = t.accounts.c, t.directors.c
         query = (
             select(t.clubs)
             .where(
                 t.clubs.c.id.in_(
                     select(a.club_id).where(a.platform == platform, a.external_id == external_id)
+                )
+                | t.clubs.c.id.in_(
+                    select(d.club_id).where(d.platform == platform, d.external_id == external_id)
                 )
             )
             .order_by(t.clubs.c.created_at, t.clubs.c.id)

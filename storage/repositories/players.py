@@ -124,6 +124,21 @@ class SqlPlayerRepository(SqlRepository):
         if owner != player_id:
             raise ValueError(f"{platform} account {external_id} belongs to player {owner}")
 
+    async def accounts_of(self, player_ids: Sequence[int]) -> dict[int, list[tuple[str, str]]]:
+        """Return the chat accounts of several players at once."""
+        found: dict[int, list[tuple[str, str]]] = {p: [] for p in player_ids}
+        if not player_ids:
+            return found
+        c = t.accounts.c
+        query = (
+            select(c.player_id, c.platform, c.external_id)
+            .where(c.player_id.in_(sorted(set(player_ids))))
+            .order_by(c.id)
+        )
+        for row in await (await self._conn()).execute(query):
+            found[row.player_id].append((row.platform, row.external_id))
+        return found
+
     async def accounts(self, player_id: int) -> list[tuple[str, str]]:
         c = t.accounts.c
         query = select(c.platform, c.external_id).where(c.player_id == player_id).order_by(c.id)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Table, bindparam, case, delete, insert, select, update
+from sqlalchemy import Select, Table, bindparam, case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from storage import tables as t
@@ -40,6 +40,33 @@ _CHILDREN = (
 )
 
 
+class StateCache:
+    """Loaded tournaments kept between units of work of one process.
+
+    A command on a 46-player night otherwise spends most of its time decoding the same
+    rows again. An entry is used only while its version matches the stored one and only
+    by a unit of work that holds the tournament (SQLite's IMMEDIATE transaction, or a
+    row lock on PostgreSQL); the state object itself is handed out, so a unit of work
+    that does not commit evicts what it took before its transaction ends.
+    """
+
+    def __init__(self) -> None:
+        self._states: dict[int, tuple[int, TournamentState, codec.Rows]] = {}
+
+    def take(self, tournament_id: int, version: int) -> tuple[TournamentState, codec.Rows] | None:
+        found = self._states.get(tournament_id)
+        if found is None or found[0] != version:
+            return None
+        return found[1], found[2]
+
+    def put(self, state: TournamentState, rows: codec.Rows) -> None:
+        self._states[state.id] = (rows.version, state, rows)
+
+    def evict(self, tournament_ids: Iterable[int]) -> None:
+        for tournament_id in tournament_ids:
+            self._states.pop(tournament_id, None)
+
+
 @dataclass(slots=True)
 class SaveStats:
     """How many rows the last save wrote, per table (for tests and benchmarks)."""
@@ -52,15 +79,35 @@ class SaveStats:
 class SqlTournamentRepository(SqlRepository):
     """Tournaments of every club; remembers the rows of each state it loaded."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(
+        self, session: AsyncSession, cache: StateCache | None = None, *, serialised: bool = False
+    ) -> None:
         super().__init__(session)
         self._loaded: dict[int, codec.Rows] = {}
         self.last_save: SaveStats | None = None
+        self._cache = cache
+        self._serialised = serialised  # every transaction holds the database (SQLite)
+        self._taken: set[int] = set()  # cached states handed out in this unit of work
+        self._states_out: dict[int, TournamentState] = {}
 
     def forget(self) -> None:
         """Drop the remembered rows (after a rollback): the next save compares with the
-        database."""
+        database; states this unit of work may have changed leave the cache."""
         self._loaded.clear()
+        if self._cache is not None:
+            self._cache.evict(self._taken)
+        self._taken.clear()
+
+    def committed(self) -> None:
+        """Keep the states this unit of work saved, at their new versions."""
+        if self._cache is None:
+            return
+        for tournament_id in self._taken:
+            rows = self._loaded.get(tournament_id)
+            state = self._states_out.get(tournament_id)
+            if rows is not None and state is not None:
+                self._cache.put(state, rows)
+        self._taken.clear()
 
     async def add(
         self, club_id: int, state: TournamentState, overrides: Mapping[str, str]
@@ -93,14 +140,35 @@ class SqlTournamentRepository(SqlRepository):
 
     async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
-        conn = await self._conn()
         query = select(t.tournaments).where(t.tournaments.c.id == tournament_id)
+        state = await self._load(query, for_update=for_update)
+        if state is None:
+            raise NotFound(f"tournament {tournament_id}")
+        return state
+
+    async def _load(self, query: Select[Any], *, for_update: bool) -> TournamentState | None:
+        conn = await self._conn()
         if for_update:
             # SQLite renders no FOR UPDATE: its BEGIN IMMEDIATE already serialises writers.
             query = query.with_for_update()
+        cacheable = self._cache is not None and (for_update or self._serialised)
+        if cacheable and self._cache is not None:
+            # Ask for the version first: a cached state at that version needs no more.
+            c = t.tournaments.c
+            head = (await conn.execute(query.with_only_columns(c.id, c.version))).first()
+            if head is None:
+                return None
+            hit = self._cache.take(head.id, head.version)
+            if hit is not None:
+                state, rows = hit
+                self._loaded[head.id] = rows
+                self._hand_out(state)
+                return state
+            query = select(t.tournaments).where(c.id == head.id)
         row = (await conn.execute(query)).mappings().first()
         if row is None:
-            raise NotFound(f"tournament {tournament_id}")
+            return None
+        tournament_id = row["id"]
         preset = codec.preset_for(row["preset_name"], row["overrides"])
         state = codec.state_from(row, preset)
         children = {
@@ -122,7 +190,13 @@ class SqlTournamentRepository(SqlRepository):
         # Snapshot what the state serialises to, not what came back: an untouched state
         # then compares equal whatever a driver does to JSON key order or dates.
         self._loaded[state.id] = codec.rows_of(state, row["version"])
+        if cacheable:
+            self._hand_out(state)
         return state
+
+    def _hand_out(self, state: TournamentState) -> None:
+        self._taken.add(state.id)
+        self._states_out[state.id] = state
 
     async def current(self, club_id: int, *, for_update: bool = False) -> TournamentState | None:
         """Return the club's tournament in play, else the latest one open for entries,
@@ -134,15 +208,12 @@ class SqlTournamentRepository(SqlRepository):
             else_=2,
         )
         query = (
-            select(c.id)
+            select(t.tournaments)
             .where(c.club_id == club_id)
             .order_by(rank, c.start.desc(), c.id.desc())
             .limit(1)
         )
-        tournament_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
-        if tournament_id is None:
-            return None
-        return await self.get(tournament_id, for_update=for_update)
+        return await self._load(query, for_update=for_update)
 
     async def by_name(self, club_id: int, name: str) -> TournamentState | None:
         """Return the club's latest tournament of that name, matched ignoring case."""

@@ -8,7 +8,10 @@ from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storage.unit_of_work import SqlUnitOfWork
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
 from tests.tournament.nights import Night, at
 from tournament import attendance, due, progress, reports
 from tournament.model import MatchStatus
@@ -20,6 +23,13 @@ START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 NOW = START - timedelta(days=30)
 
 UowFactory = Callable[[], SqlUnitOfWork]
+
+
+@pytest.fixture
+def uow_factory(engine: AsyncEngine) -> UowFactory:
+    """Units of work without the state cache: these tests are about what the database
+    keeps (test_state_cache.py covers the cache)."""
+    return unit_of_work_factory(engine, cache=False)
 
 
 async def club_with_players(uow_factory: UowFactory, players: int) -> int:

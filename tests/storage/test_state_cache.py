@@ -1,0 +1,65 @@
+"""The per-process cache of loaded tournaments never hides a change or a rollback."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.unit_of_work import unit_of_work_factory
+from tests.storage.conftest import club_with_players, midway, open_matches
+
+
+async def test_a_committed_change_is_what_the_next_unit_of_work_sees(engine: AsyncEngine) -> None:
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        number = open_matches(state)[0]
+        state.matches[number].white_score = 2
+        await uow.tournaments.save(state)
+        await uow.commit()
+    async with factory() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        assert again is state  # served from the cache, no decoding
+        assert again.matches[number].white_score == 2
+
+
+async def test_a_rolled_back_change_leaves_the_cache(engine: AsyncEngine) -> None:
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        number = open_matches(state)[0]
+        state.matches[number].white_score = 2
+        await uow.tournaments.save(state)  # saved, but never committed
+    async with factory() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        assert again is not state
+        assert again.matches[number].white_score == 0
+
+
+async def test_a_change_from_another_process_is_seen(engine: AsyncEngine) -> None:
+    ours, theirs = unit_of_work_factory(engine), unit_of_work_factory(engine)
+    club_id = await club_with_players(ours, 12)
+    async with ours() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with ours() as uow:
+        cached = await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    number = open_matches(cached)[0]
+    async with theirs() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[number].white_score = 2
+        await uow.tournaments.save(state)
+        await uow.commit()
+    async with ours() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        assert again.matches[number].white_score == 2
