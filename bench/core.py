@@ -2,7 +2,7 @@
 
 Draw, every group match, the knockout, placements and ranking points, through the same
 rule functions a real night uses. Prints wall time (best and median of several runs)
-and peak memory (tracemalloc) for 46, 512 and 4,096 players. Run: python bench/core.py
+and peak memory (tracemalloc) for 46, 512 and 4,096 players. Run: python -m bench.core
 """
 
 from __future__ import annotations

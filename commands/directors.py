@@ -17,7 +17,7 @@ from tournament.preset import PresetError, load_preset
 from tournament.scoring import FinalScore, Side
 from tournament.state import Match, TournamentState
 
-_TOURNAMENT_KEYS = {"name", "preset", "start", "official"}
+_TOURNAMENT_KEYS = {"name", "preset", "start", "official", "seed"}
 
 
 async def club(s: Session, p: Parsed) -> Reply:
@@ -121,6 +121,15 @@ async def tournament(s: Session, p: Parsed) -> Reply:
         start=When(start, "datetime"),
         preset=preset.id,
     )
+
+
+def _seed(text: str | None) -> int:
+    """Return the draw's seed: given (to replay a draw), else a fresh random one."""
+    if text is None:
+        return secrets.randbelow(10**6)
+    if not text.strip().isdigit():
+        raise Refused("bad_seed", text=text)
+    return int(text)
 
 
 async def draw(s: Session, p: Parsed) -> Reply:

@@ -59,7 +59,7 @@ async def handle(
             else:
                 session = await _open(uow, inv, config, spec, context)
                 reply = await spec.handler(session, parsed)
-                await session.finish()
+                await session.finish(reply)
             await uow.commit()
             return _response(reply, context)
     except Refused as refusal:
@@ -119,11 +119,12 @@ async def _open(
         )
         await uow.clubs.link_chat(club.id, inv.platform, inv.chat)
     context.use(club)
-    is_director = (
-        (inv.chat_admin and not inv.private)
-        or configured
-        or await uow.clubs.is_director(club.id, inv.platform, inv.user)
-    )
+    stored = await uow.clubs.is_director(club.id, inv.platform, inv.user)
+    is_director = (inv.chat_admin and not inv.private) or configured or stored
+    if configured and not stored and not inv.private:
+        # Remember which club a configured director directs, so they may also write to
+        # the bot privately. (Chat admins are not stored: their rights follow the chat.)
+        await uow.clubs.add_director(club.id, inv.platform, inv.user)
     if spec.role == "director" and not is_director:
         raise Refused("directors_only", command=spec.name)
     player = await uow.players.by_account(club.id, inv.platform, inv.user)

@@ -9,7 +9,7 @@ from commands.parsing import Parsed
 from commands.replies import Msg, Name, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
-from tournament.model import EntryStatus, Refused, Stage, TournamentStatus
+from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
 
 
@@ -195,7 +195,3 @@ async def help_(s: Session, p: Parsed) -> Reply:
                 msg("help.line", usage=msg(f"usage.{spec.name}"), summary=msg(f"help.{spec.name}"))
             )
     return Reply(tuple(lines), private=True)
-
-
-def entry_active(status: EntryStatus) -> bool:
-    return status is EntryStatus.ACTIVE

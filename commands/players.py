@@ -65,6 +65,8 @@ async def register(s: Session, p: Parsed) -> Reply:
     ]
     if not entry.approved:
         parts.append(msg("register.needs_approval"))
+    elif s.now >= state.start - _checkin_offset(state):
+        parts.append(msg("register.checkin_open"))
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
 
 

@@ -23,7 +23,8 @@ from tournament.state import TournamentState
 class ClubRepository(Protocol):
     async def for_chat(self, platform: str, chat: str) -> Club | None: ...
     async def for_account(self, platform: str, external_id: str) -> list[Club]:
-        """Return the clubs where this chat account belongs to a player, oldest first."""
+        """Return the clubs where this chat account is a player or a director, oldest
+        first."""
         ...
 
     async def get(self, club_id: int) -> Club: ...
@@ -55,6 +56,9 @@ class PlayerRepository(Protocol):
     async def save(self, player: Player) -> None: ...
     async def add_account(self, player_id: int, platform: str, external_id: str) -> None: ...
     async def accounts(self, player_id: int) -> list[tuple[str, str]]: ...
+    async def accounts_of(self, player_ids: Sequence[int]) -> dict[int, list[tuple[str, str]]]:
+        """Return the chat accounts of several players at once."""
+        ...
 
 
 class TournamentRepository(Protocol):
@@ -127,6 +131,10 @@ class Outbox(Protocol):
     ) -> None:
         """Queue a message for a chat; a newer row with the same `coalesce` key
         supersedes an unsent older one (the sender edits one live message)."""
+        ...
+
+    async def add_many(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        """Queue several messages, each given as the keyword arguments of `add`."""
         ...
 
 

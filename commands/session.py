@@ -16,10 +16,11 @@ from commands import announce
 from commands.announce import Notice
 from commands.ports import UnitOfWork
 from commands.replies import Reply, to_payload
-from tournament import due
+from tournament import due, sanctions
 from tournament.club import Club, Player
-from tournament.events import Event
+from tournament.events import Event, SanctionRecorded
 from tournament.model import PlayerId, Refused
+from tournament.sanctions import Sanction
 from tournament.state import TournamentState
 
 
@@ -82,6 +83,7 @@ class Session:
         if self._tournament is None:
             state = await self.uow.tournaments.current(self.club.id, for_update=True)
             if state is not None:
+                await self.names(set(state.entries))  # one query for every name it needs
                 self.events.extend(due.sweep(state, self.now))
             self._tournament = state
         return self._tournament
@@ -127,13 +129,38 @@ class Session:
         """Record a director's act or a notable change for the audit log."""
         self.audit.append((action, detail))
 
-    async def finish(self) -> None:
-        """Save what changed and queue every message it causes."""
+    async def _record_sanctions(self, state: TournamentState) -> None:
+        """Store the suspensions the rules decided (HGV-2.3.5, HGV-2.3.6)."""
+        recorded = [e for e in self.events if isinstance(e, SanctionRecorded)]
+        if not recorded:
+            return
+        known = await self.uow.tournaments.list(self.club.id)
+        applies_to = sanctions.next_tournament(
+            state.start, [(tid, start) for tid, _, start, _ in known]
+        )
+        for event in recorded:
+            await self.uow.sanctions.add(
+                self.club.id,
+                Sanction(
+                    id=0,
+                    player=event.player,
+                    reason=event.reason,
+                    origin=state.id,
+                    applies_to=applies_to,
+                    created_at=event.at,
+                    note=event.note,
+                ),
+            )
+
+    async def finish(self, reply: Reply | None = None) -> None:
+        """Save what changed and queue every message it causes (not twice the reply)."""
+        echo = to_payload(reply) if reply is not None else None
         state = self._tournament
         if state is not None:
             names = await self.names(set(state.entries))
             self.notices = announce.notices(state, self.events, names) + self.notices
             await self.uow.tournaments.save(state)
+            await self._record_sanctions(state)
             for event in self.events:
                 if announce.is_audited(event):
                     await self.uow.audit.add(
@@ -153,19 +180,34 @@ class Session:
                 detail=detail,
                 at=self.now,
             )
-        chats = await self.uow.clubs.chats(self.club.id)
+        chats = (
+            await self.uow.clubs.chats(self.club.id)
+            if any(n.player is None for n in self.notices)
+            else []
+        )
+        players = sorted({n.player for n in self.notices if n.player is not None})
+        accounts = await self.uow.players.accounts_of(players) if players else {}
+        messages = []
         for notice in self.notices:
             targets = chats
             if notice.player is not None:
-                accounts = await self.uow.players.accounts(notice.player)
-                targets = [(platform, f"user:{user}") for platform, user in accounts]
+                targets = [
+                    (platform, f"user:{user}")
+                    for platform, user in accounts.get(notice.player, [])
+                ]
+            payload = to_payload(notice.reply)
             for platform, chat in targets:
-                await self.uow.outbox.add(
-                    club_id=self.club.id,
-                    platform=platform,
-                    chat=chat,
-                    payload=to_payload(notice.reply),
-                    created_at=self.now,
-                    coalesce=notice.coalesce,
-                    expires_at=notice.expires_at,
+                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo == payload:
+                    continue  # the reply already said it in this chat
+                messages.append(
+                    {
+                        "club_id": self.club.id,
+                        "platform": platform,
+                        "chat": chat,
+                        "payload": payload,
+                        "created_at": self.now,
+                        "coalesce": notice.coalesce,
+                        "expires_at": notice.expires_at,
+                    }
                 )
+        await self.uow.outbox.add_many(messages)

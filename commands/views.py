@@ -71,7 +71,17 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
         title=msg("title.group", group=group.name),
         header=header,
         rows=rows,
-        notes=tiebreak_notes(table, names),
+        # Mid-group ties are provisional: explain them once the group is complete.
+        notes=tiebreak_notes(table, names) if group_complete(state, group) else (),
+    )
+
+
+def group_complete(state: TournamentState, group: Group) -> bool:
+    """Return whether every match of the group (extra games too) is final."""
+    return all(
+        m.is_final
+        for m in state.matches.values()
+        if m.group == group.name and m.stage in (Stage.GROUP, Stage.TIEBREAK)
     )
 
 

@@ -241,10 +241,11 @@ def _start_knockout(
     bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
     state.status = TournamentStatus.KNOCKOUT
     _add_bracket(state, bracket, at)
-    events: list[Event] = [
+    if not bracket.matches:
+        return []  # a lone qualifier is champion without a knockout (see _finish)
+    return [
         KnockoutStarted(at=at, qualifiers=sum(map(len, qualifiers)), matches=len(bracket.matches))
     ]
-    return events
 
 
 def _add_bracket(state: TournamentState, bracket: knockout.Bracket, at: datetime) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -116,8 +117,10 @@ def test_any_text_gets_a_reply_and_a_refusal_changes_nothing(
                 before = await dump(engine)
                 response = await chat.response(user, text, dm=dm)
                 if response is None:
-                    # Only chatter in the group goes unanswered.
-                    assert not dm and not text.strip().startswith("/")
+                    # Only chatter in the group goes unanswered: text that is no command.
+                    assert not dm
+                    with pytest.raises(ParseError):
+                        parse(text)
                     continue
                 keys = [part.key for part in response.reply.parts if isinstance(part, Msg)]
                 assert "internal_error" not in keys, text

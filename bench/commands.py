@@ -1,0 +1,125 @@
+"""Benchmark the command layer: a 46-player night on SQLite and on PostgreSQL.
+
+Register, confirm, check in, draw, every result (report and accept), the knockout to
+the final: each command through `commands.dispatch.handle`, commit included. Prints p50
+and p99 per command and the whole night's total. Run: python -m bench.commands
+[--players 46] [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import asyncpg  # type: ignore[import-untyped]
+
+from commands.dispatch import handle
+from commands.session import CommandConfig, Invocation
+from storage.engine import make_engine
+from storage.migrate import upgrade
+from storage.unit_of_work import unit_of_work_factory
+from tournament.model import TournamentStatus
+
+
+async def night(url: str, players: int) -> tuple[dict[str, list[float]], float]:
+    await upgrade(url)
+    engine = make_engine(url)
+    uow_factory = unit_of_work_factory(engine)
+    config = CommandConfig(directors=frozenset({("console", "director")}))
+    timings: dict[str, list[float]] = defaultdict(list)
+    clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
+
+    async def say(user: str, text: str) -> bool:
+        inv = Invocation("console", "club", user, user, text, clock[0])
+        began = time.perf_counter()
+        response = await handle(inv, uow_factory=uow_factory, config=config)
+        timings[text.split()[0]].append(time.perf_counter() - began)
+        return response is not None and not response.refused
+
+    names = [f"player{i:02}" for i in range(1, players + 1)]
+    began = time.perf_counter()
+    assert await say(
+        "director", '/tournament new name:"Bench Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    for name in names:
+        assert await say(name, "/register")
+        assert await say(name, "/confirm")
+    clock[0] = datetime(2026, 1, 31, 19, 30, tzinfo=UTC)
+    for name in names:
+        assert await say(name, "/checkin")
+    assert await say("director", "/draw")
+    clock[0] = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+    while True:
+        async with uow_factory() as uow:
+            club = await uow.clubs.for_chat("console", "club")
+            assert club is not None
+            state = await uow.tournaments.current(club.id)
+            assert state is not None
+            ids = {p.id: p.name for p in (await uow.players.all(club.id))}
+        if state.status is TournamentStatus.FINISHED:
+            break
+        ready = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        clock[0] += timedelta(minutes=5)
+        for match in sorted(ready, key=lambda m: m.number):
+            assert match.white is not None and match.black is not None
+            score = f"{match.length}-{match.length // 2}"
+            assert await say(ids[match.white], f"/report {score} match:{match.number}")
+            assert await say(ids[match.black], f"/accept {match.number}")
+    total = time.perf_counter() - began
+    await engine.dispose()
+    return timings, total
+
+
+def report(title: str, timings: dict[str, list[float]], total: float) -> None:
+    print(f"\n{title}")
+    print(f"{'command':<12} {'count':>6} {'p50':>9} {'p99':>9}")
+    everything: list[float] = []
+    for command, values in sorted(timings.items()):
+        everything += values
+        values = sorted(values)
+        p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+        print(
+            f"{command:<12} {len(values):>6} {statistics.median(values) * 1000:>7.2f}ms"
+            f" {p99 * 1000:>7.2f}ms"
+        )
+    everything.sort()
+    p99 = everything[min(len(everything) - 1, int(len(everything) * 0.99))]
+    print(
+        f"{'all':<12} {len(everything):>6} {statistics.median(everything) * 1000:>7.2f}ms"
+        f" {p99 * 1000:>7.2f}ms"
+    )
+    print(f"whole night: {total:.2f}s")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--players", type=int, default=46)
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        report(f"SQLite, {args.players} players", *await night(url, args.players))
+    name = f"clubtd_bench_{secrets.token_hex(4)}"
+    try:
+        admin = await asyncpg.connect(args.postgres)
+    except (OSError, asyncpg.PostgresError) as error:
+        print(f"\nPostgreSQL skipped: {error}")
+        return
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        url = args.postgres.rsplit("/", 1)[0] + f"/{name}"
+        report(f"PostgreSQL, {args.players} players", *await night(url, args.players))
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
