@@ -1,0 +1,87 @@
+"""The composition root: the one place that wires settings, storage, use cases and time.
+
+Nothing in `bot/` is created at import time; `build` makes everything for one process
+and `App.close` takes it down again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.clock import Clock
+from bot.scheduler import Scheduler
+from bot.settings import Settings
+from commands.session import CommandConfig
+from commands.sweeping import sweep_due
+from storage.engine import make_engine
+from storage.locks import SchedulerLock
+from storage.migrate import upgrade_engine
+from storage.outbox import OutboxStore
+from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+
+
+@dataclass
+class App:
+    """Everything one process runs on."""
+
+    settings: Settings
+    clock: Clock
+    engine: AsyncEngine
+    uow_factory: Callable[[], SqlUnitOfWork]
+    config: CommandConfig
+    outbox: OutboxStore
+    lock: SchedulerLock
+    scheduler: Scheduler
+
+    async def sweep(self, now: datetime) -> datetime | None:
+        """Apply everything due by `now`; return the next deadline."""
+        return await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
+
+    async def close(self) -> None:
+        """Stop the scheduler, give up the lock and close the database."""
+        try:
+            await self.scheduler.stop()
+            await self.lock.release()
+        finally:
+            await self.engine.dispose()
+
+
+def command_config(settings: Settings) -> CommandConfig:
+    """Return what the use cases need from the settings."""
+    return CommandConfig(
+        directors=settings.directors,
+        default_timezone=settings.timezone,
+        default_language=settings.language,
+    )
+
+
+async def build(settings: Settings, *, clock: Clock, database_url: str | None = None) -> App:
+    """Open the database (bringing it to the newest schema) and wire the application."""
+    engine = make_engine(database_url or settings.database_url)
+    try:
+        await upgrade_engine(engine)
+    except BaseException:
+        await engine.dispose()
+        raise
+    uow_factory = unit_of_work_factory(engine)
+    config = command_config(settings)
+    lock = SchedulerLock(engine)
+
+    async def sweep(now: datetime) -> datetime | None:
+        return await sweep_due(uow_factory=uow_factory, config=config, now=now)
+
+    scheduler = Scheduler(sweep, clock, lock=lock)
+    return App(
+        settings=settings,
+        clock=clock,
+        engine=engine,
+        uow_factory=uow_factory,
+        config=config,
+        outbox=OutboxStore(engine),
+        lock=lock,
+        scheduler=scheduler,
+    )

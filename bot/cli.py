@@ -1,0 +1,239 @@
+"""The `clubtd` command line (INTERFACE §2)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from bot.bootstrap import App, build
+from bot.clock import Clock, RealClock
+from bot.console import ConsoleBot, PlainOutput, interactive
+from bot.settings import Settings
+
+app = typer.Typer(
+    name="clubtd",
+    help="clubtd: a tournament director that lives in your club's chat.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+ranking_app = typer.Typer(help="Manage the club's ranking.", no_args_is_help=True)
+app.add_typer(ranking_app, name="ranking")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database URL (default: the CLUBTD_DATABASE_URL setting, sqlite:///clubtd.db).",
+    ),
+]
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+
+
+def settings() -> Settings:
+    """Read the settings: the one place the environment and `.env` are read."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        lines = [
+            f"  CLUBTD_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+            for e in error.errors()
+        ]
+        typer.echo("clubtd: invalid settings:\n" + "\n".join(lines), err=True)
+        raise typer.Exit(2) from None
+
+
+def with_app(
+    db: str | None, work: Callable[[App], Awaitable[int]], *, clock: Clock | None = None
+) -> int:
+    """Build the app for `db`, run `work`, close the app; return its exit status."""
+    config = settings()
+
+    async def main() -> int:
+        built = await build(config, clock=clock or RealClock(), database_url=db)
+        try:
+            return await work(built)
+        finally:
+            await built.close()
+
+    return asyncio.run(main())
+
+
+@app.command()
+def demo(
+    pictures: Annotated[
+        Path | None,
+        typer.Option(
+            "--pictures", metavar="DIR", help="Directory for pictures (none are drawn yet)."
+        ),
+    ] = None,
+) -> None:
+    """Run a complete simulated club night in the console, on SQLite (clubtd-demo.db)."""
+    from bot.demo.night import run_demo
+
+    raise typer.Exit(asyncio.run(run_demo(settings(), Path.cwd(), pictures=pictures)))
+
+
+@app.command()
+def run() -> None:
+    """Start the adapters whose tokens are configured (Discord, Telegram)."""
+    from bot.runner import serve
+
+    logging.getLogger("clubtd").setLevel(logging.INFO)
+    raise typer.Exit(serve(settings()))
+
+
+@app.command()
+def console(
+    db: DbOption = None,
+    as_name: Annotated[
+        str | None,
+        typer.Option("--as", metavar="NAME", help="Who types bare /commands (default: you)."),
+    ] = None,
+    script: Annotated[
+        Path | None,
+        typer.Option(
+            "--script",
+            metavar="FILE",
+            help="Replay a transcript on a virtual clock instead of reading the keyboard.",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+        ),
+    ] = None,
+    pictures: Annotated[
+        Path | None,
+        typer.Option(
+            "--pictures",
+            metavar="DIR",
+            help="Directory for pictures, with --script (none are drawn yet).",
+        ),
+    ] = None,
+) -> None:
+    """Chat with the bot in the terminal, or replay a transcript with --script."""
+    from bot.transcript import run_script
+
+    text = script.read_text(encoding="utf-8") if script is not None else None
+
+    async def work(built: App) -> int:
+        bot = ConsoleBot(
+            uow_factory=built.uow_factory,
+            config=built.config,
+            outbox=built.outbox,
+            output=PlainOutput(),
+        )
+        if text is not None:
+            return await run_script(bot, text, pictures=pictures)
+        return await interactive(bot, built.clock.now, as_name=as_name)
+
+    raise typer.Exit(with_app(db, work))
+
+
+@app.command()
+def export(
+    db: DbOption = None,
+    tournament: Annotated[
+        str | None,
+        typer.Option("--tournament", metavar="NAME", help="Export one tournament only."),
+    ] = None,
+    club: Annotated[
+        str | None,
+        typer.Option("--club", metavar="NAME", help="The club, when the database has several."),
+    ] = None,
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", help="Output format.")
+    ] = ExportFormat.json,
+) -> None:
+    """Write the club's state as JSON (players, ranking, tournaments) to stdout."""
+    from bot.export import ExportError, export_club, find_club
+
+    async def work(built: App) -> int:
+        async with built.uow_factory() as uow:
+            try:
+                found = await find_club(built.engine, uow, club)
+                data = await export_club(uow, found, tournament=tournament)
+            except ExportError as error:
+                typer.echo(f"clubtd: {error}", err=True)
+                return 2
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return 0
+
+    raise typer.Exit(with_app(db, work))
+
+
+@ranking_app.command("import")
+def ranking_import(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE.csv",
+            help="CSV name,points, best first.",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+        ),
+    ],
+    db: DbOption = None,
+    club: Annotated[
+        str | None,
+        typer.Option("--club", metavar="NAME", help="The club, when the database has several."),
+    ] = None,
+) -> None:
+    """Load an existing club ranking: CSV name,points, best first; names match players."""
+    from bot.export import ExportError, find_club
+    from bot.ranking_import import ImportFileError, import_ranking, read_ranking
+
+    try:
+        rows = read_ranking(file.read_text(encoding="utf-8-sig"))
+    except (ImportFileError, UnicodeDecodeError) as error:
+        typer.echo(f"clubtd: {file}: {error}", err=True)
+        raise typer.Exit(2) from None
+
+    async def work(built: App) -> int:
+        async with built.uow_factory() as uow:
+            try:
+                found = await find_club(built.engine, uow, club)
+                done = await import_ranking(uow, found, rows, built.clock.now())
+            except (ImportFileError, ExportError) as error:
+                typer.echo(f"clubtd: {file}: {error}", err=True)
+                return 2
+        table = Table(title=f"{found.name}: imported ranking")
+        table.add_column("#", justify="right")
+        table.add_column("player")
+        table.add_column("points", justify="right")
+        for place, (name, points) in enumerate(done.rows, 1):
+            table.add_row(str(place), Text(name), f"{points:.2f}")
+        out = Console()
+        out.print(table)
+        if done.created:
+            out.print(
+                f"{len(done.created)} new player(s) without a chat account; they claim "
+                "their name with /register."
+            )
+        return 0
+
+    raise typer.Exit(with_app(db, work))
+
+
+def main() -> None:
+    """Run the `clubtd` command line."""
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app()

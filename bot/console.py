@@ -1,0 +1,308 @@
+"""The console platform: chat with the bot in a terminal.
+
+Platform id "console"; the club's channel is the chat "club", a private chat with the
+bot is "user:<name>", and a person's user id is the name they type. Every bot message
+prints as `[HH:MM] #club: text` or `[HH:MM] @alice: text` (club time), continuation
+lines indented by two spaces, buttons as one more line: `  [Accept: /accept 3]`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol, TextIO
+from zoneinfo import ZoneInfo
+
+from bot.grammar import (
+    ClockStep,
+    ClubStep,
+    CommandStep,
+    DirectorStep,
+    NarrationStep,
+    TranscriptError,
+    WaitStep,
+    parse_line,
+)
+from commands.dispatch import handle
+from commands.rendering import Renderer
+from commands.replies import Reply, from_payload
+from commands.session import CommandConfig, Invocation
+from commands.sweeping import sweep_due
+from storage.outbox import OutboxStore
+from storage.unit_of_work import SqlUnitOfWork
+from tournament.club import Club
+
+PLATFORM = "console"
+CLUB_CHAT = "club"
+CLOCK_KEY = "console.clock"
+
+
+def dm_chat(name: str) -> str:
+    return f"user:{name}"
+
+
+def where(chat: str) -> str:
+    """Return how a chat is shown: "#club" for the club's channel, "@alice" for a DM."""
+    if chat.startswith("user:"):
+        return "@" + chat.removeprefix("user:")
+    return "#" + chat
+
+
+def message_lines(stamp: str, place: str, text: str, buttons: tuple[tuple[str, str], ...]) -> str:
+    """Return a bot message as printed: first line stamped, the rest indented."""
+    body = text.split("\n") if text else [""]
+    if buttons:
+        body.append(" ".join(f"[{label}: {command}]" for label, command in buttons))
+    lines = [f"[{stamp}] {place}: {body[0]}".rstrip()]
+    lines += [f"  {line}".rstrip() for line in body[1:]]
+    return "\n".join(lines)
+
+
+class Output(Protocol):
+    """Where the console's traffic goes: a terminal, a test, the demo's narrator."""
+
+    def message(self, text: str) -> None:
+        """Show one bot message (already formatted by `message_lines`)."""
+        ...
+
+    def typed(self, line: str) -> None:
+        """Show what a person typed (the plain transcript output leaves it out)."""
+        ...
+
+    def narration(self, text: str) -> None:
+        """Show a `##` line of a transcript (plain output leaves it out)."""
+        ...
+
+
+class PlainOutput:
+    """Print bot messages only, as INTERFACE §3 shows them."""
+
+    def __init__(self, write: Callable[[str], object] | None = None) -> None:
+        self._write = write or (lambda line: print(line, flush=True))
+
+    def message(self, text: str) -> None:
+        self._write(text)
+
+    def typed(self, line: str) -> None:
+        pass
+
+    def narration(self, text: str) -> None:
+        pass
+
+
+class ConsoleBot:
+    """One console session: run commands, sweep what is due, print replies and outbox."""
+
+    def __init__(
+        self,
+        *,
+        uow_factory: Callable[[], SqlUnitOfWork],
+        config: CommandConfig,
+        outbox: OutboxStore,
+        output: Output,
+    ) -> None:
+        self.uow_factory = uow_factory
+        self.config = config
+        self.outbox = outbox
+        self.output = output
+        self._clubs: dict[int, Club] = {}
+        self._club_id: int | None = None
+
+    # -- the club of the console --
+
+    async def ensure_club(self, now: datetime) -> Club:
+        """Return the club linked to the console's "club" chat, creating the default one."""
+        async with self.uow_factory() as uow:
+            club = await uow.clubs.for_chat(PLATFORM, CLUB_CHAT)
+            if club is None:
+                club = await uow.clubs.add(
+                    self.config.default_club_name,
+                    self.config.default_timezone,
+                    self.config.default_language,
+                    now,
+                )
+                await uow.clubs.link_chat(club.id, PLATFORM, CLUB_CHAT)
+                await uow.commit()
+        self._remember(club)
+        return club
+
+    async def update_club(
+        self, now: datetime, *, name: str | None, timezone: str | None, language: str | None
+    ) -> Club:
+        """Create or change the console's club (the `@club` directive)."""
+        club = await self.ensure_club(now)
+        async with self.uow_factory() as uow:
+            club = await uow.clubs.get(club.id)
+            club.name = name if name is not None else club.name
+            club.timezone = timezone if timezone is not None else club.timezone
+            club.language = language if language is not None else club.language
+            await uow.clubs.save(club)
+            await uow.commit()
+        self._remember(club)
+        return club
+
+    async def add_director(self, now: datetime, name: str) -> None:
+        """Make `name` a director of the console's club (the `@director` directive)."""
+        club = await self.ensure_club(now)
+        async with self.uow_factory() as uow:
+            await uow.clubs.add_director(club.id, PLATFORM, name)
+            await uow.commit()
+
+    @property
+    def club(self) -> Club:
+        if self._club_id is None:
+            raise RuntimeError("ensure_club first")
+        return self._clubs[self._club_id]
+
+    def stamp(self, at: datetime, club: Club | None = None) -> str:
+        """Return HH:MM in the club's time zone."""
+        zone = ZoneInfo((club or self.club).timezone)
+        return at.astimezone(zone).strftime("%H:%M")
+
+    def _remember(self, club: Club) -> None:
+        self._clubs[club.id] = club
+        self._club_id = club.id
+
+    async def _club(self, club_id: int) -> Club:
+        if club_id not in self._clubs:
+            async with self.uow_factory() as uow:
+                self._clubs[club_id] = await uow.clubs.get(club_id)
+        return self._clubs[club_id]
+
+    async def _refresh(self) -> None:
+        """Re-read the clubs: a /club command may have changed a name or time zone."""
+        async with self.uow_factory() as uow:
+            for club_id in list(self._clubs):
+                self._clubs[club_id] = await uow.clubs.get(club_id)
+
+    # -- traffic --
+
+    async def command(self, user: str, text: str, *, private: bool, now: datetime) -> None:
+        """Run what `user` typed, in the club's channel or privately; print what follows."""
+        chat = dm_chat(user) if private else CLUB_CHAT
+        self.output.typed(f"{user} (dm): {text}" if private else f"{user}: {text}")
+        inv = Invocation(
+            platform=PLATFORM,
+            chat=chat,
+            user=user,
+            user_name=user,
+            text=text,
+            now=now,
+            private=private,
+        )
+        response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
+        if text.lstrip().lower().startswith("/club"):
+            await self._refresh()
+        if response is not None:
+            renderer = Renderer(response.language, response.timezone, "plain")
+            self._print(now, chat, renderer, response.reply, self.club)
+        await self.drain(now)
+
+    async def sweep(self, now: datetime) -> datetime | None:
+        """Apply what fell due by `now`, print the messages it caused; return the next
+        deadline."""
+        deadline = await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
+        await self.drain(now)
+        return deadline
+
+    async def drain(self, now: datetime) -> int:
+        """Print and mark sent every console message waiting in the outbox."""
+        printed = 0
+        while True:
+            rows = await self.outbox.claim(PLATFORM, now=now, limit=50)
+            if not rows:
+                return printed
+            for row in rows:
+                club = await self._club(row.club_id)
+                renderer = Renderer(club.language, club.timezone, "plain")
+                try:
+                    reply = from_payload(row.payload)
+                except (KeyError, TypeError, ValueError) as error:
+                    await self.outbox.mark_failed(row.id, at=now, error=f"bad payload: {error}")
+                    continue
+                self._print(now, row.chat, renderer, reply, club)
+                await self.outbox.mark_sent(row.id, at=now)
+                printed += 1
+
+    def _print(
+        self, now: datetime, chat: str, renderer: Renderer, reply: Reply, club: Club
+    ) -> None:
+        rendered = renderer.reply(reply)
+        text = message_lines(self.stamp(now, club), where(chat), rendered.text, rendered.buttons)
+        self.output.message(text)
+
+    # -- the clock a console run left behind --
+
+    async def stored_clock(self) -> datetime | None:
+        async with self.uow_factory() as uow:
+            value = await uow.meta.get(CLOCK_KEY)
+        return None if value is None else datetime.fromisoformat(value)
+
+    async def store_clock(self, now: datetime) -> None:
+        async with self.uow_factory() as uow:
+            await uow.meta.set(CLOCK_KEY, now.isoformat())
+            await uow.commit()
+
+
+async def interactive(
+    bot: ConsoleBot,
+    clock_now: Callable[[], datetime],
+    *,
+    as_name: str | None,
+    stdin: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Chat on stdin with the real clock: sweep before each line, print what follows.
+
+    The transcript grammar applies; a bare `/cmd` line is typed by `as_name`, and an
+    empty line just shows what fell due meanwhile.
+    """
+    stdin = stdin or sys.stdin
+    stderr = stderr or sys.stderr
+    me = as_name or getpass.getuser()
+    now = clock_now()
+    await bot.ensure_club(now)
+    await _keep_clock(bot, now)
+    await bot.sweep(now)
+    prompt = stdin.isatty()
+    while True:
+        if prompt:
+            print(f"{me}> ", end="", flush=True)
+        line = await asyncio.to_thread(stdin.readline)
+        if not line:
+            return 0
+        now = clock_now()
+        await _keep_clock(bot, now)
+        await bot.sweep(now)
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("/"):
+            await bot.command(me, stripped, private=False, now=now)
+            continue
+        try:
+            step = parse_line(line, 0)
+        except TranscriptError as error:
+            print(error.message, file=stderr)
+            continue
+        match step:
+            case CommandStep(user=user, private=private, text=text):
+                await bot.command(user, text, private=private, now=now)
+            case ClubStep(name=name, timezone=timezone, language=language):
+                await bot.update_club(now, name=name, timezone=timezone, language=language)
+            case DirectorStep(name=name):
+                await bot.add_director(now, name)
+            case ClockStep() | WaitStep():
+                print("The interactive console runs on the real clock.", file=stderr)
+            case NarrationStep() | None:
+                pass
+
+
+async def _keep_clock(bot: ConsoleBot, now: datetime) -> None:
+    """Keep the stored console clock from lagging behind real time used here."""
+    stored = await bot.stored_clock()
+    if stored is None or stored < now:
+        await bot.store_clock(now)

@@ -1,0 +1,1 @@
+"""`clubtd demo`: a simulated club night, narrated in the terminal."""

@@ -1,0 +1,214 @@
+"""`clubtd export --format json`: the club's state as JSON (INTERFACE §4).
+
+Lists are in a stable order: players by name, tournaments by start, entries by seed then
+name, groups by name, matches by number, penalties by time. Times carry the club's UTC
+offset; `score` is `[white, black]`; group standings are in final order, tiebreaks
+applied.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.console import CLUB_CHAT, PLATFORM
+from storage import tables
+from storage.unit_of_work import SqlUnitOfWork
+from tournament import ranking
+from tournament.club import Club
+from tournament.model import PlayerId
+from tournament.progress import standings_of
+from tournament.sanctions import Sanction
+from tournament.state import Match, TournamentState
+
+
+class ExportError(Exception):
+    """The export cannot be made (no club, no such tournament); the message says why."""
+
+
+async def find_club(engine: AsyncEngine, uow: SqlUnitOfWork, name: str | None) -> Club:
+    """Return the club called `name`, else the console's club, else the only club."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(tables.clubs.c.id, tables.clubs.c.name))).all()
+    if name is not None:
+        wanted = [r.id for r in rows if r.name.casefold() == name.strip().casefold()]
+        if not wanted:
+            known = ", ".join(sorted(r.name for r in rows)) or "none"
+            raise ExportError(f"no club called {name!r} (clubs: {known})")
+        return await uow.clubs.get(wanted[0])
+    console = await uow.clubs.for_chat(PLATFORM, CLUB_CHAT)
+    if console is not None:
+        return console
+    if len(rows) == 1:
+        return await uow.clubs.get(rows[0].id)
+    if not rows:
+        raise ExportError("the database has no club yet")
+    names = ", ".join(sorted(r.name for r in rows))
+    raise ExportError(f"the database has several clubs ({names}): choose one with --club NAME")
+
+
+async def export_club(
+    uow: SqlUnitOfWork, club: Club, *, tournament: str | None = None
+) -> dict[str, Any]:
+    """Return the club's state as INTERFACE §4 JSON data."""
+    zone = ZoneInfo(club.timezone)
+    listed = await uow.tournaments.list(club.id)
+    names_by_id = {tid: name for tid, name, _, _ in listed}
+    if tournament is not None:
+        state = await uow.tournaments.by_name(club.id, tournament)
+        if state is None:
+            known = ", ".join(name for _, name, _, _ in listed) or "none"
+            raise ExportError(f"no tournament called {tournament!r} (tournaments: {known})")
+        states = [state]
+    else:
+        states = [await uow.tournaments.get(tid) for tid, _, _, _ in listed]
+    players = await uow.players.all(club.id)
+    names = {p.id: p.name for p in players}
+    sanctions = await uow.sanctions.for_club(club.id)
+    return {
+        "club": {"name": club.name, "timezone": club.timezone, "language": club.language},
+        "players": [
+            {
+                "name": player.name,
+                "sanctions": [
+                    _sanction(s, names_by_id) for s in sanctions if s.player == player.id
+                ],
+            }
+            for player in sorted(players, key=lambda p: (p.name.casefold(), p.name, p.id))
+        ],
+        "ranking": await _season_ranking(uow, club, states, names),
+        "tournaments": [_tournament(state, names, zone) for state in states],
+    }
+
+
+def _sanction(sanction: Sanction, tournaments: dict[int, str]) -> dict[str, Any]:
+    return {
+        "kind": sanction.kind,
+        "reason": sanction.reason,
+        "tournament": tournaments.get(sanction.origin) if sanction.origin else None,
+        "applies_to": tournaments.get(sanction.applies_to) if sanction.applies_to else None,
+        "active": sanction.active,
+    }
+
+
+async def _season_ranking(
+    uow: SqlUnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
+) -> list[dict[str, Any]]:
+    """Return the season ranking of the year of the latest tournament (HGV-8)."""
+    if not states:
+        return []
+    latest = max(states, key=lambda s: (s.start, s.id))
+    year = latest.start.astimezone(ZoneInfo(club.timezone)).year
+    in_year = {
+        name
+        for _, name, start, _ in await uow.tournaments.list(club.id)
+        if start.astimezone(ZoneInfo(club.timezone)).year == year
+    }
+    records = [r for r in await uow.tournaments.records(club.id) if r.tournament in in_year]
+    rows = ranking.season_table(records, latest.preset.season)
+    return [
+        {
+            "rank": row.rank,
+            "name": names.get(row.player, f"#{row.player}"),
+            "points": _points(row.points),
+            "tournaments": row.tournaments,
+        }
+        for row in rows
+    ]
+
+
+def _tournament(
+    state: TournamentState, names: dict[PlayerId, str], zone: ZoneInfo
+) -> dict[str, Any]:
+    def name(player: PlayerId | None) -> str | None:
+        return None if player is None else names.get(player, f"#{player}")
+
+    entries = sorted(
+        state.entries.values(),
+        key=lambda e: (e.seed is None, e.seed or 0, names.get(e.player, "").casefold()),
+    )
+    return {
+        "name": state.name,
+        "preset": state.preset.id,
+        "status": state.status.value,
+        "official": state.official,
+        "start": _time(state.start, zone),
+        "entries": [
+            {
+                "name": name(e.player),
+                "confirmed": e.confirmed,
+                "checked_in": e.checked_in,
+                "seed": e.seed,
+                "status": e.status.value,
+            }
+            for e in entries
+        ],
+        "groups": [
+            {
+                "name": group.name,
+                "players": [name(p) for p in group.players],
+                "standings": [
+                    {
+                        "rank": row.rank,
+                        "name": name(row.player),
+                        "won": row.won,
+                        "lost": row.lost,
+                        "points_for": row.points_for,
+                        "points_against": row.points_against,
+                    }
+                    for row in standings_of(state, group).rows
+                ],
+            }
+            for group in sorted(state.groups, key=lambda g: _natural(g.name))
+        ],
+        "matches": [
+            _match(state, match, name, zone)
+            for match in sorted(state.matches.values(), key=lambda m: m.number)
+        ],
+        "placements": [{"place": p.place, "name": name(p.player)} for p in state.placements],
+        "ranking_points": [
+            {"name": name(p.player), "points": _points(Decimal(p.points))}
+            for p in state.placements
+        ],
+    }
+
+
+def _match(state: TournamentState, match: Match, name: Any, zone: ZoneInfo) -> dict[str, Any]:
+    penalties = sorted(
+        (p for p in state.penalties.values() if p.match == match.number and not p.cancelled),
+        key=lambda p: (p.at, p.key),
+    )
+    return {
+        "id": match.number,
+        "stage": match.stage.value,
+        "group": match.group,
+        "round": match.round,
+        "white": name(match.white),
+        "black": name(match.black),
+        "length": match.length,
+        "start": _time(match.start, zone),
+        "score": [match.white_score, match.black_score],
+        "status": match.status.value,
+        "winner": name(match.winner),
+        "penalties": [
+            {"against": name(p.against), "points": p.points, "at": _time(p.at, zone)}
+            for p in penalties
+        ],
+    }
+
+
+def _time(moment: datetime | None, zone: ZoneInfo) -> str | None:
+    return None if moment is None else moment.astimezone(zone).isoformat(timespec="seconds")
+
+
+def _points(value: Decimal) -> float:
+    return float(value.quantize(Decimal("0.01")))
+
+
+def _natural(text: str) -> tuple[int, int | str]:
+    return (0, int(text)) if text.isdigit() else (1, text)

@@ -1,0 +1,101 @@
+"""`clubtd run`: the chat adapters whose tokens are configured, plus the scheduler,
+in one event loop (ARCHITECTURE idea 3: one process by default)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Callable, Mapping
+from typing import Protocol, TextIO
+
+from bot.bootstrap import App, build
+from bot.clock import RealClock
+from bot.settings import Settings
+
+log = logging.getLogger("clubtd.run")
+
+
+class Adapter(Protocol):
+    """A chat platform: receives updates, runs commands, drains its outbox rows."""
+
+    platform: str
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+AdapterFactory = Callable[[App], Adapter]
+
+# Which setting turns on which adapter; the adapters register here as they arrive.
+TOKENS: dict[str, str] = {"telegram": "CLUBTD_TELEGRAM_TOKEN", "discord": "CLUBTD_DISCORD_TOKEN"}
+ADAPTERS: dict[str, AdapterFactory] = {}
+
+
+def configured(settings: Settings) -> list[str]:
+    """Return the platforms whose token is set, in a fixed order."""
+    tokens = {"telegram": settings.telegram_token, "discord": settings.discord_token}
+    return [platform for platform in TOKENS if tokens[platform] is not None]
+
+
+def serve(
+    settings: Settings,
+    *,
+    adapters: Mapping[str, AdapterFactory] | None = None,
+    stop: asyncio.Event | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Run until interrupted; return the exit status (2 when nothing can run)."""
+    adapters = ADAPTERS if adapters is None else adapters
+    err = err or sys.stderr
+    wanted = configured(settings)
+    if not wanted:
+        print(
+            "clubtd run: no chat adapter is configured. Set CLUBTD_TELEGRAM_TOKEN to run the "
+            "Telegram adapter, or CLUBTD_DISCORD_TOKEN to run the Discord adapter (in the "
+            "environment or .env). To try the bot without a chat platform: clubtd console, "
+            "or clubtd demo.",
+            file=err,
+        )
+        return 2
+    missing = [platform for platform in wanted if platform not in adapters]
+    for platform in missing:
+        print(
+            f"clubtd run: {TOKENS[platform]} is set, but this version of clubtd has no "
+            f"{platform.capitalize()} adapter yet.",
+            file=err,
+        )
+    available = [platform for platform in wanted if platform in adapters]
+    if not available:
+        return 2
+    return asyncio.run(_serve(settings, [adapters[p] for p in available], stop))
+
+
+async def _serve(
+    settings: Settings, factories: list[AdapterFactory], stop: asyncio.Event | None
+) -> int:
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    app = await build(settings, clock=RealClock())
+    started: list[Adapter] = []
+    try:
+        await app.scheduler.start()
+        for factory in factories:
+            adapter = factory(app)
+            await adapter.start()
+            started.append(adapter)
+            log.info("%s adapter started", adapter.platform)
+        await stop.wait()
+    finally:
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:
+                log.exception("%s adapter did not stop cleanly", adapter.platform)
+        await app.close()
+    return 0

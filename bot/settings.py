@@ -1,0 +1,78 @@
+"""Settings from the environment or `.env` (INTERFACE §5); read once, by the CLI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BeforeValidator, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from commands.catalog import LANGUAGES
+
+PLATFORMS = ("telegram", "discord", "console")
+
+Directors = frozenset[tuple[str, str]]
+
+
+def parse_directors(value: Any) -> Directors:
+    """Read `telegram:123,discord:456` into {("telegram", "123"), ("discord", "456")}."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        items: list[Any] = [part for part in value.replace(";", ",").split(",") if part.strip()]
+    else:
+        items = list(value)
+    found: set[tuple[str, str]] = set()
+    for item in items:
+        if isinstance(item, str):
+            platform, colon, user = item.strip().partition(":")
+        else:
+            platform, user = item
+            colon = ":"
+        platform, user = str(platform).strip().lower(), str(user).strip()
+        if not colon or not user or platform not in PLATFORMS:
+            raise ValueError(
+                f"{item!r}: write directors as platform:id, e.g. telegram:123,discord:456 "
+                f"(platforms: {', '.join(PLATFORMS)})"
+            )
+        found.add((platform, user))
+    return frozenset(found)
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; nothing else reads it."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="CLUBTD_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    database_url: str = "sqlite:///clubtd.db"
+    discord_token: SecretStr | None = None
+    telegram_token: SecretStr | None = None
+    telegram_api_url: str | None = None
+    # NoDecode: the environment holds "telegram:123,discord:456", not JSON.
+    directors: Annotated[Directors, NoDecode, BeforeValidator(parse_directors)] = frozenset()
+    timezone: str = "UTC"
+    language: str = "en"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (use an IANA name)") from None
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"unknown language {value!r} (one of {', '.join(LANGUAGES)})")
+        return value
+
+    @field_validator("telegram_token", "discord_token", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value

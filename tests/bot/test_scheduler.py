@@ -1,0 +1,153 @@
+"""The alarm clock (ARCHITECTURE idea 1): catch up at start, wake at each deadline."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.bootstrap import build
+from bot.clock import RealClock, VirtualClock
+from bot.scheduler import DEADLINE_JOB, SAFETY_JOB, Scheduler
+from bot.settings import Settings
+
+T0 = datetime(2026, 1, 31, 19, 0, tzinfo=UTC)
+
+
+class FakeSweep:
+    def __init__(self, *deadlines: datetime | None) -> None:
+        self.deadlines = list(deadlines)
+        self.calls: list[datetime] = []
+
+    async def __call__(self, now: datetime) -> datetime | None:
+        self.calls.append(now)
+        return self.deadlines.pop(0) if self.deadlines else None
+
+
+class FakeLock:
+    def __init__(self, granted: bool) -> None:
+        self.granted = granted
+        self.released = 0
+
+    async def acquire(self) -> bool:
+        return self.granted
+
+    async def release(self) -> None:
+        self.released += 1
+
+
+async def test_start_sweeps_at_once_and_arms_the_next_deadline() -> None:
+    deadline = datetime(2099, 1, 1, tzinfo=UTC)
+    sweep = FakeSweep(deadline)
+    scheduler = Scheduler(sweep, VirtualClock(T0))
+    await scheduler.start()
+    try:
+        assert sweep.calls == [T0]  # catch-up with the clock's time
+        assert scheduler.armed_at() == deadline
+        assert scheduler.next_deadline == deadline
+        aps = scheduler._aps
+        assert aps is not None
+        for job_id in (DEADLINE_JOB, SAFETY_JOB):
+            job = aps.get_job(job_id)
+            assert job is not None and job.misfire_grace_time is None
+    finally:
+        await scheduler.stop()
+
+
+async def test_the_deadline_job_fires_sweeps_and_rearms() -> None:
+    soon = datetime.now(UTC) + timedelta(milliseconds=200)
+    sweep = FakeSweep(soon, None)
+    scheduler = Scheduler(sweep, RealClock())
+    await scheduler.start()
+    try:
+        for _ in range(50):
+            if len(sweep.calls) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(sweep.calls) == 2
+        assert sweep.calls[1] >= soon
+        assert scheduler.armed_at() is None  # nothing waits any more
+    finally:
+        await scheduler.stop()
+
+
+async def test_a_deadline_in_the_past_still_fires() -> None:
+    """misfire_grace_time=None: a late wake-up runs instead of being dropped."""
+    sweep = FakeSweep(datetime.now(UTC) - timedelta(minutes=5), None)
+    scheduler = Scheduler(sweep, RealClock())
+    await scheduler.start()
+    try:
+        for _ in range(40):
+            if len(sweep.calls) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(sweep.calls) == 2
+    finally:
+        await scheduler.stop()
+
+
+async def test_poke_sweeps_soon() -> None:
+    sweep = FakeSweep(None, None)
+    scheduler = Scheduler(sweep, RealClock())
+    await scheduler.start()
+    try:
+        scheduler.poke()
+        for _ in range(40):
+            if len(sweep.calls) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(sweep.calls) == 2
+    finally:
+        await scheduler.stop()
+
+
+async def test_without_the_lock_another_process_sweeps() -> None:
+    sweep = FakeSweep(datetime(2099, 1, 1, tzinfo=UTC))
+    lock = FakeLock(granted=False)
+    scheduler = Scheduler(sweep, VirtualClock(T0), lock=lock)
+    await scheduler.start()
+    try:
+        assert sweep.calls == []
+        assert not scheduler.leading
+        assert scheduler.armed_at() is None
+        lock.granted = True  # the leader died: the next safety tick takes over
+        await scheduler.run_once()
+        assert scheduler.leading and sweep.calls == [T0]
+    finally:
+        await scheduler.stop()
+    assert lock.released == 1
+
+
+async def test_a_failing_sweep_is_logged_and_retried(caplog: pytest.LogCaptureFixture) -> None:
+    async def broken(now: datetime) -> datetime | None:
+        raise RuntimeError("database went away")
+
+    scheduler = Scheduler(broken, VirtualClock(T0))
+    await scheduler.start()
+    try:
+        assert "sweep failed" in caplog.text
+        assert scheduler.running
+    finally:
+        await scheduler.stop()
+
+
+async def test_one_leader_per_database(database_url: str) -> None:
+    """On PostgreSQL one process of a database sweeps; SQLite is one process."""
+    settings = Settings(database_url=database_url)
+    first = await build(settings, clock=RealClock())
+    second = await build(settings, clock=RealClock())
+    try:
+        await first.scheduler.start()
+        await second.scheduler.start()
+        leaders = [first.scheduler.leading, second.scheduler.leading]
+        if database_url.startswith("sqlite"):
+            assert leaders == [True, True]
+        else:
+            assert leaders == [True, False]
+            await first.close()
+            await second.scheduler.run_once()
+            assert second.scheduler.leading
+    finally:
+        await first.close()
+        await second.close()
