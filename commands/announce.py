@@ -183,6 +183,12 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 black=n(match.black),
                 ws=event.white_score,
                 bs=event.black_score,
+                score=views.score(
+                    event.white_score,
+                    event.black_score,
+                    match.report.tiebreaks if match.report else (),
+                    match.report.lot_winner if match.report else None,
+                ),
                 until=When(event.accept_by),
             )
             buttons = (
@@ -211,7 +217,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
             match = state.matches[event.match]
             return [notice(Reply((views.match_line(match, names),)))]
         case ev.GroupsDrawn(groups=count, matches=matches, seed=seed):
-            parts: list[Msg | Table] = [
+            drawn: list[Msg | Table] = [
                 msg(
                     "draw.done",
                     groups=count,
@@ -220,10 +226,10 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                     fingerprint=state.draw.fingerprint if state.draw else "",
                 )
             ]
-            parts += [views.group_table(state, group, names) for group in state.groups]
+            drawn += [views.group_table(state, group, names) for group in state.groups]
             first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
-            parts.append(views.schedule_table(state, first, names))
-            return [notice(Reply(tuple(parts)))]
+            drawn.append(views.schedule_table(state, first, names))
+            return [notice(Reply(tuple(drawn)))]
         case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers):
             return [
                 notice(
@@ -232,7 +238,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                             msg(
                                 "extra_games",
                                 group=group,
-                                players=", ".join(str(names.get(p, p)) for p in players),
+                                players=_names(names, players),
                                 matches=", ".join(map(str, numbers)),
                             ),
                         )
@@ -276,17 +282,18 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                     )
                 )
             ]
-        case ev.TournamentFinished(champion=champion):
-            return [
-                notice(
-                    Reply(
-                        (
-                            msg(
-                                "tournament.finished", tournament=state.name, champion=n(champion)
-                            ),
-                            views.placements_table(state, names),
-                        )
-                    )
-                )
+        case ev.TournamentFinished(champion=champion, youngest=youngest, veterans=veterans):
+            finished: list[Msg | Table] = [
+                msg("tournament.finished", tournament=state.name, champion=n(champion)),
+                views.placements_table(state, names),
             ]
+            if youngest:
+                finished.append(msg("prize.youngest", players=_names(names, youngest)))
+            if veterans:
+                finished.append(msg("prize.veteran", players=_names(names, veterans)))
+            return [notice(Reply(tuple(finished)))]
     return []
+
+
+def _names(names: Names, players: tuple[PlayerId, ...]) -> str:
+    return ", ".join(names.get(p, f"#{p}") for p in players)

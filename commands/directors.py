@@ -90,7 +90,7 @@ async def tournament(s: Session, p: Parsed) -> Reply:
         name=name,
         preset=preset,
         start=start,
-        seed=secrets.randbelow(10**6),
+        seed=_seed(p.option("seed")),
         official=arguments.yes_no(p.option("official"), default=True),
         created_at=s.now,
     )

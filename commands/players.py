@@ -163,6 +163,7 @@ async def report(s: Session, p: Parsed) -> Reply:
         black=views.name(names, match.black),
         ws=score.white,
         bs=score.black,
+        score=views.score(score.white, score.black, score.tiebreaks, score.lot_winner),
         opponent=views.name(names, match.opponent_of(player.id)),
         minutes=state.preset.reporting.accept_minutes,
         since=When(until),

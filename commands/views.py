@@ -87,6 +87,7 @@ def group_complete(state: TournamentState, group: Group) -> bool:
 
 def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
     """Explain every tie the standings broke: "ana above dora: more wins among ..."."""
+    waiting = {p for need in table.extra_games for p in need.players}
     return tuple(
         msg(
             f"tiebreak.{note.criterion}",
@@ -96,12 +97,27 @@ def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
             b=note.values[1],
         )
         for note in table.notes
+        # A provisional lot among players who still play extra games explains nothing.
+        if not (note.criterion == "lot" and {note.above, note.below} <= waiting)
     ) + tuple(
         msg(
             "tiebreak.extra_games_needed",
             players=", ".join(str(names.get(p, p)) for p in need.players),
         )
         for need in table.extra_games
+    )
+
+
+def score(
+    white: int, black: int, tiebreaks: tuple[tuple[int, int], ...] = (), lot: str | None = None
+) -> Msg:
+    """Return a score as shown, white first, with draughts tiebreak phases (WAR-V)."""
+    if not tiebreaks and lot is None:
+        return msg("score.plain", white=white, black=black)
+    phases = ", ".join(f"{w}-{b}" for w, b in tiebreaks)
+    key = "score.with_lot" if lot is not None else "score.with_tiebreaks"
+    return msg(
+        key, white=white, black=black, phases=phases, side=msg(f"word.{lot}") if lot else ""
     )
 
 
@@ -113,6 +129,7 @@ def match_line(match: Match, names: Names) -> Msg:
         "black": name(names, match.black),
         "ws": match.white_score,
         "bs": match.black_score,
+        "score": score(match.white_score, match.black_score, match.tiebreaks, match.lot_winner),
         "length": match.length,
     }
     if match.status in (MatchStatus.FINISHED, MatchStatus.FORFEIT):
@@ -122,7 +139,9 @@ def match_line(match: Match, names: Names) -> Msg:
     if match.start is None:
         return msg("line.waiting", **params)
     if match.report is not None:
-        params["ws"], params["bs"] = match.report.white, match.report.black
+        report = match.report
+        params["ws"], params["bs"] = report.white, report.black
+        params["score"] = score(report.white, report.black, report.tiebreaks, report.lot_winner)
     return msg(f"line.{match.status.value}", start=When(match.start), **params)
 
 

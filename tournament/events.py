@@ -138,3 +138,5 @@ class PlayerReplaced(Event):
 @dataclass(frozen=True, slots=True)
 class TournamentFinished(Event):
     champion: PlayerId | None
+    youngest: tuple[PlayerId, ...] = ()  # NAV-PRIZE, when the preset awards it
+    veterans: tuple[PlayerId, ...] = ()

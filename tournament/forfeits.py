@@ -7,6 +7,7 @@ from datetime import datetime
 from tournament import knockout, progress
 from tournament.events import Event, MatchForfeited, NoShow, PlayerReplaced, SanctionRecorded
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Stage
+from tournament.scoring import winning_score
 from tournament.state import Match, TournamentState, minutes
 
 
@@ -40,10 +41,11 @@ def forfeit_match(
         winner = match.opponent_of(losers[0])
         match.status = MatchStatus.FORFEIT
         match.winner = winner
+        won = winning_score(state.preset.game, match.length)
         if winner == match.white:
-            match.white_score = max(match.white_score, match.length)
+            match.white_score = max(match.white_score, won)
         else:
-            match.black_score = max(match.black_score, match.length)
+            match.black_score = max(match.black_score, won)
     return [
         MatchForfeited(
             at=at,

@@ -14,6 +14,7 @@ from itertools import combinations
 
 from tournament import knockout, placements
 from tournament.draw import DrawInputs, draw_groups, fingerprint
+from tournament.entry import youngest_and_veteran
 from tournament.events import (
     Event,
     ExtraGamesScheduled,
@@ -401,4 +402,15 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
     state.status = TournamentStatus.FINISHED
     state.finished_at = at
     champion = next((p.player for p in state.placements if p.place == 1), None)
-    return [TournamentFinished(at=at, champion=champion)]
+    rules = state.preset.entry
+    youngest, veterans = youngest_and_veteran(
+        {p.player: state.entries[p.player].born for p in state.placements}
+    )
+    return [
+        TournamentFinished(
+            at=at,
+            champion=champion,
+            youngest=youngest if rules.youngest_prize else (),
+            veterans=veterans if rules.veteran_prize else (),
+        )
+    ]

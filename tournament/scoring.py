@@ -86,6 +86,12 @@ def from_reporter(mine: int, theirs: int, reporter_is_white: bool) -> tuple[int,
     return (mine, theirs) if reporter_is_white else (theirs, mine)
 
 
+def winning_score(game: Game, length: int) -> int:
+    """Return the least score that wins a match outright: what a forfeit gives."""
+    # Draughts: every game of the match won, 2 points each (WAR-GAME).
+    return 2 * length if game == "draughts" else length
+
+
 def draughts_game_points(outcome: Outcome) -> int:
     """Return a player's points for one draughts game: win 2, draw 1, loss 0 (WAR-GAME)."""
     points = _DRAUGHTS_POINTS.get(outcome)

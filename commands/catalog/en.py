@@ -6,6 +6,9 @@ MESSAGES: dict[str, str] = {
     "word.no": "no",
     "word.white": "white",
     "word.black": "black",
+    "score.plain": "{white}-{black}",
+    "score.with_tiebreaks": "{white}-{black} (tiebreak {phases})",
+    "score.with_lot": "{white}-{black} (tiebreak {phases}; {side} won the lot)",
     "word.removed": "results removed",
     "word.to_be_decided": "?",
     "button.confirm": "Confirm",
@@ -72,11 +75,11 @@ MESSAGES: dict[str, str] = {
     "reason.director": "a director's decision",
     # -- match lines --
     "line.scheduled": "Match {number}: {white} v {black} at {start} (to {length})",
-    "line.playing": "Match {number}: {white} {ws}-{bs} {black}, playing",
-    "line.pending": "Match {number}: {white} {ws}-{bs} {black}, awaiting the opponent",
+    "line.playing": "Match {number}: {white} {score} {black}, playing",
+    "line.pending": "Match {number}: {white} {score} {black}, awaiting the opponent",
     "line.disputed": "Match {number}: {white} v {black} is disputed: a director decides",
-    "line.finished": "Match {number}: {white} {ws}-{bs} {black}. {winner} wins.",
-    "line.forfeit": "Match {number}: {white} {ws}-{bs} {black}, {winner} wins by forfeit.",
+    "line.finished": "Match {number}: {white} {score} {black}. {winner} wins.",
+    "line.forfeit": "Match {number}: {white} {score} {black}, {winner} wins by forfeit.",
     "line.double_forfeit": "Match {number}: {white} v {black}: both lost by forfeit.",
     "line.waiting": "Match {number}: {white} v {black}, waiting for earlier results",
     "line.void": "Match {number}: {white} v {black}: void.",
@@ -140,11 +143,11 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Match {match}: {points} lateness point(s) cancelled.",
     # -- results --
     "report.recorded": (
-        "Match {match}: {white} {ws}-{bs} {black} recorded. {opponent} can accept or dispute; "
+        "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; "
         "it stands after {minutes} minutes."
     ),
     "report.pending": (
-        "{by} reports match {match}: {white} {ws}-{bs} {black}. Accept, or dispute if it is "
+        "{by} reports match {match}: {white} {score} {black}. Accept, or dispute if it is "
         "wrong, before {until}."
     ),
     "report.conflict": (
@@ -168,6 +171,8 @@ MESSAGES: dict[str, str] = {
     "ko.ready": "{round}, match {match}: {white} (white) v {black} at {start}.",
     "ko.replaced": "Match {match}: {forfeiter} forfeited; {replacement} takes the place.",
     "tournament.finished": "{tournament} is over. Champion: {champion}!",
+    "prize.youngest": "Youngest player: {players}.",
+    "prize.veteran": "Veteran: {players}.",
     "schedule.empty": "{tournament} starts {start}; the draw has not been made yet.",
     "standings.none": "{tournament}: the groups have not been drawn yet.",
     "bracket.none": "{tournament}: the knockout has not started yet.",
