@@ -55,21 +55,9 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
         )
         for row in table.rows
     )
-    header = tuple(
-        msg(key)
-        for key in (
-            "col.rank",
-            "col.player",
-            "col.won",
-            "col.lost",
-            "col.for",
-            "col.against",
-            "col.note",
-        )
-    )
     return Table(
         title=msg("title.group", group=group.name),
-        header=header,
+        header=_STANDINGS_HEADER,
         rows=rows,
         # Mid-group ties are provisional: explain them once the group is complete.
         notes=tiebreak_notes(table, names) if group_complete(state, group) else (),

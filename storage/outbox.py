@@ -45,32 +45,19 @@ class SqlOutbox(SqlRepository):
     ) -> None:
         """Queue a message for a chat; a newer row with the same `coalesce` key
         supersedes an unsent older one (the sender edits one live message)."""
-        conn = await self._conn()
-        c = t.outbox.c
-        if coalesce is not None:
-            await conn.execute(
-                update(t.outbox)
-                .where(
-                    c.platform == platform,
-                    c.chat == chat,
-                    c.coalesce_key == coalesce,
-                    c.status == PENDING,
-                )
-                .values(status=SUPERSEDED)
-            )
-        values = {
-            "club_id": club_id,
-            "platform": platform,
-            "chat": chat,
-            "payload": dict(payload),
-            "coalesce_key": coalesce,
-            "created_at": created_at,
-            "expires_at": expires_at,
-            "status": PENDING,
-            "attempts": 0,
-            "next_attempt_at": created_at,
-        }
-        await conn.execute(insert(t.outbox).values(values))
+        await self.add_many(
+            [
+                {
+                    "club_id": club_id,
+                    "platform": platform,
+                    "chat": chat,
+                    "payload": payload,
+                    "created_at": created_at,
+                    "coalesce": coalesce,
+                    "expires_at": expires_at,
+                }
+            ]
+        )
 
     async def add_many(self, messages: Sequence[Mapping[str, Any]]) -> None:
         """Queue several messages (keyword sets of `add`) with one insert."""
