@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from commands.catalog import en
+from commands.catalog import en, es, pl, ro
 
-CATALOGS: dict[str, dict[str, str]] = {"en": en.MESSAGES}
+CATALOGS: dict[str, dict[str, str]] = {
+    "en": en.MESSAGES,
+    "es": es.MESSAGES,
+    "ro": ro.MESSAGES,
+    "pl": pl.MESSAGES,
+}
 LANGUAGES: tuple[str, ...] = tuple(CATALOGS)
 
 

@@ -393,4 +393,5 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} is finished.",
     "refused.tournament_in_play": "{name} is still being played: finish it first.",
     "refused.tournament_name_required": 'Add a name: /tournament new name:"January Cup" start:"2026-01-31 20:00"',
+    "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
 }
