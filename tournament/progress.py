@@ -284,6 +284,7 @@ def _advance(state: TournamentState, at: datetime) -> list[Event]:
             match.black = _fed(match, match.black, match.black_from, by_key)
         if match.start is None and match.white is not None and match.black is not None:
             match.start = at + minutes(state.preset.knockout.break_minutes)
+            match.created_at = at  # its schedule is published now: no reminder before
             events.append(
                 MatchReady(
                     at=at,

@@ -100,7 +100,7 @@ class Match:
     index: int = 0  # position within its bracket round
     white_from: str | None = None  # bracket key whose winner (or loser) fills this side
     black_from: str | None = None
-    created_at: datetime | None = None
+    created_at: datetime | None = None  # when its start time was published
     status: MatchStatus = MatchStatus.SCHEDULED
     white_score: int = 0
     black_score: int = 0
