@@ -129,7 +129,13 @@ async def _open(
         raise Refused("directors_only", command=spec.name)
     player = await uow.players.by_account(club.id, inv.platform, inv.user)
     return Session(
-        uow=uow, inv=inv, config=config, club=club, is_director=is_director, player=player
+        uow=uow,
+        inv=inv,
+        config=config,
+        club=club,
+        is_director=is_director,
+        player=player,
+        writes=spec.writes,
     )
 
 

@@ -58,6 +58,7 @@ class Session:
     club: Club
     is_director: bool
     player: Player | None
+    writes: bool = True  # False: a look-up, which neither locks nor changes anything
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -81,10 +82,13 @@ class Session:
 
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
-            state = await self.uow.tournaments.current(self.club.id, for_update=True)
+            state = await self.uow.tournaments.current(self.club.id, for_update=self.writes)
             if state is not None:
                 await self.names(set(state.entries))  # one query for every name it needs
-                self.events.extend(due.sweep(state, self.now))
+                if self.writes:
+                    # Catch up first: a command acts on the state as of now. A look-up
+                    # shows the stored state; the scheduler applies what is due.
+                    self.events.extend(due.sweep(state, self.now))
             self._tournament = state
         return self._tournament
 
@@ -155,7 +159,7 @@ class Session:
     async def finish(self, reply: Reply | None = None) -> None:
         """Save what changed and queue every message it causes (not twice the reply)."""
         echo = to_payload(reply) if reply is not None else None
-        state = self._tournament
+        state = self._tournament if self.writes else None
         if state is not None:
             names = await self.names(set(state.entries))
             self.notices = announce.notices(state, self.events, names) + self.notices
