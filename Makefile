@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+EMULATOR := tests/telegram/emulator
+NODE_STAMP := $(EMULATOR)/node_modules/.installed-stamp
 
 .PHONY: demo test lint bench clean
 
@@ -21,11 +23,18 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint
+# The Telegram Bot API emulator (npm telegram-test-api) for the end-to-end tests.
+$(NODE_STAMP): $(EMULATOR)/package-lock.json
+	npm ci --prefix $(EMULATOR) --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+test: lint $(NODE_STAMP)
 	$(BIN)/pytest
 
-bench: $(STAMP)
-	$(BIN)/python bench/core.py
+bench: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m bench.core
+	$(BIN)/python -m bench.commands
+	$(BIN)/python -m bench.telegram
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -31,7 +31,16 @@ AdapterFactory = Callable[[App], Adapter]
 
 # Which setting turns on which adapter; the adapters register here as they arrive.
 TOKENS: dict[str, str] = {"telegram": "CLUBTD_TELEGRAM_TOKEN", "discord": "CLUBTD_DISCORD_TOKEN"}
-ADAPTERS: dict[str, AdapterFactory] = {}
+
+
+def _telegram(app: App) -> Adapter:
+    # Imported here: python-telegram-bot loads only when a Telegram token is configured.
+    from bot.telegram_adapter import from_app
+
+    return from_app(app)
+
+
+ADAPTERS: dict[str, AdapterFactory] = {"telegram": _telegram}
 
 
 def configured(settings: Settings) -> list[str]:

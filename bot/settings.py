@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
+    # Webhook mode instead of polling when a public URL is set (Telegram posts updates).
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
     # NoDecode: the environment holds "telegram:123,discord:456", not JSON.
     directors: Annotated[Directors, NoDecode, BeforeValidator(parse_directors)] = frozenset()
     timezone: str = "UTC"

@@ -57,10 +57,10 @@ def test_run_without_tokens_says_which_settings_enable_which_adapter(clubtd: Clu
 def test_run_with_a_token_but_no_adapter_yet_does_not_pretend(
     clubtd: Clubtd, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CLUBTD_TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("CLUBTD_DISCORD_TOKEN", "abc")
     result = clubtd("run")
     assert result.exit_code == 2
-    assert "no Telegram adapter yet" in result.stderr
+    assert "no Discord adapter yet" in result.stderr
 
 
 class FakeAdapter:

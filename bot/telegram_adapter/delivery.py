@@ -1,0 +1,194 @@
+"""Put rendered replies on Telegram: send (in parts), edit in place, encode buttons.
+
+Errors are Telegram's own (`RetryAfter`, `Forbidden`, `BadRequest`, `NetworkError`):
+the callers decide what they mean for a reply or an outbox row.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from collections.abc import Callable
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from bot.telegram_adapter.formatting import (
+    TOKEN_PREFIX,
+    Outgoing,
+    callback_token,
+    fits_callback,
+    keyboard,
+)
+from bot.telegram_adapter.pacing import Pacer
+from storage.unit_of_work import SqlUnitOfWork
+
+log = logging.getLogger("clubtd.telegram")
+
+BUTTON_KEY = "telegram.button."  # meta key prefix: token -> command, survives restarts
+_TAG = re.compile(r"<[^>]*>")
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+def not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+def message_gone(error: BadRequest) -> bool:
+    """Return whether an edit failed because the message cannot be edited any more."""
+    text = error.message.lower()
+    return any(
+        phrase in text
+        for phrase in (
+            "message to edit not found",
+            "message can't be edited",
+            "message_id_invalid",
+            "message not found",
+        )
+    )
+
+
+def bad_markup(error: BadRequest) -> bool:
+    return "can't parse entities" in error.message.lower()
+
+
+class Buttons:
+    """Callback data for button commands; a command over 64 bytes goes by a stored token."""
+
+    def __init__(self, uow_factory: Callable[[], SqlUnitOfWork]) -> None:
+        self._uow_factory = uow_factory
+        self._known: dict[str, str] = {}
+
+    async def data_for(self, command: str) -> str:
+        if fits_callback(command):
+            return command
+        token = callback_token(command)
+        if self._known.get(token) != command:
+            async with self._uow_factory() as uow:
+                await uow.meta.set(BUTTON_KEY + token, command)
+                await uow.commit()
+            self._known[token] = command
+        return token
+
+    async def command_for(self, data: str) -> str | None:
+        """Return the command a button press means, or None for unknown data."""
+        if data.startswith("/"):
+            return data
+        if not data.startswith(TOKEN_PREFIX):
+            return None
+        if data not in self._known:
+            async with self._uow_factory() as uow:
+                command = await uow.meta.get(BUTTON_KEY + data)
+            if command is None:
+                return None
+            self._known[data] = command
+        return self._known[data]
+
+    async def markup(self, buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup | None:
+        return keyboard([(label, await self.data_for(command)) for label, command in buttons])
+
+
+class Messenger:
+    """Send and edit messages; every message sent is recorded with the pacer."""
+
+    def __init__(self, bot: Bot, buttons: Buttons, pacer: Pacer) -> None:
+        self.bot = bot
+        self.buttons = buttons
+        self.pacer = pacer
+
+    async def send(
+        self,
+        chat_id: int,
+        outgoing: Outgoing,
+        *,
+        reply_to: int | None = None,
+        sent: list[int] | None = None,
+    ) -> list[int]:
+        """Send every part (buttons under the last); return the message ids.
+
+        `sent` collects the ids as parts go out; parts it already holds are skipped, so
+        a retry after a failure in the middle does not repeat the first parts.
+        """
+        markup = await self.buttons.markup(outgoing.buttons)
+        ids: list[int] = sent if sent is not None else []
+        for index, chunk in enumerate(outgoing.chunks):
+            if index < len(ids):
+                continue
+            last = index == len(outgoing.chunks) - 1
+            message = await self._send_chunk(
+                chat_id,
+                chunk,
+                markup if last else None,
+                reply_to if index == 0 else None,
+            )
+            ids.append(message.message_id)
+        return list(ids)
+
+    async def _send_chunk(
+        self,
+        chat_id: int,
+        chunk: str,
+        markup: InlineKeyboardMarkup | None,
+        reply_to: int | None,
+    ) -> Message:
+        reply = (
+            ReplyParameters(reply_to, allow_sending_without_reply=True)
+            if reply_to is not None
+            else None
+        )
+        try:
+            message = await self.bot.send_message(
+                chat_id,
+                chunk,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+                reply_parameters=reply,
+            )
+        except BadRequest as error:
+            if not bad_markup(error):
+                raise
+            # Our HTML should always parse; if it does not, the words still matter more.
+            log.error("Telegram rejected our HTML (%s): %r", error, chunk[:200])
+            message = await self.bot.send_message(
+                chat_id,
+                _as_plain(chunk),
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+                reply_parameters=reply,
+            )
+        self.pacer.record(chat_id)
+        return message
+
+    async def edit(self, chat_id: int, message_ids: list[int], outgoing: Outgoing) -> bool:
+        """Edit a message (or a multi-part one) in place; False if it cannot be edited."""
+        if len(message_ids) != len(outgoing.chunks):
+            return False
+        markup = await self.buttons.markup(outgoing.buttons)
+        for index, (message_id, chunk) in enumerate(
+            zip(message_ids, outgoing.chunks, strict=True)
+        ):
+            last = index == len(message_ids) - 1
+            try:
+                await self.bot.edit_message_text(
+                    chunk,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup if last else None,
+                    link_preview_options=_NO_PREVIEW,
+                )
+            except BadRequest as error:
+                if not_modified(error):
+                    continue
+                if message_gone(error):
+                    return False
+                raise
+            self.pacer.record(chat_id)
+        return True
+
+
+def _as_plain(chunk: str) -> str:
+    return html.unescape(_TAG.sub("", chunk))

@@ -1,0 +1,206 @@
+"""Telegram HTML: split rendered replies under the message limit, lay out buttons.
+
+The renderer escapes every user string, so the only markup in a reply is ours (a
+`<pre>` per table). A long reply is split at line ends, never inside a tag or an
+entity; a `<pre>` block cut in two is closed and reopened, with the table's header
+line repeated, so each message stays valid HTML and each part reads on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from commands.rendering import Renderer
+from commands.replies import Reply
+
+MESSAGE_LIMIT = 4096  # characters after entity parsing; we count the raw HTML, to be safe
+CALLBACK_DATA_LIMIT = 64  # bytes
+TOKEN_PREFIX = "#"  # callback data that is a token for a longer command, not a command
+_ATOM = re.compile(r"<[^>]*>|&[#\w]+;|\s+|[^<&\s]+|[<&]")
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*>")
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One reply, ready for Telegram: HTML chunks and the buttons of its last chunk."""
+
+    chunks: tuple[str, ...]
+    buttons: tuple[tuple[str, str], ...]  # (label, command)
+
+
+def render(reply: Reply, language: str, timezone: str) -> Outgoing:
+    """Render a reply as Telegram HTML, split under the message limit."""
+    rendered = Renderer(language, timezone, "html").reply(reply)
+    return Outgoing(tuple(split_html(rendered.text)), rendered.buttons)
+
+
+def render_plain(reply: Reply, language: str, timezone: str) -> Outgoing:
+    """Render a reply without markup: the fallback when Telegram rejects our HTML."""
+    rendered = Renderer(language, timezone, "plain").reply(reply)
+    return Outgoing(tuple(split_plain(rendered.text)), rendered.buttons)
+
+
+def length(text: str) -> int:
+    """Return the length Telegram counts: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclass
+class _Open:
+    """A tag open at the current point, and (for <pre>) its first line, the header."""
+
+    name: str
+    opening: str
+    header: str = ""
+    header_done: bool = False
+
+
+def split_html(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split HTML into messages of at most `limit`, each with balanced tags."""
+    if length(text) <= limit:
+        return [text] if text.strip() else []
+    chunks: list[str] = []
+    stack: list[_Open] = []
+    current = ""
+
+    def closing() -> str:
+        return "".join(f"</{tag.name}>" for tag in reversed(stack))
+
+    def reopening() -> str:
+        parts = []
+        for tag in stack:
+            parts.append(tag.opening)
+            if tag.name == "pre" and tag.header_done and tag.header.strip():
+                parts.append(tag.header + "\n")
+        return "".join(parts)
+
+    def flush() -> None:
+        nonlocal current
+        body = current + closing()
+        if _visible(body).strip():
+            chunks.append(body.strip("\n"))
+        current = reopening()
+
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        piece = line if index == len(lines) - 1 else line + "\n"
+        after = _advance([_copy(t) for t in stack], piece)
+        if length(current + piece + _closing(after)) <= limit:
+            current += piece
+            stack[:] = after
+            continue
+        if _visible(current).strip() and current != reopening():
+            flush()
+            if length(current + piece + _closing(after)) <= limit:
+                current += piece
+                stack[:] = after
+                continue
+        # One line longer than a message: cut it between words (or anywhere in a word).
+        for atom in _atoms(piece, limit // 2):
+            after = _advance([_copy(t) for t in stack], atom)
+            if length(current + atom + _closing(after)) > limit and _visible(current).strip():
+                flush()
+                after = _advance([_copy(t) for t in stack], atom)
+            current += atom
+            stack[:] = after
+    if _visible(current).strip() and current != reopening():
+        chunks.append((current + closing()).strip("\n"))
+    return chunks
+
+
+def split_plain(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split plain text at line ends (or spaces) into messages of at most `limit`."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while length(line) > limit:
+            cut = line.rfind(" ", 0, limit) if " " in line[:limit] else limit
+            cut = cut if cut > 0 else limit
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+        candidate = f"{current}\n{line}" if current else line
+        if length(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current.strip():
+        chunks.append(current)
+    return [c for c in chunks if c.strip()]
+
+
+def _copy(tag: _Open) -> _Open:
+    return _Open(tag.name, tag.opening, tag.header, tag.header_done)
+
+
+def _closing(stack: list[_Open]) -> str:
+    return "".join(f"</{tag.name}>" for tag in reversed(stack))
+
+
+def _advance(stack: list[_Open], piece: str) -> list[_Open]:
+    """Return the open tags after `piece`, and the header lines of open <pre> blocks."""
+    for atom in _ATOM.findall(piece):
+        tag = _TAG.fullmatch(atom)
+        if tag is not None:
+            closing, name = tag.group(1), tag.group(2).lower()
+            if closing:
+                for at in range(len(stack) - 1, -1, -1):
+                    if stack[at].name == name:
+                        del stack[at:]
+                        break
+            else:
+                stack.append(_Open(name, atom))
+            continue
+        for open_tag in stack:
+            if open_tag.name == "pre" and not open_tag.header_done:
+                if "\n" in atom:
+                    open_tag.header += atom.split("\n", 1)[0]
+                    open_tag.header_done = True
+                else:
+                    open_tag.header += atom
+    return stack
+
+
+def _atoms(piece: str, longest: int) -> list[str]:
+    """Cut a line into tags, entities, words and spaces; cut over-long words too."""
+    out: list[str] = []
+    for atom in _ATOM.findall(piece):
+        if atom.startswith(("<", "&")) or length(atom) <= longest:
+            out.append(atom)
+        else:
+            out.extend(atom[i : i + longest] for i in range(0, len(atom), longest))
+    return out
+
+
+def _visible(html_text: str) -> str:
+    return _TAG.sub("", html_text)
+
+
+def callback_token(command: str) -> str:
+    """Return the short token that stands for a command too long for callback data."""
+    return TOKEN_PREFIX + hashlib.sha256(command.encode()).hexdigest()[:24]
+
+
+def fits_callback(command: str) -> bool:
+    return 0 < len(command.encode()) <= CALLBACK_DATA_LIMIT and not command.startswith(
+        TOKEN_PREFIX
+    )
+
+
+def keyboard(buttons: list[tuple[str, str]]) -> InlineKeyboardMarkup | None:
+    """Lay out (label, callback data) buttons: a short pair on one row, else one a row."""
+    if not buttons:
+        return None
+    labels = sum(len(label) for label, _ in buttons)
+    if len(buttons) <= 2 and labels <= 30:
+        rows = [[InlineKeyboardButton(label, callback_data=data) for label, data in buttons]]
+    else:
+        rows = [[InlineKeyboardButton(label, callback_data=data)] for label, data in buttons]
+    return InlineKeyboardMarkup(rows)
