@@ -112,6 +112,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                             "remind.match",
                             opponent=n(opponent),
                             start=When(start),
+                            table=views.table_number(state, state.matches[number]),
                             colour=msg(f"word.{colour}"),
                             match=number,
                         ),

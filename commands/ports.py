@@ -156,6 +156,10 @@ class ProcessedUpdates(Protocol):
         """Record a platform update id; return False if it was already processed."""
         ...
 
+    async def forget_before(self, moment: datetime) -> int:
+        """Delete the ids recorded before `moment`; return how many."""
+        ...
+
 
 class Meta(Protocol):
     async def get(self, key: str) -> str | None: ...

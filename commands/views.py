@@ -164,6 +164,14 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
     )
 
 
+def table_number(state: TournamentState, match: Match) -> int:
+    """Return the board a match is played on: its place among the matches of its time."""
+    same_time = sorted(
+        m.number for m in state.matches.values() if m.start == match.start and m.is_ready
+    )
+    return same_time.index(match.number) + 1 if match.number in same_time else 1
+
+
 def round_label(match: Match) -> Msg:
     if match.stage is Stage.GROUP:
         return msg("round.group", group=match.group or "", round=match.round)

@@ -110,7 +110,8 @@ MESSAGES: dict[str, str] = {
     "remind.checkin": "Check-in for {tournament} is open (start {start}). Send /checkin at the venue.",
     "club.checkin_open": "Check-in for {tournament} is open: players, send /checkin at the venue.",
     "remind.match": (
-        "Your match {match} against {opponent} starts at {start}; you play {colour}."
+        "Your match {match} against {opponent} starts at {start} at table {table}; "
+        "you play {colour}."
     ),
     # -- lateness, forfeits, sanctions --
     "late.point": (

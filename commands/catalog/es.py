@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "{tournament} empieza el {start}. ¿Vienes? Toca Confirmar o envía /confirm.",
     "remind.checkin": "El registro de llegada de {tournament} está abierto (empieza a las {start}). Envía /checkin en el local.",
     "club.checkin_open": "El registro de llegada de {tournament} está abierto: jugadores, envíen /checkin en el local.",
-    "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start}; juegas con {colour}.",
+    "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} lleva {minutes} min de retraso en el encuentro {match}: {to} recibe {points} punto(s). {white} {ws}-{bs} {black}",
     "late.you": "Llevas {minutes} min de retraso en el encuentro {match}: tu rival recibió {points} punto(s). Envía /checkin en cuanto llegues.",

@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "Turniej {tournament} zaczyna się {start}. Przyjdziesz? Naciśnij Potwierdź albo wyślij /confirm.",
     "remind.checkin": "Potwierdzanie obecności na turnieju {tournament} jest otwarte (start o {start}). Wyślij /checkin na miejscu.",
     "club.checkin_open": "Potwierdzanie obecności na turnieju {tournament} otwarte: zawodnicy, wyślijcie /checkin na miejscu.",
-    "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}; Twoje pionki: {colour}.",
+    "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} spóźnia się {minutes} min na mecz {match}: {to} dostaje {points} pkt. {white} {ws}-{bs} {black}",
     "late.you": "Spóźniasz się {minutes} min na mecz {match}: przeciwnik dostał {points} pkt. Wyślij /checkin zaraz po przybyciu.",

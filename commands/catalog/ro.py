@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "{tournament} începe pe {start}. Veniți? Apăsați Confirm sau trimiteți /confirm.",
     "remind.checkin": "Înregistrarea sosirii la {tournament} este deschisă (începe la {start}). Trimiteți /checkin la locul de joc.",
     "club.checkin_open": "Înregistrarea sosirii la {tournament} este deschisă: jucători, trimiteți /checkin la locul de joc.",
-    "remind.match": "Partida {match} cu {opponent} începe la {start}; jucați cu piesele {colour}.",
+    "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} întârzie {minutes} min la partida {match}: {to} primește {points} punct(e). {white} {ws}-{bs} {black}",
     "late.you": "Întârziați {minutes} min la partida {match}: adversarul a primit {points} punct(e). Trimiteți /checkin imediat ce ajungeți.",
