@@ -186,6 +186,7 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
 
 async def help_(s: Session, p: Parsed) -> Reply:
     """List the commands you may use, with what they do."""
+    # The registry lists this very handler, so it is imported when /help runs.
     from commands.registry import COMMANDS
 
     lines = [msg("help.title")]
