@@ -132,7 +132,9 @@ class Scheduler:
             replace_existing=True,
             misfire_grace_time=None,
             coalesce=True,
-            max_instances=1,
+            # A poke during a sweep arms this job again at once; run_once serialises the
+            # runs itself, so a second instance waits instead of being skipped with a warning.
+            max_instances=2,
         )
 
     def armed_at(self) -> datetime | None:
