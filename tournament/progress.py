@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from itertools import combinations
+from typing import cast
 
 from tournament import knockout, placements
 from tournament.draw import DrawInputs, draw_groups, fingerprint
@@ -116,16 +117,23 @@ def all_standings(
         result = match.result()
         if result is not None:
             (extra if match.stage is Stage.TIEBREAK else results)[match.group].append(result)
-    return {
-        group.name: group_standings(
+    tables: dict[str, Standings] = {}
+    for group in groups:
+        inputs = (tuple(results[group.name]), tuple(extra[group.name]))
+        remembered = state.memo.get(f"standings:{group.name}")
+        if remembered is not None and remembered[0] == inputs:
+            tables[group.name] = cast(Standings, remembered[1])
+            continue
+        table = group_standings(
             group.players,
             results[group.name],
             state.preset.groups,
             lot_seed=state.seed + int(group.name),
             extra_game_results=extra[group.name],
         )
-        for group in groups
-    }
+        state.memo[f"standings:{group.name}"] = (inputs, table)
+        tables[group.name] = table
+    return tables
 
 
 def settle(state: TournamentState, at: datetime) -> list[Event]:

@@ -207,6 +207,9 @@ class TournamentState:
     draw: DrawRecord | None = None
     placements: list[Placement] = field(default_factory=list)
     finished_at: datetime | None = None
+    # Derived values remembered between calls (group standings), never stored: each
+    # entry carries the inputs it was computed from and is recomputed when they change.
+    memo: dict[str, tuple[object, object]] = field(default_factory=dict, repr=False, compare=False)
 
     # -- queries used by every rule module --
 

@@ -115,8 +115,10 @@ def open_matches(state: TournamentState) -> list[int]:
 
 
 def as_dict(state: TournamentState) -> dict[str, Any]:
-    """Return every field of a state, recursively, for equality checks."""
-    return asdict(state)
+    """Return every stored field of a state, recursively, for equality checks."""
+    fields = asdict(state)
+    fields.pop("memo")  # remembered derived values, never stored
+    return fields
 
 
 def datetimes_in(value: object) -> list[datetime]:
