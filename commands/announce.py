@@ -239,7 +239,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                             msg(
                                 "extra_games",
                                 group=group,
-                                players=_names(names, players),
+                                players=views.name_list(names, players),
                                 matches=", ".join(map(str, numbers)),
                             ),
                         )
@@ -289,12 +289,8 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 views.placements_table(state, names),
             ]
             if youngest:
-                finished.append(msg("prize.youngest", players=_names(names, youngest)))
+                finished.append(msg("prize.youngest", players=views.name_list(names, youngest)))
             if veterans:
-                finished.append(msg("prize.veteran", players=_names(names, veterans)))
+                finished.append(msg("prize.veteran", players=views.name_list(names, veterans)))
             return [notice(Reply(tuple(finished)))]
     return []
-
-
-def _names(names: Names, players: tuple[PlayerId, ...]) -> str:
-    return ", ".join(names.get(p, f"#{p}") for p in players)

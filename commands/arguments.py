@@ -42,6 +42,15 @@ def match_number(text: str | None) -> int | None:
     return int(cleaned)
 
 
+def cube(text: str | None) -> int:
+    """Read the doubling cube's final value (1 when not given)."""
+    if text is None:
+        return 1
+    if not text.strip().isdigit():
+        raise Refused("bad_cube", text=text)
+    return int(text)
+
+
 def birth_date(text: str | None) -> date | None:
     if text is None:
         return None

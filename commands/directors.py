@@ -159,7 +159,8 @@ async def result(s: Session, p: Parsed) -> Reply:
         open_ones = [m for m in candidates if not m.is_final]
         if not candidates:
             raise Refused("no_match_between", a=first.name, b=second.name)
-        match = (open_ones or candidates)[-1 if not open_ones else 0]
+        # The next match to play between them, else the last one played (a correction).
+        match = open_ones[0] if open_ones else candidates[-1]
         white_first = match.white == first.id
     else:
         raise Refused("bad_result_args", usage=usage)

@@ -106,14 +106,7 @@ async def checkin(s: Session, p: Parsed) -> Reply:
     """Say you are at the venue (CLUB-PRESENCE)."""
     player = await s.me()
     state = await s.tournament()
-    try:
-        attendance.check_in(state, player.id, s.now)
-    except Refused as refusal:
-        if refusal.code == "checkin_not_open":
-            raise Refused(
-                "checkin_not_open", opens=When(state.start - _checkin_offset(state), "datetime")
-            ) from None
-        raise
+    attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]
     upcoming = state.open_matches_of(player.id)
@@ -186,7 +179,7 @@ async def _report_game(s: Session, p: Parsed, state: TournamentState) -> Reply:
     kind = GAME_KINDS.get(p.args[1].lower() if len(p.args) > 1 else "single")
     if kind is None:
         raise Refused("bad_game_kind", text=p.args[1], kinds="single, gammon, backgammon")
-    cube = arguments.match_number(p.option("cube")) or 1
+    cube = arguments.cube(p.option("cube"))
     match = await pick_match(
         s, state, Parsed(p.name, (), p.options), usage="/report game", command="report game"
     )

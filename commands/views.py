@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from commands.replies import Msg, Name, Param, Table, When, msg
 from tournament.model import MatchStatus, PlayerId, Stage
@@ -29,6 +29,11 @@ def name(names: Names, player: PlayerId | None) -> Param:
     if player is None:
         return msg("word.to_be_decided")
     return Name(names.get(player, f"#{player}"))
+
+
+def name_list(names: Names, players: Iterable[PlayerId]) -> str:
+    """Return players' names joined for a sentence: "ana, bob, cruz"."""
+    return ", ".join(names.get(p, f"#{p}") for p in players)
 
 
 def group_table(state: TournamentState, group: Group, names: Names) -> Table:
@@ -90,7 +95,7 @@ def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
     ) + tuple(
         msg(
             "tiebreak.extra_games_needed",
-            players=", ".join(str(names.get(p, p)) for p in need.players),
+            players=name_list(names, need.players),
         )
         for need in table.extra_games
     )

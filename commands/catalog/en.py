@@ -320,6 +320,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "You are already entered in {tournament}. /me shows your entry.",
     "refused.ambiguous_player": 'Several players are called {name}: use the full name in quotes, for example "Ana P.".',
     "refused.bad_club_args": 'Unknown option {text}. Try /club link, /club join CODE, or /club name:"...".',
+    "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",
     "refused.bad_datetime": '{text} is not a date and time: write it as start:"2026-01-31 20:00".',
     "refused.bad_game_kind": "{text} is not a kind of game: use {kinds}.",

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Ya te inscribiste en {tournament}. /me muestra tu inscripción.",
     "refused.ambiguous_player": 'Hay varios jugadores llamados {name}: usa el nombre completo entre comillas, por ejemplo "Ana P.".',
     "refused.bad_club_args": 'Opción desconocida: {text}. Prueba /club link, /club join CODE o /club name:"...".',
+    "refused.bad_cube": "{text} no es un valor del cubo: escribe cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} no es una fecha: escríbela así: 1950-03-02.",
     "refused.bad_datetime": '{text} no es una fecha con hora: escríbela así: start:"2026-01-31 20:00".',
     "refused.bad_game_kind": "{text} no es un tipo de partida: usa {kinds}.",

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Masz już zgłoszenie do turnieju {tournament}. /me je pokazuje.",
     "refused.ambiguous_player": 'Kilku zawodników nazywa się {name}: użyj pełnej nazwy w cudzysłowie, na przykład "Ana P.".',
     "refused.bad_club_args": 'Nieznana opcja {text}. Spróbuj /club link, /club join CODE albo /club name:"...".',
+    "refused.bad_cube": "{text} to nie wartość kostki dublującej: napisz cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} to nie data: zapisz ją jako 1950-03-02.",
     "refused.bad_datetime": '{text} to nie data z godziną: zapisz jako start:"2026-01-31 20:00".',
     "refused.bad_game_kind": "{text} to nie rodzaj partii: użyj {kinds}.",

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Aveți deja o înscriere la {tournament}. /me o arată.",
     "refused.ambiguous_player": 'Mai mulți jucători se numesc {name}: folosiți numele complet între ghilimele, de exemplu "Ana P.".',
     "refused.bad_club_args": 'Opțiune necunoscută: {text}. Încercați /club link, /club join CODE sau /club name:"...".',
+    "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",
     "refused.bad_datetime": '{text} nu este o dată cu oră: scrieți așa: start:"2026-01-31 20:00".',
     "refused.bad_game_kind": "{text} nu este un tip de joc: folosiți {kinds}.",

@@ -83,3 +83,22 @@ async def test_a_redelivered_update_is_applied_once(engine: AsyncEngine) -> None
     assert "recorded" in first and second == ""
     state = await chat.tournament()
     assert [m.report.seq for m in state.matches.values() if m.report] == [1]
+
+
+async def test_an_early_checkin_says_when_it_opens(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    await chat.say("bob", "/register")
+    assert await chat.say("bob", "/checkin") == "Check-in opens at 2026-01-31 19:00."
+
+
+async def test_a_cube_that_is_no_number_is_refused_with_what_to_type(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    reply = await chat.say("bob", "/report game gammon cube:two")
+    assert reply == "two is not a cube value: write cube:2 (1, 2, 4 ... 64)."
+    state = await chat.tournament()
+    assert all(not m.games for m in state.matches.values())
