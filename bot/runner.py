@@ -40,7 +40,14 @@ def _telegram(app: App) -> Adapter:
     return from_app(app)
 
 
-ADAPTERS: dict[str, AdapterFactory] = {"telegram": _telegram}
+def _discord(app: App) -> Adapter:
+    # Imported here: discord.py loads only when a Discord token is configured.
+    from bot.discord_adapter import from_app
+
+    return from_app(app)
+
+
+ADAPTERS: dict[str, AdapterFactory] = {"telegram": _telegram, "discord": _discord}
 
 
 def configured(settings: Settings) -> list[str]:
@@ -79,11 +86,14 @@ def serve(
     available = [platform for platform in wanted if platform in adapters]
     if not available:
         return 2
-    return asyncio.run(_serve(settings, [adapters[p] for p in available], stop))
+    return asyncio.run(_serve(settings, [adapters[p] for p in available], stop, err))
 
 
 async def _serve(
-    settings: Settings, factories: list[AdapterFactory], stop: asyncio.Event | None
+    settings: Settings,
+    factories: list[AdapterFactory],
+    stop: asyncio.Event | None,
+    err: TextIO | None = None,
 ) -> int:
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -96,7 +106,15 @@ async def _serve(
         await app.scheduler.start()
         for factory in factories:
             adapter = factory(app)
-            await adapter.start()
+            try:
+                await adapter.start()
+            except Exception as error:  # a bad token, the platform unreachable: say so
+                log.exception("%s adapter did not start", adapter.platform)
+                print(
+                    f"clubtd run: the {adapter.platform} adapter could not start: {error}",
+                    file=err or sys.stderr,
+                )
+                return 1
             started.append(adapter)
             log.info("%s adapter started", adapter.platform)
         await stop.wait()

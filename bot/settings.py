@@ -49,6 +49,10 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite:///clubtd.db"
     discord_token: SecretStr | None = None
+    # Another REST base (a rate-limit proxy, a test double); its gateway comes from it.
+    discord_api_url: str | None = None
+    # Members with this role (name or id) are directors, besides Manage Server.
+    discord_director_role: str | None = None
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
     # Webhook mode instead of polling when a public URL is set (Telegram posts updates).

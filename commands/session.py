@@ -29,7 +29,7 @@ class Invocation:
     """A command as a platform delivered it."""
 
     platform: str  # "console" | "telegram" | "discord"
-    chat: str  # the group or channel id; for a private chat "user:<user>"
+    chat: str  # which club: its group (Telegram) or server (Discord); private: "user:<user>"
     user: str  # the platform's user id
     user_name: str  # the display name the platform shows
     text: str
@@ -37,6 +37,9 @@ class Invocation:
     private: bool = False
     chat_admin: bool = False  # the platform says this user administers the chat
     update_id: str | None = None  # for deduplication of redelivered updates
+    # Where to answer, when that is not `chat` itself: on Discord the club is the
+    # server and the answer goes to the channel the command came from.
+    channel: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -396,4 +396,5 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_in_play": "{name} is still being played: finish it first.",
     "refused.tournament_name_required": 'Add a name: /tournament new name:"January Cup" start:"2026-01-31 20:00"',
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
+    "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
 }

@@ -352,4 +352,5 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_in_play": "{name} todavía se está jugando: termínalo primero.",
     "refused.tournament_name_required": 'Añade un nombre: /tournament new name:"Copa de Enero" start:"2026-01-31 20:00"',
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",
+    "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
 }

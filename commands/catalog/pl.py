@@ -352,4 +352,5 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_in_play": "Turniej {name} wciąż trwa: najpierw go zakończ.",
     "refused.tournament_name_required": 'Dodaj nazwę: /tournament new name:"Puchar Stycznia" start:"2026-01-31 20:00"',
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",
+    "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
 }

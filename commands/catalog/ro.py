@@ -352,4 +352,5 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_in_play": "{name} încă se joacă: încheiați-l mai întâi.",
     "refused.tournament_name_required": 'Adăugați un nume: /tournament new name:"Cupa Ianuarie" start:"2026-01-31 20:00"',
     "telegram.start_bot": "{name}, încă nu vă pot scrie în privat: deschideți {link} și apăsați Start; apoi vă pot trimite mementourile și butoanele.",
+    "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
 }

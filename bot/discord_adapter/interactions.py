@@ -1,0 +1,211 @@
+"""Discord interactions -> Invocation -> use case -> reply.
+
+A slash command or a button press becomes an `Invocation` (the club is the server, the
+channel is where the answer goes) and runs through `commands.dispatch.handle`,
+deduplicated by the interaction id. Discord wants an answer within 3 seconds: a
+command still running after `defer_after` is deferred first and answered by a
+follow-up. Private things (/me, /schedule, refusals) are ephemeral.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+import discord
+from discord.utils import MISSING
+
+from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
+from bot.discord_adapter.transport import PLATFORM, DiscordTransport
+from bot.sending.serial import PerKey
+from commands.dispatch import Response, handle
+from commands.replies import to_payload
+from commands.session import CommandConfig, Invocation
+from commands.suggest import Asker, suggest
+from storage.unit_of_work import SqlUnitOfWork
+
+log = logging.getLogger("clubtd.discord")
+
+EPHEMERAL_COMMANDS = frozenset({"me", "schedule", "help"})
+
+
+class InteractionHandlers:
+    """What the command tree and the button listener call."""
+
+    def __init__(
+        self,
+        *,
+        uow_factory: Callable[[], SqlUnitOfWork],
+        config: CommandConfig,
+        clock: Callable[[], datetime],
+        transport: DiscordTransport,
+        director_role: str | None = None,
+        defer_after: float = 1.0,
+        poke: Callable[[], object] | None = None,
+        queued: Callable[[], None] | None = None,
+    ) -> None:
+        self.uow_factory = uow_factory
+        self.config = config
+        self.clock = clock
+        self.transport = transport
+        self.director_role = director_role
+        self.defer_after = defer_after
+        self.poke = poke
+        self.queued = queued
+        self.serial = PerKey()
+
+    # -- who --
+
+    def is_director(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, or the configured director role (CLUBTD_DIRECTORS is checked
+        by the use cases). Checked here, not by Discord's default permissions."""
+        if interaction.guild_id is None:
+            return False
+        if interaction.permissions.manage_guild:
+            return True
+        member = interaction.user
+        if self.director_role and isinstance(member, discord.Member):
+            wanted = self.director_role.strip().lower()
+            return any(wanted in (str(role.id), role.name.lower()) for role in member.roles)
+        return False
+
+    def invocation(self, interaction: discord.Interaction, text: str) -> Invocation:
+        user = interaction.user
+        private = interaction.guild_id is None
+        return Invocation(
+            platform=PLATFORM,
+            chat=f"user:{user.id}" if private else str(interaction.guild_id),
+            channel=str(interaction.channel_id),
+            user=str(user.id),
+            user_name=user.display_name,
+            text=text,
+            now=self.clock(),
+            private=private,
+            chat_admin=self.is_director(interaction),
+            update_id=str(interaction.id),
+        )
+
+    # -- commands and buttons --
+
+    async def command(self, interaction: discord.Interaction, name: str, text: str) -> None:
+        """Run a slash command (already turned into its command line)."""
+        await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS)
+
+    async def on_button(self, interaction: discord.Interaction) -> None:
+        data: object = dict(interaction.data or {}).get("custom_id", "")
+        if not isinstance(data, str) or not data.startswith(CUSTOM_ID_PREFIX):
+            return
+        command = await self.transport.buttons.command_for(data.removeprefix(CUSTOM_ID_PREFIX))
+        if command is None:
+            await interaction.response.send_message("?", ephemeral=True)
+            return
+        await self.run(interaction, command, ephemeral=False)
+
+    async def run(self, interaction: discord.Interaction, text: str, *, ephemeral: bool) -> None:
+        inv = self.invocation(interaction, text)
+        async with self.serial.hold(inv.user):
+            task = asyncio.create_task(self._handle(inv))
+            done, _ = await asyncio.wait({task}, timeout=self.defer_after)
+            if not done:
+                try:
+                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                except discord.HTTPException as error:
+                    log.warning("could not defer interaction %s: %s", interaction.id, error)
+            response = await task
+        if response is None:
+            return  # a redelivered interaction: it was answered once already
+        if not inv.private and response.club_id is not None and inv.chat_admin:
+            await self.transport.remember_channel(inv.chat, str(interaction.channel_id))
+        await self.reply(interaction, inv, response, ephemeral=ephemeral)
+        if self.queued is not None:
+            self.queued()
+
+    async def _handle(self, inv: Invocation) -> Response | None:
+        response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
+        if response is not None and not response.refused and self.poke is not None:
+            try:
+                result = self.poke()
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                log.exception("poke failed")
+        return response
+
+    async def reply(
+        self,
+        interaction: discord.Interaction,
+        inv: Invocation,
+        response: Response,
+        *,
+        ephemeral: bool,
+    ) -> None:
+        """Answer the interaction; what cannot go now goes through the outbox."""
+        outgoing = render(response.reply, response.language, response.timezone)
+        hidden = ephemeral or response.refused or response.reply.private
+        try:
+            await self._answer(interaction, outgoing, hidden)
+        except (discord.NotFound, discord.HTTPException) as error:
+            # The interaction expired (3 s / 15 min) or Discord had trouble: post instead.
+            log.info("interaction %s answer failed (%s): queued", interaction.id, error)
+            await self._queue(inv, response)
+
+    async def _answer(
+        self, interaction: discord.Interaction, outgoing: Outgoing, hidden: bool
+    ) -> None:
+        view = await self.transport.view(outgoing)
+        messages = outgoing.messages() or [("\u2705", [])]
+        for index, (content, embeds) in enumerate(messages):
+            buttons = view if view is not None and index == len(messages) - 1 else MISSING
+            mentions = outgoing.allowed_mentions()
+            if not interaction.response.is_done():
+                await interaction.response.send_message(
+                    content,
+                    embeds=embeds,
+                    view=buttons,
+                    ephemeral=hidden,
+                    allowed_mentions=mentions,
+                )
+            else:
+                await interaction.followup.send(
+                    content or MISSING,
+                    embeds=embeds,
+                    view=buttons,
+                    ephemeral=hidden,
+                    allowed_mentions=mentions,
+                )
+        if view is not None:
+            view.stop()
+
+    async def _queue(self, inv: Invocation, response: Response) -> None:
+        if response.club_id is None:
+            return
+        async with self.uow_factory() as uow:
+            await uow.outbox.add(
+                club_id=response.club_id,
+                platform=PLATFORM,
+                chat=inv.chat,
+                payload=to_payload(response.reply),
+                created_at=self.clock(),
+            )
+            await uow.commit()
+
+    # -- autocomplete --
+
+    async def suggestions(
+        self, interaction: discord.Interaction, kind: str, typed: str
+    ) -> list[tuple[str, str]]:
+        private = interaction.guild_id is None
+        asker = Asker(
+            platform=PLATFORM,
+            chat=f"user:{interaction.user.id}" if private else str(interaction.guild_id),
+            user=str(interaction.user.id),
+            private=private,
+        )
+        try:
+            return await suggest(kind, typed, asker, uow_factory=self.uow_factory)
+        except Exception:
+            log.exception("autocomplete %s failed", kind)
+            return []

@@ -1,0 +1,116 @@
+"""Discord rendering: markdown text, an embed per table, buttons with stable custom ids.
+
+Every user string is escaped for Discord markdown by the shared renderer (and
+`@everyone` is defused); `allowed_mentions` is none unless a message names the people
+it is about, so nothing a player types can ping anyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import discord
+
+from commands.rendering import Renderer
+from commands.replies import Msg, Reply
+
+CONTENT_LIMIT = 2000
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBEDS_PER_MESSAGE = 10
+CUSTOM_ID_LIMIT = 100
+CUSTOM_ID_PREFIX = "ctd:"  # a button of ours: what follows is a command or a stored token
+TOKEN_MARK = "#"
+NO_MENTIONS = discord.AllowedMentions.none()
+EMBED_COLOUR = 0x2E7D32
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One reply, ready for Discord: messages of text and embeds, buttons under the last."""
+
+    contents: tuple[str, ...]
+    embeds: tuple[discord.Embed, ...]
+    buttons: tuple[tuple[str, str], ...]  # (label, command)
+    mentions: tuple[int, ...] = field(default=())  # users this message may ping
+
+    @property
+    def empty(self) -> bool:
+        return not self.contents and not self.embeds
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        if not self.mentions:
+            return NO_MENTIONS
+        return discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in self.mentions]
+        )
+
+    def messages(self) -> list[tuple[str | None, list[discord.Embed]]]:
+        """Return (content, embeds) per message to send: text first, the tables after."""
+        out: list[tuple[str | None, list[discord.Embed]]] = [(c, []) for c in self.contents]
+        embeds = list(self.embeds)
+        while embeds:
+            batch, embeds = embeds[:EMBEDS_PER_MESSAGE], embeds[EMBEDS_PER_MESSAGE:]
+            if out and not out[-1][1] and len(batch) <= EMBEDS_PER_MESSAGE:
+                out[-1] = (out[-1][0], batch)
+            else:
+                out.append((None, batch))
+        return out
+
+
+def render(reply: Reply, language: str, timezone: str) -> Outgoing:
+    """Render a reply: messages as markdown text, each table as an embed."""
+    renderer = Renderer(language, timezone, "markdown")
+    texts: list[str] = []
+    embeds: list[discord.Embed] = []
+    for part in reply.parts:
+        if isinstance(part, Msg):
+            texts.append(renderer.message(part))
+        else:
+            table = renderer.table(part)
+            title, _, rest = table.partition("\n")
+            body = rest if rest.startswith("```") else table
+            embed = discord.Embed(
+                title=title[:256] if rest.startswith("```") else None,
+                description=body[:EMBED_DESCRIPTION_LIMIT],
+                colour=EMBED_COLOUR,
+            )
+            embeds.append(embed)
+    buttons = tuple((renderer.plain(b.label)[:80], b.command) for b in reply.buttons)
+    return Outgoing(tuple(split("\n".join(texts))), tuple(embeds), buttons)
+
+
+def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """Split text at line ends into messages of at most `limit` characters."""
+    if not text.strip():
+        return []
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            candidate_ok = candidate
+            current = candidate_ok
+    if current.strip():
+        parts.append(current)
+    return parts
+
+
+def custom_id(command: str) -> str | None:
+    """Return the custom id that carries `command`, or None when it needs a token."""
+    value = CUSTOM_ID_PREFIX + command
+    return value if len(value) <= CUSTOM_ID_LIMIT else None
+
+
+def token_for(command: str) -> str:
+    """Return a stable short token for a command too long for a custom id."""
+    return TOKEN_MARK + hashlib.sha256(command.encode()).hexdigest()[:24]

@@ -1,0 +1,55 @@
+"""The small interface an adapter's transport offers the shared sending code.
+
+A transport sends one rendered reply to a chat (or edits the live message it replaced)
+and maps its platform's failures to four neutral errors, so the outbox loop decides
+what to do without knowing the platform.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from commands.replies import Reply
+from tournament.club import Club
+
+
+class SendError(Exception):
+    """A send failed; the subclass says what it means for the row."""
+
+
+class RetryLater(SendError):
+    """Rate limited or a passing network fault: try again after `seconds`."""
+
+    def __init__(self, seconds: float, why: str = "") -> None:
+        super().__init__(why or f"retry in {seconds:.1f}s")
+        self.seconds = max(0.0, seconds)
+
+
+class Unreachable(SendError):
+    """A person cannot be written to privately (never started the bot, DMs closed)."""
+
+
+class Rejected(SendError):
+    """The platform refuses this message for good (bad request, chat gone)."""
+
+
+class Transport(Protocol):
+    """One platform's way of putting an outbox row on the wire."""
+
+    platform: str
+
+    def delay(self, chat: str) -> float:
+        """Return how many seconds `chat` must wait before its next message."""
+        ...
+
+    def pause(self, chat: str, seconds: float) -> None:
+        """Hold a chat back (the server asked for it)."""
+        ...
+
+    async def deliver(self, chat: str, reply: Reply, club: Club, live: str | None) -> str:
+        """Send (or edit the `live` message ids in place); return the message ids sent."""
+        ...
+
+    async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
+        """Tell a person who cannot be written to privately, in the club's chat."""
+        ...

@@ -1,0 +1,198 @@
+"""End to end: `clubtd run` as a subprocess against the local Discord stand-in.
+
+A small tournament in a Discord server driven only through slash commands,
+autocomplete and buttons; a player's director command refused; ephemeral answers; a
+name like `@everyone **x**` that pings nobody; buttons that still work after a
+restart; a 429 retried; a duplicate interaction applied once; closed DMs turned into
+a mention in the club's channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from storage import tables as t
+from storage.engine import make_engine
+from tests.discord.conftest import GENERAL, GUILD, World
+from tests.discord.standin import User
+
+
+def _start() -> str:
+    """A start a few minutes ahead (the process runs on the real clock)."""
+    at = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(minutes=30)
+    return at.strftime("%Y-%m-%d %H:%M")
+
+
+async def _new_cup(world: World, who: User | None = None) -> str:
+    return await world.slash(
+        who or world.ana,
+        "tournament",
+        sub="new",
+        name="January Cup",
+        start=_start(),
+        preset="hgv-backgammon",
+        approval="no",
+    )
+
+
+async def _rows(world: World, **where: str) -> list[object]:
+    engine = make_engine(world.bot.database_url)
+    try:
+        async with engine.connect() as conn:
+            query = select(t.outbox)
+            for key, value in where.items():
+                query = query.where(getattr(t.outbox.c, key) == value)
+            return list(await conn.execute(query))
+    finally:
+        await engine.dispose()
+
+
+async def test_a_small_tournament_through_slash_commands_and_buttons(world: World) -> None:
+    standin = world.standin
+    names = {c["name"] for c in standin.commands}
+    assert {"register", "report", "result", "tournament", "club", "standings"} <= names
+    report = next(c for c in standin.commands if c["name"] == "report")
+    assert {o["name"] for o in report["options"]} >= {"score", "match"}
+    club = next(c for c in standin.commands if c["name"] == "club")
+    assert {o["name"] for o in club["options"]} == {"settings", "link", "join"}
+    assert "es-ES" in report.get("description_localizations", {})
+
+    # The first command of someone with Manage Server makes the server a club.
+    assert "January Cup" in await _new_cup(world)
+
+    # A player's director command is refused, privately.
+    alice, bob, cruz = world.players
+    refusal = await standin.answer(
+        await standin.slash(alice, "draw", guild_id=GUILD, channel_id=GENERAL)
+    )
+    assert "Only directors" in refusal.text and refusal.ephemeral
+
+    # Players register, then confirm with the button under the answer.
+    for player in world.players:
+        interaction = await standin.slash(player, "register", guild_id=GUILD, channel_id=GENERAL)
+        answer = await standin.answer(interaction)
+        assert player.name in answer.text
+        pressed = await standin.press(player, answer, "Confirm")
+        confirmed = await standin.answer(pressed)
+        assert "confirmed" in confirmed.text
+
+    # Autocomplete offers this tournament's players and the presets.
+    offered = await standin.autocomplete(
+        world.ana, "present", "player", guild_id=GUILD, channel_id=GENERAL, player="b"
+    )
+    assert [c["name"] for c in offered] == ["Bob"]
+    presets = await standin.autocomplete(
+        world.ana,
+        "tournament",
+        "preset",
+        guild_id=GUILD,
+        channel_id=GENERAL,
+        sub="new",
+        name="x",
+        start="y",
+        preset="hgv",
+    )
+    assert any(c["value"] == "hgv-backgammon" for c in presets)
+
+    for player in world.players:
+        await world.slash(player, "checkin")
+    # A member with the configured director role may draw.
+    drawn = await world.slash(world.dora, "draw")
+    assert "groups are drawn" in drawn
+
+    # /me is private; the player's own open matches are offered for /report.
+    me = await standin.answer(await standin.slash(alice, "me", guild_id=GUILD, channel_id=GENERAL))
+    assert me.ephemeral
+    mine = await standin.autocomplete(
+        alice, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+    )
+    assert mine and all("Alice" in c["name"] for c in mine)
+    number = mine[0]["value"]
+    opponent = bob if "Bob" in mine[0]["name"] else cruz
+
+    # Alice reports; her opponent accepts with the button of the private message.
+    reported = await world.slash(alice, "report", score="3-1", match=number)
+    assert "3-1" in reported
+    pending = await standin.wait_for(
+        lambda m: (
+            m in standin.dms(opponent.id) and any(b["label"] == "Accept" for b in m.buttons())
+        )
+    )
+    accepted = await standin.answer(await standin.press(opponent, pending, "Accept"))
+    assert f"{number}" in accepted.text
+
+    # The standings are one live message in the club's channel, an embed table.
+    live = await standin.wait_for(
+        lambda m: (
+            m.channel_id == GENERAL and any("Group" in (e.get("title") or "") for e in m.embeds)
+        )
+    )
+    assert "```" in live.embeds[0]["description"]
+    assert not live.pinged
+
+
+async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -> None:
+    standin = world.standin
+    await _new_cup(world)
+    registered = await world.slash(world.tricky, "register")
+    message = next(m for m in standin.messages.values() if m.text == registered)
+    assert "\\*\\*x\\*\\*" in message.content  # shown as typed, not bold
+    assert not message.pinged  # and nobody is pinged
+    assert message.allowed_mentions == {"parse": []}
+
+    # Bob's DMs are closed: the private "accept?" message becomes a mention in #general.
+    bob = world.players[1]
+    bob.dms_closed = True
+    await world.slash(bob, "register")
+    for player in (world.tricky, bob):
+        await world.slash(player, "checkin")
+    await world.slash(world.eli, "draw")  # Eli is in CLUBTD_DIRECTORS
+    mine = await standin.autocomplete(
+        world.tricky, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+    )
+    await world.slash(world.tricky, "report", score="3-1", match=mine[0]["value"])
+    mention = await standin.wait_for(
+        lambda m: m.channel_id == GENERAL and f"<@{bob.id}>" in m.content
+    )
+    assert mention.pinged == frozenset({f"user:{bob.id}"})  # only Bob
+    assert not standin.dms(bob.id)
+
+
+async def test_a_restart_keeps_buttons_and_a_duplicate_interaction_counts_once(
+    world: World,
+) -> None:
+    standin = world.standin
+    await _new_cup(world)
+    alice = world.players[0]
+
+    # The same interaction delivered twice is applied once.
+    first = await standin.slash(alice, "register", guild_id=GUILD, channel_id=GENERAL)
+    answer = await standin.answer(first)
+    await standin.slash(
+        alice, "register", guild_id=GUILD, channel_id=GENERAL, interaction_id=first.id
+    )
+    await asyncio.sleep(1.0)
+    assert len(first.responses) == 1
+    assert sum("Alice" in m.text for m in standin.in_channel(GENERAL)) == 1
+
+    # The process restarts; the Confirm button under the old answer still works.
+    await world.bot.stop()
+    await world.bot.start()
+    confirmed = await standin.answer(await standin.press(alice, answer, "Confirm"))
+    assert "confirmed" in confirmed.text
+
+
+async def test_a_429_is_retried_with_the_servers_retry_after(world: World) -> None:
+    standin = world.standin
+    await _new_cup(world)
+    standin.rate_limit("POST", r"/channels/\d+/messages$", times=1, retry_after=0.3)
+    for player in world.players[:2]:
+        await world.slash(player, "register")
+    await world.slash(world.ana, "draw")
+    # The draw's announcements are posted by the outbox sender; the first post got a 429.
+    posted = await standin.wait_for(lambda m: m.channel_id == GENERAL and m.interaction_id is None)
+    assert posted.text
+    assert standin.rate_limited == [f"POST /api/v10/channels/{GENERAL}/messages"]
