@@ -171,7 +171,7 @@ class OutboxSender:
             return None
         club = await self._club(row.club_id)
         outgoing = render(reply, club.language, club.timezone)
-        if not outgoing.chunks:
+        if outgoing.empty:
             await self.store.mark_sent(row.id, at=self.clock())
             return None
         try:
