@@ -238,7 +238,8 @@ class ConsoleBot:
     ) -> None:
         rendered = renderer.reply(reply)
         body = rendered.text
-        if self.pictures is not None and any(isinstance(p, Picture) for p in reply.parts):
+        drawing = self.pictures is not None and club.pictures
+        if drawing and any(isinstance(p, Picture) for p in reply.parts):
             blocks = [
                 self._picture(part, club)
                 if isinstance(part, Picture)

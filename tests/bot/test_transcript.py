@@ -198,3 +198,19 @@ def test_interactive_console_reads_stdin(clubtd: Clubtd) -> None:
     )
     assert "@bob: bob\n" in out
     assert "The interactive console runs on the real clock." in result.stderr
+
+
+def test_a_club_can_turn_pictures_off(clubtd: Clubtd, script: Script, tmp_path: Path) -> None:
+    """/club pictures:off: tables go out as text even where pictures could be drawn."""
+    url = "sqlite:///off.db"
+    _prepare(clubtd, script, tmp_path, url)
+    pictures = tmp_path / "pics"
+    text = NIGHT + "ana: /club pictures:off\nana: /standings\n"
+    result = clubtd(
+        "console", "--script", script("o.t", text), "--db", url, "--pictures", str(pictures)
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "#club: Club Test Club: time zone Europe/Madrid, language en." in result.stdout
+    assert "  Tables and brackets go out as text" in result.stdout
+    after = result.stdout.split("pictures:on)")[1]
+    assert "Group 1" in after and "[picture:" not in after

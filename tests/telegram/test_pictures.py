@@ -6,9 +6,9 @@ from commands import views
 from commands.pictures import group_picture
 from commands.replies import Reply
 from tests.pictures.tournaments import player_names, simulated
-from tests.telegram.conftest import Harness
-from tests.telegram.fake import GROUP
-from tests.telegram.test_sender import club_with_bob, queue, row_states
+from tests.telegram.conftest import DIRECTOR, Harness
+from tests.telegram.fake import GROUP, message_update, user
+from tests.telegram.test_sender import NEW_CUP, club_with_bob, queue, row_states
 
 
 def standings(waves: int) -> Reply:
@@ -60,3 +60,18 @@ async def test_a_refused_photo_goes_out_as_its_text(harness: Harness) -> None:
     assert "<pre>" in h.request.texts(GROUP)[-1]
     assert all(str(row[1].text) in h.request.texts(GROUP)[-1] for row in table.rows)  # type: ignore[union-attr]
     assert (await row_states(h))[-1][0] == "sent"
+
+
+async def test_a_club_with_pictures_off_gets_text(harness: Harness) -> None:
+    h = harness
+    await h.send(message_update(1, user(DIRECTOR, "Ana"), NEW_CUP))
+    await h.send(message_update(2, user(DIRECTOR, "Ana"), "/club pictures:off"))
+    await h.drain()
+    assert any("as text" in text for text in h.request.texts(GROUP))
+    async with h.service.handlers.uow_factory() as uow:
+        club = await uow.clubs.for_chat("telegram", str(GROUP))
+        assert club is not None and not club.pictures
+    await queue(h, club.id, str(GROUP), standings(1), coalesce="standings:1:1")
+    await h.drain()
+    assert not h.request.sent("sendPhoto")
+    assert "<pre>" in h.request.texts(GROUP)[-1] and "Group 1" in h.request.texts(GROUP)[-1]
