@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import discord
 
 from commands.rendering import Renderer
-from commands.replies import Msg, Reply
+from commands.replies import Msg, Picture, Reply
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -63,7 +63,13 @@ def render(reply: Reply, language: str, timezone: str) -> Outgoing:
     renderer = Renderer(language, timezone, "markdown")
     texts: list[str] = []
     embeds: list[discord.Embed] = []
-    for part in reply.parts:
+    # A picture shows as its text twin here (an embed table); files come later.
+    parts = [
+        shown
+        for part in reply.parts
+        for shown in (part.fallback if isinstance(part, Picture) else (part,))
+    ]
+    for part in parts:
         if isinstance(part, Msg):
             texts.append(renderer.message(part))
         else:
