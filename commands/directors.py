@@ -28,7 +28,7 @@ async def club_link(s: Session, a: Args) -> Reply:
 
 
 async def club(s: Session, a: Args) -> Reply:
-    """Set the club's name, time zone and language."""
+    """Set the club's name, time zone, language and whether tables go out as pictures."""
     changed = False
     if (name := a.text("name")) is not None:
         s.club.name, changed = name.strip(), True
@@ -36,12 +36,24 @@ async def club(s: Session, a: Args) -> Reply:
         s.club.timezone, changed = arguments.time_zone(zone), True
     if (language := a.choice("language")) is not None:
         s.club.language, changed = language, True
+    pictures = a.choice("pictures")
+    if pictures is not None:
+        s.club.pictures, changed = pictures == "yes", True
     if changed:
         await s.uow.clubs.save(s.club)
-        s.log("club", name=s.club.name, timezone=s.club.timezone, language=s.club.language)
-    return say(
+        s.log(
+            "club",
+            name=s.club.name,
+            timezone=s.club.timezone,
+            language=s.club.language,
+            pictures=s.club.pictures,
+        )
+    info = msg(
         "club.info", name=Name(s.club.name), timezone=s.club.timezone, language=s.club.language
     )
+    if pictures is None:
+        return Reply((info,))
+    return Reply((info, msg("club.pictures_on" if s.club.pictures else "club.pictures_off")))
 
 
 async def tournament_info(s: Session, a: Args) -> Reply:

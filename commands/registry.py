@@ -123,6 +123,7 @@ def _club() -> CommandSpec:
             Param("name", "text", example='"HG Backgammon"'),
             Param("timezone", "text", aliases=("tz",), example="Europe/Madrid"),
             Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
+            Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
         ),
         subcommands=(link, join),
     )

@@ -221,6 +221,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Still tied: {players} play an extra game.",
     # -- club --
     "club.info": "Club {name}: time zone {timezone}, language {language}.",
+    "club.pictures_on": "Tables and brackets go out as pictures where the chat can show them (turn off: /club pictures:off).",
+    "club.pictures_off": "Tables and brackets go out as text (turn pictures on: /club pictures:on).",
     "club.link_code": (
         "Link code {code} (valid until {until}). A director sends /club join {code} in the "
         "other chat."
@@ -274,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "arg.command": "a command, for example report",
     "arg.timezone": "the club's time zone, for example Europe/Madrid",
     "arg.language": "the club's language: en, es, ro or pl",
+    "arg.pictures": "send tables as pictures: yes or no",
     "arg.code": "the code /club link gave",
     "arg.preset": "the rules: hgv-backgammon, navodari-table or warcaby-100",
     "arg.start": 'the start in club time: "2026-01-31 20:00"',

@@ -185,6 +185,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Siguen empatados: {players} juegan una partida extra.",
     # -- club --
     "club.info": "Club {name}: zona horaria {timezone}, idioma {language}.",
+    "club.pictures_on": "Las tablas y los cuadros se envían como imágenes donde el chat puede mostrarlas (para desactivarlo: /club pictures:off).",
+    "club.pictures_off": "Las tablas y los cuadros se envían como texto (para usar imágenes: /club pictures:on).",
     "club.link_code": "Código de enlace {code} (válido hasta el {until}). Un director envía /club join {code} en el otro chat.",
     "club.joined": "Este chat ya forma parte de {club}: los avisos llegan también aquí.",
     # -- me, rules, status, help --
@@ -230,6 +232,7 @@ MESSAGES: dict[str, str] = {
     "arg.command": "un comando, por ejemplo report",
     "arg.timezone": "la zona horaria del club, por ejemplo Europe/Madrid",
     "arg.language": "el idioma del club: en, es, ro o pl",
+    "arg.pictures": "enviar las tablas como imágenes: yes o no",
     "arg.code": "el código que dio /club link",
     "arg.preset": "el reglamento: hgv-backgammon, navodari-table o warcaby-100",
     "arg.start": 'el inicio en hora del club: "2026-01-31 20:00"',
