@@ -58,6 +58,10 @@ async def suggest(
             club = await uow.clubs.for_chat(asker.platform, asker.chat)
         if club is None:
             return []
+        if kind == "tournament":
+            listed = await uow.tournaments.list(club.id)
+            open_ = [(name, name) for _, name, _, status in listed if status != "finished"]
+            return _matching(open_, typed)
         state = await uow.tournaments.current(club.id)
         if state is None:
             return []

@@ -1,18 +1,34 @@
 """Registry commands as Discord application commands: options in, a command line out.
 
-Each registry command is a slash command of the same name (INTERFACE §1). Its options
-come from the command's declaration; what a user picks is turned back into the command
-line every platform shares (`/result alice 3-1 bob`, `/club name:"HG"`), so the one
-parser and the one set of handlers serve Discord too.
+Each registry command is a slash command of the same name (INTERFACE §1) built from its
+declaration (`commands.registry`): every parameter an option of the same name, typed,
+with its choices and an autocomplete source. What a user picks is turned back into the
+command line every platform shares (`/result alice 3-1 bob`, `/club name:"HG"`), so one
+parser, one binder and one set of handlers serve Discord too.
+
+Discord cannot invoke a command that has subcommands, nor mix options with them. So a
+command with two or more subcommands is a group (`/tournament new`, `/club join`), its
+own parameters going into a `settings` subcommand; a single subcommand is folded into
+its parent (`/withdraw confirm:True`, `/report kind:gammon`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Kind = Literal["text", "int", "flag"]
-Suggest = Literal["player", "preset", "match", "my_match", "timezone"] | None
+from commands.params import Param
+from commands.registry import COMMANDS, CommandSpec
+from tournament.preset import ALIASES
+
+Kind = str  # "text" | "int" | "flag"
+OPTION_LIMIT = 25  # options per command, and choices per option
+SETTINGS = "settings"
+# The preset keys a Discord `/tournament new` offers as options (text takes them all).
+PRESET_OPTIONS = ("group_size", "approval", "group_length", "knockout_length", "third_place")
+PLAYER_COMMANDS_OWN_MATCHES = frozenset({"report", "accept", "dispute", "report game"})
+
+_TYPES = {"integer": "int", "match": "int"}
+_SUGGEST = {"player": "player", "preset": "preset", "match": "match", "tournament": "tournament"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,128 +39,116 @@ class Option:
     kind: Kind = "text"
     required: bool = False
     positional: bool = False  # written as a bare word (`/report 3-1`), not `key:value`
+    many: bool = False  # several words (a score and its tiebreaks, several players)
     choices: tuple[str, ...] = ()
-    suggest: Suggest = None
-    word: str | None = None  # a flag writes this word when set (`/schedule all`)
+    suggest: str | None = None  # the autocomplete source (commands.suggest kinds)
+    description: str = ""  # catalog key
+    word: str | None = None  # a flag writes this word when set (`/withdraw confirm`)
+    sub_word: str | None = None  # set: the option belongs to a folded subcommand
 
 
 @dataclass(frozen=True, slots=True)
-class Sub:
-    """A subcommand (`/tournament new`); `word` is what it writes on the command line."""
+class Command:
+    """A slash command, or one subcommand of a group."""
 
     name: str
+    path: str  # the registry path, for the command line: "tournament new"
+    description: str  # catalog key
     options: tuple[Option, ...] = ()
-    word: str | None = None  # None: the subcommand's name
+    subcommands: tuple[Command, ...] = ()
 
 
-PLAYER = Option("player", required=True, positional=True, suggest="player")
-REASON = Option("reason")
-MATCH = Option("match", "int", suggest="match")
-LANGUAGES = ("en", "es", "ro", "pl")
+def option(param: Param, path: str, *, sub_word: str | None = None) -> Option:
+    """Map a declared parameter to a Discord option."""
+    suggest = _SUGGEST.get(param.type)
+    if suggest == "match" and path in PLAYER_COMMANDS_OWN_MATCHES:
+        suggest = "my_match"
+    return Option(
+        name=param.name,
+        kind=_TYPES.get(param.type, "text"),
+        required=param.required and sub_word is None,
+        positional=param.positional,
+        many=param.many,
+        choices=param.choices[:OPTION_LIMIT],
+        suggest=None if param.choices else suggest,
+        description=param.description_key,
+        sub_word=sub_word,
+    )
 
-# The options of each registry command, by command name (INTERFACE §1 names them).
-OPTIONS: dict[str, tuple[Option, ...]] = {
-    "register": (Option("name"), Option("born")),
-    "withdraw": (Option("confirm", "flag", positional=True, word="confirm"),),
-    "report": (
-        Option("score", positional=True),
-        Option(
-            "game",
-            positional=True,
-            choices=("single", "gammon", "backgammon"),
-        ),
-        Option("cube", "int"),
-        Option("match", "int", suggest="my_match"),
-    ),
-    "accept": (Option("match", "int", suggest="my_match"),),
-    "dispute": (Option("match", "int", suggest="my_match"),),
-    "schedule": (Option("all", "flag", positional=True, word="all"),),
-    "standings": (Option("group"),),
-    "ranking": (Option("table", positional=True, choices=("season", "alltime", "novice")),),
-    "me": (Option("language", choices=LANGUAGES),),
-    "result": (
-        Option("match", "int", positional=True, suggest="match"),  # `/result 5 3-1`
-        Option("player", positional=True, suggest="player"),
-        Option("score", required=True, positional=True),
-        Option("opponent", positional=True, suggest="player"),
-        Option("lot", suggest="player"),
-        REASON,
-    ),
-    "present": (PLAYER,),
-    "away": (PLAYER, REASON),
-    "forfeit": (PLAYER, Option("all", "flag", positional=True, word="all"), MATCH, REASON),
-    "excuse": (PLAYER, REASON),
-    "sanction": (PLAYER, REASON),
-    "lift": (PLAYER, REASON),
-    "addplayer": (Option("name", required=True), Option("born")),
-    "approve": (Option("player", required=True, positional=True, suggest="player"),),
-    "pause": (Option("match", "int", required=True, positional=True, suggest="match"), REASON),
-    "resume": (Option("match", "int", required=True, positional=True, suggest="match"),),
-    "cancel": (Option("match", "int", required=True, positional=True, suggest="match"), REASON),
-}
 
-SUBCOMMANDS: dict[str, tuple[Sub, ...]] = {
-    "club": (
-        Sub(
-            "settings",
-            (
-                Option("name"),
-                Option("timezone", suggest="timezone"),
-                Option("language", choices=LANGUAGES),
-            ),
-            word="",
-        ),
-        Sub("link"),
-        Sub("join", (Option("code", required=True, positional=True),)),
-    ),
-    "tournament": (
-        Sub(
-            "new",
-            (
-                Option("name", required=True),
-                Option("start", required=True),
-                Option("preset", suggest="preset"),
-                Option("group_size", "int"),
-                Option("approval", choices=("yes", "no")),
-                Option("official", choices=("yes", "no")),
-                Option("seed", "int"),
-            ),
-        ),
-        Sub("list"),
-        Sub("cancel", (Option("name", required=True), Option("reason", required=True))),
-    ),
-}
+def _options(spec: CommandSpec) -> list[Option]:
+    options = [option(p, spec.name) for p in spec.signature.params]
+    if spec.preset_options:
+        options += [
+            Option(key, description=f"arg.{key}") for key in PRESET_OPTIONS if key in ALIASES
+        ]
+    return options
+
+
+def _folded(spec: CommandSpec) -> tuple[Option, ...]:
+    """The parent's options plus its one subcommand's, made optional."""
+    options = _options(spec)
+    (sub,) = spec.subcommands
+    if not sub.params:
+        options.append(
+            Option(sub.word, "flag", description=sub.summary_key, word=sub.word, sub_word=sub.word)
+        )
+    taken = {o.name for o in options}
+    options += [option(p, sub.name, sub_word=sub.word) for p in sub.params if p.name not in taken]
+    # A folded parent's required positional (report's score) is optional on Discord: the
+    # subcommand's form does without it; the shared binder still says what is missing.
+    options = [o if o.sub_word is not None or not o.required else _optional(o) for o in options]
+    return tuple(options[:OPTION_LIMIT])
+
+
+def _optional(o: Option) -> Option:
+    return Option(
+        o.name, o.kind, False, o.positional, o.many, o.choices, o.suggest, o.description, o.word
+    )
+
+
+def command(spec: CommandSpec) -> Command:
+    """Return the Discord shape of one registry command."""
+    if len(spec.subcommands) >= 2:
+        subs = [
+            Command(sub.word, sub.name, sub.summary_key, tuple(_options(sub))[:OPTION_LIMIT])
+            for sub in spec.subcommands
+        ]
+        if spec.params:
+            own = tuple(_options(spec))[:OPTION_LIMIT]
+            subs.insert(0, Command(SETTINGS, spec.name, spec.summary_key, own))
+        return Command(spec.name, spec.name, spec.summary_key, subcommands=tuple(subs))
+    if spec.subcommands:
+        return Command(spec.name, spec.name, spec.summary_key, _folded(spec))
+    return Command(spec.name, spec.name, spec.summary_key, tuple(_options(spec))[:OPTION_LIMIT])
+
+
+def commands() -> list[Command]:
+    """Return every registry command in its Discord shape, in registry order."""
+    return [command(spec) for spec in COMMANDS]
 
 
 def quote(value: str) -> str:
-    """Quote a value for the command line when it has spaces or quotes of its own."""
+    """Quote a value for the command line when it has spaces or colons of its own."""
     text = value.replace('"', "'").strip()
     if not text or any(c.isspace() for c in text) or ":" in text:
         return f'"{text}"'
     return text
 
 
-def command_line(name: str, values: dict[str, object], *, sub: str | None = None) -> str:
+def command_line(shape: Command, values: dict[str, object]) -> str:
     """Return the shared command line for a slash command and its chosen options."""
-    words = [f"/{name}"]
-    options: tuple[Option, ...] = OPTIONS.get(name, ())
-    if sub is not None:
-        found = next((s for s in SUBCOMMANDS.get(name, ()) if s.name == sub), None)
-        if found is not None:
-            word = found.name if found.word is None else found.word
-            if word:
-                words.append(word)
-            options = found.options
-    for option in options:
-        value = values.get(option.name)
-        if value is None or value is False or value == "":
-            continue
-        if option.kind == "flag":
-            words.append(option.word or option.name)
-        elif option.name == "game" and name == "report":
-            words += ["game", str(value)]
-        elif option.positional:
-            words.append(quote(str(value)))
+    words = ["/" + shape.path]
+    chosen = [o for o in shape.options if values.get(o.name) not in (None, False, "")]
+    subs = {o.sub_word for o in chosen if o.sub_word is not None}
+    if len(subs) == 1:
+        words.append(subs.pop())
+    for o in chosen:
+        value = values[o.name]
+        if o.kind == "flag":
+            continue  # a folded subcommand's word, written above
+        if o.positional:
+            words.append(str(value).strip() if o.many else quote(str(value)))
         else:
-            words.append(f"{option.name}:{quote(str(value))}")
+            words.append(f"{o.name}:{quote(str(value))}")
     return " ".join(words)

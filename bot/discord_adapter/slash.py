@@ -14,9 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.options import OPTIONS, SUBCOMMANDS, Option, Sub, command_line
+from bot.discord_adapter.options import Command, command_line, commands
 from commands.catalog import template
-from commands.registry import COMMANDS
 
 LOCALES = {
     discord.Locale.spain_spanish: "es",
@@ -55,25 +54,22 @@ def describe(key: str, fallback: str) -> app_commands.locale_str:
 def build_commands(runner: Any) -> list[app_commands.Command[Any, ..., Any] | app_commands.Group]:
     """Return one application command (or group) per registry command."""
     built: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = []
-    for spec in COMMANDS:
-        description = describe(f"help.{spec.name}", spec.name)
-        subs = SUBCOMMANDS.get(spec.name)
-        if subs:
-            group = app_commands.Group(name=spec.name, description=description)
-            for sub in subs:
-                group.add_command(_command(runner, spec.name, sub.options, sub=sub))
+    for shape in commands():
+        if shape.subcommands:
+            group = app_commands.Group(
+                name=shape.name, description=describe(shape.description, shape.name)
+            )
+            for sub in shape.subcommands:
+                group.add_command(_command(runner, sub, top=shape.name))
             built.append(group)
         else:
-            built.append(_command(runner, spec.name, OPTIONS.get(spec.name, ())))
+            built.append(_command(runner, shape, top=shape.name))
     return built
 
 
-def _command(
-    runner: Any, name: str, options: tuple[Option, ...], *, sub: Sub | None = None
-) -> app_commands.Command[Any, ..., Any]:
+def _command(runner: Any, shape: Command, *, top: str) -> app_commands.Command[Any, ..., Any]:
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        text = command_line(name, values, sub=sub.name if sub else None)
-        await runner.command(interaction, name, text)
+        await runner.command(interaction, top, command_line(shape, values))
 
     parameters = [
         inspect.Parameter(
@@ -82,8 +78,8 @@ def _command(
     ]
     descriptions: dict[str, app_commands.locale_str] = {}
     choices: dict[str, list[app_commands.Choice[Any]]] = {}
-    completers: dict[str, Callable[..., Awaitable[list[app_commands.Choice[str]]]]] = {}
-    for option in options:
+    completers: dict[str, Callable[..., Awaitable[list[app_commands.Choice[Any]]]]] = {}
+    for option in shape.options:
         parameters.append(
             inspect.Parameter(
                 option.name,
@@ -92,7 +88,7 @@ def _command(
                 default=inspect.Parameter.empty if option.required else None,
             )
         )
-        descriptions[option.name] = describe(f"option.{option.name}", option.name)
+        descriptions[option.name] = describe(option.description, option.name)
         if option.choices:
             choices[option.name] = [app_commands.Choice(name=c, value=c) for c in option.choices]
         elif option.suggest is not None:
@@ -101,11 +97,8 @@ def _command(
     callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_choices__ = choices  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_autocomplete__ = completers  # type: ignore[attr-defined]
-    key = f"help.{name}" if sub is None else f"help.{name}.{sub.name}"
     return app_commands.Command(
-        name=sub.name if sub else name,
-        description=describe(key, sub.name if sub else name),
-        callback=callback,
+        name=shape.name, description=describe(shape.description, shape.name), callback=callback
     )
 
 

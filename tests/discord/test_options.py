@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.options import command_line
+from bot.discord_adapter.options import command_line, commands
 from bot.discord_adapter.rendering import render, split
 from bot.discord_adapter.slash import Translator, build_commands
-from commands.registry import COMMANDS
+from commands.registry import BY_NAME, COMMANDS
 from commands.replies import Name, Reply, Table, msg
 
 
@@ -22,36 +22,61 @@ class _Runner:
 def test_every_registry_command_is_a_slash_command_of_the_same_name() -> None:
     built = {c.name: c for c in build_commands(_Runner())}
     assert list(built) == [spec.name for spec in COMMANDS]
-    assert isinstance(built["tournament"], app_commands.Group)
-    assert {c.name for c in built["tournament"].commands} == {"new", "list", "cancel"}
-    assert {c.name for c in built["club"].commands} == {"settings", "link", "join"}
+    tournament = built["tournament"]
+    assert isinstance(tournament, app_commands.Group)
+    subs = {spec.word for spec in BY_NAME["tournament"].subcommands}
+    assert {c.name for c in tournament.commands} == subs
+    club = built["club"]
+    assert isinstance(club, app_commands.Group)
+    assert {c.name for c in club.commands} == {"settings", "link", "join"}
     result = built["result"]
     assert isinstance(result, app_commands.Command)
     params = {p.name: p for p in result.parameters}
     assert params["score"].required and not params["player"].required
     assert params["match"].type == discord.AppCommandOptionType.integer
-    assert params["player"].autocomplete is not None
-    me = built["me"]
-    assert isinstance(me, app_commands.Command)
-    assert [c.value for c in me.parameters[0].choices] == ["en", "es", "ro", "pl"]
+    assert params["player"].autocomplete and params["tournament"].autocomplete
+    report = built["report"]
+    assert isinstance(report, app_commands.Command)
+    names = {p.name: p for p in report.parameters}
+    assert not names["score"].required  # `/report kind:gammon` does without it
+    assert [c.value for c in names["kind"].choices] == ["single", "gammon", "backgammon"]
+
+
+def test_every_declared_parameter_is_an_option_of_the_same_name() -> None:
+    """INTERFACE 1: `key:value` arguments and positional ones are options of that name."""
+    shapes = {c.name: c for c in commands()}
+    for spec in COMMANDS:
+        shape = shapes[spec.name]
+        if shape.subcommands:
+            subs = {s.path: s for s in shape.subcommands}
+            for sub in spec.subcommands:
+                declared = {p.name for p in sub.signature.params}
+                assert declared <= {o.name for o in subs[sub.name].options}, sub.name
+        else:
+            declared = {p.name for p in spec.signature.params}
+            assert declared <= {o.name for o in shape.options}, spec.name
 
 
 def test_options_become_the_shared_command_line() -> None:
-    assert command_line("report", {"score": "3-1", "match": 5}) == "/report 3-1 match:5"
-    assert command_line("report", {"game": "gammon", "cube": 2}) == "/report game gammon cube:2"
+    shapes = {c.name: c for c in commands()}
+    report, result = shapes["report"], shapes["result"]
+    assert command_line(report, {"score": "3-1", "match": 5}) == "/report 3-1 match:5"
+    assert command_line(report, {"kind": "gammon", "cube": 2}) == "/report game gammon cube:2"
     assert (
-        command_line("result", {"player": "Ana P.", "score": "3-1", "opponent": "bob"})
+        command_line(result, {"player": "Ana P.", "score": "3-1", "opponent": "bob"})
         == '/result "Ana P." 3-1 bob'
     )
-    assert command_line("result", {"match": 5, "score": "void"}) == "/result 5 void"
-    assert command_line("schedule", {"all": True}) == "/schedule all"
-    assert command_line("schedule", {"all": False}) == "/schedule"
+    assert command_line(result, {"match": 5, "score": "3-1 1-0"}) == "/result 5 3-1 1-0"
+    assert command_line(shapes["withdraw"], {"confirm": True}) == "/withdraw confirm"
+    assert command_line(shapes["withdraw"], {"confirm": False}) == "/withdraw"
+    new = next(s for s in shapes["tournament"].subcommands if s.name == "new")
     assert (
-        command_line("tournament", {"name": "May Cup", "start": "2027-05-01 20:00"}, sub="new")
-        == '/tournament new name:"May Cup" start:"2027-05-01 20:00"'
+        command_line(new, {"name": "May Cup", "start": "2027-05-01 20:00", "approval": "no"})
+        == '/tournament new name:"May Cup" start:"2027-05-01 20:00" approval:no'
     )
-    assert command_line("club", {"name": "HG"}, sub="settings") == "/club name:HG"
-    assert command_line("club", {"code": "ABC123"}, sub="join") == "/club join ABC123"
+    club = {s.name: s for s in shapes["club"].subcommands}
+    assert command_line(club["settings"], {"name": "HG"}) == "/club name:HG"
+    assert command_line(club["join"], {"code": "ABC123"}) == "/club join ABC123"
 
 
 async def test_descriptions_are_translated_names_are_not() -> None:
