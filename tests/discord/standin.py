@@ -178,6 +178,7 @@ class Message:
     interaction_id: int | None = None
     edits: int = 0
     pinged: frozenset[str] = frozenset()  # "everyone", "here", "user:<id>", "role:<id>"
+    at: float = field(default_factory=time.monotonic)  # when it got its present content
 
     @property
     def ephemeral(self) -> bool:
@@ -591,6 +592,7 @@ class StandIn:
             message.allowed_mentions = body["allowed_mentions"]
         message.pinged = pings(message.content, message.allowed_mentions)
         message.edits += 1
+        message.at = time.monotonic()
 
     async def _notify(self) -> None:
         async with self.changed:

@@ -1,0 +1,163 @@
+"""Benchmark Discord reply latency through the stand-in, against a one-line echo bot.
+
+Both bots run as processes (`clubtd run`, and bench/discord_echo.py) against their own
+Discord stand-in (tests/discord/standin.py) in this process. A sample is the time from
+the stand-in sending INTERACTION_CREATE on the gateway to the bot's visible answer
+being stored (the callback message, or the follow-up after a deferral). clubtd answers
+`/report` (a write: SQLite commit, outbox rows) and `/standings` (a read); the echo
+bot answers `/echo`. Samples alternate between the bots, so both see the same machine.
+Prints p50/p99 per command and the clubtd/echo ratio.
+Run: python -m bench.discord [--players 24] [--samples 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from storage.engine import make_engine
+from storage.unit_of_work import unit_of_work_factory
+from tests.discord.process import BotProcess
+from tests.discord.standin import Interaction, StandIn, User
+
+GUILD, CHANNEL = 100, 101
+
+
+async def latency(standin: StandIn, interaction_of: object) -> float:
+    """Run one interaction and return seconds until its visible answer was stored."""
+    started = time.monotonic()
+    interaction: Interaction = await interaction_of  # type: ignore[misc]
+    answer = await standin.answer(interaction, seconds=30)
+    return answer.at - started
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def open_matches(database_url: str, guild: int) -> list[tuple[int, int, int]]:
+    """Return (match number, white's Discord id, black's Discord id) of open matches."""
+    engine = make_engine(database_url)
+    try:
+        async with unit_of_work_factory(engine)() as uow:
+            club = await uow.clubs.for_chat("discord", str(guild))
+            assert club is not None
+            state = await uow.tournaments.current(club.id)
+            assert state is not None
+            ids: dict[int, int] = {}
+            for player in state.entries:
+                for platform, external in await uow.players.accounts(player):
+                    if platform == "discord":
+                        ids[player] = int(external)
+        return [
+            (m.number, ids[m.white], ids[m.black])
+            for m in sorted(state.matches.values(), key=lambda m: m.number)
+            if m.white in ids and m.black in ids and not m.status.is_final and m.report is None
+        ]
+    finally:
+        await engine.dispose()
+
+
+async def run(players: int, samples: int) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="clubtd-bench-discord-"))
+    clubtd, echo = StandIn("bench-clubtd"), StandIn("bench-echo")
+    for standin in (clubtd, echo):
+        standin.guild(GUILD, "Bench", {CHANNEL: "general"})
+    director = clubtd.user(1, "Director")
+    clubtd.join(GUILD, director, manage=True)
+    people: dict[int, User] = {}
+    for i in range(players):
+        people[1000 + i] = clubtd.user(1000 + i, f"Player {i:02d}")
+        clubtd.join(GUILD, people[1000 + i])
+    echoer = echo.user(2, "Echoer")
+    echo.join(GUILD, echoer)
+    await clubtd.start()
+    await echo.start()
+    database = f"sqlite:///{workdir / 'clubtd.db'}"
+    bot = BotProcess(clubtd, database, workdir / "clubtd.log")
+    baseline = BotProcess(echo, "", workdir / "echo.log")
+    await bot.start()
+    await _start_echo(baseline)
+
+    def slash(who: User, name: str, **options: object) -> object:
+        return clubtd.slash(who, name, guild_id=GUILD, channel_id=CHANNEL, **options)
+
+    def echo_once() -> object:
+        return echo.slash(echoer, "echo", guild_id=GUILD, channel_id=CHANNEL, text="3-1")
+
+    try:
+        start = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+        await clubtd.answer(
+            await slash(
+                director, "tournament", sub="new", name="Bench Cup", start=start, approval="no"
+            )
+        )
+        for person in people.values():
+            await clubtd.answer(await slash(person, "register"))
+            await clubtd.answer(await slash(person, "checkin"))
+        await clubtd.answer(await slash(director, "draw"), seconds=60)
+        matches = await open_matches(database, GUILD)
+        times: dict[str, list[float]] = {"report": [], "standings": [], "echo": []}
+        for number, white, _ in matches[:samples]:
+            times["report"].append(
+                await latency(clubtd, slash(people[white], "report", score="3-1", match=number))
+            )
+            times["echo"].append(await latency(echo, echo_once()))
+        for index in range(samples):
+            who = people[1000 + index % players]
+            times["standings"].append(await latency(clubtd, slash(who, "standings")))
+            times["echo"].append(await latency(echo, echo_once()))
+    finally:
+        await bot.stop()
+        await baseline.stop()
+        await clubtd.stop()
+        await echo.stop()
+    echo_p50, echo_p99 = percentile(times["echo"], 0.5), percentile(times["echo"], 0.99)
+    print(f"Discord reply latency through the stand-in ({players} players, {os.cpu_count()} CPUs)")
+    print(f"{'command':<12}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'p50 ratio':>11}{'p99 ratio':>11}")
+    for name in ("report", "standings", "echo"):
+        values = times[name]
+        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+        print(
+            f"/{name:<11}{len(values):>5}{p50 * 1000:>10.1f}{p99 * 1000:>10.1f}"
+            f"{p50 / echo_p50:>10.2f}x{p99 / echo_p99:>10.2f}x"
+        )
+    print(f"mean echo {statistics.mean(times['echo']) * 1000:.1f} ms")
+    return 0
+
+
+async def _start_echo(process: BotProcess) -> None:
+    """Start the echo bot as a process, configured like clubtd."""
+    env = {
+        **os.environ,
+        "CLUBTD_DISCORD_TOKEN": process.standin.token,
+        "CLUBTD_DISCORD_API_URL": process.standin.api_url,
+    }
+    handle = process.log.open("ab")
+    process.process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.discord_echo", env=env, stdout=handle, stderr=handle
+    )
+    handle.close()
+    await asyncio.wait_for(process.standin.identified.wait(), timeout=40)
+    while not process.standin.commands:
+        await asyncio.sleep(0.05)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=24)
+    parser.add_argument("--samples", type=int, default=40)
+    args = parser.parse_args()
+    raise SystemExit(asyncio.run(run(args.players, args.samples)))
+
+
+if __name__ == "__main__":
+    main()
