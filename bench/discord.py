@@ -147,8 +147,7 @@ async def _start_echo(process: BotProcess) -> None:
     )
     handle.close()
     await asyncio.wait_for(process.standin.identified.wait(), timeout=40)
-    while not process.standin.commands:
-        await asyncio.sleep(0.05)
+    await asyncio.wait_for(process.standin.synced.wait(), timeout=40)
 
 
 def main() -> None:

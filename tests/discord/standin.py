@@ -284,6 +284,7 @@ class StandIn:
         self.requests: list[str] = []
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
+        self.synced = asyncio.Event()  # the bot put its application commands
         self.changed = asyncio.Condition()
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -436,6 +437,7 @@ class StandIn:
             {**c, "id": str(snowflake()), "application_id": str(APPLICATION_ID), "version": "1"}
             for c in body
         ]
+        self.synced.set()
         return json_response(self.commands)
 
     async def _get_commands(self, request: web.Request) -> Any:
