@@ -87,14 +87,15 @@ async def run(players: int, samples: int) -> int:
     await bot.start()
     await _start_echo(baseline)
 
-    def slash(who: User, name: str, **options: object) -> object:
+    def slash(who: User, name: str, /, **options: object) -> object:
         return clubtd.slash(who, name, guild_id=GUILD, channel_id=CHANNEL, **options)
 
     def echo_once() -> object:
         return echo.slash(echoer, "echo", guild_id=GUILD, channel_id=CHANNEL, text="3-1")
 
     try:
-        start = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M")
+        # Half an hour ahead: check-in is open, nothing is late yet.
+        start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
         await clubtd.answer(
             await slash(
                 director, "tournament", sub="new", name="Bench Cup", start=start, approval="no"
@@ -105,6 +106,9 @@ async def run(players: int, samples: int) -> int:
             await clubtd.answer(await slash(person, "checkin"))
         await clubtd.answer(await slash(director, "draw"), seconds=60)
         matches = await open_matches(database, GUILD)
+        if not matches:
+            print("no open matches after the draw: see", workdir, file=sys.stderr)
+            return 1
         times: dict[str, list[float]] = {"report": [], "standings": [], "echo": []}
         for number, white, _ in matches[:samples]:
             times["report"].append(
