@@ -17,7 +17,7 @@ from sqlalchemy import select
 from storage import tables as t
 from storage.engine import make_engine
 from tests.discord.conftest import GENERAL, GUILD, World
-from tests.discord.standin import User
+from tests.discord.standin import Message, User
 
 
 def _start() -> str:
@@ -48,6 +48,16 @@ async def _rows(world: World, **where: str) -> list[object]:
             return list(await conn.execute(query))
     finally:
         await engine.dispose()
+
+
+def _standings(message: Message) -> bool:
+    """Whether a message is the live standings: a group table alone, in the channel."""
+    return (
+        message.channel_id == GENERAL
+        and message.interaction_id is None
+        and not message.content
+        and any((e.get("title") or "").startswith("Group") for e in message.embeds)
+    )
 
 
 async def test_a_small_tournament_through_slash_commands_and_buttons(world: World) -> None:
@@ -125,13 +135,18 @@ async def test_a_small_tournament_through_slash_commands_and_buttons(world: Worl
     assert f"{number}" in accepted.text
 
     # The standings are one live message in the club's channel, an embed table.
-    live = await standin.wait_for(
-        lambda m: (
-            m.channel_id == GENERAL and any("Group" in (e.get("title") or "") for e in m.embeds)
-        )
-    )
+    live = await standin.wait_for(_standings)
     assert "```" in live.embeds[0]["description"]
     assert not live.pinged
+
+    # A director sets another result: the same standings message is edited in place.
+    open_ = await standin.autocomplete(
+        world.ana, "result", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+    )
+    assert open_ and all(str(c["value"]) != str(number) for c in open_)
+    await world.slash(world.ana, "result", match=open_[0]["value"], score="3-0")
+    await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
+    assert [m.id for m in standin.messages.values() if _standings(m)] == [live.id]
 
 
 async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -> None:
