@@ -110,8 +110,8 @@ async def test_a_club_in_telegram_and_discord_hears_every_announcement(
     for player in (alice, bob):
         await discord(player, "register")
         await discord(player, "checkin")
-    await telegram_says(TOM, "/register", "Tom")
-    await telegram_says(TOM, "/checkin", "Tom")
+    await telegram_says(TOM, "/register", "Tom, you are entered")
+    await telegram_says(TOM, "/checkin", "Tom is checked in")
     await telegram_says(TINA, "/draw", "drawn")
 
     # Alice reports her match against Tom on Discord; Tom accepts it on Telegram.
