@@ -114,14 +114,8 @@ MESSAGES: dict[str, str] = {
         "you play {colour}."
     ),
     # -- lateness, forfeits, sanctions --
-    "late.point": (
-        "{late} is {minutes} minutes late for match {match}: {to} gets {points}. "
-        "{white} {ws}-{bs} {black}"
-    ),
-    "late.you": (
-        "You are {minutes} minutes late for match {match}: your opponent got {points} point(s). "
-        "Send /checkin as soon as you arrive."
-    ),
+    "late.point": "{late} is {minutes, plural, one {# minute} other {# minutes}} late for match {match}: {to} gets {points, plural, one {# point} other {# points}}. {white} {ws}-{bs} {black}",
+    "late.you": "You are {minutes, plural, one {# minute} other {# minutes}} late for match {match}: your opponent got {points, plural, one {# point} other {# points}}. Send /checkin as soon as you arrive.",
     "forfeit.late": (
         "{loser} did not come: {winner} wins match {match} by forfeit ({white} {ws}-{bs} {black})."
     ),
@@ -141,12 +135,9 @@ MESSAGES: dict[str, str] = {
     "lift.done": "{name}'s sanctions are lifted.",
     "pause.done": "Match {match}: the lateness clock is paused. /resume {match} to restart it.",
     "resume.done": "Match {match}: the lateness clock runs again.",
-    "cancel.done": "Match {match}: {points} lateness point(s) cancelled.",
+    "cancel.done": "Match {match}: {points, plural, one {# point} other {# points}} of lateness cancelled.",
     # -- results --
-    "report.recorded": (
-        "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; "
-        "it stands after {minutes} minutes."
-    ),
+    "report.recorded": "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; it stands after {minutes, plural, one {# minute} other {# minutes}}.",
     "report.pending": (
         "{by} reports match {match}: {white} {score} {black}. Accept, or dispute if it is "
         "wrong, before {until}."
@@ -164,7 +155,7 @@ MESSAGES: dict[str, str] = {
     # -- tournament --
     "tournament.created": "{tournament} created ({preset}), starting {start}. Players: /register",
     "tournament.open": "{tournament} is open for entries: starts {start}. Send /register to enter.",
-    "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries} entries.",
+    "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}.",
     "draw.ack": "The groups are drawn (number of groups: {groups}; seed {seed}).",
     "draw.done": "Draw made. Groups: {groups}; matches: {matches}. Seed {seed}, fingerprint {fingerprint}: anyone can re-run it.",
     "extra_games": "Group {group}: {players} are still tied. Extra games: match {matches}.",
@@ -201,7 +192,7 @@ MESSAGES: dict[str, str] = {
     # -- me, rules, status, help --
     "me.player": "{name}",
     "me.entry": "{tournament}: {status}; confirmed: {confirmed}; present: {present}.",
-    "me.penalty": "Lateness in match {match}: {points} point(s) to your opponent at {at}.",
+    "me.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to your opponent at {at}.",
     "me.sanction": "Suspended from the next tournament: {reason}.",
     "rules.preset": "Rules: {preset}.",
     "rules.groups_snake": (
@@ -307,7 +298,7 @@ MESSAGES: dict[str, str] = {
     "score.drawn_match_needs_tiebreak": "The match is level: add the tiebreak ({game}) score, for example /report 2-2 3-1.",
     "score.tiebreak_not_needed": "The match was decided: no tiebreak score is needed.",
     "score.tiebreak_already_decided": "Tiebreak {phase} already decided the match.",
-    "score.too_many_tiebreaks": "At most {allowed} tiebreak(s) here.",
+    "score.too_many_tiebreaks": "At most {allowed, plural, one {# tiebreak} other {# tiebreaks}} here.",
     "score.lot_needed": "Every tiebreak was level: add lot:won or lot:lost.",
     "score.lot_not_allowed": "The match was decided on the board: no lot.",
     "score.no_winner": "A match needs a winner.",
