@@ -135,6 +135,14 @@ def _seed(text: str | None) -> int:
 async def draw(s: Session, p: Parsed) -> Reply:
     """Draw the groups and publish them with the match schedule."""
     state = await s.tournament()
+    waiting = attendance.blocking_the_draw(state)
+    if waiting:
+        names = await s.names(set(waiting))
+        raise Refused(
+            "draw_waiting_approval",
+            count=len(waiting),
+            players=", ".join(names[q] for q in waiting),
+        )
     order = await lookups.seed_order(s)
     s.events.extend(progress.draw(state, order, s.now))
     s.log("draw", seed=state.seed, method=state.preset.groups.method)
@@ -294,12 +302,59 @@ async def addplayer(s: Session, p: Parsed) -> Reply:
 
 
 async def approve(s: Session, p: Parsed) -> Reply:
-    """Approve a waiting entry (HGV-1.4)."""
-    player, state = await _named_entry(s, p, "/approve alice")
-    attendance.approve(state, player.id)
-    s.log("approve", player=player.name)
-    s.notify(Reply((msg("approve.you", tournament=Name(state.name)),)), player=player.id)
-    return say("approve.done", name=Name(player.name))
+    """Approve players as club members, once (HGV-1.4): /approve alice bob, /approve all."""
+    state = await s.maybe_tournament()
+    if not p.args:
+        raise Refused("player_name_required", usage="/approve alice bob · /approve all")
+    if [a.lower() for a in p.args] == ["all"]:
+        waiting = attendance.waiting_for_approval(state) if state is not None else []
+        known = await s.uow.players.many(waiting)
+        players = [known[p] for p in waiting if p in known]
+        if not players:
+            raise Refused("nobody_waiting")
+    else:
+        players = []
+        for name in p.args:
+            found = await s.find_player(name)
+            if found.id not in {q.id for q in players}:
+                players.append(found)
+    approved: list[Player] = []
+    already: list[Player] = []
+    for player in players:
+        admitted = attendance.admit_member(state, player.id)
+        if player.member and not admitted:
+            already.append(player)
+            continue
+        if not player.member:
+            player.member = True
+            await s.uow.players.save(player)
+        approved.append(player)
+        s.log("approve", player=player.name)
+        entered = Name(state.name) if admitted and state is not None else None
+        you = (
+            msg("approve.you_entered", club=Name(s.club.name), tournament=entered)
+            if entered is not None
+            else msg("approve.you", club=Name(s.club.name))
+        )
+        s.notify(Reply((you,)), player=player.id)
+    parts: list[Msg] = []
+    if approved:
+        parts.append(
+            msg(
+                "approve.done",
+                count=len(approved),
+                players=Name(", ".join(q.name for q in approved)),
+            )
+        )
+    if already:
+        parts.append(
+            msg(
+                "approve.already",
+                count=len(already),
+                players=Name(", ".join(q.name for q in already)),
+            )
+        )
+    return Reply(tuple(parts))
 
 
 async def pause(s: Session, p: Parsed) -> Reply:

@@ -64,7 +64,7 @@ async def register(s: Session, p: Parsed) -> Reply:
         )
     ]
     if not entry.approved:
-        parts.append(msg("register.needs_approval"))
+        parts.append(msg("register.needs_approval", name=Name(player.name)))
     elif s.now >= state.start - _checkin_offset(state):
         parts.append(msg("register.checkin_open"))
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
@@ -79,7 +79,8 @@ async def _claim_or_create(s: Session, wanted: str) -> Player:
             return candidate
     if found:
         raise Refused("name_taken", name=wanted)
-    player = await s.uow.players.add(s.club.id, wanted, s.now)
+    # Membership is a director's decision (HGV-1.4): a director who registers is a member.
+    player = await s.uow.players.add(s.club.id, wanted, s.now, member=s.is_director)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
     return player
 

@@ -51,7 +51,13 @@ class PlayerRepository(Protocol):
 
     async def all(self, club_id: int) -> list[Player]: ...
     async def add(
-        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+        self,
+        club_id: int,
+        name: str,
+        now: datetime,
+        *,
+        born: date | None = None,
+        member: bool = True,
     ) -> Player: ...
     async def save(self, player: Player) -> None: ...
     async def add_account(self, player_id: int, platform: str, external_id: str) -> None: ...
