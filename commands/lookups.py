@@ -11,6 +11,9 @@ from commands.session import Session
 from tournament import ranking as ranking_rules
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
+from tournament.state import TournamentState
+
+GAMES = ("backgammon", "draughts")
 
 
 async def me(s: Session, p: Parsed) -> Reply:
@@ -89,57 +92,73 @@ async def bracket(s: Session, p: Parsed) -> Reply:
 
 
 async def ranking(s: Session, p: Parsed) -> Reply:
-    """Show the season ranking (HGV-8); /ranking alltime or /ranking novice."""
+    """Show a game's season ranking (HGV-8); /ranking alltime, /ranking novice, game:draughts."""
     which = p.args[0].lower() if p.args else "season"
-    records = await s.uow.tournaments.records(s.club.id)
     state = await s.maybe_tournament()
-    preset = state.preset if state is not None else None
+    game = await ranked_game(s, p.option("game"), state)
+    records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
+    preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
+    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
     if which in ("alltime", "all-time", "historic", "all"):
-        rows = ranking_rules.all_time_table(records)
-        title = msg("title.ranking_all_time", club=Name(s.club.name))
+        rows = ranking_rules.all_time_table(
+            records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
+        )
+        title = msg("title.ranking_all_time", club=Name(s.club.name), game=msg(f"game.{game}"))
     elif which == "novice":
         if season_rules is None or not season_rules.novice_category:
             raise Refused("no_novice_category")
         rows = ranking_rules.novice_table(records, season_rules)
-        title = msg("title.ranking_novice", club=Name(s.club.name))
+        title = msg("title.ranking_novice", club=Name(s.club.name), game=msg(f"game.{game}"))
     else:
         year = await season_year(s)
         records = [r for r in records if r.tournament in year]
         rows = (
-            ranking_rules.season_table(records, season_rules)
+            ranking_rules.season_table(records, season_rules, carried=carried)
             if season_rules
-            else ranking_rules.all_time_table(records)
+            else ranking_rules.all_time_table(records, carried=carried)
         )
-        title = msg("title.ranking_season", club=Name(s.club.name))
-    imported = await s.uow.rankings.imported(s.club.id)
-    if not rows and not imported:
-        return say("ranking.empty")
-    names = await s.names({r.player for r in rows} | {player for player, _ in imported})
+        title = msg("title.ranking_season", club=Name(s.club.name), game=msg(f"game.{game}"))
+    if not rows:
+        return say("ranking.empty", game=msg(f"game.{game}"))
+    names = await s.names({r.player for r in rows})
+    shows_carried = any(r.carried for r in rows)
     table_rows = tuple(
         (
             r.rank,
             views.name(names, r.player),
-            f"{r.points:.2f}",
+            float(r.points),
+            *((float(r.carried),) if shows_carried else ()),
             r.tournaments,
             msg("word.yes" if r.prize_eligible else "word.no"),
         )
         for r in rows
     )
-    if not rows:
-        table_rows = tuple(
-            (i, views.name(names, player), f"{points:.2f}", 0, msg("word.no"))
-            for i, (player, points) in enumerate(imported, 1)
-        )
-        title = msg("title.ranking_imported", club=Name(s.club.name))
     header = (
         msg("col.rank"),
         msg("col.player"),
         msg("col.points"),
+        *((msg("col.carried"),) if shows_carried else ()),
         msg("col.tournaments"),
         msg("col.prize_eligible"),
     )
-    return Reply((Table(title, header, table_rows),))
+    notes = (msg("ranking.carried_note"),) if shows_carried else ()
+    return Reply((Table(title, header, table_rows, notes),))
+
+
+async def ranked_game(s: Session, wanted: str | None, state: TournamentState | None) -> str:
+    """Return the game whose ranking is meant: asked for, the current tournament's, or the
+    club's only game (else backgammon)."""
+    if wanted is not None:
+        game = wanted.strip().lower()
+        if game not in GAMES:
+            raise Refused("bad_game", text=wanted, games=", ".join(GAMES))
+        return game
+    if state is not None:
+        return state.preset.game
+    games = {r.game for r in await s.uow.tournaments.records(s.club.id)}
+    games |= set(await s.uow.rankings.imported_games(s.club.id))
+    return ranking_rules.default_game(games)
 
 
 async def season_year(s: Session) -> set[str]:
@@ -150,13 +169,15 @@ async def season_year(s: Session) -> set[str]:
 
 
 async def seed_order(s: Session) -> tuple[int, ...]:
-    """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8)."""
-    records = await s.uow.tournaments.records(s.club.id)
-    year = await season_year(s)
+    """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8): the season of the
+    tournament's game, points carried over from the imported ranking included."""
     state = await s.tournament()
+    game = state.preset.game
+    records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
+    year = await season_year(s)
     season = [r for r in records if r.tournament in year]
     rows = ranking_rules.season_table(season, state.preset.season)
-    imported = await s.uow.rankings.imported(s.club.id)
+    imported = await s.uow.rankings.imported(s.club.id, game, year=s.now.year)
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 

@@ -25,8 +25,9 @@ class Player:
     name: str
     created_at: datetime
     born: date | None = None
-    member: bool = True
+    member: bool = True  # approved as a member of the club (HGV-1.4)
     novice: bool = False
+    language: str | None = None  # of their direct messages; None: the club's language
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ def _player(row: Row[Any]) -> Player:
         born=row.born,
         member=row.member,
         novice=row.novice,
+        language=row.language,
     )
 
 
@@ -102,6 +103,7 @@ class SqlPlayerRepository(SqlRepository):
                 born=player.born,
                 member=player.member,
                 novice=player.novice,
+                language=player.language,
             )
         )
         if (await (await self._conn()).execute(query)).rowcount != 1:
