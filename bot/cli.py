@@ -119,6 +119,14 @@ def console(
             readable=True,
         ),
     ] = None,
+    real_clock: Annotated[
+        bool,
+        typer.Option(
+            "--real-clock",
+            help="Run on the real time even on a database a transcript wrote "
+            "(default: continue on its stored virtual clock).",
+        ),
+    ] = False,
     pictures: Annotated[
         Path | None,
         typer.Option(
@@ -142,7 +150,7 @@ def console(
         )
         if text is not None:
             return await run_script(bot, text, pictures=pictures)
-        return await interactive(bot, built.clock.now, as_name=as_name)
+        return await interactive(bot, built.clock.now, as_name=as_name, real_clock=real_clock)
 
     raise typer.Exit(with_app(db, work))
 

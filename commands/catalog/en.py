@@ -249,6 +249,7 @@ MESSAGES: dict[str, str] = {
     "glance.all_clear": "Nothing needs you right now.",
     "help.title": "Commands:",
     "help.line": "{usage}: {summary}",
+    "console.help": "In the console: a bare /command is typed by you; write ana: /draw to type as ana, alice (dm): /me to write privately, @director ana to make ana a director, and @wait 10m or @clock 2026-01-31 20:00 to move a virtual clock on.",
     "help.register": "join the club and the open tournament",
     "help.confirm": "confirm you will come",
     "help.withdraw": "withdraw (free before the draw)",

@@ -214,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
     "help.title": "Comandos:",
     "help.line": "{usage}: {summary}",
+    "console.help": "En la consola: un /comando solo lo escribes tú; escribe ana: /draw para escribir como ana, alice (dm): /me para escribir en privado, @director ana para hacer directora a ana, y @wait 10m o @clock 2026-01-31 20:00 para adelantar un reloj virtual.",
     "help.register": "inscribirte en el club y en el torneo abierto",
     "help.confirm": "confirmar que vendrás",
     "help.withdraw": "retirarte (sin sanción antes del sorteo)",

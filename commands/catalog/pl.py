@@ -214,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
     "help.title": "Polecenia:",
     "help.line": "{usage}: {summary}",
+    "console.help": "W konsoli: samo /polecenie wpisujesz Ty; napisz ana: /draw, aby pisać jako ana, alice (dm): /me, aby pisać prywatnie, @director ana, aby ana została sędzią, oraz @wait 10m albo @clock 2026-01-31 20:00, aby przesunąć wirtualny zegar.",
     "help.register": "zapisz się do klubu i na otwarty turniej",
     "help.confirm": "potwierdź, że przyjdziesz",
     "help.withdraw": "wycofaj się (bez kary przed losowaniem)",

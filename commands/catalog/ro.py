@@ -214,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
     "help.title": "Comenzi:",
     "help.line": "{usage}: {summary}",
+    "console.help": "În consolă: o /comandă simplă o scrieți dumneavoastră; scrieți ana: /draw pentru a scrie ca ana, alice (dm): /me pentru un mesaj privat, @director ana pentru a o face pe ana organizator, și @wait 10m sau @clock 2026-01-31 20:00 pentru a avansa un ceas virtual.",
     "help.register": "înscrieți-vă în club și la turneul deschis",
     "help.confirm": "confirmați că veniți",
     "help.withdraw": "retrageți-vă (fără sancțiune înainte de tragerea la sorți)",
