@@ -12,6 +12,7 @@ from commands.replies import Msg, Name, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import attendance, overrides, progress, reports, sanctions
 from tournament.club import Player
+from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
 from tournament.scoring import FinalScore, Side
@@ -103,24 +104,13 @@ async def tournament(s: Session, p: Parsed) -> Reply:
     ):
         await s.uow.sanctions.save(sanction)
     s.log("tournament_new", name=name, preset=preset.id, start=start.isoformat(), overrides=tweaks)
-    s.notify(
-        Reply(
-            (
-                msg(
-                    "tournament.open",
-                    tournament=Name(name),
-                    start=When(start, "datetime"),
-                    preset=preset.id,
-                ),
-            )
-        )
+    # One message: the club's chats hear of it, and in the chat where it was typed that
+    # announcement is the reply (Session.finish does not post it twice).
+    opened = say(
+        "tournament.open", tournament=Name(name), start=When(start, "datetime"), preset=preset.id
     )
-    return say(
-        "tournament.created",
-        tournament=Name(name),
-        start=When(start, "datetime"),
-        preset=preset.id,
-    )
+    s.notify(opened)
+    return opened
 
 
 def _seed(text: str | None) -> int:
@@ -144,9 +134,18 @@ async def draw(s: Session, p: Parsed) -> Reply:
             players=", ".join(names[q] for q in waiting),
         )
     order = await lookups.seed_order(s)
-    s.events.extend(progress.draw(state, order, s.now))
+    events = progress.draw(state, order, s.now)
+    s.events.extend(events)
     s.log("draw", seed=state.seed, method=state.preset.groups.method)
-    return say("draw.ack", groups=len(state.groups), seed=state.seed)
+    drawn = next(e for e in events if isinstance(e, GroupsDrawn))
+    # The draw's announcement starts with this line: in the club's chat it is the reply.
+    return say(
+        "draw.done",
+        groups=drawn.groups,
+        matches=drawn.matches,
+        seed=drawn.seed,
+        fingerprint=state.draw.fingerprint if state.draw else "",
+    )
 
 
 async def result(s: Session, p: Parsed) -> Reply:

@@ -60,6 +60,9 @@ async def handle(
                 session = await _open(uow, inv, config, spec, context)
                 reply = await spec.handler(session, parsed)
                 await session.finish(reply)
+                if session.covered:
+                    await uow.commit()
+                    return None  # the announcement in this chat is the one message
             await uow.commit()
             return _response(reply, context)
     except Refused as refusal:

@@ -190,19 +190,62 @@ async def rules(s: Session, p: Parsed) -> Reply:
 
 
 def rules_summary(preset: Preset) -> tuple[Msg, ...]:
-    g, k, late = preset.groups, preset.knockout, preset.lateness
-    return (
-        msg("rules.preset", preset=preset.id),
-        msg(
-            f"rules.groups_{g.method}", size=g.size, qualifiers=g.qualifiers, length=g.match_length
-        ),
-        msg("rules.tiebreaks", chain=", ".join(g.tiebreaks)),
-        msg(
-            "rules.knockout", length=k.match_length, semi=k.semi_final_length, final=k.final_length
-        ),
-        msg("rules.lateness", step=late.step_minutes, points=late.points_per_step),
-        msg("rules.report", minutes=preset.reporting.accept_minutes),
+    """Say the preset's rules in plain words, each from its own numbers (never a fixed
+    text that a club's overrides would make untrue)."""
+    entry, g, k, late = preset.entry, preset.groups, preset.knockout, preset.lateness
+    draughts = preset.game == "draughts"
+    parts = [msg("rules.preset", preset=preset.id, game=msg(f"game.{preset.game}"))]
+    if entry.approval:
+        parts.append(msg("rules.approval"))
+        if entry.members_only:
+            parts.append(msg("rules.guests"))
+    if entry.minimum_age:
+        parts.append(msg("rules.minimum_age", age=entry.minimum_age))
+    if g.method == "snake":
+        parts.append(msg("rules.groups_snake", size=g.size))
+    else:
+        parts.append(msg("rules.groups_random", size=g.size, bigger=g.size + 1))
+    parts.append(
+        msg("rules.match_draughts")
+        if draughts
+        else msg("rules.match_points", length=g.match_length)
     )
+    if g.qualifiers >= g.size:
+        parts.append(msg("rules.everyone_qualifies"))
+    else:
+        parts.append(msg("rules.qualifiers", qualifiers=g.qualifiers))
+    parts.append(msg("rules.ties"))
+    parts.extend(msg(f"rules.tie.{name}", n=n) for n, name in enumerate(g.tiebreaks, 1))
+    if draughts:
+        games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
+        parts.append(
+            msg("rules.draughts_tiebreak", games=", ".join(x.replace("x", " × ") for x in games))
+        )
+    else:
+        parts.append(
+            msg(
+                "rules.knockout",
+                length=k.match_length,
+                semi=k.semi_final_length,
+                final=k.final_length,
+            )
+        )
+    if k.third_place:
+        parts.append(msg("rules.third_place"))
+    if k.consolation:
+        parts.append(msg("rules.consolation"))
+    if late.points_per_step:
+        parts.append(
+            msg("rules.lateness_points", step=late.step_minutes, points=late.points_per_step)
+        )
+    if late.forfeit_after_minutes:
+        parts.append(msg("rules.lateness_forfeit", minutes=late.forfeit_after_minutes))
+    elif late.points_per_step:
+        parts.append(msg("rules.lateness_forfeit_at_length"))
+    if entry.youngest_prize or entry.veteran_prize:
+        parts.append(msg("rules.age_prizes"))
+    parts.append(msg("rules.report", minutes=preset.reporting.accept_minutes))
+    return tuple(parts)
 
 
 async def help_(s: Session, p: Parsed) -> Reply:

@@ -125,6 +125,8 @@ async def report(s: Session, p: Parsed) -> Reply:
     """Report your match, your score first; or one game: /report game gammon."""
     player = await s.me()
     state = await s.tournament()
+    if not p.args:
+        raise Refused("score_required", usage=REPORT_USAGE)
     if p.args and p.args[0].lower() == "game":
         return await _report_game(s, p, state)
     match = await pick_match(s, state, p, usage=REPORT_USAGE, command="report")

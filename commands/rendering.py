@@ -81,6 +81,10 @@ class Renderer:
         raw = choose_plurals(template(self.language, message.key), message.params, self.language)
         literal = escape(raw, self.fmt) if self.fmt != "markdown" else raw
         params = {k: self.param(v) for k, v in message.params.items()}
+        for key, value in params.items():
+            if value.endswith("."):
+                # "Gina R." ends the sentence itself: no "Gina R.." from "{name}."
+                literal = literal.replace("{" + key + "}.", "{" + key + "}")
         try:
             return literal.format_map(params)
         except (KeyError, IndexError, ValueError):

@@ -24,6 +24,13 @@ from tournament.sanctions import Sanction
 from tournament.state import TournamentState
 
 
+def _says_all_of(announcement: dict[str, Any], reply: dict[str, Any]) -> bool:
+    """Return whether an announcement repeats every part of a reply (which has no buttons)."""
+    if reply["buttons"] or not reply["parts"]:
+        return False
+    return all(part in announcement["parts"] for part in reply["parts"])
+
+
 @dataclass(frozen=True, slots=True)
 class Invocation:
     """A command as a platform delivered it."""
@@ -64,6 +71,7 @@ class Session:
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     _tournament: TournamentState | None = None
     _names: dict[PlayerId, str] = field(default_factory=dict)
+    covered: bool = False  # an announcement in this chat says all the reply says
 
     @property
     def now(self) -> datetime:
@@ -99,7 +107,8 @@ class Session:
     async def me(self) -> Player:
         """Return the invoking player; refuse someone the club does not know yet."""
         if self.player is None:
-            raise Refused("not_a_player")
+            # A director who types a player's command usually means to act for a player.
+            raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
 
     async def find_player(self, name: str) -> Player:
@@ -201,8 +210,11 @@ class Session:
                 ]
             payload = to_payload(notice.reply)
             for platform, chat in targets:
-                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo == payload:
-                    continue  # the reply already said it in this chat
+                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
+                    if echo == payload:
+                        continue  # the reply already said it in this chat
+                    if _says_all_of(payload, echo):
+                        self.covered = True  # one message per event: the announcement
                 messages.append(
                     {
                         "club_id": self.club.id,

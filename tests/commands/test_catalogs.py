@@ -130,3 +130,8 @@ def test_renders_a_finished_match_line(language: str) -> None:
     assert "{" not in text and "}" not in text
     if language != "en":
         assert text != Renderer("en", "UTC", "plain").message(line), "English was used"
+
+
+def test_a_name_ending_in_a_dot_ends_the_sentence_once() -> None:
+    said = Renderer("en", "UTC", "plain").message(Msg("forfeit.done", {"name": Name("Gina R.")}))
+    assert said == "Forfeit recorded for Gina R."
