@@ -32,13 +32,14 @@ class Response:
     timezone: str
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
+    pictures: bool = True  # the club wants pictures where the chat can show them
 
 
 async def handle(
     inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
 ) -> Response | None:
     """Run one command; return the reply to show, or None when there is nothing to say."""
-    context = _Context(config.default_language, config.default_timezone, None)
+    context = _Context(config.default_language, config.default_timezone, None, True)
     try:
         parsed = parse(inv.text)
     except ParseError as error:
@@ -60,9 +61,7 @@ async def handle(
                 session = await _open(uow, inv, config, spec, context)
                 reply = await spec.handler(session, parsed)
                 await session.finish(reply)
-                if session.covered:
-                    await uow.commit()
-                    return None  # the announcement in this chat is the one message
+                reply = session.fuller_reply or reply
             await uow.commit()
             return _response(reply, context)
     except Refused as refusal:
@@ -81,13 +80,17 @@ class _Context:
     language: str
     timezone: str
     club_id: int | None
+    pictures: bool
 
     def use(self, club: Club) -> None:
         self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
+        self.pictures = club.pictures
 
 
 def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
-    return Response(reply, context.language, context.timezone, context.club_id, refused)
+    return Response(
+        reply, context.language, context.timezone, context.club_id, refused, context.pictures
+    )
 
 
 async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:

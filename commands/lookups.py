@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from commands import views
+from commands import pictures, views
 from commands.parsing import Parsed
-from commands.replies import Msg, Name, Reply, Table, When, msg, say
+from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
 from tournament.model import Refused, Stage, TournamentStatus
@@ -54,7 +54,8 @@ async def me(s: Session, p: Parsed) -> Reply:
 async def schedule(s: Session, p: Parsed) -> Reply:
     """Show your matches, or everyone's with /schedule all."""
     state = await s.tournament()
-    if s.player is not None and "all" not in p.args and s.player.id in state.entries:
+    mine = s.player is not None and "all" not in p.args and s.player.id in state.entries
+    if s.player is not None and mine:
         matches = state.matches_of(s.player.id)
     else:
         matches = sorted(state.matches.values(), key=lambda m: m.number)
@@ -63,6 +64,9 @@ async def schedule(s: Session, p: Parsed) -> Reply:
             "schedule.empty", tournament=Name(state.name), start=When(state.start, "datetime")
         )
     names = await s.names({q for m in matches for q in m.players})
+    if s.player is not None and mine:
+        names.update(await s.names([s.player.id]))
+        return Reply((pictures.card_picture(state, s.player.id, matches, names),))
     return Reply((views.schedule_table(state, matches, names),))
 
 
@@ -76,7 +80,7 @@ async def standings(s: Session, p: Parsed) -> Reply:
     if not groups:
         raise Refused("no_such_group", group=wanted or "", count=len(state.groups))
     names = await s.names({q for g in groups for q in g.players})
-    return Reply(tuple(views.group_table(state, g, names) for g in groups))
+    return Reply(tuple(pictures.group_picture(state, g, names) for g in groups))
 
 
 async def bracket(s: Session, p: Parsed) -> Reply:
@@ -85,7 +89,8 @@ async def bracket(s: Session, p: Parsed) -> Reply:
     if not state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
         return say("bracket.none", tournament=Name(state.name))
     names = await s.names(set(state.entries))
-    parts: list[Msg | Table] = [views.bracket_table(state, names)]
+    drawn = pictures.bracket_picture(state, names)
+    parts: list[Part] = [drawn if drawn is not None else views.bracket_table(state, names)]
     if state.status is TournamentStatus.FINISHED:
         parts.append(views.placements_table(state, names))
     return Reply(tuple(parts))
@@ -96,6 +101,7 @@ async def ranking(s: Session, p: Parsed) -> Reply:
     which = p.args[0].lower() if p.args else "season"
     state = await s.maybe_tournament()
     game = await ranked_game(s, p.option("game"), state)
+    several = len(await club_games(s, state) | {game}) > 1
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
@@ -104,12 +110,12 @@ async def ranking(s: Session, p: Parsed) -> Reply:
         rows = ranking_rules.all_time_table(
             records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
         )
-        title = msg("title.ranking_all_time", club=Name(s.club.name), game=msg(f"game.{game}"))
+        title = _title("title.ranking_all_time", s, game, several)
     elif which == "novice":
         if season_rules is None or not season_rules.novice_category:
             raise Refused("no_novice_category")
         rows = ranking_rules.novice_table(records, season_rules)
-        title = msg("title.ranking_novice", club=Name(s.club.name), game=msg(f"game.{game}"))
+        title = _title("title.ranking_novice", s, game, several)
     else:
         year = await season_year(s)
         records = [r for r in records if r.tournament in year]
@@ -118,7 +124,7 @@ async def ranking(s: Session, p: Parsed) -> Reply:
             if season_rules
             else ranking_rules.all_time_table(records, carried=carried)
         )
-        title = msg("title.ranking_season", club=Name(s.club.name), game=msg(f"game.{game}"))
+        title = _title("title.ranking_season", s, game, several)
     if not rows:
         return say("ranking.empty", game=msg(f"game.{game}"))
     names = await s.names({r.player for r in rows})
@@ -143,7 +149,18 @@ async def ranking(s: Session, p: Parsed) -> Reply:
         msg("col.prize_eligible"),
     )
     notes = (msg("ranking.carried_note"),) if shows_carried else ()
-    return Reply((Table(title, header, table_rows, notes),))
+    table = Table(title, header, table_rows, notes)
+    drawn = [
+        (
+            r.rank,
+            names.get(r.player, f"#{r.player}"),
+            f"{r.points:.2f}",
+            r.tournaments,
+            r.prize_eligible,
+        )
+        for r in rows
+    ]
+    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
 
 
 async def ranked_game(s: Session, wanted: str | None, state: TournamentState | None) -> str:
@@ -156,9 +173,23 @@ async def ranked_game(s: Session, wanted: str | None, state: TournamentState | N
         return game
     if state is not None:
         return state.preset.game
+    return ranking_rules.default_game(await club_games(s, state))
+
+
+async def club_games(s: Session, state: TournamentState | None) -> set[str]:
+    """Return the games the club plays: its tournaments' and its imported rankings'."""
     games = {r.game for r in await s.uow.tournaments.records(s.club.id)}
     games |= set(await s.uow.rankings.imported_games(s.club.id))
-    return ranking_rules.default_game(games)
+    if state is not None:
+        games.add(state.preset.game)
+    return games
+
+
+def _title(key: str, s: Session, game: str, several: bool) -> Msg:
+    """Return a ranking's title, naming the game when the club plays more than one."""
+    if several:
+        return msg(f"{key}_game", club=Name(s.club.name), game=msg(f"game.{game}"))
+    return msg(key, club=Name(s.club.name))
 
 
 async def season_year(s: Session) -> set[str]:

@@ -71,7 +71,9 @@ class Session:
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     _tournament: TournamentState | None = None
     _names: dict[PlayerId, str] = field(default_factory=dict)
-    covered: bool = False  # an announcement in this chat says all the reply says
+    # An announcement to the chat the command came from that says all the reply says:
+    # it becomes the reply, and is not posted there a second time.
+    fuller_reply: Reply | None = None
 
     @property
     def now(self) -> datetime:
@@ -213,8 +215,9 @@ class Session:
                 if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
                     if echo == payload:
                         continue  # the reply already said it in this chat
-                    if _says_all_of(payload, echo):
-                        self.covered = True  # one message per event: the announcement
+                    if self.fuller_reply is None and _says_all_of(payload, echo):
+                        self.fuller_reply = notice.reply  # one message per event
+                        continue
                 messages.append(
                     {
                         "club_id": self.club.id,

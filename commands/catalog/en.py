@@ -69,9 +69,12 @@ MESSAGES: dict[str, str] = {
     "picture.champion": "Champion",
     "picture.card_title": "{player}: your matches",
     "title.placements": "{tournament}: final places and ranking points",
-    "title.ranking_season": "{club}: season ranking, {game}",
-    "title.ranking_all_time": "{club}: all-time ranking, {game}",
-    "title.ranking_novice": "{club}: novice ranking, {game}",
+    "title.ranking_season": "{club}: season ranking",
+    "title.ranking_season_game": "{club}: season ranking, {game}",
+    "title.ranking_all_time": "{club}: all-time ranking",
+    "title.ranking_all_time_game": "{club}: all-time ranking, {game}",
+    "title.ranking_novice": "{club}: novice ranking",
+    "title.ranking_novice_game": "{club}: novice ranking, {game}",
     "title.ranking_imported": "{club}: ranking (imported)",
     "round.group": "G{group} R{round}",
     "round.tiebreak": "G{group} extra game",
@@ -218,6 +221,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Still tied: {players} play an extra game.",
     # -- club --
     "club.info": "Club {name}: time zone {timezone}, language {language}.",
+    "club.pictures_on": "Tables and brackets go out as pictures where the chat can show them (turn off: /club pictures:off).",
+    "club.pictures_off": "Tables and brackets go out as text (turn pictures on: /club pictures:on).",
     "club.link_code": (
         "Link code {code} (valid until {until}). A director sends /club join {code} in the "
         "other chat."
