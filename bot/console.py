@@ -236,7 +236,8 @@ class ConsoleBot:
                 return printed
             for row in rows:
                 club = await self._club(row.club_id)
-                renderer = Renderer(club.language, club.timezone, "plain")
+                language = str(row.payload.get("language") or club.language)
+                renderer = Renderer(language, club.timezone, "plain")
                 try:
                     reply = from_payload(row.payload)
                 except (KeyError, TypeError, ValueError) as error:

@@ -407,11 +407,34 @@ async def status(s: Session, p: Parsed) -> Reply:
             status=msg(f"tstatus.{state.status.value}"),
         )
     ]
-    waiting = [
-        e for e in state.entries.values() if e.status is EntryStatus.ACTIVE and not e.approved
-    ]
+    active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
+    waiting = [e for e in active if not e.approved]
     if waiting:
         parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
+    if state.status is TournamentStatus.REGISTRATION:
+        # Before the draw: who has not said they come, and who is not at the venue yet.
+        unconfirmed = [e for e in active if e.approved and not e.confirmed and not e.checked_in]
+        if unconfirmed:
+            parts.append(
+                msg(
+                    "glance.unconfirmed",
+                    count=len(unconfirmed),
+                    players=Name(", ".join(names[e.player] for e in unconfirmed)),
+                )
+            )
+        opens = state.start - timedelta(minutes=state.preset.reminders.checkin_minutes_before)
+        not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
+        if not_here and s.now >= opens:
+            parts.append(
+                msg(
+                    "glance.not_here",
+                    count=len(not_here),
+                    players=Name(", ".join(names[e.player] for e in not_here)),
+                    example=Name(names[not_here[0].player]),
+                )
+            )
+        drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
+        parts.append(msg("glance.ready_to_draw", count=len(drawable)))
     late: list[Match] = []
     missing: list[Match] = []
     disputed: list[Match] = []
@@ -433,7 +456,16 @@ async def status(s: Session, p: Parsed) -> Reply:
         ("glance.missing", missing),
     ):
         if matches:
-            parts.append(msg(key, count=len(matches)))
+            first = matches[0]
+            parts.append(
+                msg(
+                    key,
+                    count=len(matches),
+                    match=first.number,
+                    white=views.name(names, first.white),
+                    black=views.name(names, first.black),
+                )
+            )
             parts.extend(views.match_line(m, names) for m in matches)
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))

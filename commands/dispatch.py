@@ -62,6 +62,8 @@ async def handle(
                 reply = await spec.handler(session, parsed)
                 await session.finish(reply)
                 reply = session.fuller_reply or reply
+                if inv.private and session.player is not None and session.player.language:
+                    context.language = session.player.language  # their own language
             await uow.commit()
             return _response(reply, context)
     except Refused as refusal:

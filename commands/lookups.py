@@ -5,10 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from commands import pictures, views
+from commands.catalog import LANGUAGES
 from commands.parsing import Parsed
 from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
+from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
 from tournament.state import TournamentState
@@ -19,6 +21,8 @@ GAMES = ("backgammon", "draughts")
 async def me(s: Session, p: Parsed) -> Reply:
     """Show your entry, matches, lateness points and sanctions."""
     player = await s.me()
+    if (language := p.option("language", "lang")) is not None:
+        return await _set_language(s, player, language)
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:
@@ -49,6 +53,21 @@ async def me(s: Session, p: Parsed) -> Reply:
         if sanction.player == player.id and sanction.active:
             parts.append(msg("me.sanction", reason=msg(f"reason.{sanction.reason}")))
     return Reply(tuple(parts), private=True)
+
+
+async def _set_language(s: Session, player: Player, language: str) -> Reply:
+    """Set the language of a player's direct messages; `club` goes back to the club's."""
+    wanted = language.strip().lower()
+    if wanted == "club":
+        player.language = None
+    elif wanted in LANGUAGES:
+        player.language = wanted
+    else:
+        raise Refused("bad_language", text=language, languages=", ".join((*LANGUAGES, "club")))
+    # /me is a look-up (no tournament lock); this changes only the player's own setting.
+    await s.uow.players.save(player)
+    shown = player.language or s.club.language
+    return Reply((msg("me.language", language=msg(f"language.{shown}")),), private=True)
 
 
 async def schedule(s: Session, p: Parsed) -> Reply:

@@ -202,6 +202,11 @@ class Session:
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
         accounts = await self.uow.players.accounts_of(players) if players else {}
+        languages = (
+            {p: q.language for p, q in (await self.uow.players.many(players)).items()}
+            if players
+            else {}
+        )
         messages = []
         for notice in self.notices:
             targets = chats
@@ -211,6 +216,8 @@ class Session:
                     for platform, user in accounts.get(notice.player, [])
                 ]
             payload = to_payload(notice.reply)
+            if notice.player is not None and languages.get(notice.player):
+                payload["language"] = languages[notice.player]  # /me language:pl
             for platform, chat in targets:
                 if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
                     if echo == payload:
