@@ -198,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}.",
     "draw.ack": "The groups are drawn (number of groups: {groups}; seed {seed}).",
     "draw.done": "Draw made. Groups: {groups}; matches: {matches}. Seed {seed}, fingerprint {fingerprint}: anyone can re-run it.",
-    "extra_games": "Group {group}: {players} are still tied. Extra games: match {matches}.",
+    "extra_games": "Group {group}: {players} are still tied. Extra games: {count, plural, one {match} other {matches}} {matches}.",
     "knockout.started": "The group stage is over. Players going through to the knockout: {qualifiers}.",
     "ko.ready": "{round}, match {match}: {white} (white) v {black} at {start}.",
     "ko.replaced": "Match {match}: {forfeiter} forfeited; {replacement} takes the place.",

@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# inscrito} other {# inscritos}}.",
     "draw.ack": "Grupos sorteados (número de grupos: {groups}; semilla {seed}).",
     "draw.done": "Sorteo hecho. Grupos: {groups}; encuentros: {matches}. Semilla {seed}, huella {fingerprint}: cualquiera puede repetirlo y comprobarlo.",
-    "extra_games": "Grupo {group}: {players} siguen empatados. Partidas extra: encuentro(s) {matches}.",
+    "extra_games": "Grupo {group}: {players} siguen empatados. Partidas extra: {count, plural, one {encuentro} other {encuentros}} {matches}.",
     "knockout.started": "Terminó la fase de grupos. Jugadores clasificados a la eliminatoria: {qualifiers}.",
     "ko.ready": "{round}, encuentro {match}: {white} (blancas) contra {black} a las {start}.",
     "ko.replaced": "Encuentro {match}: {forfeiter} dio forfait; {replacement} ocupa su lugar.",

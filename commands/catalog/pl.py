@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
     "tournament.info": "Turniej {tournament} ({preset}), {start}: {status}, {entries, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}}.",
     "draw.ack": "Grupy rozlosowane (liczba grup: {groups}; ziarno {seed}).",
     "draw.done": "Losowanie zakończone. Grupy: {groups}; mecze: {matches}. Ziarno {seed}, odcisk {fingerprint}: każdy może je powtórzyć i sprawdzić.",
-    "extra_games": "Grupa {group}: {players} nadal mają równą liczbę punktów. Gry dodatkowe, nr meczu: {matches}.",
+    "extra_games": "Grupa {group}: {players} nadal mają równą liczbę punktów. Gry dodatkowe: {count, plural, one {mecz nr} few {mecze nr} many {mecze nr} other {mecze nr}} {matches}.",
     "knockout.started": "Faza grupowa zakończona. Liczba zawodników w fazie pucharowej: {qualifiers}.",
     "ko.ready": "{round}, mecz {match}: {white} (białe) – {black}, godz. {start}.",
     "ko.replaced": "Mecz {match}: walkower – {forfeiter}; miejsce zajmuje {replacement}.",

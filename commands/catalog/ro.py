@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}}.",
     "draw.ack": "Grupele au fost trase la sorți (număr de grupe: {groups}; sămânța {seed}).",
     "draw.done": "Tragerea la sorți s-a făcut. Grupe: {groups}; partide: {matches}. Sămânța {seed}, amprenta {fingerprint}: oricine poate reface tragerea.",
-    "extra_games": "Grupa {group}: {players} sunt încă la egalitate. Linii suplimentare: partida nr. {matches}.",
+    "extra_games": "Grupa {group}: {players} sunt încă la egalitate. Linii suplimentare: {count, plural, one {partida nr.} few {partidele nr.} other {partidele nr.}} {matches}.",
     "knockout.started": "Faza grupelor s-a încheiat. Jucători calificați în eliminatorii: {qualifiers}.",
     "ko.ready": "{round}, partida {match}: {white} (albe) – {black} la {start}.",
     "ko.replaced": "Partida {match}: {forfeiter} a pierdut prin forfait; locul îl ia {replacement}.",
