@@ -434,7 +434,8 @@ async def status(s: Session, p: Parsed) -> Reply:
                 )
             )
         drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
-        parts.append(msg("glance.ready_to_draw", count=len(drawable)))
+        key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+        parts.append(msg(key, count=len(drawable), start=When(state.start)))
     late: list[Match] = []
     missing: list[Match] = []
     disputed: list[Match] = []

@@ -273,6 +273,7 @@ MESSAGES: dict[str, str] = {
     "glance.unconfirmed": "Not confirmed yet ({count}): {players}. They are not drawn unless they /confirm or check in; a reminder goes out a day before.",
     "glance.not_here": "Confirmed, not checked in ({count}): {players}. When one arrives: /present {example}.",
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",
+    "glance.start_passed": "The start ({start}) has passed and the groups are not drawn: {count, plural, one {# player} other {# players}} can be drawn now with /draw.",
     "glance.late": 'Late ({count}); to stop the clock for a match: /pause {match} reason:"..."; to forfeit: /forfeit and the name:',
     "glance.disputed": "Disputed ({count}): set the result, for example /result {white} 3-1 {black}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or set them: /result {match} 3-1:",

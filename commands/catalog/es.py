@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "glance.unconfirmed": "Sin confirmar ({count}): {players}. No entran en el sorteo si no envían /confirm o registran su llegada; se les recuerda un día antes.",
     "glance.not_here": "Confirmados sin registrar su llegada ({count}): {players}. Cuando llegue alguno: /present {example}.",
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",
+    "glance.start_passed": "La hora de inicio ({start}) ya pasó y los grupos no están sorteados: {count, plural, one {se puede sortear a # jugador} other {se puede sortear a # jugadores}} ahora con /draw.",
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: /pause {match} reason:"..."; para dar forfait: /forfeit y el nombre:',
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo /result {white} 3-1 {black}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o anótalos: /result {match} 3-1:",

@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "glance.unconfirmed": "Jeszcze niepotwierdzeni ({count}): {players}. Nie wezmą udziału w losowaniu, jeśli nie wyślą /confirm ani nie potwierdzą obecności; dzień wcześniej dostają przypomnienie.",
     "glance.not_here": "Potwierdzeni, bez potwierdzonej obecności ({count}): {players}. Gdy ktoś przyjdzie: /present {example}.",
     "glance.ready_to_draw": "W losowaniu {count, plural, one {może teraz wziąć udział # osoba} few {mogą teraz wziąć udział # osoby} many {może teraz wziąć udział # osób} other {może teraz wziąć udział # osoby}}: /draw.",
+    "glance.start_passed": "Godzina rozpoczęcia ({start}) minęła, a grupy nie są rozlosowane: {count, plural, one {w losowaniu może wziąć udział # osoba} few {w losowaniu mogą wziąć udział # osoby} many {w losowaniu może wziąć udział # osób} other {w losowaniu może wziąć udział # osoby}}, wyślij /draw.",
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: /pause {match} reason:"..."; walkower: /forfeit i nazwisko:',
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład /result {white} 3-1 {black}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo wpisz: /result {match} 3-1:",

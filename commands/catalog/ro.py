@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "glance.unconfirmed": "Neconfirmați încă ({count}): {players}. Nu intră la tragerea la sorți dacă nu trimit /confirm sau nu își înregistrează sosirea; primesc un memento cu o zi înainte.",
     "glance.not_here": "Confirmați, dar fără sosire înregistrată ({count}): {players}. Când sosește unul: /present {example}.",
     "glance.ready_to_draw": "{count, plural, one {Acum poate intra la tragerea la sorți # jucător} few {Acum pot intra la tragerea la sorți # jucători} other {Acum pot intra la tragerea la sorți # de jucători}}: /draw.",
+    "glance.start_passed": "Ora de start ({start}) a trecut și grupele nu sunt trase la sorți: {count, plural, one {poate intra acum # jucător} few {pot intra acum # jucători} other {pot intra acum # de jucători}}, cu /draw.",
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: /pause {match} reason:"..."; pentru neprezentare: /forfeit și numele:',
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu /result {white} 3-1 {black}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau stabiliți-le: /result {match} 3-1:",
