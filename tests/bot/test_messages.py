@@ -69,7 +69,7 @@ def test_report_without_a_score_and_a_director_typing_a_player_command(
 ) -> None:
     text = "\n".join(run(clubtd, script, database_url, NIGHT))
     assert "is not a score" not in text
-    assert "Add your score, yours first: /report 3-1." in text
+    assert "Add the score, yours first: /report 3-1" in text
     assert "You have not registered yet" not in text
     assert "You are a director here, not a player of this tournament." in text
 

@@ -96,7 +96,7 @@ def test_each_game_keeps_its_own_ranking_HGV_8(
     assert "cyryl" in draughts_table and "ana" not in draughts_table
     backgammon_table = out.split("season ranking, backgammon")[1].split("[09:00]")[0]
     assert "ana" in backgammon_table and "cyryl" not in backgammon_table
-    assert "chess is not a game here: choose backgammon, draughts" in out
+    assert "game: chess is not one of the choices. Choose backgammon, draughts." in out
     exported = json.loads(clubtd("export", "--db", database_url).stdout)
     assert [r["name"] for r in exported["ranking"]] == ["ana", "bob"]
     assert [r["name"] for r in exported["rankings"]["draughts"]] == ["cyryl"]
