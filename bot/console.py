@@ -314,7 +314,7 @@ async def interactive(
     me = as_name or getpass.getuser()
     stored = await bot.stored_clock()
     runner: TranscriptRunner | None = None
-    if stored is not None and not real_clock and stored < clock_now():
+    if stored is not None and not real_clock:
         runner = TranscriptRunner(bot)
         await runner.open()
         now = runner.now

@@ -44,3 +44,17 @@ def test_the_real_clock_is_said_and_console_help_tells_how_to_direct(
     assert result.exit_code == 0, result.stderr
     assert "Real clock: " in result.stderr
     assert "@director ana to make ana a director" in result.stdout
+
+
+def test_a_clock_ahead_of_the_real_time_is_continued_too(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """A transcript set in the future: the console still runs on its virtual clock."""
+    future = "@club timezone:UTC\n@clock 2099-12-04 18:00\n"
+    assert (
+        clubtd("console", "--script", script("f.t", future), "--db", database_url).exit_code == 0
+    )
+    result = clubtd("console", "--db", database_url, "--as", "ana", input="/help\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Virtual clock: 2099-12-04 18:00 (club time)" in result.stderr
+    assert result.stdout.startswith("[18:00] ")
