@@ -71,6 +71,11 @@ async def _claim_or_create(s: Session, wanted: str) -> Player:
         # A director entered this person without a chat account: this account claims it.
         if not await s.uow.players.accounts(candidate.id):
             await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
+            if not s.is_director and candidate.member:
+                # Anyone could type an imported name: where the club approves its members
+                # (HGV-1.4), a director confirms once that this account is that person.
+                candidate.member = False
+                await s.uow.players.save(candidate)
             return candidate
     if found:
         raise Refused("name_taken", name=wanted)

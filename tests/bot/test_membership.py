@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.bot.conftest import Clubtd, Script
 
 NIGHT = """\
@@ -79,3 +81,27 @@ def test_a_friendly_tournament_takes_guests_without_approval_HGV_1_4(
     assert result.exit_code == 0, result.stderr
     assert "gus, you are entered in Friendly" in result.stdout
     assert "/approve" not in result.stdout
+
+
+def test_claiming_an_imported_name_waits_for_a_director_HGV_1_4(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Anyone could type "Alice Moreno": a director confirms the claim once, by /approve."""
+    setup = '@club name:"HG"\n@director ana\n@clock 2026-01-30 17:00\n'
+    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
+    csv = tmp_path / "r.csv"
+    csv.write_text("Alice Moreno;6,40\n", encoding="utf-8")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+    night = (
+        "@clock 2026-01-30 18:00\n"
+        'ana: /tournament new name:"Cup" start:"2026-01-31 20:00"\n'
+        'mallory: /register name:"alice moreno"\n'
+        "ana: /status\n"
+        "ana: /approve alice\n"
+    )
+    result = clubtd("console", "--script", script("n.t", night), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Director: /approve Alice Moreno (or /approve all)." in out
+    assert "Waiting for approval as club members: Alice Moreno." in out
+    assert "Approved as a club member: Alice Moreno." in out
