@@ -40,6 +40,11 @@ async def club(s: Session, a: Args) -> Reply:
     pictures = a.choice("pictures")
     if pictures is not None:
         s.club.pictures, changed = pictures == "yes", True
+    approval = a.choice("approval")
+    if approval is not None:
+        # The club's say on approving members (HGV-1.4) applies to tournaments created
+        # from now on; "preset" lets each preset decide again.
+        s.club.approval, changed = {"yes": True, "no": False}.get(approval), True
     if changed:
         await s.uow.clubs.save(s.club)
         s.log(
@@ -52,9 +57,13 @@ async def club(s: Session, a: Args) -> Reply:
     info = msg(
         "club.info", name=Name(s.club.name), timezone=s.club.timezone, language=s.club.language
     )
-    if pictures is None:
-        return Reply((info,))
-    return Reply((info, msg("club.pictures_on" if s.club.pictures else "club.pictures_off")))
+    parts = [info]
+    if pictures is not None:
+        parts.append(msg("club.pictures_on" if s.club.pictures else "club.pictures_off"))
+    if approval is not None:
+        setting = {True: "on", False: "off", None: "preset"}[s.club.approval]
+        parts.append(msg(f"club.approval_{setting}"))
+    return Reply(tuple(parts))
 
 
 async def tournament_info(s: Session, a: Args) -> Reply:
@@ -88,6 +97,8 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     if start <= s.now:
         raise Refused("start_in_past", start=When(start, "datetime"))
     tweaks = dict(a.extra)
+    if s.club.approval is not None and "approval" not in tweaks:
+        tweaks["approval"] = "true" if s.club.approval else "false"  # the club's setting
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:

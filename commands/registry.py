@@ -124,6 +124,7 @@ def _club() -> CommandSpec:
             Param("timezone", "text", aliases=("tz",), example="Europe/Madrid"),
             Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
+            Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
         ),
         subcommands=(link, join),
     )

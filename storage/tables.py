@@ -57,6 +57,7 @@ class ClubRecord(SQLModel, table=True):
     timezone: str
     language: str
     pictures: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    approval: bool | None = None  # approving members (HGV-1.4); None: each preset says
     created_at: datetime = _time()
 
 

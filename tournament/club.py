@@ -15,6 +15,7 @@ class Club:
     timezone: str  # an IANA name, e.g. "America/Caracas"
     language: str  # "en" | "es" | "ro" | "pl"
     pictures: bool = True  # tables and brackets as pictures where a chat can show them
+    approval: bool | None = None  # members approved by a director (HGV-1.4); None: preset's
 
 
 @dataclass(slots=True)

@@ -227,6 +227,9 @@ MESSAGES: dict[str, str] = {
     "club.info": "Club {name}: time zone {timezone}, language {language}.",
     "club.pictures_on": "Tables and brackets go out as pictures where the chat can show them (turn off: /club pictures:off).",
     "club.pictures_off": "Tables and brackets go out as text (turn pictures on: /club pictures:on).",
+    "club.approval_on": "New players wait for a director to approve them as members, once (/approve), in every tournament created from now on.",
+    "club.approval_off": "Players need no approval in tournaments created from now on.",
+    "club.approval_preset": "Each tournament's preset says whether new players need approval (/rules shows it).",
     "club.link_code": (
         "Link code {code} (valid until {until}). A director sends /club join {code} in the "
         "other chat."
@@ -308,6 +311,7 @@ MESSAGES: dict[str, str] = {
     "arg.timezone": "the club's time zone, for example Europe/Madrid",
     "arg.language": "the club's language: en, es, ro or pl",
     "arg.pictures": "send tables as pictures: yes or no",
+    "arg.approval": "approve new players as members: yes, no, or preset",
     "arg.code": "the code /club link gave",
     "arg.preset": "the rules: hgv-backgammon, navodari-table or warcaby-100",
     "arg.start": 'the start in club time: "2026-01-31 20:00"',

@@ -200,6 +200,9 @@ MESSAGES: dict[str, str] = {
     "club.info": "Club {name}: zona horaria {timezone}, idioma {language}.",
     "club.pictures_on": "Las tablas y los cuadros se envían como imágenes donde el chat puede mostrarlas (para desactivarlo: /club pictures:off).",
     "club.pictures_off": "Las tablas y los cuadros se envían como texto (para usar imágenes: /club pictures:on).",
+    "club.approval_on": "Los jugadores nuevos esperan a que un director los apruebe como socios, una sola vez (/approve), en todos los torneos que se creen desde ahora.",
+    "club.approval_off": "Los jugadores no necesitan aprobación en los torneos que se creen desde ahora.",
+    "club.approval_preset": "El preset de cada torneo dice si los jugadores nuevos necesitan aprobación (/rules lo muestra).",
     "club.link_code": "Código de enlace {code} (válido hasta el {until}). Un director envía /club join {code} en el otro chat.",
     "club.joined": "Este chat ya forma parte de {club}: los avisos llegan también aquí.",
     # -- me, rules, status, help --
@@ -278,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "arg.timezone": "la zona horaria del club, por ejemplo Europe/Madrid",
     "arg.language": "el idioma del club: en, es, ro o pl",
     "arg.pictures": "enviar las tablas como imágenes: yes o no",
+    "arg.approval": "aprobar a los jugadores nuevos como socios: yes, no o preset",
     "arg.code": "el código que dio /club link",
     "arg.preset": "el reglamento: hgv-backgammon, navodari-table o warcaby-100",
     "arg.start": 'el inicio en hora del club: "2026-01-31 20:00"',

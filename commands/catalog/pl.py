@@ -200,6 +200,9 @@ MESSAGES: dict[str, str] = {
     "club.info": "Klub {name}: strefa czasowa {timezone}, język {language}.",
     "club.pictures_on": "Tabele i drabinka są wysyłane jako obrazy tam, gdzie czat je pokazuje (wyłączenie: /club pictures:off).",
     "club.pictures_off": "Tabele i drabinka są wysyłane jako tekst (obrazy: /club pictures:on).",
+    "club.approval_on": "Nowi zawodnicy czekają, aż sędzia raz zatwierdzi ich jako członków (/approve), we wszystkich turniejach tworzonych od teraz.",
+    "club.approval_off": "Zawodnicy nie potrzebują zatwierdzenia w turniejach tworzonych od teraz.",
+    "club.approval_preset": "Ustawienia każdego turnieju mówią, czy nowi zawodnicy potrzebują zatwierdzenia (/rules to pokazuje).",
     "club.link_code": "Kod połączenia {code} (ważny do {until}). Sędzia wysyła /club join {code} w drugim czacie.",
     "club.joined": "Ten czat należy teraz do klubu {club}: ogłoszenia będą trafiać także tutaj.",
     # -- me, rules, status, help --
@@ -278,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "arg.timezone": "strefa czasowa klubu, na przykład Europe/Warsaw",
     "arg.language": "język klubu: en, es, ro albo pl",
     "arg.pictures": "wysyłaj tabele jako obrazki: yes albo no",
+    "arg.approval": "zatwierdzanie nowych zawodników jako członków: yes, no albo preset",
     "arg.code": "kod podany przez /club link",
     "arg.preset": "regulamin: hgv-backgammon, navodari-table albo warcaby-100",
     "arg.start": 'start w czasie klubu: "2026-01-31 20:00"',

@@ -200,6 +200,9 @@ MESSAGES: dict[str, str] = {
     "club.info": "Clubul {name}: fus orar {timezone}, limba {language}.",
     "club.pictures_on": "Clasamentele și tabloul se trimit ca imagini unde chatul le poate afișa (oprire: /club pictures:off).",
     "club.pictures_off": "Clasamentele și tabloul se trimit ca text (imagini: /club pictures:on).",
+    "club.approval_on": "Jucătorii noi așteaptă ca un organizator să-i aprobe ca membri, o singură dată (/approve), în toate turneele create de acum înainte.",
+    "club.approval_off": "Jucătorii nu au nevoie de aprobare în turneele create de acum înainte.",
+    "club.approval_preset": "Presetul fiecărui turneu spune dacă jucătorii noi au nevoie de aprobare (/rules arată asta).",
     "club.link_code": "Cod de legătură {code} (valabil până pe {until}). Un arbitru trimite /club join {code} în celălalt chat.",
     "club.joined": "Acest chat face acum parte din {club}: anunțurile vin și aici.",
     # -- me, rules, status, help --
@@ -278,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "arg.timezone": "fusul orar al clubului, de exemplu Europe/Bucharest",
     "arg.language": "limba clubului: en, es, ro sau pl",
     "arg.pictures": "trimite tabelele ca imagini: yes sau no",
+    "arg.approval": "aprobarea jucătorilor noi ca membri: yes, no sau preset",
     "arg.code": "codul dat de /club link",
     "arg.preset": "regulamentul: hgv-backgammon, navodari-table sau warcaby-100",
     "arg.start": 'începutul, ora clubului: "2026-01-31 20:00"',

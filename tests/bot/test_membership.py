@@ -105,3 +105,22 @@ def test_claiming_an_imported_name_waits_for_a_director_HGV_1_4(
     assert "Director: /approve Alice Moreno (or /approve all)." in out
     assert "Waiting for approval as club members: Alice Moreno." in out
     assert "Approved as a club member: Alice Moreno." in out
+
+
+def test_a_club_setting_says_whether_approval_is_needed_HGV_1_4(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    night = (
+        "@director ana\n@clock 2026-01-30 18:00\n"
+        "ana: /club approval:no\n"
+        'ana: /tournament new name:"Open Cup" start:"2026-01-31 20:00"\n'
+        "zoe: /register\n"
+        "ana: /club approval:yes\n"
+        'ana: /tournament new name:"Strict Cup" preset:warcaby-100 start:"2026-02-01 20:00"\n'
+    )
+    result = clubtd("console", "--script", script("n.t", night), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Players need no approval in tournaments created from now on." in out
+    assert "zoe, you are entered in Open Cup" in out and "/approve zoe" not in out
+    assert "in every tournament created from now on" in out

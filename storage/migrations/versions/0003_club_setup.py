@@ -1,4 +1,5 @@
-"""Rankings per game with their import time; a player's own language for direct messages.
+"""Rankings per game with their import time; a player's own language for direct messages;
+a club's own say on approving members (HGV-1.4).
 
 Revision ID: 0003
 Revises: 0002
@@ -62,10 +63,14 @@ def upgrade() -> None:
     op.drop_index(op.f("ix_ranking_imports_player_id"), table_name="ranking_imports")
     op.drop_table("ranking_imports")
     op.add_column("players", sa.Column("language", sa.String(), nullable=True))
+    op.add_column("clubs", sa.Column("approval", sa.Boolean(), nullable=True))
 
 
 def downgrade() -> None:
-    op.drop_column("players", "language")
+    with op.batch_alter_table("clubs") as batch:
+        batch.drop_column("approval")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("language")
     op.create_table(
         "ranking_imports",
         sa.Column("id", sa.Integer(), nullable=False),
