@@ -112,7 +112,7 @@ async def test_a_club_in_telegram_and_discord_hears_every_announcement(
         await discord(player, "checkin")
     await telegram_says(TOM, "/register", "Tom, you are entered")
     await telegram_says(TOM, "/checkin", "Tom is checked in")
-    await telegram_says(TINA, "/draw", "drawn")
+    await telegram_says(TINA, "/draw", "Draw made")
 
     # Alice reports her match against Tom on Discord; Tom accepts it on Telegram.
     mine = await standin.autocomplete(
