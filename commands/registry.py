@@ -194,6 +194,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 positional=True,
                 choices=("mine", "all"),
                 description="arg.schedule_which",
+                example="all",
             ),
         ),
         writes=False,
