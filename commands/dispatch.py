@@ -44,9 +44,13 @@ async def handle(
     except ParseError as error:
         if error.code in ("not_a_command", "empty") and not inv.private:
             return None  # people chat in the club's group: not everything is for the bot
+        if not await _first_delivery(inv, uow_factory):
+            return None
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:
+        if not await _first_delivery(inv, uow_factory):
+            return None
         return _response(say("unknown_command", name=parsed.name), context, refused=True)
     try:
         async with uow_factory() as uow:
@@ -85,6 +89,16 @@ class _Context:
 
 def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
     return Response(reply, context.language, context.timezone, context.club_id, refused)
+
+
+async def _first_delivery(inv: Invocation, uow_factory: UnitOfWorkFactory) -> bool:
+    """Remember an update refused before any club is opened; False when seen before."""
+    if not inv.update_id:
+        return True
+    async with uow_factory() as uow:
+        first = await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+        await uow.commit()
+    return first
 
 
 async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:
