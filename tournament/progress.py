@@ -302,39 +302,54 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
             if m.group == group.name and (r := m.result()) is not None
         ]
         kept: list[Result] = []
-        block: set[PlayerId] = set()
-        left = 0  # games of the current round still to come
-        for match in (m for m in games if m.group == group.name):
-            pair = set(match.players)
-            if left and pair <= block:
-                left -= 1  # a game of the current round, voided by a director or not
-            elif match.status is MatchStatus.VOID:
+        for batch in _rounds([m for m in games if m.group == group.name]):
+            if all(m.status is MatchStatus.VOID for m in batch):
                 continue  # a round voided before
-            else:
-                table = group_standings(
-                    group.players,
-                    results,
-                    state.preset.groups,
-                    lot_seed=state.seed + int(group.name),
-                    extra_game_results=kept,
-                )
-                need = next(
-                    (set(n.players) for n in table.extra_games if pair <= set(n.players)), None
-                )
-                if need is None:
+            table = group_standings(
+                group.players,
+                results,
+                state.preset.groups,
+                lot_seed=state.seed + int(group.name),
+                extra_game_results=kept,
+            )
+            block = {p for m in batch for p in m.players}
+            if any(set(need.players) == block for need in table.extra_games):
+                kept.extend(r for m in batch if (r := m.result()) is not None)
+                continue
+            for match in batch:
+                if match.status is not MatchStatus.VOID:
                     voided.setdefault(group.name, []).append(match.number)
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
-                    continue
-                block, left = need, len(need) * (len(need) - 1) // 2 - 1
-            result = match.result()
-            if result is not None:
-                kept.append(result)
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()
     ]
+
+
+def _rounds(games: Sequence[Match]) -> list[list[Match]]:
+    """Split a group's extra games, by number, into the rounds they were scheduled in.
+
+    A round is every pairing of one block of tied players, scheduled together: the
+    longest run of consecutive games that is a complete round robin of its players.
+    """
+    rounds: list[list[Match]] = []
+    i = 0
+    while i < len(games):
+        size = 1
+        for k in range(2, len(games) + 2):
+            count = k * (k - 1) // 2
+            run = games[i : i + count]
+            if len(run) < count:
+                break
+            players = {p for m in run for p in m.players}
+            pairs = {frozenset(m.players) for m in run}
+            if len(players) == k and len(pairs) == count:
+                size = count
+        rounds.append(list(games[i : i + size]))
+        i += size
+    return rounds
 
 
 def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -> list[Event]:
