@@ -381,6 +381,8 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
         match.disputed_by = None
     events: list[Event] = [TieSettledByLot(at=at, group=group, order=tuple(order), seed=seed)]
     return events + settle(state, at)
+
+
 def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
     """Return who a group's table sends to the knockout, best first (HGV-7.1)."""
     return _qualifiers(state, table)
