@@ -186,10 +186,10 @@ def finish(
 
 
 def may_play(state: TournamentState, match: Match, at: datetime) -> bool:
-    """Return whether a match is on at `at`: started, under way, or both players present.
+    """Return whether a match is on at `at`: started, under way, or both players free.
 
-    HGV-2.3.4: a match may be played early when both players are free, that is, both
-    checked in and not away.
+    HGV-2.3.4: a match may be played early when both players are free: both present,
+    and it is the next open match of each of them.
     """
     if not match.is_ready or match.is_final:
         return False
@@ -198,10 +198,13 @@ def may_play(state: TournamentState, match: Match, at: datetime) -> bool:
         return True
     if match.status is not MatchStatus.SCHEDULED:
         return True
-    white, black = state.entries.get(match.white), state.entries.get(match.black)
-    return (
-        white is not None and black is not None and white.present_at(at) and black.present_at(at)
-    )
+    for player in (match.white, match.black):
+        entry = state.entries.get(player)
+        if entry is None or not entry.present_at(at):
+            return False
+        if state.open_matches_of(player)[0] is not match:
+            return False  # they have an earlier match to play first
+    return True
 
 
 def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[Match]:
