@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from commands import resolver
+from commands.params import Args, suggestions
 from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
-from commands.registry import BY_NAME, CommandSpec
-from commands.replies import Name, Param, Reply, When, msg, say
+from commands.registry import BY_NAME, CommandSpec, bind_line, select
+from commands.replies import Msg, Name, Param, Reply, When, msg, say
 from commands.session import CommandConfig, Invocation, Session
 from tournament.club import Club
 from tournament.model import Refused
@@ -32,13 +34,14 @@ class Response:
     timezone: str
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
+    pictures: bool = True  # the club wants pictures where the chat can show them
 
 
 async def handle(
     inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
 ) -> Response | None:
     """Run one command; return the reply to show, or None when there is nothing to say."""
-    context = _Context(config.default_language, config.default_timezone, None)
+    context = _Context(config.default_language, config.default_timezone, None, True)
     try:
         parsed = parse(inv.text)
     except ParseError as error:
@@ -51,18 +54,28 @@ async def handle(
     if spec is None:
         if not await _first_delivery(inv, uow_factory):
             return None
-        return _response(say("unknown_command", name=parsed.name), context, refused=True)
+        close = suggestions(parsed.name, list(BY_NAME))
+        if close:
+            reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
+        else:
+            reply = say("unknown_command", name=parsed.name)
+        return _response(reply, context, refused=True)
+    target, words = select(spec, parsed)
     try:
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):
                 return None  # a redelivered update: it was handled once already
-            if parsed.name == "club" and parsed.args[:1] and parsed.args[0].lower() == "join":
-                reply = await _join(uow, inv, config, parsed.args[1:], context)
+            if target.scope == "chat":
+                # It acts on the chat before a club is opened there (/club join CODE).
+                reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, spec, context)
-                reply = await spec.handler(session, parsed)
+                session = await _open(uow, inv, config, target, context)
+                args = bind_line(target, words, parsed)
+                args = await resolver.resolve(session, target.signature, args)
+                assert target.handler is not None  # only "chat" commands have none
+                reply = await target.handler(session, args)
                 await session.finish(reply)
             await uow.commit()
             return _response(reply, context)
@@ -82,13 +95,17 @@ class _Context:
     language: str
     timezone: str
     club_id: int | None
+    pictures: bool
 
     def use(self, club: Club) -> None:
         self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
+        self.pictures = club.pictures
 
 
 def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
-    return Response(reply, context.language, context.timezone, context.club_id, refused)
+    return Response(
+        reply, context.language, context.timezone, context.club_id, refused, context.pictures
+    )
 
 
 async def _first_delivery(inv: Invocation, uow_factory: UnitOfWorkFactory) -> bool:
@@ -164,10 +181,11 @@ async def _join(
     uow: UnitOfWork,
     inv: Invocation,
     config: CommandConfig,
-    args: tuple[str, ...],
+    args: Args,
     context: _Context,
 ) -> Reply:
     """Connect this chat to a club that lives in another chat (/club join CODE)."""
+    code = args.text("code") or ""
     if inv.private:
         raise Refused("join_in_group")
     if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
@@ -176,11 +194,11 @@ async def _join(
     if existing is not None:
         context.use(existing)
         raise Refused("chat_has_club", club=existing.name)
-    if not args:
+    if not code:
         raise Refused("join_code_required")
-    club_id = await uow.clubs.redeem_link_code(args[0].strip().upper(), inv.now)
+    club_id = await uow.clubs.redeem_link_code(code.strip().upper(), inv.now)
     if club_id is None:
-        raise Refused("bad_join_code", given=args[0])
+        raise Refused("bad_join_code", given=code)
     await uow.clubs.link_chat(club_id, inv.platform, inv.chat)
     club = await uow.clubs.get(club_id)
     context.use(club)
@@ -205,7 +223,7 @@ def _params(params: Mapping[str, object]) -> dict[str, Param]:
             out[key] = value
         elif isinstance(value, datetime):
             out[key] = When(value, "datetime")
-        elif isinstance(value, When | Name):
+        elif isinstance(value, When | Name | Msg):
             out[key] = value
         else:
             out[key] = Name(str(value))

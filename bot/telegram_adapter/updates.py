@@ -177,8 +177,10 @@ class UpdateHandlers:
 
     async def reply(self, inv: Invocation, where: Where, response: Response) -> None:
         """Send the reply where the command came from (privately if it is private)."""
-        outgoing = render(response.reply, response.language, response.timezone)
-        if not outgoing.chunks:
+        outgoing = render(
+            response.reply, response.language, response.timezone, pictures=response.pictures
+        )
+        if outgoing.empty:
             return
         if response.reply.private and not where.private:
             try:
