@@ -95,7 +95,9 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
                 standings_due.add(match.group)
             elif match.key is not None:
                 bracket_due = True
-        if isinstance(event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced | ev.MatchReset):
+        if isinstance(
+            event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced | ev.MatchReset
+        ):
             bracket_due = True
     for group in state.groups:
         if group.name in standings_due:

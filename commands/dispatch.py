@@ -82,7 +82,14 @@ async def handle(
     except Refused as refusal:
         reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
     except ScoreError as error:
-        reply = Reply((msg(f"score.{error.code}", **_params(error.params)), msg("score.usage")))
+        # A report's hint shows the match's own length when the use case knows it.
+        example = str(error.params.get("example", "/report 3-1"))
+        reply = Reply(
+            (
+                msg(f"score.{error.code}", **_params(error.params)),
+                msg("score.usage", example=example),
+            )
+        )
     except Exception:
         log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)
         reply = say("internal_error")

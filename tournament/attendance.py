@@ -212,6 +212,11 @@ def current_match(state: TournamentState, player: PlayerId) -> Match | None:
     return open_matches[0] if open_matches else None
 
 
+def active_entry(state: TournamentState, player: PlayerId) -> Entry:
+    """Return the player's entry if it is active; refuse otherwise (what to do instead)."""
+    return _active_entry(state, player)
+
+
 def _active_entry(state: TournamentState, player: PlayerId) -> Entry:
     entry = state.entries.get(player)
     if entry is None:
