@@ -71,6 +71,10 @@ def _apply(
         raise Refused("no_such_match", match=number)
     if not match.is_ready:
         raise Refused("match_not_ready", match=number)
+    if match.stage is Stage.TIEBREAK and match.status is MatchStatus.VOID and change != "void":
+        # Extra games follow the tie (NAV-TIE): a void one is not brought back, the
+        # tie schedules its own games again when it needs them.
+        raise Refused("extra_game_void", match=number)
     before = (match.white_score, match.black_score)
     was = match.status
     forfeiters = match.forfeited_by

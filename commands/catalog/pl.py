@@ -379,6 +379,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_not_started": "Mecz {match} zaczyna się o {start}, a przeciwnik jeszcze nie zgłosił obecności: podaj wynik po rozegraniu.",
     "refused.match_not_played": "Mecz {match} nie został rozegrany: nie ma czego otwierać.",
     "refused.match_already_void": "Mecz {match} jest już unieważniony.",
+    "refused.extra_game_void": "Mecz {match} to unieważniona gra dodatkowa: gry dodatkowe wynikają z remisu, który w razie potrzeby wyznacza nowe.",
     "refused.correction_needs_confirmation": "Poprawka meczu {match} zmienia graczy meczów już rozegranych: {matches}. Dopisz confirm, aby kontynuować.",
     "refused.no_tie_to_settle": "W grupie {group} żaden remis nie czeka na gry dodatkowe.",
     "refused.entry_already_active": "Ten gracz gra: nie ma czego przywracać.",

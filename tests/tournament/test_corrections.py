@@ -137,6 +137,17 @@ def test_a_reopened_match_forgets_its_deadlines_and_penalties() -> None:
     assert match.start == LATER and match.status is MatchStatus.SCHEDULED
 
 
+def test_a_void_extra_game_is_not_brought_back_NAV_TIE() -> None:
+    state = finished("navodari-table", 4, 1)
+    extra = next(iter(state.stage_matches(Stage.TIEBREAK)), None)
+    if extra is None:
+        pytest.skip("this draw has no extra games")
+    corrections.correct(state, extra.number, "void", LATER, confirmed=True)
+    with pytest.raises(Refused) as refused:
+        corrections.correct(state, extra.number, FinalScore(1, 0), LATER, confirmed=True)
+    assert refused.value.code == "extra_game_void"
+
+
 def test_reopening_an_unplayed_match_is_refused() -> None:
     state = new_tournament(load_preset("hgv-backgammon"), 4, START, seed=1)
     progress.draw(state, tuple(sorted(state.entries)), START)
@@ -239,7 +250,13 @@ def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
     at = LATER
     for pick, kind in changes:
         candidates = sorted(
-            (m for m in state.matches.values() if m.is_ready and progress.touched(m)),
+            (
+                m
+                for m in state.matches.values()
+                if m.is_ready
+                and progress.touched(m)
+                and not (m.stage is Stage.TIEBREAK and m.status is MatchStatus.VOID)
+            ),
             key=lambda m: m.number,
         )
         match = candidates[pick % len(candidates)]
