@@ -10,7 +10,7 @@ from typing import Any
 from commands import pictures, views
 from commands.replies import Button, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
-from tournament.model import PlayerId, Stage
+from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
 
 Names = Mapping[PlayerId, str]
@@ -298,7 +298,8 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
             return [notice(Reply((line,)))]
         case ev.ResultCorrected(match=number, change=change, before=before, reason=reason):
             match = state.matches[number]
-            was = f"{before[0]}-{before[1]}" if event.was != "scheduled" else "-"
+            played = event.was is not MatchStatus.SCHEDULED
+            was = f"{before[0]}-{before[1]}" if played else "-"
             parts: list[Msg | Table] = [
                 msg(
                     f"correct.{change}",

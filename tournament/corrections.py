@@ -104,7 +104,7 @@ def _apply(
             change=kind,
             before=before,
             after=after,
-            was=was.value,
+            was=was,
             reason=reason,
         )
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournament.model import PlayerId
+from tournament.model import MatchStatus, PlayerId
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +164,7 @@ class ResultCorrected(Event):
     change: str  # "score" | "void" | "reopen"
     before: tuple[int, int]
     after: tuple[int, int]
-    was: str  # the match status before
+    was: MatchStatus  # the match's status before
     reason: str = ""
 
 

@@ -12,6 +12,7 @@ import pytest
 from commands import announce
 from commands.rendering import Renderer
 from tournament import events as ev
+from tournament.model import MatchStatus
 from tournament.preset import load_preset
 from tournament.simulation import new_tournament, play_out
 
@@ -22,7 +23,7 @@ WORDS = {
     "round_name": "final",
     "group": "1",
     "change": "score",
-    "was": "finished",
+    "was": MatchStatus.FINISHED,
     "note": "",
 }
 
