@@ -12,7 +12,7 @@ from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import attendance, corrections, overrides, progress, reports, sanctions
 from tournament.club import Player
-from tournament.model import EntryStatus, MatchStatus, Refused, Stage, TournamentStatus
+from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
 from tournament.scoring import FinalScore, lot_word, named_first
 from tournament.state import Match, TournamentState
@@ -278,9 +278,7 @@ async def lot(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     group = a.text("group")
     if group is None:
-        tied = sorted(
-            {m.group for m in state.stage_matches(Stage.TIEBREAK) if not m.is_final and m.group}
-        )
+        tied = progress.open_ties(state)
         if len(tied) != 1:
             raise Refused("no_group_tie")
         group = tied[0]

@@ -352,6 +352,13 @@ def _rounds(games: Sequence[Match]) -> list[list[Match]]:
     return rounds
 
 
+def open_ties(state: TournamentState) -> list[str]:
+    """Return the groups whose tie waits for extra games, which a lot may settle (NAV-TIE)."""
+    return sorted(
+        {m.group for m in state.stage_matches(Stage.TIEBREAK) if not m.is_final and m.group}
+    )
+
+
 def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -> list[Event]:
     """Settle a group's tie that extra games have not broken, by a recorded lot (NAV-TIE).
 

@@ -140,7 +140,9 @@ def test_a_cycle_again_schedules_more_games_and_offers_a_lot_NAV_TIE() -> None:
 def test_a_director_settles_a_remaining_tie_by_lot_with_the_seed_recorded_NAV_TIE() -> None:
     night = cycle_night()
     play_cycle(night, "22:00")
+    assert progress.open_ties(night.state) == ["1"]
     events = progress.settle_by_lot(night.state, "1", seed=4242, at=at("22:30"))
+    assert progress.open_ties(night.state) == []
     lot = [e for e in events if isinstance(e, TieSettledByLot)]
     assert lot and lot[0].seed == 4242
     assert night.state.status is not TournamentStatus.GROUPS
