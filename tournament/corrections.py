@@ -47,8 +47,8 @@ def correct(
     Refuses ("correction_needs_confirmation") when matches already under way or played
     would get other players, unless `confirmed`: then they start afresh.
     """
-    conflicts = plan(state, number, change, at)
-    if conflicts and not confirmed:
+    conflicts = () if confirmed else plan(state, number, change, at)
+    if conflicts:
         raise Refused(
             "correction_needs_confirmation",
             match=number,
