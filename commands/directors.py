@@ -9,8 +9,17 @@ from datetime import timedelta
 from commands import announce, arguments, lookups, views
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say
+from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, corrections, overrides, progress, reports, sanctions
+from tournament import (
+    attendance,
+    calendar,
+    corrections,
+    overrides,
+    progress,
+    reports,
+    sanctions,
+)
 from tournament.club import Player
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
@@ -74,14 +83,13 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     name = (a.text("name") or "").strip()
     if not name:
         raise Refused("tournament_name_required")
-    if await s.uow.tournaments.by_name(s.club.id, name) is not None:
-        raise Refused("tournament_exists", name=name)
-    current = await s.maybe_tournament()
-    if current is not None and current.status in (
-        TournamentStatus.GROUPS,
-        TournamentStatus.KNOCKOUT,
-    ):
-        raise Refused("tournament_in_play", name=current.name)
+    listed = await s.uow.tournaments.list(s.club.id)
+    for _, other, _, status in listed:
+        if fold(other) == fold(name) and status != TournamentStatus.CANCELLED.value:
+            raise Refused("tournament_exists", name=name)
+    for _, other, _, status in listed:
+        if status in (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value):
+            raise Refused("tournament_in_play", name=other)
     preset_name = a.text("preset") or "hgv-backgammon"
     start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
@@ -107,6 +115,11 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     s.adopt(state)
     known = await s.uow.tournaments.list(s.club.id)
     origin_starts = {tid: when for tid, _, when, _ in known}
+    open_too = [
+        other
+        for tid, other, _, status in known
+        if status == TournamentStatus.REGISTRATION.value and tid != state.id
+    ]
     for sanction in sanctions.bind_pending(
         await s.uow.sanctions.for_club(s.club.id), state.id, start, origin_starts
     ):
@@ -124,12 +137,70 @@ async def tournament_new(s: Session, a: Args) -> Reply:
             )
         )
     )
-    return say(
+    created = msg(
         "tournament.created",
         tournament=Name(name),
         start=When(start, "datetime"),
         preset=preset.id,
     )
+    if not open_too:
+        return Reply((created,))
+    # A second tournament must not silently become the one every command acts on.
+    return Reply(
+        (
+            created,
+            msg(
+                "tournament.others_open",
+                others=Name(", ".join(open_too)),
+                example=Name(f'tournament:"{name}"'),
+            ),
+        )
+    )
+
+
+async def tournament_list(s: Session, a: Args) -> Reply:
+    """List the club's tournaments with their status and start."""
+    listed = await s.uow.tournaments.list(s.club.id)
+    if not listed:
+        raise Refused("no_tournament")
+    parts: list[Msg] = [msg("tournament.list_title", club=Name(s.club.name))]
+    for _, name, start, status in listed:
+        parts.append(
+            msg(
+                "tournament.list_line",
+                tournament=Name(name),
+                start=When(start, "datetime"),
+                status=msg(f"tstatus.{status}"),
+            )
+        )
+    try:
+        meant = await s.maybe_tournament()
+    except Refused as asking:  # several tonight: the list says how to choose
+        parts.append(msg(f"refused.{asking.code}", choices=str(asking.params["choices"])))
+    else:
+        if meant is not None:
+            parts.append(msg("tournament.list_default", tournament=Name(meant.name)))
+    return Reply(tuple(parts), private=True)
+
+
+async def tournament_cancel(s: Session, a: Args) -> Reply:
+    """Call off a tournament created by mistake or cancelled; it stays on record."""
+    reason = a.text("reason") or ""
+    state = await s.tournament()
+    calendar.cancel(state)
+    known = await s.uow.tournaments.list(s.club.id)
+    later = [
+        (tid, st) for tid, _, st, status in known if status != "cancelled" and tid != state.id
+    ]
+    for record in await s.uow.sanctions.for_club(s.club.id):
+        if record.active and record.applies_to == state.id:
+            # A suspension for a tournament that will not be played moves to the next one.
+            record.applies_to = sanctions.next_tournament(state.start, later)
+            await s.uow.sanctions.save(record)
+    s.log("tournament_cancel", name=state.name, reason=reason)
+    told = Reply((msg("tournament.cancelled", tournament=Name(state.name), reason=Name(reason)),))
+    s.notify(told)  # the club's other chats hear it too; this one only once
+    return told
 
 
 def _expected(error: PresetError) -> Msg | str:
@@ -348,7 +419,9 @@ async def sanction(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     known = await s.uow.tournaments.list(s.club.id)
     after = state.start if state is not None else s.now
-    applies_to = sanctions.next_tournament(after, [(tid, st) for tid, _, st, _ in known])
+    applies_to = sanctions.next_tournament(
+        after, [(tid, st) for tid, _, st, status in known if status != "cancelled"]
+    )
     record = sanctions.Sanction(
         id=0,
         player=player.id,

@@ -147,11 +147,28 @@ def _tournament() -> CommandSpec:
         preset_options=True,
     )
     info = CommandSpec("tournament info", directors.tournament_info, "director", writes=False)
+    listed = CommandSpec("tournament list", directors.tournament_list, "director", writes=False)
+    cancel = CommandSpec(
+        "tournament cancel",
+        directors.tournament_cancel,
+        "director",
+        (
+            Param(
+                "name",
+                "tournament",
+                required=True,
+                positional=True,
+                aliases=("tournament",),
+                example='"May Cup"',
+            ),
+            REASON,
+        ),
+    )
     return CommandSpec(
         "tournament",
         directors.tournament_info,
         "director",
-        subcommands=(new, info),
+        subcommands=(new, listed, cancel, info),
         writes=False,
     )
 

@@ -16,10 +16,10 @@ from commands import announce
 from commands.announce import Notice
 from commands.ports import UnitOfWork
 from commands.replies import Reply, to_payload
-from tournament import due, sanctions
+from tournament import calendar, due, sanctions
 from tournament.club import Club, Player
 from tournament.events import Event, SanctionRecorded
-from tournament.model import PlayerId, Refused
+from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
 
@@ -87,12 +87,14 @@ class Session:
 
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
-            if self._chosen is not None:
-                state: TournamentState | None = await self.uow.tournaments.get(
-                    self._chosen, for_update=self.writes
-                )
-            else:
-                state = await self.uow.tournaments.current(self.club.id, for_update=self.writes)
+            chosen = self._chosen if self._chosen is not None else await self._meant()
+            state = (
+                None
+                if chosen is None
+                else await self.uow.tournaments.get(chosen, for_update=self.writes)
+            )
+            if state is not None and state.status is TournamentStatus.CANCELLED and self.writes:
+                raise Refused("tournament_cancelled", tournament=state.name)
             if state is not None:
                 await self.names(set(state.entries))  # one query for every name it needs
                 if self.writes:
@@ -101,6 +103,22 @@ class Session:
                     self.events.extend(due.sweep(state, self.now))
             self._tournament = state
         return self._tournament
+
+    async def _meant(self) -> int | None:
+        """Return the tournament a command means without naming one, or ask which."""
+        listed = [
+            calendar.Listed(tid, name, start, status)
+            for tid, name, start, status in await self.uow.tournaments.list(self.club.id)
+        ]
+        found = calendar.meant(listed, self.now, self.club.timezone)
+        if found.chosen is not None:
+            return found.chosen.id
+        if found.candidates:
+            raise Refused(
+                "which_tournament",
+                choices=" · ".join(f'tournament:"{t.name}"' for t in found.candidates),
+            )
+        return None
 
     def adopt(self, state: TournamentState) -> None:
         """Make a newly created tournament the session's tournament."""
@@ -150,7 +168,7 @@ class Session:
             return
         known = await self.uow.tournaments.list(self.club.id)
         applies_to = sanctions.next_tournament(
-            state.start, [(tid, start) for tid, _, start, _ in known]
+            state.start, [(tid, start) for tid, _, start, status in known if status != "cancelled"]
         )
         for event in recorded:
             await self.uow.sanctions.add(

@@ -209,7 +209,7 @@ class SqlTournamentRepository(SqlRepository):
         )
         query = (
             select(t.tournaments)
-            .where(c.club_id == club_id)
+            .where(c.club_id == club_id, c.status != TournamentStatus.CANCELLED.value)
             .order_by(rank, c.start.desc(), c.id.desc())
             .limit(1)
         )
@@ -239,11 +239,15 @@ class SqlTournamentRepository(SqlRepository):
         return [(r.id, r.name, r.start, r.status) for r in result]
 
     async def unfinished(self) -> builtins.list[tuple[int, int]]:
-        """Return (tournament id, club id) of every tournament not finished yet."""
+        """Return (tournament id, club id) of every tournament not finished (or cancelled)."""
         c = t.tournaments.c
         query = (
             select(c.id, c.club_id)
-            .where(c.status != TournamentStatus.FINISHED.value)
+            .where(
+                c.status.not_in(
+                    (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value)
+                )
+            )
             .order_by(c.id)
         )
         result = await (await self._conn()).execute(query)
