@@ -163,8 +163,8 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     starts afresh between the new players.
     """
     events: list[Event] = []
-    if state.status is TournamentStatus.REGISTRATION:
-        return events
+    if state.status in (TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED):
+        return events  # nothing drawn yet, or called off: nothing follows
     if all(m.is_final for m in state.stage_matches(Stage.GROUP)):
         events.extend(_void_stale_extra_games(state, at))
         if all(m.is_final for m in state.stage_matches(*GROUP_STAGES)):
