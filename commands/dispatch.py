@@ -77,6 +77,9 @@ async def handle(
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
                 await session.finish(reply)
+                reply = session.fuller_reply or reply
+                if inv.private and session.player is not None and session.player.language:
+                    context.language = session.player.language  # their own language
             await uow.commit()
             return _response(reply, context)
     except Refused as refusal:

@@ -24,6 +24,13 @@ from tournament.sanctions import Sanction
 from tournament.state import TournamentState
 
 
+def _says_all_of(announcement: dict[str, Any], reply: dict[str, Any]) -> bool:
+    """Return whether an announcement repeats every part of a reply (which has no buttons)."""
+    if reply["buttons"] or not reply["parts"]:
+        return False
+    return all(part in announcement["parts"] for part in reply["parts"])
+
+
 @dataclass(frozen=True, slots=True)
 class Invocation:
     """A command as a platform delivered it."""
@@ -65,6 +72,9 @@ class Session:
     _tournament: TournamentState | None = None
     _chosen: int | None = None  # the tournament the command named (`tournament:`)
     _names: dict[PlayerId, str] = field(default_factory=dict)
+    # An announcement to the chat the command came from that says all the reply says:
+    # it becomes the reply, and is not posted there a second time.
+    fuller_reply: Reply | None = None
 
     @property
     def now(self) -> datetime:
@@ -127,7 +137,8 @@ class Session:
     async def me(self) -> Player:
         """Return the invoking player; refuse someone the club does not know yet."""
         if self.player is None:
-            raise Refused("not_a_player")
+            # A director who types a player's command usually means to act for a player.
+            raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
 
     async def find_player(self, name: str) -> Player:
@@ -219,6 +230,11 @@ class Session:
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
         accounts = await self.uow.players.accounts_of(players) if players else {}
+        languages = (
+            {p: q.language for p, q in (await self.uow.players.many(players)).items()}
+            if players
+            else {}
+        )
         messages = []
         for notice in self.notices:
             targets = chats
@@ -228,9 +244,15 @@ class Session:
                     for platform, user in accounts.get(notice.player, [])
                 ]
             payload = to_payload(notice.reply)
+            if notice.player is not None and languages.get(notice.player):
+                payload["language"] = languages[notice.player]  # /me language:pl
             for platform, chat in targets:
-                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo == payload:
-                    continue  # the reply already said it in this chat
+                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
+                    if echo == payload:
+                        continue  # the reply already said it in this chat
+                    if self.fuller_reply is None and _says_all_of(payload, echo):
+                        self.fuller_reply = notice.reply  # one message per event
+                        continue
                 messages.append(
                     {
                         "club_id": self.club.id,

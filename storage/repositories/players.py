@@ -23,6 +23,7 @@ def _player(row: Row[Any]) -> Player:
         born=row.born,
         member=row.member,
         novice=row.novice,
+        language=row.language,
     )
 
 
@@ -68,20 +69,29 @@ class SqlPlayerRepository(SqlRepository):
         return [_player(r) for r in await (await self._conn()).execute(query)]
 
     async def add(
-        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+        self,
+        club_id: int,
+        name: str,
+        now: datetime,
+        *,
+        born: date | None = None,
+        member: bool = True,
     ) -> Player:
+        """Add a player; a director's entry or an import is a member, /register is not yet."""
         values = {
             "club_id": club_id,
             "name": name,
             "name_key": fold_name(name),
             "born": born,
-            "member": True,
+            "member": member,
             "novice": False,
             "created_at": now,
         }
         query = insert(t.players).values(values).returning(t.players.c.id)
         player_id = (await (await self._conn()).execute(query)).scalar_one()
-        return Player(id=player_id, club_id=club_id, name=name, created_at=now, born=born)
+        return Player(
+            id=player_id, club_id=club_id, name=name, created_at=now, born=born, member=member
+        )
 
     async def save(self, player: Player) -> None:
         query = (
@@ -93,6 +103,7 @@ class SqlPlayerRepository(SqlRepository):
                 born=player.born,
                 member=player.member,
                 novice=player.novice,
+                language=player.language,
             )
         )
         if (await (await self._conn()).execute(query)).rowcount != 1:

@@ -273,7 +273,7 @@ class SqlTournamentRepository(SqlRepository):
         c = t.tournaments.c
         finished = (
             await conn.execute(
-                select(c.id, c.name, c.official)
+                select(c.id, c.name, c.official, c.preset_name, c.overrides)
                 .where(c.club_id == club_id, c.status == TournamentStatus.FINISHED.value)
                 .order_by(c.start, c.id)
             )
@@ -309,6 +309,7 @@ class SqlTournamentRepository(SqlRepository):
                     champion=by_place.get(1),
                     finalists=tuple(by_place[place] for place in (1, 2) if place in by_place),
                     novices=frozenset(novices[tournament.id]),
+                    game=codec.preset_for(tournament.preset_name, tournament.overrides).game,
                 )
             )
         return records

@@ -69,7 +69,8 @@ def test_a_second_tournament_does_not_become_the_tournament(
         "ana: /tournament list\n",
     )
     assert (
-        "  Also open for entries: May Cup. Commands act on the tournament played today, else "
+        "[18:00] #club: Also open for entries: May Cup. Commands act on the tournament played "
+        "today, else "
         'the next to start; add tournament:"June Cup" to act on this one.' in lines
     )
     assert any(line.startswith("[18:00] #club: bob, you are entered in May Cup") for line in lines)
@@ -78,8 +79,8 @@ def test_a_second_tournament_does_not_become_the_tournament(
     )
     assert lines[-4:] == [
         "[18:00] #club: Test Club: tournaments",
-        "  May Cup: 2026-05-01 20:00, open for entries",
-        "  June Cup: 2026-06-05 20:00, open for entries",
+        "  May Cup: Fri, May 1, 20:00, open for entries",
+        "  June Cup: Fri, Jun 5, 20:00, open for entries",
         '  Commands act on May Cup unless you add tournament:"...".',
     ]
 
@@ -100,12 +101,12 @@ def test_two_tournaments_tonight_ask_which_and_a_cancelled_one_leaves_every_defa
         "dave: /register\n"
         'ana: /draw tournament:"May Cup 2"\n',
     )
-    assert lines[5:] == [
+    assert lines[3:] == [
         '[18:00] #club: Which tournament? Add tournament:"May Cup" · tournament:"May Cup 2" '
         "to the command.",
         '[18:00] #club: Add a reason: /tournament cancel "May Cup" reason:"..."',
         "[18:00] #club: May Cup 2 is cancelled: created by mistake.",
-        "[18:00] #club: dave, you are entered in May Cup (2026-05-01 20:00). "
+        "[18:00] #club: dave, you are entered in May Cup (Fri, May 1, 20:00). "
         "Please confirm you will come: /confirm",
         "  [Confirm: /confirm]",
         "[18:00] #club: May Cup 2 is cancelled: /tournament list shows the others.",

@@ -110,10 +110,10 @@ def test_approve_takes_several_names_as_typed_and_reports_each_HGV_1_4(
             for user, name in (("eve", "Eve"), ("frank", "Frank"), ("al", "Alice Moreno")):
                 await chat.say(user, f'/register name:"{name}"')
             assert await chat.say("ana", "/approve eve frank") == (
-                "Eve's entry is approved.\nFrank's entry is approved."
+                "Approved as club members: Eve, Frank. Their entries need no approval any more."
             )
             assert await chat.say("ana", "/approve Alice Moreno") == (
-                "Alice Moreno's entry is approved."
+                "Approved as a club member: Alice Moreno. Their entries need no approval any more."
             )
             assert await chat.say("ana", "/approve frnk") == (
                 "Nobody here is called frnk. Did you mean Frank?"
