@@ -199,6 +199,8 @@ class ConsoleBot:
         if response is not None:
             renderer = Renderer(response.language, response.timezone, "plain")
             self._print(now, chat, renderer, response.reply, self.club)
+            for row_id in response.held:  # the reply said it: the announcement went out
+                await self.outbox.mark_sent(row_id, at=now)
         await self.drain(now)
 
     async def sweep(self, now: datetime) -> datetime | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from commands import arguments, lookups, views
+from commands import arguments, lookups, names, views
 from commands.catalog import LANGUAGES
 from commands.parsing import Parsed
 from commands.replies import Msg, Name, Reply, Table, When, msg, say
@@ -35,9 +35,7 @@ async def club(s: Session, p: Parsed) -> Reply:
         raise Refused("bad_club_args", text=sub)
     changed = False
     if (name := p.option("name")) is not None:
-        if not name.strip():
-            raise Refused("name_required")
-        s.club.name, changed = name.strip(), True
+        s.club.name, changed = names.clean(name, what="club"), True
     if (zone := p.option("timezone", "tz")) is not None:
         s.club.timezone, changed = arguments.time_zone(zone), True
     if (language := p.option("language", "lang")) is not None:
@@ -68,6 +66,7 @@ async def tournament(s: Session, p: Parsed) -> Reply:
     name = (p.option("name") or "").strip()
     if not name:
         raise Refused("tournament_name_required")
+    name = names.clean(name, what="tournament")
     if await s.uow.tournaments.by_name(s.club.id, name) is not None:
         raise Refused("tournament_exists", name=name)
     current = await s.maybe_tournament()
@@ -127,7 +126,8 @@ def _seed(text: str | None) -> int:
     """Return the draw's seed: given (to replay a draw), else a fresh random one."""
     if text is None:
         return secrets.randbelow(10**6)
-    if not text.strip().isdigit():
+    # Stored as a 64-bit integer: a longer number is refused, not an overflow later.
+    if not (text.strip().isascii() and text.strip().isdigit()) or len(text.strip()) > 15:
         raise Refused("bad_seed", text=text)
     return int(text)
 
@@ -282,7 +282,8 @@ async def addplayer(s: Session, p: Parsed) -> Reply:
         raise Refused("name_required")
     if await s.uow.players.by_name(s.club.id, name):
         raise Refused("name_taken", name=name)
-    born = arguments.birth_date(p.option("born"))
+    name = names.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])
+    born = arguments.birth_date(p.option("born"), s.now.date())
     player = await s.uow.players.add(s.club.id, name, s.now, born=born)
     s.log("addplayer", player=name)
     state = await s.maybe_tournament()

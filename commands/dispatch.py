@@ -32,6 +32,9 @@ class Response:
     timezone: str
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
+    # Outbox rows (announcements) this reply carries: the adapter marks them sent once
+    # the reply went out in the command's chat, or releases them to the outbox sender.
+    held: tuple[int, ...] = ()
 
 
 async def handle(
@@ -48,20 +51,25 @@ async def handle(
     spec = BY_NAME.get(parsed.name)
     if spec is None:
         return _response(say("unknown_command", name=parsed.name), context, refused=True)
+    if inv.as_chat and not inv.chat_admin:
+        # Someone posting as a channel or another chat: no person to hold to account.
+        return _response(say("refused.post_as_yourself"), context, refused=True)
     try:
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):
                 return None  # a redelivered update: it was handled once already
+            held: tuple[int, ...] = ()
             if parsed.name == "club" and parsed.args[:1] and parsed.args[0].lower() == "join":
                 reply = await _join(uow, inv, config, parsed.args[1:], context)
             else:
                 session = await _open(uow, inv, config, spec, context)
                 reply = await spec.handler(session, parsed)
                 await session.finish(reply)
+                held = tuple(session.held)
             await uow.commit()
-            return _response(reply, context)
+            return _response(reply, context, held=held)
     except Refused as refusal:
         reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
     except ScoreError as error:
@@ -83,8 +91,10 @@ class _Context:
         self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
 
 
-def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
-    return Response(reply, context.language, context.timezone, context.club_id, refused)
+def _response(
+    reply: Reply, context: _Context, *, refused: bool = False, held: tuple[int, ...] = ()
+) -> Response:
+    return Response(reply, context.language, context.timezone, context.club_id, refused, held)
 
 
 async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:
@@ -119,15 +129,18 @@ async def _open(
         )
         await uow.clubs.link_chat(club.id, inv.platform, inv.chat)
     context.use(club)
+    # Rights are never copied into the database as a side effect: chat admins' follow
+    # the chat, CLUBTD_DIRECTORS is read as configured now, and stored rights come only
+    # from an explicit, logged /director add.
     stored = await uow.clubs.is_director(club.id, inv.platform, inv.user)
     is_director = (inv.chat_admin and not inv.private) or configured or stored
-    if configured and not stored and not inv.private:
-        # Remember which club a configured director directs, so they may also write to
-        # the bot privately. (Chat admins are not stored: their rights follow the chat.)
-        await uow.clubs.add_director(club.id, inv.platform, inv.user)
     if spec.role == "director" and not is_director:
         raise Refused("directors_only", command=spec.name)
-    player = await uow.players.by_account(club.id, inv.platform, inv.user)
+    if inv.as_chat and spec.role == "player" and spec.writes:
+        # The group's anonymous admin is a director; as a player it would be one account
+        # shared by whoever administers the group.
+        raise Refused("as_chat_not_player", command=spec.name)
+    player = None if inv.as_chat else await uow.players.by_account(club.id, inv.platform, inv.user)
     return Session(
         uow=uow,
         inv=inv,

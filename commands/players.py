@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from commands import arguments, views
+from commands import arguments, names, views
 from commands.parsing import Parsed
 from commands.replies import Button, Msg, Name, Reply, When, msg, say
 from commands.session import Session
@@ -29,7 +29,7 @@ GAME_KINDS: dict[str, GameKind] = {
 
 async def register(s: Session, p: Parsed) -> Reply:
     """Join the club, and the tournament open for entries if there is one."""
-    born = arguments.birth_date(p.option("born"))
+    born = arguments.birth_date(p.option("born"), s.now.date())
     wanted = (p.option("name") or s.inv.user_name).strip()
     if not wanted:
         raise Refused("name_required")
@@ -79,6 +79,8 @@ async def _claim_or_create(s: Session, wanted: str) -> Player:
             return candidate
     if found:
         raise Refused("name_taken", name=wanted)
+    existing = [p.name for p in await s.uow.players.all(s.club.id)]
+    wanted = names.clean_new_player(wanted, existing)
     player = await s.uow.players.add(s.club.id, wanted, s.now)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
     return player
@@ -126,10 +128,16 @@ async def report(s: Session, p: Parsed) -> Reply:
     state = await s.tournament()
     if p.args and p.args[0].lower() == "game":
         return await _report_game(s, p, state)
-    match = await pick_match(s, state, p, usage=REPORT_USAGE, command="report")
+    # Read the score first: a button to pick the match repeats it, and must carry only
+    # what was understood, never the typed text (docs/SECURITY.md: button tokens).
+    found = arguments.scores(p.args, usage=REPORT_USAGE)
+    again = " ".join(f"{a}-{b}" for a, b in found)
+    if p.option("lot"):
+        _lot(p, white_first=True)  # refuses anything but won or lost
+        again += f" lot:{(p.option('lot') or '').lower()}"
+    match = await pick_match(s, state, p, usage=REPORT_USAGE, command="report", again=again)
     if isinstance(match, Reply):
         return match
-    found = arguments.scores(p.args, usage=REPORT_USAGE)
     mine, theirs = found[0]
     white_first = match.white == player.id
     phases = tuple(ph if white_first else (ph[1], ph[0]) for ph in found[1:])
@@ -201,7 +209,7 @@ async def _report_game(s: Session, p: Parsed, state: TournamentState) -> Reply:
 
 
 async def pick_match(
-    s: Session, state: TournamentState, p: Parsed, *, usage: str, command: str
+    s: Session, state: TournamentState, p: Parsed, *, usage: str, command: str, again: str = ""
 ) -> Match | Reply:
     """Return the match a player means, or buttons to choose when it is ambiguous."""
     player = await s.me()
@@ -224,7 +232,7 @@ async def pick_match(
     if len(started) <= 1:
         return (started or candidates)[0]
     names = await s.names({q for m in started for q in m.players})
-    args = " ".join(p.args)
+    args = again  # the arguments as understood, never as typed
     buttons = tuple(
         Button(
             msg(

@@ -9,7 +9,7 @@ all in the unit of work's one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from commands import announce
@@ -22,6 +22,10 @@ from tournament.events import Event, SanctionRecorded
 from tournament.model import PlayerId, Refused
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
+
+# How long an announcement the reply carries waits for the adapter to confirm the reply
+# went out; after that the outbox sender posts it (the process may have died).
+REPLY_HOLD = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,9 @@ class Invocation:
     private: bool = False
     chat_admin: bool = False  # the platform says this user administers the chat
     update_id: str | None = None  # for deduplication of redelivered updates
+    # Sent on behalf of a chat (Telegram's sender_chat), not by a person: only the
+    # group's own anonymous administrator is accepted, as a director and never a player.
+    as_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,7 @@ class Session:
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)  # outbox rows the reply carries
     _tournament: TournamentState | None = None
     _names: dict[PlayerId, str] = field(default_factory=dict)
 
@@ -157,8 +165,13 @@ class Session:
             )
 
     async def finish(self, reply: Reply | None = None) -> None:
-        """Save what changed and queue every message it causes (not twice the reply)."""
-        echo = to_payload(reply) if reply is not None else None
+        """Save what changed and queue every message it causes.
+
+        An announcement equal to the reply, for the chat the reply goes to, is still an
+        outbox row (it must not be lost if the reply fails), but held for the adapter:
+        `held` lists them, to be marked sent once the reply went out.
+        """
+        echo = to_payload(reply) if reply is not None and not reply.private else None
         state = self._tournament if self.writes else None
         if state is not None:
             names = await self.names(set(state.entries))
@@ -191,7 +204,7 @@ class Session:
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
         accounts = await self.uow.players.accounts_of(players) if players else {}
-        messages = []
+        messages: list[dict[str, Any]] = []
         for notice in self.notices:
             targets = chats
             if notice.player is not None:
@@ -201,8 +214,7 @@ class Session:
                 ]
             payload = to_payload(notice.reply)
             for platform, chat in targets:
-                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo == payload:
-                    continue  # the reply already said it in this chat
+                carried = (platform, chat) == (self.inv.platform, self.inv.chat)
                 messages.append(
                     {
                         "club_id": self.club.id,
@@ -212,6 +224,10 @@ class Session:
                         "created_at": self.now,
                         "coalesce": notice.coalesce,
                         "expires_at": notice.expires_at,
+                        "held_until": (
+                            self.now + REPLY_HOLD if carried and echo == payload else None
+                        ),
                     }
                 )
-        await self.uow.outbox.add_many(messages)
+        ids = await self.uow.outbox.add_many(messages)
+        self.held = [i for i, m in zip(ids, messages, strict=True) if m["held_until"]]
