@@ -35,6 +35,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.commands
 	$(BIN)/python -m bench.telegram
+	$(BIN)/python -m bench.pictures
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Msg, Name, Param, Reply, Table, When
+from commands.replies import Msg, Name, Param, Picture, Reply, Table, When
 
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
@@ -49,9 +49,15 @@ class Renderer:
         self.fmt = fmt
 
     def reply(self, reply: Reply) -> Rendered:
+        """Render a reply as text; a picture shows as its text twin."""
         blocks: list[str] = []
         tables: list[str] = []
-        for part in reply.parts:
+        parts = [
+            shown
+            for part in reply.parts
+            for shown in (part.fallback if isinstance(part, Picture) else (part,))
+        ]
+        for part in parts:
             if isinstance(part, Msg):
                 blocks.append(self.message(part))
             else:

@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+if TYPE_CHECKING:
+    from commands.pictures import PictureView
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,23 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture (commands.pictures view, drawn by bot.pictures) with its text twin.
+
+    Where pictures are off or cannot be sent, `fallback` is shown instead; `name` is
+    the file name stem (the console writes `NAME.png`), `caption` goes under it.
+    """
+
+    name: str
+    view: PictureView
+    caption: Msg
+    fallback: tuple[Msg | Table, ...]
+
+
+Part = Msg | Table | Picture
+
+
+@dataclass(frozen=True, slots=True)
 class Button:
     """A button that runs `command` as if its presser had typed it."""
 
@@ -62,7 +82,7 @@ class Button:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    parts: tuple[Msg | Table, ...]
+    parts: tuple[Part, ...]
     buttons: tuple[Button, ...] = ()
     private: bool = False  # show only to the person who asked (where a platform can)
 
@@ -82,26 +102,51 @@ def to_payload(reply: Reply) -> dict[str, Any]:
 
 def from_payload(data: Mapping[str, Any]) -> Reply:
     """Rebuild a reply from `to_payload` data."""
-    parts: list[Msg | Table] = []
-    for part in data["parts"]:
-        if part["t"] == "msg":
-            parts.append(_unmsg(part["msg"]))
-        else:
-            parts.append(
-                Table(
-                    title=_unmsg(part["title"]),
-                    header=tuple(_unmsg(h) for h in part["header"]),
-                    rows=tuple(tuple(_unparam(v) for v in row) for row in part["rows"]),
-                    notes=tuple(_unmsg(n) for n in part["notes"]),
-                )
-            )
+    parts = [_unpart(part) for part in data["parts"]]
     buttons = tuple(Button(_unmsg(b["label"]), b["command"]) for b in data.get("buttons", []))
     return Reply(tuple(parts), buttons, bool(data.get("private", False)))
 
 
-def _part(part: Msg | Table) -> dict[str, Any]:
+def _unpart(part: Mapping[str, Any]) -> Part:
+    if part["t"] == "msg":
+        return _unmsg(part["msg"])
+    if part["t"] == "picture":
+        from commands.pictures import from_data  # pictures builds on these values
+
+        return Picture(
+            name=str(part["name"]),
+            view=from_data(part["view"]),
+            caption=_unmsg(part["caption"]),
+            fallback=tuple(_unfallback(p) for p in part["fallback"]),
+        )
+    return Table(
+        title=_unmsg(part["title"]),
+        header=tuple(_unmsg(h) for h in part["header"]),
+        rows=tuple(tuple(_unparam(v) for v in row) for row in part["rows"]),
+        notes=tuple(_unmsg(n) for n in part["notes"]),
+    )
+
+
+def _unfallback(part: Mapping[str, Any]) -> Msg | Table:
+    found = _unpart(part)
+    if isinstance(found, Picture):
+        raise ValueError("a picture's fallback is text")
+    return found
+
+
+def _part(part: Part) -> dict[str, Any]:
     if isinstance(part, Msg):
         return {"t": "msg", "msg": _msg(part)}
+    if isinstance(part, Picture):
+        from commands.pictures import to_data
+
+        return {
+            "t": "picture",
+            "name": part.name,
+            "view": to_data(part.view),
+            "caption": _msg(part.caption),
+            "fallback": [_part(p) for p in part.fallback],
+        }
     return {
         "t": "table",
         "title": _msg(part.title),
@@ -123,6 +168,16 @@ def _param(value: Param) -> Any:
     if isinstance(value, Msg):
         return {"msg": _msg(value)}
     return value
+
+
+def param_data(value: Param) -> Any:
+    """Return a message parameter as JSON-ready data."""
+    return _param(value)
+
+
+def param_from_data(value: Any) -> Param:
+    """Rebuild a message parameter from `param_data` output."""
+    return _unparam(value)
 
 
 def _unmsg(data: Mapping[str, Any]) -> Msg:

@@ -231,6 +231,11 @@ def _schedule_extra_games(
     return events
 
 
+def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
+    """Return who a group's table sends to the knockout, best first (HGV-7.1)."""
+    return _qualifiers(state, table)
+
+
 def _qualifiers(state: TournamentState, table: Standings) -> list[PlayerId]:
     active = [
         row.player
