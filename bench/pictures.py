@@ -24,9 +24,7 @@ def group_stage() -> Callable[[], int]:
     names = player_names(12)
 
     def run() -> int:
-        return sum(
-            len(draw(group_view(state, g, names), "en", "UTC").png()) for g in state.groups
-        )
+        return sum(len(draw(group_view(state, g, names), "en", "UTC").png()) for g in state.groups)
 
     return run
 

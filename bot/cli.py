@@ -22,6 +22,8 @@ from bot.clock import Clock, RealClock
 from bot.console import ConsoleBot, PlainOutput, interactive
 from bot.settings import Settings
 
+DEMO_PICTURES = "clubtd-demo-pictures"
+
 app = typer.Typer(
     name="clubtd",
     help="clubtd: a tournament director that lives in your club's chat.",
@@ -80,14 +82,17 @@ def demo(
     pictures: Annotated[
         Path | None,
         typer.Option(
-            "--pictures", metavar="DIR", help="Directory for pictures (none are drawn yet)."
+            "--pictures",
+            metavar="DIR",
+            help=f"Where the night's pictures go (default: ./{DEMO_PICTURES}).",
         ),
     ] = None,
 ) -> None:
     """Run a complete simulated club night in the console, on SQLite (clubtd-demo.db)."""
     from bot.demo.night import run_demo
 
-    raise typer.Exit(asyncio.run(run_demo(settings(), Path.cwd(), pictures=pictures)))
+    folder = pictures if pictures is not None else Path.cwd() / DEMO_PICTURES
+    raise typer.Exit(asyncio.run(run_demo(settings(), Path.cwd(), pictures=folder)))
 
 
 @app.command()
@@ -122,7 +127,7 @@ def console(
         typer.Option(
             "--pictures",
             metavar="DIR",
-            help="Directory for pictures, with --script (none are drawn yet).",
+            help="Write pictures (tables, brackets) to DIR, with --script.",
         ),
     ] = None,
 ) -> None:

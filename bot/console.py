@@ -4,6 +4,8 @@ Platform id "console"; the club's channel is the chat "club", a private chat wit
 bot is "user:<name>", and a person's user id is the name they type. Every bot message
 prints as `[HH:MM] #club: text` or `[HH:MM] @alice: text` (club time), continuation
 lines indented by two spaces, buttons as one more line: `  [Accept: /accept 3]`.
+With a pictures directory, a picture is written there and prints as
+`[picture: NAME.png]`; without one, its text twin prints instead.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import getpass
 import sys
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Protocol, TextIO
 from zoneinfo import ZoneInfo
 
@@ -28,7 +31,7 @@ from bot.grammar import (
 )
 from commands.dispatch import handle
 from commands.rendering import Renderer
-from commands.replies import Reply, from_payload
+from commands.replies import Picture, Reply, from_payload
 from commands.session import CommandConfig, Invocation
 from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
@@ -103,11 +106,14 @@ class ConsoleBot:
         config: CommandConfig,
         outbox: OutboxStore,
         output: Output,
+        pictures: Path | None = None,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
         self.outbox = outbox
         self.output = output
+        self.pictures = pictures  # where pictures are written; None: show their text
+        self.written: set[str] = set()  # the picture files written
         self._clubs: dict[int, Club] = {}
         self._club_id: int | None = None
 
@@ -233,8 +239,31 @@ class ConsoleBot:
         self, now: datetime, chat: str, renderer: Renderer, reply: Reply, club: Club
     ) -> None:
         rendered = renderer.reply(reply)
-        text = message_lines(self.stamp(now, club), where(chat), rendered.text, rendered.buttons)
+        body = rendered.text
+        drawing = self.pictures is not None and club.pictures
+        if drawing and any(isinstance(p, Picture) for p in reply.parts):
+            blocks = [
+                self._picture(part, club)
+                if isinstance(part, Picture)
+                else renderer.reply(Reply((part,))).text
+                for part in reply.parts
+            ]
+            body = "\n".join(block for block in blocks if block)
+        if not body and not rendered.buttons:
+            return  # a picture with no text twin, and nowhere to put it
+        text = message_lines(self.stamp(now, club), where(chat), body, rendered.buttons)
         self.output.message(text)
+
+    def _picture(self, picture: Picture, club: Club) -> str:
+        """Write a picture to the pictures directory; return how it is shown."""
+        from bot.pictures import render  # Pillow loads only when pictures are drawn
+
+        assert self.pictures is not None
+        drawn = render(picture, club.language, club.timezone)
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        (self.pictures / drawn.filename).write_bytes(drawn.png)
+        self.written.add(drawn.filename)
+        return f"[picture: {drawn.filename}]"
 
     # -- the clock a console run left behind --
 

@@ -132,8 +132,8 @@ async def run_script(
         print(f"clubtd: {error.message}", file=stderr)
         return 2
     if pictures is not None:
-        # The console renders no pictures yet; the directory is ready for them.
         await asyncio.to_thread(pictures.mkdir, parents=True, exist_ok=True)
+        bot.pictures = pictures
     runner = TranscriptRunner(bot, real_now=real_now)
     try:
         await runner.run(steps)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from commands import views
+from commands import pictures, views
 from commands.replies import Button, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
 from tournament.model import PlayerId, Stage
@@ -57,20 +57,30 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
     """Return the messages the events cause, in order."""
     out: list[Notice] = []
     standings_due: set[str] = set()
+    bracket_due = False
     for event in events:
         out.extend(_notices(state, event, names))
         if isinstance(event, ev.MatchFinished | ev.MatchForfeited):
             match = state.matches[event.match]
             if match.stage in (Stage.GROUP, Stage.TIEBREAK) and match.group:
                 standings_due.add(match.group)
+            elif match.key is not None:
+                bracket_due = True
+        if isinstance(event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced):
+            bracket_due = True
     for group in state.groups:
         if group.name in standings_due:
             out.append(
                 Notice(
-                    Reply((views.group_table(state, group, names),)),
+                    Reply((pictures.group_picture(state, group, names),)),
                     coalesce=f"standings:{state.id}:{group.name}",
                 )
             )
+    # The live bracket is a picture only: where pictures cannot be shown, the result
+    # and "next match" lines already say the same, one message per event.
+    live = pictures.bracket_picture(state, names, text=False) if bracket_due else None
+    if live is not None:
+        out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
     return out
 
 

@@ -42,12 +42,24 @@ async def club(s: Session, p: Parsed) -> Reply:
         if language not in LANGUAGES:
             raise Refused("bad_language", text=language, languages=", ".join(LANGUAGES))
         s.club.language, changed = language, True
+    pictures = p.option("pictures")
+    if pictures is not None:
+        s.club.pictures, changed = arguments.yes_no(pictures, default=True), True
     if changed:
         await s.uow.clubs.save(s.club)
-        s.log("club", name=s.club.name, timezone=s.club.timezone, language=s.club.language)
-    return say(
+        s.log(
+            "club",
+            name=s.club.name,
+            timezone=s.club.timezone,
+            language=s.club.language,
+            pictures=s.club.pictures,
+        )
+    info = msg(
         "club.info", name=Name(s.club.name), timezone=s.club.timezone, language=s.club.language
     )
+    if pictures is None:
+        return Reply((info,))
+    return Reply((info, msg("club.pictures_on" if s.club.pictures else "club.pictures_off")))
 
 
 async def tournament(s: Session, p: Parsed) -> Reply:

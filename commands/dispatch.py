@@ -32,6 +32,7 @@ class Response:
     timezone: str
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
+    pictures: bool = True  # the club wants pictures where the chat can show them
     # Outbox rows (announcements) this reply carries: the adapter marks them sent once
     # the reply went out in the command's chat, or releases them to the outbox sender.
     held: tuple[int, ...] = ()
@@ -41,7 +42,7 @@ async def handle(
     inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
 ) -> Response | None:
     """Run one command; return the reply to show, or None when there is nothing to say."""
-    context = _Context(config.default_language, config.default_timezone, None)
+    context = _Context(config.default_language, config.default_timezone, None, True)
     try:
         parsed = parse(inv.text)
     except ParseError as error:
@@ -86,15 +87,25 @@ class _Context:
     language: str
     timezone: str
     club_id: int | None
+    pictures: bool
 
     def use(self, club: Club) -> None:
         self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
+        self.pictures = club.pictures
 
 
 def _response(
     reply: Reply, context: _Context, *, refused: bool = False, held: tuple[int, ...] = ()
 ) -> Response:
-    return Response(reply, context.language, context.timezone, context.club_id, refused, held)
+    return Response(
+        reply,
+        context.language,
+        context.timezone,
+        context.club_id,
+        refused,
+        context.pictures,
+        held,
+    )
 
 
 async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:

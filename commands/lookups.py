@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from commands import views
+from commands import pictures, views
 from commands.parsing import Parsed
-from commands.replies import Msg, Name, Reply, Table, When, msg, say
+from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
 from tournament.model import Refused, Stage, TournamentStatus
@@ -51,7 +51,8 @@ async def me(s: Session, p: Parsed) -> Reply:
 async def schedule(s: Session, p: Parsed) -> Reply:
     """Show your matches, or everyone's with /schedule all."""
     state = await s.tournament()
-    if s.player is not None and "all" not in p.args and s.player.id in state.entries:
+    mine = s.player is not None and "all" not in p.args and s.player.id in state.entries
+    if s.player is not None and mine:
         matches = state.matches_of(s.player.id)
     else:
         matches = sorted(state.matches.values(), key=lambda m: m.number)
@@ -60,6 +61,9 @@ async def schedule(s: Session, p: Parsed) -> Reply:
             "schedule.empty", tournament=Name(state.name), start=When(state.start, "datetime")
         )
     names = await s.names({q for m in matches for q in m.players})
+    if s.player is not None and mine:
+        names.update(await s.names([s.player.id]))
+        return Reply((pictures.card_picture(state, s.player.id, matches, names),))
     return Reply((views.schedule_table(state, matches, names),))
 
 
@@ -73,7 +77,7 @@ async def standings(s: Session, p: Parsed) -> Reply:
     if not groups:
         raise Refused("no_such_group", group=wanted or "", count=len(state.groups))
     names = await s.names({q for g in groups for q in g.players})
-    return Reply(tuple(views.group_table(state, g, names) for g in groups))
+    return Reply(tuple(pictures.group_picture(state, g, names) for g in groups))
 
 
 async def bracket(s: Session, p: Parsed) -> Reply:
@@ -82,7 +86,8 @@ async def bracket(s: Session, p: Parsed) -> Reply:
     if not state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
         return say("bracket.none", tournament=Name(state.name))
     names = await s.names(set(state.entries))
-    parts: list[Msg | Table] = [views.bracket_table(state, names)]
+    drawn = pictures.bracket_picture(state, names)
+    parts: list[Part] = [drawn if drawn is not None else views.bracket_table(state, names)]
     if state.status is TournamentStatus.FINISHED:
         parts.append(views.placements_table(state, names))
     return Reply(tuple(parts))
@@ -139,7 +144,21 @@ async def ranking(s: Session, p: Parsed) -> Reply:
         msg("col.tournaments"),
         msg("col.prize_eligible"),
     )
-    return Reply((Table(title, header, table_rows),))
+    table = Table(title, header, table_rows)
+    drawn = [
+        (
+            r.rank,
+            names.get(r.player, f"#{r.player}"),
+            f"{r.points:.2f}",
+            r.tournaments,
+            r.prize_eligible,
+        )
+        for r in rows
+    ] or [
+        (i, names.get(player, f"#{player}"), f"{points:.2f}", 0, False)
+        for i, (player, points) in enumerate(imported, 1)
+    ]
+    return Reply((pictures.ranking_picture(f"ranking-{which}", table, drawn),))
 
 
 async def season_year(s: Session) -> set[str]:

@@ -8,15 +8,29 @@ club's language. A view travels through the outbox as JSON (`to_data` / `from_da
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal
 
-from commands.replies import Msg, Name, Param, When, msg, param_data, param_from_data
+from commands import views
+from commands.replies import (
+    Msg,
+    Name,
+    Param,
+    Picture,
+    Table,
+    When,
+    msg,
+    param_data,
+    param_from_data,
+)
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Stage
 from tournament.progress import qualifiers_of, standings_of
 from tournament.state import Group, Match, TournamentState
 
-Names = dict[PlayerId, str]
+Names = Mapping[PlayerId, str]
 MatchState = Literal["done", "next", "waiting"]
 
 
@@ -156,8 +170,6 @@ def _name(names: Names, player: PlayerId | None) -> Param | None:
 
 def group_view(state: TournamentState, group: Group, names: Names) -> GroupView:
     """Return a group's table as a picture shows it (HGV-7.2.2, HGV-7.2.3)."""
-    from commands import views  # views builds the text tables; both share tiebreak notes
-
     table = standings_of(state, group)
     matches = [
         m
@@ -356,8 +368,6 @@ def card_view(
     state: TournamentState, player: PlayerId, matches: list[Match], names: Names
 ) -> CardView:
     """Return a player's matches as a card: round, time, opponent, colour, result."""
-    from commands import views
-
     lines = []
     for m in matches:
         opponent = m.opponent_of(player)
@@ -410,6 +420,63 @@ def ranking_view(title: Msg, rows: list[tuple[int, str, str, int, bool]]) -> Ran
             RankingLine(rank, Name(name), points, played, eligible)
             for rank, name, points, played, eligible in rows
         ),
+    )
+
+
+# -- reply parts: the picture with its text twin --
+
+
+def file_name(state: TournamentState, *parts: str) -> str:
+    """Return a file name stem for a picture of the tournament: "spring-cup-group-1"."""
+    return "-".join(_slug(part) for part in (state.name, *parts) if _slug(part)) or "picture"
+
+
+def _slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40]
+
+
+def group_picture(state: TournamentState, group: Group, names: Names) -> Picture:
+    """Return a group's table as a picture, with the text table as its twin."""
+    return Picture(
+        name=file_name(state, "group", group.name),
+        view=group_view(state, group, names),
+        caption=msg("picture.caption.group", tournament=Name(state.name), group=group.name),
+        fallback=(views.group_table(state, group, names),),
+    )
+
+
+def bracket_picture(state: TournamentState, names: Names, *, text: bool = True) -> Picture | None:
+    """Return the bracket as a picture; its twin is the bracket table (none if not `text`)."""
+    view = bracket_view(state, names)
+    if view is None:
+        return None
+    return Picture(
+        name=file_name(state, "bracket"),
+        view=view,
+        caption=msg("title.bracket", tournament=Name(state.name)),
+        fallback=(views.bracket_table(state, names),) if text else (),
+    )
+
+
+def card_picture(
+    state: TournamentState, player: PlayerId, matches: list[Match], names: Names
+) -> Picture:
+    """Return a player's schedule card, with the schedule table as its twin."""
+    return Picture(
+        name=file_name(state, "matches", names.get(player, str(player))),
+        view=card_view(state, player, matches, names),
+        caption=msg("title.schedule", tournament=Name(state.name)),
+        fallback=(views.schedule_table(state, matches, names),),
+    )
+
+
+def ranking_picture(
+    name: str, table: Table, rows: list[tuple[int, str, str, int, bool]]
+) -> Picture:
+    """Return a ranking as a picture, with its text table as its twin."""
+    return Picture(
+        name=name, view=ranking_view(table.title, rows), caption=table.title, fallback=(table,)
     )
 
 

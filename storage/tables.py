@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Index, String, Table, UniqueConstraint
+from sqlalchemy import BigInteger, Index, String, Table, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
 from storage.types import JSONType, UTCDateTime
@@ -56,6 +56,7 @@ class ClubRecord(SQLModel, table=True):
     name: str
     timezone: str
     language: str
+    pictures: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     created_at: datetime = _time()
 
 

@@ -14,6 +14,7 @@ class Club:
     name: str
     timezone: str  # an IANA name, e.g. "America/Caracas"
     language: str  # "en" | "es" | "ro" | "pl"
+    pictures: bool = True  # tables and brackets as pictures where a chat can show them
 
 
 @dataclass(slots=True)

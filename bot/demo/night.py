@@ -9,6 +9,7 @@ messages as the console prints them.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from importlib import resources
@@ -92,7 +93,11 @@ async def run_demo(
     try:
         output = RichOutput(console)
         bot = ConsoleBot(
-            uow_factory=app.uow_factory, config=app.config, outbox=app.outbox, output=output
+            uow_factory=app.uow_factory,
+            config=app.config,
+            outbox=app.outbox,
+            output=output,
+            pictures=pictures,
         )
         runner = TranscriptRunner(bot)
         await runner.open()
@@ -111,10 +116,20 @@ async def run_demo(
             return 2
         async with app.uow_factory() as uow:
             data = await export_club(uow, bot.club)
+        written = bot.written
     finally:
         await app.close()
     _summary(console, data)
     elapsed = time.perf_counter() - started
+    if pictures is not None:
+        console.print(
+            Text(
+                f"{len(written)} pictures (group tables, the bracket, cards, the ranking) "
+                f"are in {pictures}{os.sep}: open them to see what the club's chat sees.",
+                style="bold",
+            ),
+            highlight=False,
+        )
     console.print(
         Text(
             f"{output.messages} bot messages in {elapsed:.1f} s. The night is in {path}: "
@@ -133,7 +148,7 @@ def _fresh_files(workdir: Path, pictures: Path | None) -> Path:
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     if pictures is not None:
-        pictures.mkdir(parents=True, exist_ok=True)  # no pictures are drawn yet
+        pictures.mkdir(parents=True, exist_ok=True)
     return path
 
 

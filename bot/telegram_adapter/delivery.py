@@ -6,6 +6,7 @@ the callers decide what they mean for a reply or an outbox row.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import re
@@ -13,13 +14,22 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
+from telegram import (
+    Bot,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
+from bot import pictures
 from bot.telegram_adapter.formatting import (
     TOKEN_PREFIX,
     Outgoing,
+    Photo,
     callback_token,
     fits_callback,
     keyboard,
@@ -48,6 +58,9 @@ def message_gone(error: BadRequest) -> bool:
             "message can't be edited",
             "message_id_invalid",
             "message not found",
+            # A live message that changed kind (a picture turned to text or back).
+            "there is no text in the message",
+            "there is no media in the message",
         )
     )
 
@@ -135,18 +148,55 @@ class Messenger:
         """
         markup = await self.buttons.markup(outgoing.buttons)
         ids: list[int] = sent if sent is not None else []
-        for index, chunk in enumerate(outgoing.chunks):
+        items: list[Photo | str] = [*outgoing.photos, *outgoing.chunks]
+        for index, item in enumerate(items):
             if index < len(ids):
                 continue
-            last = index == len(outgoing.chunks) - 1
-            message = await self._send_chunk(
-                chat_id,
-                chunk,
-                markup if last else None,
-                reply_to if index == 0 else None,
-            )
+            last = index == len(items) - 1
+            first = reply_to if index == 0 else None
+            if isinstance(item, Photo):
+                message = await self._send_photo(chat_id, item, markup if last else None, first)
+            else:
+                message = await self._send_chunk(chat_id, item, markup if last else None, first)
             ids.append(message.message_id)
         return list(ids)
+
+    async def _send_photo(
+        self,
+        chat_id: int,
+        photo: Photo,
+        markup: InlineKeyboardMarkup | None,
+        reply_to: int | None,
+    ) -> Message:
+        """Send a picture as a photo; if Telegram refuses the photo, send its text."""
+        drawn = await asyncio.to_thread(
+            pictures.render, photo.picture, photo.language, photo.timezone
+        )
+        reply = (
+            ReplyParameters(reply_to, allow_sending_without_reply=True)
+            if reply_to is not None
+            else None
+        )
+        try:
+            message = await self.bot.send_photo(
+                chat_id,
+                drawn.png,
+                caption=drawn.caption,
+                filename=drawn.filename,
+                reply_markup=markup,
+                reply_parameters=reply,
+            )
+        except BadRequest as error:
+            if not photo.fallback:
+                raise
+            # A photo Telegram will not take (too large, say): the same content as text.
+            log.warning("Telegram refused a picture (%s): sending its text", error)
+            self.pacer.record(chat_id)
+            for chunk in photo.fallback[:-1]:
+                await self._send_chunk(chat_id, chunk, None, reply_to)
+            return await self._send_chunk(chat_id, photo.fallback[-1], markup, reply_to)
+        self.pacer.record(chat_id)
+        return message
 
     async def _send_chunk(
         self,
@@ -186,11 +236,18 @@ class Messenger:
 
     async def edit(self, chat_id: int, message_ids: list[int], outgoing: Outgoing) -> bool:
         """Edit a message (or a multi-part one) in place; False if it cannot be edited."""
-        if len(message_ids) != len(outgoing.chunks):
+        photos = len(outgoing.photos)
+        if len(message_ids) != photos + len(outgoing.chunks):
             return False
         markup = await self.buttons.markup(outgoing.buttons)
+        for index, (message_id, photo) in enumerate(
+            zip(message_ids[:photos], outgoing.photos, strict=True)
+        ):
+            last = index == len(message_ids) - 1
+            if not await self._edit_photo(chat_id, message_id, photo, markup if last else None):
+                return False
         for index, (message_id, chunk) in enumerate(
-            zip(message_ids, outgoing.chunks, strict=True)
+            zip(message_ids[photos:], outgoing.chunks, strict=True), start=photos
         ):
             last = index == len(message_ids) - 1
             try:
@@ -209,6 +266,27 @@ class Messenger:
                     return False
                 raise
             self.pacer.record(chat_id)
+        return True
+
+    async def _edit_photo(
+        self, chat_id: int, message_id: int, photo: Photo, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Put a new picture in a photo message; False if that message cannot take it."""
+        drawn = await asyncio.to_thread(
+            pictures.render, photo.picture, photo.language, photo.timezone
+        )
+        media = InputMediaPhoto(drawn.png, caption=drawn.caption, filename=drawn.filename)
+        try:
+            await self.bot.edit_message_media(
+                media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+            )
+        except BadRequest as error:
+            if not_modified(error):
+                return True
+            # Gone, or a text message (sent while pictures were off): post a new one.
+            log.info("cannot edit picture message %s: %s", message_id, error)
+            return False
+        self.pacer.record(chat_id)
         return True
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from commands.rendering import Renderer
-from commands.replies import Reply
+from commands.replies import Picture, Reply
 
 MESSAGE_LIMIT = 4096  # characters after entity parsing; we count the raw HTML, to be safe
 CALLBACK_DATA_LIMIT = 64  # bytes
@@ -26,17 +26,47 @@ _TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*>")
 
 
 @dataclass(frozen=True, slots=True)
+class Photo:
+    """A picture to send as a photo; drawn when sent, in the club's language."""
+
+    picture: Picture
+    language: str
+    timezone: str
+    fallback: tuple[str, ...]  # its text twin as HTML chunks, if the photo is refused
+
+
+@dataclass(frozen=True, slots=True)
 class Outgoing:
-    """One reply, ready for Telegram: HTML chunks and the buttons of its last chunk."""
+    """One reply, ready for Telegram: photos, then HTML chunks with the buttons last."""
 
     chunks: tuple[str, ...]
     buttons: tuple[tuple[str, str], ...]  # (label, command)
+    photos: tuple[Photo, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.chunks and not self.photos
 
 
-def render(reply: Reply, language: str, timezone: str) -> Outgoing:
-    """Render a reply as Telegram HTML, split under the message limit."""
-    rendered = Renderer(language, timezone, "html").reply(reply)
-    return Outgoing(tuple(split_html(rendered.text)), rendered.buttons)
+def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True) -> Outgoing:
+    """Render a reply as Telegram HTML, split under the message limit; its pictures as
+    photos (or, with `pictures` off, as their text twins)."""
+    html_renderer = Renderer(language, timezone, "html")
+    shown = [p for p in reply.parts if isinstance(p, Picture)] if pictures else []
+    if shown:
+        text = tuple(p for p in reply.parts if not isinstance(p, Picture))
+        reply = Reply(text, reply.buttons, reply.private)
+    rendered = html_renderer.reply(reply)
+    photos = tuple(
+        Photo(
+            picture,
+            language,
+            timezone,
+            tuple(split_html(html_renderer.reply(Reply(picture.fallback)).text)),
+        )
+        for picture in shown
+    )
+    return Outgoing(tuple(split_html(rendered.text)), rendered.buttons, photos)
 
 
 def render_plain(reply: Reply, language: str, timezone: str) -> Outgoing:

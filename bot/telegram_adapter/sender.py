@@ -172,8 +172,8 @@ class OutboxSender:
             await self.store.mark_failed(row.id, at=self.clock(), error=f"bad payload: {error}")
             return None
         club = await self._club(row.club_id)
-        outgoing = render(reply, club.language, club.timezone)
-        if not outgoing.chunks:
+        outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
+        if outgoing.empty:
             await self.store.mark_sent(row.id, at=self.clock())
             return None
         try:

@@ -261,8 +261,10 @@ class UpdateHandlers:
         longer gets it through the outbox. Announcements the reply carries (`held`) are
         marked sent only once it went out, else handed to the outbox sender.
         """
-        outgoing = render(response.reply, response.language, response.timezone)
-        if not outgoing.chunks:
+        outgoing = render(
+            response.reply, response.language, response.timezone, pictures=response.pictures
+        )
+        if outgoing.empty:
             await self._settle(response, None)
             return
         if response.reply.private and not where.private:

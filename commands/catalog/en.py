@@ -221,6 +221,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Still tied: {players} play an extra game.",
     # -- club --
     "club.info": "Club {name}: time zone {timezone}, language {language}.",
+    "club.pictures_on": "Tables and brackets go out as pictures where the chat can show them (turn off: /club pictures:off).",
+    "club.pictures_off": "Tables and brackets go out as text (turn pictures on: /club pictures:on).",
     "club.link_code": (
         "Link code {code} (valid until {until}). A director sends /club join {code} in the "
         "other chat."

@@ -185,6 +185,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Siguen empatados: {players} juegan una partida extra.",
     # -- club --
     "club.info": "Club {name}: zona horaria {timezone}, idioma {language}.",
+    "club.pictures_on": "Las tablas y los cuadros se envían como imágenes donde el chat puede mostrarlas (para desactivarlo: /club pictures:off).",
+    "club.pictures_off": "Las tablas y los cuadros se envían como texto (para usar imágenes: /club pictures:on).",
     "club.link_code": "Código de enlace {code} (válido hasta el {until}). Un director envía /club join {code} en el otro chat.",
     "club.joined": "Este chat ya forma parte de {club}: los avisos llegan también aquí.",
     # -- me, rules, status, help --

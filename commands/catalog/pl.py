@@ -185,6 +185,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Nadal remis: {players} rozgrywają grę dodatkową.",
     # -- club --
     "club.info": "Klub {name}: strefa czasowa {timezone}, język {language}.",
+    "club.pictures_on": "Tabele i drabinka są wysyłane jako obrazy tam, gdzie czat je pokazuje (wyłączenie: /club pictures:off).",
+    "club.pictures_off": "Tabele i drabinka są wysyłane jako tekst (obrazy: /club pictures:on).",
     "club.link_code": "Kod połączenia {code} (ważny do {until}). Sędzia wysyła /club join {code} w drugim czacie.",
     "club.joined": "Ten czat należy teraz do klubu {club}: ogłoszenia będą trafiać także tutaj.",
     # -- me, rules, status, help --

@@ -185,6 +185,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Încă la egalitate: {players} joacă o linie suplimentară.",
     # -- club --
     "club.info": "Clubul {name}: fus orar {timezone}, limba {language}.",
+    "club.pictures_on": "Clasamentele și tabloul se trimit ca imagini unde chatul le poate afișa (oprire: /club pictures:off).",
+    "club.pictures_off": "Clasamentele și tabloul se trimit ca text (imagini: /club pictures:on).",
     "club.link_code": "Cod de legătură {code} (valabil până pe {until}). Un arbitru trimite /club join {code} în celălalt chat.",
     "club.joined": "Acest chat face acum parte din {club}: anunțurile vin și aici.",
     # -- me, rules, status, help --

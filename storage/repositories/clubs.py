@@ -22,7 +22,13 @@ def code_hash(code: str) -> str:
 
 
 def _club(row: Row[Any]) -> Club:
-    return Club(id=row.id, name=row.name, timezone=row.timezone, language=row.language)
+    return Club(
+        id=row.id,
+        name=row.name,
+        timezone=row.timezone,
+        language=row.language,
+        pictures=row.pictures,
+    )
 
 
 class SqlClubRepository(SqlRepository):
@@ -87,7 +93,12 @@ class SqlClubRepository(SqlRepository):
         query = (
             update(t.clubs)
             .where(t.clubs.c.id == club.id)
-            .values(name=club.name, timezone=club.timezone, language=club.language)
+            .values(
+                name=club.name,
+                timezone=club.timezone,
+                language=club.language,
+                pictures=club.pictures,
+            )
         )
         if (await (await self._conn()).execute(query)).rowcount != 1:
             raise NotFound(f"club {club.id}")

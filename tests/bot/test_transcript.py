@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PIL import Image
+
 from tests.bot.conftest import Clubtd, Script
 from tests.bot.nights import DRAW_SEED, without_draw
 
@@ -164,19 +166,24 @@ def test_directives_are_stored_and_harmless_to_repeat(
     ]
 
 
-def test_pictures_directory_is_created(clubtd: Clubtd, script: Script, tmp_path: Path) -> None:
+def test_pictures_are_written_and_printed(clubtd: Clubtd, script: Script, tmp_path: Path) -> None:
+    """INTERFACE §3: a picture prints as [picture: NAME.png] and is written to DIR."""
+    url = "sqlite:///p.db"
+    _prepare(clubtd, script, tmp_path, url)
     pictures = tmp_path / "pics"
+    text = NIGHT + "@clock 2026-03-06 20:30\nalice: /report 3-1\nbob: /accept\nana: /standings\n"
     result = clubtd(
-        "console",
-        "--script",
-        script("p.t", SETUP),
-        "--db",
-        "sqlite:///p.db",
-        "--pictures",
-        str(pictures),
+        "console", "--script", script("p.t", text), "--db", url, "--pictures", str(pictures)
     )
-    assert result.exit_code == 0
-    assert pictures.is_dir()
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "[20:30] #club: [picture: cup-group-1.png]" in lines  # the live table, then /standings
+    assert lines.count("[20:30] #club: [picture: cup-group-1.png]") == 2
+    with Image.open(pictures / "cup-group-1.png") as image:
+        assert image.format == "PNG" and image.width == 1000
+    # Without a directory the same night prints the tables as text.
+    again = clubtd("console", "--script", script("q.t", "ana: /standings\n"), "--db", url)
+    assert "Group 1" in again.stdout and "[picture:" not in again.stdout
 
 
 def test_interactive_console_reads_stdin(clubtd: Clubtd) -> None:
@@ -191,3 +198,19 @@ def test_interactive_console_reads_stdin(clubtd: Clubtd) -> None:
     )
     assert "@bob: bob\n" in out
     assert "The interactive console runs on the real clock." in result.stderr
+
+
+def test_a_club_can_turn_pictures_off(clubtd: Clubtd, script: Script, tmp_path: Path) -> None:
+    """/club pictures:off: tables go out as text even where pictures could be drawn."""
+    url = "sqlite:///off.db"
+    _prepare(clubtd, script, tmp_path, url)
+    pictures = tmp_path / "pics"
+    text = NIGHT + "ana: /club pictures:off\nana: /standings\n"
+    result = clubtd(
+        "console", "--script", script("o.t", text), "--db", url, "--pictures", str(pictures)
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "#club: Club Test Club: time zone Europe/Madrid, language en." in result.stdout
+    assert "  Tables and brackets go out as text" in result.stdout
+    after = result.stdout.split("pictures:on)")[1]
+    assert "Group 1" in after and "[picture:" not in after

@@ -113,6 +113,10 @@ def test_brackets_look_as_they_did(name: str, tmp_path: Path) -> None:
     players = options.pop("players")
     state = simulated(players, waves=waves, **options)  # type: ignore[arg-type]
     options["players"] = players
+    if name == "bracket-12":
+        # A draughts-style lot decided the first play-in (WAR-V): it is marked.
+        first = state.stage_matches(Stage.KNOCKOUT)[0]
+        first.lot_winner = "white" if first.winner == first.white else "black"
     assert_like_golden(name, bracket_png(state, language), tmp_path)
 
 

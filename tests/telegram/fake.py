@@ -144,6 +144,31 @@ class RecordingRequest(BaseRequest):
         self.messages[key] = message
         return _ok(message)
 
+    def _sendPhoto(self, params: dict[str, Any]) -> tuple[int, bytes]:
+        chat_id = int(params["chat_id"])
+        if chat_id in self.blocked:
+            return _error(403, "Forbidden: bot can't initiate conversation with a user")
+        self.next_id += 1
+        message = _message(self.next_id, chat_id, params)
+        message.pop("text")
+        message["photo"] = [_PHOTO]
+        message["caption"] = params.get("caption", "")
+        self.messages[(chat_id, self.next_id)] = message
+        return _ok(message)
+
+    def _editMessageMedia(self, params: dict[str, Any]) -> tuple[int, bytes]:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        old = self.messages.get(key)
+        if old is None:
+            return _error(400, "Bad Request: message to edit not found")
+        if "photo" not in old:
+            return _error(400, "Bad Request: there is no media in the message to edit")
+        media = params["media"]
+        media = json.loads(media) if isinstance(media, str) else media
+        message = dict(old, caption=media.get("caption", ""), edit_date=int(time.time()))
+        self.messages[key] = message
+        return _ok(message)
+
     def _editMessageReplyMarkup(self, params: dict[str, Any]) -> tuple[int, bytes]:
         return _ok(True)
 
@@ -159,6 +184,9 @@ class RecordingRequest(BaseRequest):
         if user_id in self.admins.get(chat_id, set()):
             return _ok({"status": "creator", "user": user, "is_anonymous": False})
         return _ok({"status": "member", "user": user})
+
+
+_PHOTO = {"file_id": "p1", "file_unique_id": "u1", "width": 1000, "height": 400}
 
 
 def _message(message_id: int, chat_id: int, params: dict[str, Any]) -> dict[str, Any]:

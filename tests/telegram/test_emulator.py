@@ -2,7 +2,7 @@
 
 A small tournament in a Telegram group: a director creates it, players register and
 confirm and check in with buttons, a score is reported and accepted with a button, the
-standings are posted and then edited in place, a player's director command is refused,
+standings are posted as a picture and then edited in place, a player's director command is refused,
 and a player who never started the bot is told in the group. The database is a real
 SQLite file; the outbox sender is the real one, running as in `clubtd run`.
 """
@@ -169,16 +169,17 @@ async def test_a_small_tournament_in_a_telegram_group(bot: Bot) -> None:
         await client.press(black, pending, "Accept")
         await client.wait_for(black["id"], lambda m, n=number: f"Match {n}:" in _text(m))
         live = await _standings(bot)
-        assert len(live) == 1, live  # one message, edited in place
+        assert len(live) == 1, live  # one photo, edited in place, never posted again
         message = await client.wait_for(GROUP_ID, lambda m, i=live[0]: m["messageId"] == i)
-        assert "Group" in _text(message)
+        assert message["message"]["caption"] == "January Cup: group 1"
+        (photo,) = message["message"]["photo"]
+        assert photo["width"] == 1000 and photo["height"] > 300
         if round_ == 1:
             assert message["message"].get("edit_date")
-    table = _text(message)
-    assert table.count("<pre>") == 1 and all(p["first_name"] in table for p in PLAYERS)
-    rows = [line.split() for line in table.split("\n") if line[:1].isdigit()]
-    assert sorted(int(row[2]) for row in rows) == [0, 1, 1]  # wins after two results
-    assert sum(int(row[3]) for row in rows) == 2  # losses
+    photos = [m for m in await client.bot_messages(GROUP_ID) if m["message"].get("photo")]
+    assert [m["messageId"] for m in photos] == live
+    calls = [method for method, chat in (await client.shim("state"))["calls"]]
+    assert calls.count("sendPhoto") == 1 and calls.count("editMessageMedia") >= 1
 
 
 async def _open_match(

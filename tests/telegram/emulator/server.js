@@ -12,6 +12,8 @@
 //     "message is not modified" / "message to edit not found" as Telegram does;
 //   - answerCallbackQuery returns true (and is recorded);
 //   - sendPhoto, sendDocument (multer), setMyCommands, getMyCommands, getChatMember;
+//   - a photo comes back as Telegram's PhotoSize array; editMessageMedia replaces it
+//     (and answers "there is no media in the message to edit" for a text message);
 //   - getUpdates long-polls up to `timeout` seconds, as Telegram does;
 //   - setWebhook keeps the secret token and updates are POSTed with it in the
 //     X-Telegram-Bot-Api-Secret-Token header, as Telegram does.
@@ -226,16 +228,54 @@ function shimRoutes(app, server) {
     res.json({ ok: true, result: { status: 'member', user } });
   });
 
+  let uploads = 0;
+  const photoSizes = (file) => {
+    // Telegram answers with the sizes it keeps; ours is the upload itself (PNG header).
+    uploads += 1;
+    const png = file && file.buffer && file.buffer.length > 24
+      && file.buffer.toString('latin1', 1, 4) === 'PNG';
+    return [{
+      file_id: `photo-${uploads}`,
+      file_unique_id: `unique-${uploads}`,
+      width: png ? file.buffer.readUInt32BE(16) : 0,
+      height: png ? file.buffer.readUInt32BE(20) : 0,
+      file_size: file ? file.size : 0,
+    }];
+  };
   const media = (field) => (req, res, next, p) => {
     const file = req.file || null;
-    const stored = server.addBotMessage(Object.assign({}, p, {
-      [field]: { file_name: file ? file.originalname : String(p[field] || ''), size: file ? file.size : 0 },
-    }), req.params.token);
+    const value = field === 'photo' ? photoSizes(file)
+      : { file_name: file ? file.originalname : String(p[field] || ''), size: file ? file.size : 0 };
+    const stored = server.addBotMessage(Object.assign({}, p, { [field]: value }), req.params.token);
     const entry = findBotMessage(server, p.chat_id, stored.message_id);
     res.json({ ok: true, result: botMessageOut(entry) });
   };
   bot('sendPhoto', media('photo'), upload.single('photo'));
   bot('sendDocument', media('document'), upload.single('document'));
+
+  bot('editMessageMedia', (req, res, next, p) => {
+    const stored = findBotMessage(server, p.chat_id, p.message_id);
+    if (!stored) {
+      return res.status(400).json({
+        ok: false, error_code: 400, description: 'Bad Request: message to edit not found',
+      });
+    }
+    if (!stored.message.photo) {
+      return res.status(400).json({
+        ok: false, error_code: 400, description: 'Bad Request: there is no media in the message to edit',
+      });
+    }
+    const spec = typeof p.media === 'string' ? JSON.parse(p.media) : (p.media || {});
+    const name = String(spec.media || '').replace('attach://', '');
+    const file = (req.files || []).find((f) => f.fieldname === name) || null;
+    const markup = typeof p.reply_markup === 'string' ? JSON.parse(p.reply_markup) : p.reply_markup;
+    stored.message = Object.assign({}, stored.message, {
+      photo: photoSizes(file), caption: spec.caption, reply_markup: markup || undefined,
+      edit_date: seconds(),
+    });
+    server.emit('EditedMessageMedia');
+    return res.json({ ok: true, result: botMessageOut(stored) });
+  }, upload.any());
 
   // Webhooks: remember the secret token and send it with every update, as Telegram does.
   bot('setWebhook', (req, res, next, p) => {
