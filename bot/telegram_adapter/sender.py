@@ -193,6 +193,7 @@ class OutboxSender:
             return None
         except BadRequest as error:
             went = self._partial.pop(row.id, None)
+            parts = len(outgoing.photos) + len(outgoing.chunks)
             if went:
                 # Part of the message is in the chat: it was not "not sent". Record what
                 # went out and why the rest did not, instead of calling it failed.
@@ -200,7 +201,7 @@ class OutboxSender:
                     row.id,
                     at=self.clock(),
                     platform_message_id=",".join(str(i) for i in went),
-                    error=f"400 after {len(went)} of {len(outgoing.chunks)} parts: {error}",
+                    error=f"400 after {len(went)} of {parts} parts: {error}",
                 )
                 return None
             await self.store.mark_failed(row.id, at=self.clock(), error=f"400: {error}")
