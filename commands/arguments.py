@@ -67,8 +67,13 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
         born = date.fromisoformat(text.strip())
     except ValueError:
         raise Refused("bad_date", text=text) from None
-    if born.year < 1900 or (today is not None and born > today):
-        raise Refused("bad_birth_date", text=text)
+    return born_by(born, today)
+
+
+def born_by(born: date | None, today: date | None) -> date | None:
+    """Refuse a birth date in the future or before 1900: no age can be computed from it."""
+    if born is not None and (born.year < 1900 or (today is not None and born > today)):
+        raise Refused("bad_birth_date", text=born.isoformat())
     return born
 
 

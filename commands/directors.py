@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import timedelta
 
-from commands import arguments, lookups, names, views
-from commands.catalog import LANGUAGES
-from commands.parsing import Parsed
+from commands import arguments, lookups, views
+from commands import names as naming
+from commands.params import Args
 from commands.replies import Msg, Name, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import attendance, overrides, progress, reports, sanctions
@@ -17,34 +18,28 @@ from tournament.preset import PresetError, load_preset
 from tournament.scoring import FinalScore, Side
 from tournament.state import Match, TournamentState
 
-_TOURNAMENT_KEYS = {"name", "preset", "start", "official", "seed"}
+
+async def club_link(s: Session, a: Args) -> Reply:
+    """Give a one-time code that joins another chat to this club."""
+    code = secrets.token_hex(3).upper()
+    expires = s.now + timedelta(minutes=s.config.link_code_minutes)
+    await s.uow.clubs.add_link_code(s.club.id, code, expires)
+    s.log("club_link")
+    return say("club.link_code", code=code, until=When(expires, "datetime"))
 
 
-async def club(s: Session, p: Parsed) -> Reply:
-    """Set the club's name, time zone and language; /club link gives a joining code."""
-    sub = p.args[0].lower() if p.args else ""
-    if sub == "link":
-        code = secrets.token_hex(3).upper()
-        expires = s.now + timedelta(minutes=s.config.link_code_minutes)
-        await s.uow.clubs.add_link_code(s.club.id, code, expires)
-        s.log("club_link")
-        return say("club.link_code", code=code, until=When(expires, "datetime"))
-    if sub == "join":
-        raise Refused("club_join_elsewhere")  # handled before a club exists (dispatch)
-    if sub:
-        raise Refused("bad_club_args", text=sub)
+async def club(s: Session, a: Args) -> Reply:
+    """Set the club's name, time zone, language and whether tables go out as pictures."""
     changed = False
-    if (name := p.option("name")) is not None:
-        s.club.name, changed = names.clean(name, what="club"), True
-    if (zone := p.option("timezone", "tz")) is not None:
+    if (name := a.text("name")) is not None:
+        s.club.name, changed = naming.clean(name, what="club"), True
+    if (zone := a.text("timezone")) is not None:
         s.club.timezone, changed = arguments.time_zone(zone), True
-    if (language := p.option("language", "lang")) is not None:
-        if language not in LANGUAGES:
-            raise Refused("bad_language", text=language, languages=", ".join(LANGUAGES))
+    if (language := a.choice("language")) is not None:
         s.club.language, changed = language, True
-    pictures = p.option("pictures")
+    pictures = a.choice("pictures")
     if pictures is not None:
-        s.club.pictures, changed = arguments.yes_no(pictures, default=True), True
+        s.club.pictures, changed = pictures == "yes", True
     if changed:
         await s.uow.clubs.save(s.club)
         s.log(
@@ -62,23 +57,25 @@ async def club(s: Session, p: Parsed) -> Reply:
     return Reply((info, msg("club.pictures_on" if s.club.pictures else "club.pictures_off")))
 
 
-async def tournament(s: Session, p: Parsed) -> Reply:
+async def tournament_info(s: Session, a: Args) -> Reply:
+    """Show the tournament: preset, start, status and entries."""
+    state = await s.tournament()
+    return say(
+        "tournament.info",
+        tournament=Name(state.name),
+        preset=state.preset.id,
+        start=When(state.start, "datetime"),
+        status=msg(f"tstatus.{state.status.value}"),
+        entries=len(state.playing()),
+    )
+
+
+async def tournament_new(s: Session, a: Args) -> Reply:
     """Create a tournament: /tournament new name:"..." preset:... start:"...", overrides."""
-    sub = p.args[0].lower() if p.args else ""
-    if sub != "new":
-        state = await s.tournament()
-        return say(
-            "tournament.info",
-            tournament=Name(state.name),
-            preset=state.preset.id,
-            start=When(state.start, "datetime"),
-            status=msg(f"tstatus.{state.status.value}"),
-            entries=len(state.playing()),
-        )
-    name = (p.option("name") or "").strip()
+    name = (a.text("name") or "").strip()
     if not name:
         raise Refused("tournament_name_required")
-    name = names.clean(name, what="tournament")
+    name = naming.clean(name, what="tournament")
     if await s.uow.tournaments.by_name(s.club.id, name) is not None:
         raise Refused("tournament_exists", name=name)
     current = await s.maybe_tournament()
@@ -87,22 +84,25 @@ async def tournament(s: Session, p: Parsed) -> Reply:
         TournamentStatus.KNOCKOUT,
     ):
         raise Refused("tournament_in_play", name=current.name)
-    preset_name = p.option("preset") or "hgv-backgammon"
-    start = arguments.local_time(p.option("start"), s.club.timezone)
+    preset_name = a.text("preset") or "hgv-backgammon"
+    start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
         raise Refused("start_in_past", start=When(start, "datetime"))
-    tweaks = {k: v for k, v in p.options.items() if k not in _TOURNAMENT_KEYS}
+    tweaks = dict(a.extra)
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:
-        raise Refused("bad_preset", key=error.key, allowed=error.allowed) from None
+        raise Refused(
+            "bad_preset", option=error.key, value=str(error.value), allowed=_expected(error)
+        ) from None
+    seed = a.integer("seed")
     state = TournamentState(
         id=0,
         name=name,
         preset=preset,
         start=start,
-        seed=_seed(p.option("seed")),
-        official=arguments.yes_no(p.option("official"), default=True),
+        seed=secrets.randbelow(10**6) if seed is None else seed,
+        official=a.choice("official") != "no",
         created_at=s.now,
     )
     state = await s.uow.tournaments.add(s.club.id, state, tweaks)
@@ -134,17 +134,20 @@ async def tournament(s: Session, p: Parsed) -> Reply:
     )
 
 
-def _seed(text: str | None) -> int:
-    """Return the draw's seed: given (to replay a draw), else a fresh random one."""
-    if text is None:
-        return secrets.randbelow(10**6)
-    # Stored as a 64-bit integer: a longer number is refused, not an overflow later.
-    if not (text.strip().isascii() and text.strip().isdigit()) or len(text.strip()) > 15:
-        raise Refused("bad_seed", text=text)
-    return int(text)
+def _expected(error: PresetError) -> Msg | str:
+    """Say in the club's language what a preset option takes (PresetError says it in English)."""
+    words = {"a whole number": "expect.whole_number", "true or false": "expect.yes_no"}
+    if error.allowed in words:
+        return msg(words[error.allowed])
+    if error.allowed == "a number":
+        return msg("expect.number")
+    found = re.fullmatch(r"a number from (\S+) to (\S+)", error.allowed)
+    if found:
+        return msg("expect.range", low=found.group(1), high=found.group(2))
+    return error.allowed.removeprefix("one of ")
 
 
-async def draw(s: Session, p: Parsed) -> Reply:
+async def draw(s: Session, a: Args) -> Reply:
     """Draw the groups and publish them with the match schedule."""
     state = await s.tournament()
     order = await lookups.seed_order(s)
@@ -153,20 +156,19 @@ async def draw(s: Session, p: Parsed) -> Reply:
     return say("draw.ack", groups=len(state.groups), seed=state.seed)
 
 
-async def result(s: Session, p: Parsed) -> Reply:
+async def result(s: Session, a: Args) -> Reply:
     """Set or correct a result: /result alice 3-1 bob, or /result 12 3-1 (white first)."""
-    usage = "/result alice 3-1 bob"
+    usage = a.usage
     state = await s.tournament()
-    if len(p.args) >= 2 and p.args[0].lstrip("#").isdigit():
-        match = state.matches.get(int(p.args[0].lstrip("#")))
+    found = a.scores("score")
+    first, second = a.player("player"), a.player("opponent")
+    number = a.match("match")
+    if number is not None and first is None and second is None:
+        match = state.matches.get(number)
         if match is None:
-            raise Refused("no_such_match", match=p.args[0])
-        found = arguments.scores(p.args[1:], usage=usage)
+            raise Refused("no_such_match", match=number)
         white_first = True
-    elif len(p.args) >= 3:
-        first = await s.find_player(p.args[0])
-        second = await s.find_player(p.args[-1])
-        found = arguments.scores(p.args[1:-1], usage=usage)
+    elif number is None and first is not None and second is not None:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]
         if not candidates:
@@ -181,9 +183,9 @@ async def result(s: Session, p: Parsed) -> Reply:
         white=main[0] if white_first else main[1],
         black=main[1] if white_first else main[0],
         tiebreaks=tuple(ph if white_first else (ph[1], ph[0]) for ph in phases),
-        lot_winner=_lot(p.option("lot"), white_first),
+        lot_winner=_lot(a.choice("lot"), white_first),
     )
-    reason = (p.option("reason") or "").strip()
+    reason = (a.text("reason") or "").strip()
     s.events.extend(reports.set_result(state, match.number, score, s.now))
     s.log("result", match=match.number, white=score.white, black=score.black, reason=reason)
     names = await s.names(set(match.players))
@@ -203,31 +205,30 @@ def _lot(text: str | None, white_first: bool) -> Side | None:
     raise Refused("bad_lot", text=text)
 
 
-async def present(s: Session, p: Parsed) -> Reply:
+async def present(s: Session, a: Args) -> Reply:
     """Mark a player present (check them in)."""
-    player, state = await _named_entry(s, p, "/present alice")
+    player, state = await _named_entry(s, a)
     attendance.check_in(state, player.id, s.now, director=True)
     s.log("present", player=player.name)
     return say("present.done", name=Name(player.name))
 
 
-async def away(s: Session, p: Parsed) -> Reply:
+async def away(s: Session, a: Args) -> Reply:
     """Mark a player away: lateness runs for their matches due meanwhile (HGV-2.3.7)."""
-    player, state = await _named_entry(s, p, "/away alice")
+    player, state = await _named_entry(s, a)
     attendance.mark_away(state, player.id, s.now)
-    s.log("away", player=player.name, reason=p.option("reason") or "")
+    s.log("away", player=player.name, reason=a.text("reason") or "")
     return say("away.done", name=Name(player.name))
 
 
-async def forfeit(s: Session, p: Parsed) -> Reply:
+async def forfeit(s: Session, a: Args) -> Reply:
     """Give a player's current match away by forfeit; `all` for one who left (HGV-2.3.5)."""
-    usage = '/forfeit alice reason:"left early"'
-    reason = arguments.reason(p, usage=usage)
-    player, state = await _named_entry(s, p, usage)
-    if "all" in [a.lower() for a in p.args[1:]]:
+    reason = a.text("reason") or ""
+    player, state = await _named_entry(s, a)
+    if a.choice("all") == "all":
         s.events.extend(attendance.leave(state, player.id, s.now, reason="left"))
     else:
-        number = arguments.match_number(p.option("match"))
+        number = a.match("match")
         match = state.matches.get(number) if number is not None else None
         if number is not None and (match is None or not match.involves(player.id)):
             raise Refused("not_their_match", match=number, name=player.name)
@@ -236,11 +237,10 @@ async def forfeit(s: Session, p: Parsed) -> Reply:
     return say("forfeit.done", name=Name(player.name))
 
 
-async def excuse(s: Session, p: Parsed) -> Reply:
+async def excuse(s: Session, a: Args) -> Reply:
     """Excuse a no-show who gave notice: the suspension ends (CLUB-NO-SHOW)."""
-    usage = '/excuse alice reason:"phoned in sick"'
-    reason = arguments.reason(p, usage=usage)
-    player = await _named_player(s, p, usage)
+    reason = a.text("reason") or ""
+    player = _named_player(a)
     ended = await _end_sanctions(s, player.id, how="excused", note=reason, only_reason="no_show")
     state = await s.maybe_tournament()
     entry = state.entries.get(player.id) if state else None
@@ -252,11 +252,10 @@ async def excuse(s: Session, p: Parsed) -> Reply:
     return say("excuse.done", name=Name(player.name))
 
 
-async def sanction(s: Session, p: Parsed) -> Reply:
+async def sanction(s: Session, a: Args) -> Reply:
     """Suspend a player from the club's next tournament, with a reason."""
-    usage = '/sanction alice reason:"..."'
-    reason = arguments.reason(p, usage=usage)
-    player = await _named_player(s, p, usage)
+    reason = a.text("reason") or ""
+    player = _named_player(a)
     state = await s.maybe_tournament()
     known = await s.uow.tournaments.list(s.club.id)
     after = state.start if state is not None else s.now
@@ -276,26 +275,25 @@ async def sanction(s: Session, p: Parsed) -> Reply:
     return say("sanction.done", name=Name(player.name))
 
 
-async def lift(s: Session, p: Parsed) -> Reply:
+async def lift(s: Session, a: Args) -> Reply:
     """Lift a player's active sanctions, with a reason."""
-    usage = '/lift alice reason:"..."'
-    reason = arguments.reason(p, usage=usage)
-    player = await _named_player(s, p, usage)
+    reason = a.text("reason") or ""
+    player = _named_player(a)
     if not await _end_sanctions(s, player.id, how="lifted", note=reason):
         raise Refused("no_active_sanction", name=player.name)
     s.log("lift", player=player.name, reason=reason)
     return say("lift.done", name=Name(player.name))
 
 
-async def addplayer(s: Session, p: Parsed) -> Reply:
+async def addplayer(s: Session, a: Args) -> Reply:
     """Enter a player who has no chat account; they join the open tournament too."""
-    name = (p.option("name") or " ".join(p.args)).strip()
+    name = (a.text("name") or "").strip()
     if not name:
         raise Refused("name_required")
     if await s.uow.players.by_name(s.club.id, name):
         raise Refused("name_taken", name=name)
-    name = names.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])
-    born = arguments.birth_date(p.option("born"), s.now.date())
+    name = naming.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])
+    born = arguments.born_by(a.date("born"), s.now.date())
     player = await s.uow.players.add(s.club.id, name, s.now, born=born)
     s.log("addplayer", player=name)
     state = await s.maybe_tournament()
@@ -306,44 +304,46 @@ async def addplayer(s: Session, p: Parsed) -> Reply:
     return say("addplayer.done", name=Name(name), tournament=Name(state.name))
 
 
-async def approve(s: Session, p: Parsed) -> Reply:
-    """Approve a waiting entry (HGV-1.4)."""
-    player, state = await _named_entry(s, p, "/approve alice")
-    attendance.approve(state, player.id)
-    s.log("approve", player=player.name)
-    s.notify(Reply((msg("approve.you", tournament=Name(state.name)),)), player=player.id)
-    return say("approve.done", name=Name(player.name))
+async def approve(s: Session, a: Args) -> Reply:
+    """Approve waiting entries (HGV-1.4): /approve eve frank approves both."""
+    state = await s.tournament()
+    done: list[Msg] = []
+    for player in a.players("player"):
+        _entered(state, player)
+        attendance.approve(state, player.id)
+        s.log("approve", player=player.name)
+        s.notify(Reply((msg("approve.you", tournament=Name(state.name)),)), player=player.id)
+        done.append(msg("approve.done", name=Name(player.name)))
+    return Reply(tuple(done))
 
 
-async def pause(s: Session, p: Parsed) -> Reply:
+async def pause(s: Session, a: Args) -> Reply:
     """Stop a match's lateness clock (CLUB-BOTH-ABSENT)."""
-    usage = '/pause 3 reason:"power cut"'
-    reason = arguments.reason(p, usage=usage)
-    state, number = await _numbered(s, p, usage)
+    reason = a.text("reason") or ""
+    state, number = await _numbered(s, a)
     overrides.pause(state, number, s.now)
     s.log("pause", match=number, reason=reason)
     return say("pause.done", match=number)
 
 
-async def resume(s: Session, p: Parsed) -> Reply:
+async def resume(s: Session, a: Args) -> Reply:
     """Let a paused lateness clock run again."""
-    state, number = await _numbered(s, p, "/resume 3")
+    state, number = await _numbered(s, a)
     overrides.resume(state, number, s.now)
     s.log("resume", match=number)
     return say("resume.done", match=number)
 
 
-async def cancel(s: Session, p: Parsed) -> Reply:
+async def cancel(s: Session, a: Args) -> Reply:
     """Cancel the lateness points of a match (CLUB-BOTH-ABSENT)."""
-    usage = '/cancel 3 reason:"traffic accident"'
-    reason = arguments.reason(p, usage=usage)
-    state, number = await _numbered(s, p, usage)
+    reason = a.text("reason") or ""
+    state, number = await _numbered(s, a)
     cancelled = overrides.cancel_penalties(state, number)
     s.log("cancel_penalties", match=number, points=sum(c.points for c in cancelled), reason=reason)
     return say("cancel.done", match=number, points=sum(c.points for c in cancelled))
 
 
-async def status(s: Session, p: Parsed) -> Reply:
+async def status(s: Session, a: Args) -> Reply:
     """One glance for the director: late players, missing results, disputes, waiting."""
     state = await s.tournament()
     names = await s.names(set(state.entries))
@@ -387,24 +387,30 @@ async def status(s: Session, p: Parsed) -> Reply:
     return Reply(tuple(parts), private=True)
 
 
-async def _named_player(s: Session, p: Parsed, usage: str) -> Player:
-    if not p.args:
-        raise Refused("player_name_required", usage=usage)
-    return await s.find_player(p.args[0])
+def _named_player(a: Args) -> Player:
+    """Return the player the command names (the declaration requires one)."""
+    player = a.player("player")
+    if player is None:
+        raise Refused("player_name_required", usage=a.usage)
+    return player
 
 
-async def _named_entry(s: Session, p: Parsed, usage: str) -> tuple[Player, TournamentState]:
-    player = await _named_player(s, p, usage)
-    state = await s.tournament()
+def _entered(state: TournamentState, player: Player) -> None:
     if player.id not in state.entries:
         raise Refused("not_entered", name=player.name, tournament=state.name)
+
+
+async def _named_entry(s: Session, a: Args) -> tuple[Player, TournamentState]:
+    player = _named_player(a)
+    state = await s.tournament()
+    _entered(state, player)
     return player, state
 
 
-async def _numbered(s: Session, p: Parsed, usage: str) -> tuple[TournamentState, int]:
-    number = arguments.match_number(p.args[0] if p.args else p.option("match"))
+async def _numbered(s: Session, a: Args) -> tuple[TournamentState, int]:
+    number = a.match("match")
     if number is None:
-        raise Refused("match_number_required", usage=usage)
+        raise Refused("match_number_required", usage=a.usage)
     return await s.tournament(), number
 
 

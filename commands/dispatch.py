@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from commands import resolver
+from commands.params import Args, suggestions
 from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
-from commands.registry import BY_NAME, CommandSpec
-from commands.replies import Name, Param, Reply, When, msg, say
+from commands.registry import BY_NAME, CommandSpec, bind_line, select
+from commands.replies import Msg, Name, Param, Reply, When, msg, say
 from commands.session import CommandConfig, Invocation, Session
 from tournament.club import Club
 from tournament.model import Refused
@@ -51,10 +53,16 @@ async def handle(
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:
-        return _response(say("unknown_command", name=parsed.name), context, refused=True)
+        close = suggestions(parsed.name, list(BY_NAME))
+        if close:
+            reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
+        else:
+            reply = say("unknown_command", name=parsed.name)
+        return _response(reply, context, refused=True)
     if inv.as_chat and not inv.chat_admin:
         # Someone posting as a channel or another chat: no person to hold to account.
         return _response(say("refused.post_as_yourself"), context, refused=True)
+    target, words = select(spec, parsed)
     try:
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
@@ -62,11 +70,15 @@ async def handle(
             ):
                 return None  # a redelivered update: it was handled once already
             held: tuple[int, ...] = ()
-            if parsed.name == "club" and parsed.args[:1] and parsed.args[0].lower() == "join":
-                reply = await _join(uow, inv, config, parsed.args[1:], context)
+            if target.scope == "chat":
+                # It acts on the chat before a club is opened there (/club join CODE).
+                reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, spec, context)
-                reply = await spec.handler(session, parsed)
+                session = await _open(uow, inv, config, target, context)
+                args = bind_line(target, words, parsed)
+                args = await resolver.resolve(session, target.signature, args)
+                assert target.handler is not None  # only "chat" commands have none
+                reply = await target.handler(session, args)
                 await session.finish(reply)
                 held = tuple(session.held)
             await uow.commit()
@@ -174,10 +186,11 @@ async def _join(
     uow: UnitOfWork,
     inv: Invocation,
     config: CommandConfig,
-    args: tuple[str, ...],
+    args: Args,
     context: _Context,
 ) -> Reply:
     """Connect this chat to a club that lives in another chat (/club join CODE)."""
+    code = args.text("code") or ""
     if inv.private:
         raise Refused("join_in_group")
     if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
@@ -186,11 +199,11 @@ async def _join(
     if existing is not None:
         context.use(existing)
         raise Refused("chat_has_club", club=existing.name)
-    if not args:
+    if not code:
         raise Refused("join_code_required")
-    club_id = await uow.clubs.redeem_link_code(args[0].strip().upper(), inv.now)
+    club_id = await uow.clubs.redeem_link_code(code.strip().upper(), inv.now)
     if club_id is None:
-        raise Refused("bad_join_code", given=args[0])
+        raise Refused("bad_join_code", given=code)
     await uow.clubs.link_chat(club_id, inv.platform, inv.chat)
     club = await uow.clubs.get(club_id)
     context.use(club)
@@ -215,7 +228,7 @@ def _params(params: Mapping[str, object]) -> dict[str, Param]:
             out[key] = value
         elif isinstance(value, datetime):
             out[key] = When(value, "datetime")
-        elif isinstance(value, When | Name):
+        elif isinstance(value, When | Name | Msg):
             out[key] = value
         else:
             out[key] = Name(str(value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from commands import pictures, views
-from commands.parsing import Parsed
+from commands.params import Args
 from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
@@ -13,7 +13,7 @@ from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
 
 
-async def me(s: Session, p: Parsed) -> Reply:
+async def me(s: Session, a: Args) -> Reply:
     """Show your entry, matches, lateness points and sanctions."""
     player = await s.me()
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
@@ -48,10 +48,10 @@ async def me(s: Session, p: Parsed) -> Reply:
     return Reply(tuple(parts), private=True)
 
 
-async def schedule(s: Session, p: Parsed) -> Reply:
+async def schedule(s: Session, a: Args) -> Reply:
     """Show your matches, or everyone's with /schedule all."""
     state = await s.tournament()
-    mine = s.player is not None and "all" not in p.args and s.player.id in state.entries
+    mine = s.player is not None and a.choice("which") != "all" and s.player.id in state.entries
     if s.player is not None and mine:
         matches = state.matches_of(s.player.id)
     else:
@@ -67,12 +67,12 @@ async def schedule(s: Session, p: Parsed) -> Reply:
     return Reply((views.schedule_table(state, matches, names),))
 
 
-async def standings(s: Session, p: Parsed) -> Reply:
+async def standings(s: Session, a: Args) -> Reply:
     """Show the group tables, with the reason for every broken tie."""
     state = await s.tournament()
     if not state.groups:
         return say("standings.none", tournament=Name(state.name))
-    wanted = p.option("group") or (p.args[0] if p.args else None)
+    wanted = a.text("group")
     groups = [g for g in state.groups if wanted is None or g.name == wanted]
     if not groups:
         raise Refused("no_such_group", group=wanted or "", count=len(state.groups))
@@ -80,7 +80,7 @@ async def standings(s: Session, p: Parsed) -> Reply:
     return Reply(tuple(pictures.group_picture(state, g, names) for g in groups))
 
 
-async def bracket(s: Session, p: Parsed) -> Reply:
+async def bracket(s: Session, a: Args) -> Reply:
     """Show the knockout bracket and who plays whom next."""
     state = await s.tournament()
     if not state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
@@ -93,14 +93,14 @@ async def bracket(s: Session, p: Parsed) -> Reply:
     return Reply(tuple(parts))
 
 
-async def ranking(s: Session, p: Parsed) -> Reply:
+async def ranking(s: Session, a: Args) -> Reply:
     """Show the season ranking (HGV-8); /ranking alltime or /ranking novice."""
-    which = p.args[0].lower() if p.args else "season"
+    which = a.choice("which") or "season"
     records = await s.uow.tournaments.records(s.club.id)
     state = await s.maybe_tournament()
     preset = state.preset if state is not None else None
     season_rules = preset.season if preset else None
-    if which in ("alltime", "all-time", "historic", "all"):
+    if which == "alltime":
         rows = ranking_rules.all_time_table(records)
         title = msg("title.ranking_all_time", club=Name(s.club.name))
     elif which == "novice":
@@ -179,7 +179,7 @@ async def seed_order(s: Session) -> tuple[int, ...]:
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 
-async def rules(s: Session, p: Parsed) -> Reply:
+async def rules(s: Session, a: Args) -> Reply:
     """Summarise the rules of the current tournament's preset."""
     state = await s.maybe_tournament()
     if state is None:
@@ -203,15 +203,35 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     )
 
 
-async def help_(s: Session, p: Parsed) -> Reply:
-    """List the commands you may use, with what they do."""
+async def help_(s: Session, a: Args) -> Reply:
+    """List the commands you may use; /help COMMAND explains one and its options."""
     # The registry lists this very handler, so it is imported when /help runs.
-    from commands.registry import COMMANDS
+    from commands.registry import BY_NAME, COMMANDS, CommandSpec
 
+    def line(spec: CommandSpec) -> Msg:
+        return msg("help.line", usage=spec.usage(full=True), summary=msg(spec.summary_key))
+
+    allowed = [spec for spec in COMMANDS if spec.role == "player" or s.is_director]
+    words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
+    if words:
+        spec = BY_NAME.get(words[0])
+        if spec is None or spec not in allowed:
+            names = [spec.name for spec in allowed]
+            raise Refused("unknown_help", name=words[0], commands=", ".join(names))
+        chosen = [spec, *spec.subcommands]
+        if len(words) > 1:
+            chosen = [sub for sub in spec.subcommands if sub.word == words[1]] or chosen
+        parts = []
+        for one in chosen:
+            parts.append(line(one))
+            for param in one.signature.params:
+                parts.append(
+                    msg("help.param", name=param.usage(), description=msg(param.description_key))
+                )
+        return Reply(tuple(parts), private=True)
     lines = [msg("help.title")]
-    for spec in COMMANDS:
-        if spec.role == "player" or s.is_director:
-            lines.append(
-                msg("help.line", usage=msg(f"usage.{spec.name}"), summary=msg(f"help.{spec.name}"))
-            )
+    for spec in allowed:
+        lines.append(line(spec))
+        lines.extend(line(sub) for sub in spec.subcommands)
+    lines.append(msg("help.more"))
     return Reply(tuple(lines), private=True)

@@ -60,7 +60,8 @@ def parse(text: str) -> Parsed:
 
 
 def _is_key(key: str) -> bool:
-    return key[0].isalpha() and all(c.isalnum() or c == "_" for c in key)
+    """Say whether `key` names an option: `group_size`, or a preset's `groups.size`."""
+    return key[0].isalpha() and key[-1] != "." and all(c.isalnum() or c in "_." for c in key)
 
 
 def _tokens(text: str) -> list[tuple[str, bool]]:

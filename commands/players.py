@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from commands import arguments, names, views
-from commands.parsing import Parsed
+from commands import arguments, views
+from commands import names as naming
+from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, msg, say
 from commands.session import Session
 from tournament import attendance, reports, sanctions
@@ -17,20 +18,15 @@ from tournament.state import Match, TournamentState
 REPORT_USAGE = "/report 3-1"
 GAME_KINDS: dict[str, GameKind] = {
     "single": "single",
-    "simple": "single",
-    "linie": "single",
     "gammon": "gammon",
-    "double": "gammon",
-    "mart": "gammon",
     "backgammon": "backgammon",
-    "triple": "backgammon",
 }
 
 
-async def register(s: Session, p: Parsed) -> Reply:
+async def register(s: Session, a: Args) -> Reply:
     """Join the club, and the tournament open for entries if there is one."""
-    born = arguments.birth_date(p.option("born"), s.now.date())
-    wanted = (p.option("name") or s.inv.user_name).strip()
+    born = arguments.born_by(a.date("born"), s.now.date())
+    wanted = (a.text("name") or s.inv.user_name).strip()
     if not wanted:
         raise Refused("name_required")
     player = s.player
@@ -80,13 +76,13 @@ async def _claim_or_create(s: Session, wanted: str) -> Player:
     if found:
         raise Refused("name_taken", name=wanted)
     existing = [p.name for p in await s.uow.players.all(s.club.id)]
-    wanted = names.clean_new_player(wanted, existing)
+    wanted = naming.clean_new_player(wanted, existing)
     player = await s.uow.players.add(s.club.id, wanted, s.now)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
     return player
 
 
-async def confirm(s: Session, p: Parsed) -> Reply:
+async def confirm(s: Session, a: Args) -> Reply:
     """Confirm attendance of the tournament you entered."""
     player = await s.me()
     state = await s.tournament()
@@ -94,7 +90,7 @@ async def confirm(s: Session, p: Parsed) -> Reply:
     return say("confirm.done", tournament=Name(state.name), start=When(state.start, "datetime"))
 
 
-async def withdraw(s: Session, p: Parsed) -> Reply:
+async def withdraw(s: Session, a: Args) -> Reply:
     """Withdraw: without sanction before the draw, as leaving afterwards (HGV-2.3.5)."""
     player = await s.me()
     state = await s.tournament()
@@ -104,7 +100,7 @@ async def withdraw(s: Session, p: Parsed) -> Reply:
     return say("withdraw.done" if before else "withdraw.left", tournament=Name(state.name))
 
 
-async def checkin(s: Session, p: Parsed) -> Reply:
+async def checkin(s: Session, a: Args) -> Reply:
     """Say you are at the venue (CLUB-PRESENCE)."""
     player = await s.me()
     state = await s.tournament()
@@ -122,26 +118,21 @@ def _checkin_offset(state: TournamentState) -> timedelta:
     return timedelta(minutes=state.preset.reminders.checkin_minutes_before)
 
 
-async def report(s: Session, p: Parsed) -> Reply:
+async def report(s: Session, a: Args) -> Reply:
     """Report your match, your score first; or one game: /report game gammon."""
     player = await s.me()
     state = await s.tournament()
-    if p.args and p.args[0].lower() == "game":
-        return await _report_game(s, p, state)
-    # Read the score first: a button to pick the match repeats it, and must carry only
-    # what was understood, never the typed text (docs/SECURITY.md: button tokens).
-    found = arguments.scores(p.args, usage=REPORT_USAGE)
-    again = " ".join(f"{a}-{b}" for a, b in found)
-    if p.option("lot"):
-        _lot(p, white_first=True)  # refuses anything but won or lost
-        again += f" lot:{(p.option('lot') or '').lower()}"
-    match = await pick_match(s, state, p, usage=REPORT_USAGE, command="report", again=again)
+    found = a.scores("score")
+    again = "report " + " ".join(f"{x}-{y}" for x, y in found)
+    if a.choice("lot"):
+        again += f" lot:{a.choice('lot')}"
+    match = await pick_match(s, state, a, usage=REPORT_USAGE, again=again)
     if isinstance(match, Reply):
         return match
     mine, theirs = found[0]
     white_first = match.white == player.id
     phases = tuple(ph if white_first else (ph[1], ph[0]) for ph in found[1:])
-    lot = _lot(p, white_first)
+    lot = _lot(a, white_first)
     score = FinalScore(
         white=mine if white_first else theirs,
         black=theirs if white_first else mine,
@@ -171,26 +162,25 @@ async def report(s: Session, p: Parsed) -> Reply:
     )
 
 
-def _lot(p: Parsed, white_first: bool) -> Side | None:
-    lot = (p.option("lot") or "").lower()
+def _lot(a: Args, white_first: bool) -> Side | None:
+    lot = a.choice("lot")
     if not lot:
         return None
-    if lot not in ("won", "lost"):
-        raise Refused("bad_lot", text=lot)
     mine: Side = "white" if white_first else "black"
     other: Side = "black" if white_first else "white"
     return mine if lot == "won" else other
 
 
-async def _report_game(s: Session, p: Parsed, state: TournamentState) -> Reply:
+async def report_game(s: Session, a: Args) -> Reply:
+    """Report one game of your backgammon match: /report game gammon cube:2."""
     player = await s.me()
-    kind = GAME_KINDS.get(p.args[1].lower() if len(p.args) > 1 else "single")
-    if kind is None:
-        raise Refused("bad_game_kind", text=p.args[1], kinds="single, gammon, backgammon")
-    cube = arguments.cube(p.option("cube"))
-    match = await pick_match(
-        s, state, Parsed(p.name, (), p.options), usage="/report game", command="report game"
-    )
+    state = await s.tournament()
+    kind = GAME_KINDS[a.choice("kind") or "single"]
+    cube = a.integer("cube") or 1
+    if cube < 1:
+        raise Refused("bad_cube", text=str(cube))
+    again = f"report game {kind} cube:{cube}"
+    match = await pick_match(s, state, a, usage="/report game", again=again)
     if isinstance(match, Reply):
         return match
     s.events.extend(reports.report_game(state, match.number, player.id, kind, cube, s.now))
@@ -209,11 +199,14 @@ async def _report_game(s: Session, p: Parsed, state: TournamentState) -> Reply:
 
 
 async def pick_match(
-    s: Session, state: TournamentState, p: Parsed, *, usage: str, command: str, again: str = ""
+    s: Session, state: TournamentState, a: Args, *, usage: str, again: str
 ) -> Match | Reply:
-    """Return the match a player means, or buttons to choose when it is ambiguous."""
+    """Return the match a player means, or buttons to choose when it is ambiguous.
+
+    `again` is the command without its match, for the buttons to repeat with one.
+    """
     player = await s.me()
-    number = arguments.match_number(p.option("match"))
+    number = a.match("match")
     if number is not None:
         match = state.matches.get(number)
         if match is None or not match.involves(player.id):
@@ -222,9 +215,8 @@ async def pick_match(
     candidates = [
         m for m in state.open_matches_of(player.id) if m.status is not MatchStatus.DISPUTED
     ]
-    opponent_name = p.option("vs", "against")
-    if opponent_name:
-        opponent = await s.find_player(opponent_name)
+    opponent = a.player("vs")
+    if opponent is not None:
         candidates = [m for m in candidates if m.involves(opponent.id)]
     if not candidates:
         raise Refused("no_open_match")
@@ -232,7 +224,6 @@ async def pick_match(
     if len(started) <= 1:
         return (started or candidates)[0]
     names = await s.names({q for m in started for q in m.players})
-    args = again  # the arguments as understood, never as typed
     buttons = tuple(
         Button(
             msg(
@@ -240,27 +231,27 @@ async def pick_match(
                 opponent=views.name(names, m.opponent_of(player.id)),
                 match=m.number,
             ),
-            f"/{command} {args} match:{m.number}".replace("  ", " "),
+            f"/{again} match:{m.number}",
         )
         for m in started
     )
     return Reply((msg("pick.match", usage=usage),), buttons)
 
 
-async def accept(s: Session, p: Parsed) -> Reply:
+async def accept(s: Session, a: Args) -> Reply:
     """Accept the result your opponent reported (CLUB-REPORT)."""
-    return await _answer(s, p, agree=True)
+    return await _answer(s, a, agree=True)
 
 
-async def dispute(s: Session, p: Parsed) -> Reply:
+async def dispute(s: Session, a: Args) -> Reply:
     """Contest the result your opponent reported; a director decides."""
-    return await _answer(s, p, agree=False)
+    return await _answer(s, a, agree=False)
 
 
-async def _answer(s: Session, p: Parsed, *, agree: bool) -> Reply:
+async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
     player = await s.me()
     state = await s.tournament()
-    number = arguments.match_number(p.args[0] if p.args else p.option("match"))
+    number = a.match("match")
     if number is None:
         waiting = [
             m

@@ -1,64 +1,303 @@
-"""The command registry: names, who may use them, and their handlers.
+"""The command registry: every command's parameters, subcommands, role and handler.
 
-It feeds /help, every adapter (Telegram's command menu, Discord's slash commands) and
-the parity test that checks each platform offers every command. Summaries and usage
-lines live in the message catalog under `help.<name>` and `usage.<name>`.
+One declaration feeds the text parser (console, Telegram, transcripts), /help, Telegram's
+command menu, Discord's slash commands and the tests that fuzz every command. Summaries
+live in the message catalog under `help.<path>` (`help.tournament.new` for a subcommand),
+parameter descriptions under `arg.<name>`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from commands import directors, lookups, players
+from commands.catalog import LANGUAGES
+from commands.params import TOURNAMENT, Args, Param, Signature, bind, suggestions
 from commands.parsing import Parsed
 from commands.replies import Reply
 from commands.session import Session
+from tournament.model import Refused
 
-Handler = Callable[[Session, Parsed], Awaitable[Reply]]
+Handler = Callable[[Session, Args], Awaitable[Reply]]
 Role = Literal["player", "director"]
+Scope = Literal["club", "chat"]
 
 
 @dataclass(frozen=True, slots=True)
 class CommandSpec:
+    """A command or subcommand; a subcommand's name is its path (`tournament new`)."""
+
     name: str
-    handler: Handler
+    handler: Handler | None  # None only for a "chat" command, which dispatch runs itself
     role: Role
+    params: tuple[Param, ...] = ()
+    subcommands: tuple[CommandSpec, ...] = ()
     writes: bool = True  # changes state (so it locks the tournament)
+    preset_options: bool = False  # takes the preset's keys as options too
+    # "chat": acts on the chat itself before any club is opened there (/club join).
+    scope: Scope = "club"
+
+    @property
+    def word(self) -> str:
+        """Return the word that names it: the last of its path."""
+        return self.name.rsplit(" ", 1)[-1]
+
+    @property
+    def summary_key(self) -> str:
+        return "help." + self.name.replace(" ", ".")
+
+    @property
+    def signature(self) -> Signature:
+        """Return its parameters with the `tournament:` option every command accepts."""
+        extra = () if any(p.type == "tournament" for p in self.params) else (TOURNAMENT,)
+        return Signature(self.name, self.params + extra, self.preset_options)
+
+    def usage(self, *, full: bool = False) -> str:
+        return self.signature.usage(full=full)
+
+
+REASON = Param("reason", "text", required=True, aliases=("why",))
+PLAYER = Param("player", "player", required=True, positional=True)
+MATCH = Param("match", "match")
+MATCH_FIRST = Param("match", "match", required=True, positional=True)
+YES_NO = {"true": "yes", "on": "yes", "1": "yes", "si": "yes", "sí": "yes", "da": "yes"}
+YES_NO |= {"tak": "yes", "false": "no", "off": "no", "0": "no", "nu": "no", "nie": "no"}
+GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
+GAME_KINDS |= {"triple": "backgammon"}
+
+
+def _withdraw() -> CommandSpec:
+    confirm = CommandSpec("withdraw confirm", players.withdraw, "player")
+    return CommandSpec("withdraw", players.withdraw, "player", subcommands=(confirm,))
+
+
+def _report() -> CommandSpec:
+    opponent = Param("vs", "player", aliases=("against",))
+    game = CommandSpec(
+        "report game",
+        players.report_game,
+        "player",
+        (
+            Param(
+                "kind",
+                "choice",
+                positional=True,
+                choices=("single", "gammon", "backgammon"),
+                synonyms=GAME_KINDS,
+            ),
+            Param("cube", "integer", example="2", invalid="bad_cube"),
+            MATCH,
+            opponent,
+        ),
+    )
+    return CommandSpec(
+        "report",
+        players.report,
+        "player",
+        (
+            Param("score", "score", required=True, positional=True, many=True),
+            MATCH,
+            opponent,
+            Param("lot", "choice", choices=("won", "lost")),
+        ),
+        subcommands=(game,),
+    )
+
+
+def _club() -> CommandSpec:
+    link = CommandSpec("club link", directors.club_link, "director")
+    join = CommandSpec(
+        "club join",
+        None,
+        "director",
+        (Param("code", "text", required=True, positional=True, example="A1B2C3"),),
+        scope="chat",
+    )
+    return CommandSpec(
+        "club",
+        directors.club,
+        "director",
+        (
+            Param("name", "text", example='"HG Backgammon"'),
+            Param("timezone", "text", aliases=("tz",), example="Europe/Madrid"),
+            Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
+            Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
+        ),
+        subcommands=(link, join),
+    )
+
+
+def _tournament() -> CommandSpec:
+    new = CommandSpec(
+        "tournament new",
+        directors.tournament_new,
+        "director",
+        (
+            Param("name", "text", required=True, example='"January Cup"'),
+            Param("preset", "preset"),
+            Param("start", "datetime", required=True),
+            Param("official", "choice", choices=("yes", "no"), synonyms=YES_NO),
+            Param("seed", "integer", example="4711", invalid="bad_seed"),
+        ),
+        preset_options=True,
+    )
+    info = CommandSpec("tournament info", directors.tournament_info, "director", writes=False)
+    return CommandSpec(
+        "tournament",
+        directors.tournament_info,
+        "director",
+        subcommands=(new, info),
+        writes=False,
+    )
 
 
 COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec("register", players.register, "player"),
+    CommandSpec(
+        "register",
+        players.register,
+        "player",
+        (Param("name", "text", example='"Ana P."'), Param("born", "date")),
+    ),
     CommandSpec("confirm", players.confirm, "player"),
-    CommandSpec("withdraw", players.withdraw, "player"),
+    _withdraw(),
     CommandSpec("checkin", players.checkin, "player"),
-    CommandSpec("report", players.report, "player"),
-    CommandSpec("accept", players.accept, "player"),
-    CommandSpec("dispute", players.dispute, "player"),
-    CommandSpec("schedule", lookups.schedule, "player", writes=False),
-    CommandSpec("standings", lookups.standings, "player", writes=False),
+    _report(),
+    CommandSpec("accept", players.accept, "player", (Param("match", "match", positional=True),)),
+    CommandSpec("dispute", players.dispute, "player", (Param("match", "match", positional=True),)),
+    CommandSpec(
+        "schedule",
+        lookups.schedule,
+        "player",
+        (
+            Param(
+                "which",
+                "choice",
+                positional=True,
+                choices=("mine", "all"),
+                description="arg.schedule_which",
+            ),
+        ),
+        writes=False,
+    ),
+    CommandSpec(
+        "standings",
+        lookups.standings,
+        "player",
+        (Param("group", "text", positional=True, example="1"),),
+        writes=False,
+    ),
     CommandSpec("bracket", lookups.bracket, "player", writes=False),
-    CommandSpec("ranking", lookups.ranking, "player", writes=False),
+    CommandSpec(
+        "ranking",
+        lookups.ranking,
+        "player",
+        (
+            Param(
+                "which",
+                "choice",
+                positional=True,
+                choices=("season", "alltime", "novice"),
+                description="arg.ranking_which",
+                synonyms={"all-time": "alltime", "historic": "alltime", "all": "alltime"},
+            ),
+        ),
+        writes=False,
+    ),
     CommandSpec("me", lookups.me, "player", writes=False),
     CommandSpec("rules", lookups.rules, "player", writes=False),
-    CommandSpec("help", lookups.help_, "player", writes=False),
-    CommandSpec("club", directors.club, "director"),
-    CommandSpec("tournament", directors.tournament, "director"),
+    CommandSpec(
+        "help",
+        lookups.help_,
+        "player",
+        (Param("command", "text", positional=True, many=True, example="report"),),
+        writes=False,
+    ),
+    _club(),
+    _tournament(),
     CommandSpec("draw", directors.draw, "director"),
-    CommandSpec("result", directors.result, "director"),
-    CommandSpec("present", directors.present, "director"),
-    CommandSpec("away", directors.away, "director"),
-    CommandSpec("forfeit", directors.forfeit, "director"),
-    CommandSpec("excuse", directors.excuse, "director"),
-    CommandSpec("sanction", directors.sanction, "director"),
-    CommandSpec("lift", directors.lift, "director"),
-    CommandSpec("addplayer", directors.addplayer, "director"),
-    CommandSpec("approve", directors.approve, "director"),
-    CommandSpec("pause", directors.pause, "director"),
-    CommandSpec("resume", directors.resume, "director"),
-    CommandSpec("cancel", directors.cancel, "director"),
+    CommandSpec(
+        "result",
+        directors.result,
+        "director",
+        (
+            Param("match", "match", positional=True),
+            Param("player", "player", positional=True),
+            Param("score", "score", required=True, positional=True, many=True),
+            Param("opponent", "player", positional=True, example="bob"),
+            Param("lot", "choice", choices=("white", "black", "first", "second")),
+            Param("reason", "text", aliases=("why",)),
+        ),
+    ),
+    CommandSpec("present", directors.present, "director", (PLAYER,)),
+    CommandSpec(
+        "away", directors.away, "director", (PLAYER, Param("reason", "text", aliases=("why",)))
+    ),
+    CommandSpec(
+        "forfeit",
+        directors.forfeit,
+        "director",
+        (PLAYER, Param("all", "choice", positional=True, choices=("all",)), MATCH, REASON),
+    ),
+    CommandSpec("excuse", directors.excuse, "director", (PLAYER, REASON)),
+    CommandSpec("sanction", directors.sanction, "director", (PLAYER, REASON)),
+    CommandSpec("lift", directors.lift, "director", (PLAYER, REASON)),
+    CommandSpec(
+        "addplayer",
+        directors.addplayer,
+        "director",
+        (
+            Param("name", "text", required=True, positional=True, example='"Ana P."'),
+            Param("born", "date"),
+        ),
+    ),
+    CommandSpec(
+        "approve",
+        directors.approve,
+        "director",
+        (Param("player", "player", required=True, positional=True, many=True),),
+    ),
+    CommandSpec("pause", directors.pause, "director", (MATCH_FIRST, REASON)),
+    CommandSpec("resume", directors.resume, "director", (MATCH_FIRST,)),
+    CommandSpec("cancel", directors.cancel, "director", (MATCH_FIRST, REASON)),
     CommandSpec("status", directors.status, "director", writes=False),
 )
 
 BY_NAME: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}
+
+
+def every_command() -> Iterator[CommandSpec]:
+    """Yield every command and subcommand, each command before its subcommands."""
+    for spec in COMMANDS:
+        yield spec
+        yield from spec.subcommands
+
+
+BY_PATH: dict[str, CommandSpec] = {spec.name: spec for spec in every_command()}
+
+
+def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, ...]]:
+    """Return the subcommand a line names (its first word), and the words after it."""
+    if parsed.args and spec.subcommands:
+        first = parsed.args[0].lower()
+        for sub in spec.subcommands:
+            if sub.word == first:
+                return sub, parsed.args[1:]
+    return spec, parsed.args
+
+
+def bind_line(spec: CommandSpec, words: tuple[str, ...], parsed: Parsed) -> Args:
+    """Bind a line's words and options to `spec`; refuse a mistyped subcommand helpfully."""
+    positional = any(p.positional for p in spec.params)
+    if spec.subcommands and words and not positional:
+        subs = [s.word for s in spec.subcommands]
+        close = suggestions(words[0], subs)
+        raise Refused(
+            "unknown_subcommand",
+            command=spec.name,
+            text=words[0],
+            suggestion=close[0] if close else subs[0],
+            subcommands=", ".join(subs),
+        )
+    return bind(spec.signature, parsed, words)

@@ -41,7 +41,7 @@ class Msg:
     params: Mapping[str, Param] = field(default_factory=dict)
 
 
-def msg(key: str, **params: Param) -> Msg:
+def msg(key: str, /, **params: Param) -> Msg:
     return Msg(key, params)
 
 
@@ -87,7 +87,7 @@ class Reply:
     private: bool = False  # show only to the person who asked (where a platform can)
 
 
-def say(key: str, **params: Param) -> Reply:
+def say(key: str, /, **params: Param) -> Reply:
     return Reply((Msg(key, params),))
 
 

@@ -71,6 +71,7 @@ class Session:
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     held: list[int] = field(default_factory=list)  # outbox rows the reply carries
     _tournament: TournamentState | None = None
+    _chosen: int | None = None  # the tournament the command named (`tournament:`)
     _names: dict[PlayerId, str] = field(default_factory=dict)
 
     @property
@@ -88,9 +89,18 @@ class Session:
             raise Refused("no_tournament")
         return state
 
+    def choose(self, tournament_id: int) -> None:
+        """Act on this tournament rather than the club's current one."""
+        self._chosen = tournament_id
+
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
-            state = await self.uow.tournaments.current(self.club.id, for_update=self.writes)
+            if self._chosen is not None:
+                state: TournamentState | None = await self.uow.tournaments.get(
+                    self._chosen, for_update=self.writes
+                )
+            else:
+                state = await self.uow.tournaments.current(self.club.id, for_update=self.writes)
             if state is not None:
                 await self.names(set(state.entries))  # one query for every name it needs
                 if self.writes:

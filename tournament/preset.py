@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -236,6 +237,12 @@ def apply_overrides(preset: Preset, overrides: Mapping[str, object]) -> Preset:
         preset = replace(preset, **{section_name: replace(section, **{field_name: converted})})
     _check_consistency(preset)
     return preset
+
+
+@cache
+def override_keys() -> frozenset[str]:
+    """Return every key an override may name: the aliases and the dotted keys."""
+    return frozenset(_all_keys())
 
 
 def _all_keys() -> list[str]:

@@ -38,6 +38,7 @@ GAP = 26  # between columns, where the lines run
 COLUMN_MIN = 170
 CAPTION = 20
 _HEAD = 84  # a section's title and round labels
+_TITLE = 40  # the section title's part of that
 
 
 @dataclass
@@ -109,12 +110,15 @@ def draw_bracket(view: BracketView, text: Text, value: Value) -> Canvas:
         _section_height(s, lay, geometry) for s, lay in zip(view.sections, layouts, strict=True)
     ]
     legend = [text(line) for line in view.legend]
-    total = 70 + sum(heights) + 30 * len(legend) + 24
+    # A lone main bracket needs no heading of its own: the title band says it.
+    titled = len(view.sections) > 1
+    skipped = 0 if titled else _TITLE
+    total = 70 + sum(heights) - skipped + 30 * len(legend) + 24
     canvas = Canvas(width, int(total))
     canvas.title_band(text(view.title), "")
-    top = 70.0
+    top = 70.0 - skipped
     for section, layout, height in zip(view.sections, layouts, heights, strict=True):
-        _draw_section(canvas, section, layout, geometry, top, text, value)
+        _draw_section(canvas, section, layout, geometry, top, text, value, titled=titled)
         top += height
     for line in legend:
         canvas.text((MARGIN, top + 12), line, MIN_FONT, fill=MUTED, room=width - 2 * MARGIN)
@@ -155,10 +159,13 @@ def _draw_section(
     top: float,
     text: Text,
     value: Value,
+    *,
+    titled: bool,
 ) -> None:
-    canvas.text(
-        (MARGIN, top + 28), text(section.title), 26, bold=True, room=canvas.width - 2 * MARGIN
-    )
+    if titled:
+        canvas.text(
+            (MARGIN, top + 28), text(section.title), 26, bold=True, room=canvas.width - 2 * MARGIN
+        )
     for column, label in enumerate(section.rounds):
         canvas.text(
             (_x(column, g), top + 64), text(label), MIN_FONT, bold=True, fill=MUTED, room=g.column

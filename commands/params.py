@@ -1,0 +1,373 @@
+"""Command parameters, declared once: what a command takes, and text bound to it.
+
+A `Param` says a parameter's name, type, whether it is required, whether it may be typed
+without its key (positionally), and the catalog key of its description. `bind` turns a
+parsed line into typed values, or refuses with a reply that says what to type. Player
+and tournament names are resolved later, inside the command's session (`commands.bound`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any, Literal
+
+from commands import arguments
+from commands.parsing import Parsed
+from tournament.model import Refused
+from tournament.preset import PRESET_NAMES, override_keys
+
+if TYPE_CHECKING:
+    from tournament.club import Player
+
+ParamType = Literal[
+    "text",
+    "integer",
+    "score",
+    "player",
+    "match",
+    "date",
+    "datetime",
+    "preset",
+    "tournament",
+    "choice",
+]
+
+_SCORE = re.compile(r"^\d{1,3}\s*[-:–—/]\s*\d{1,3}$")
+_MATCH = re.compile(r"^#?\d{1,6}$")
+_INTEGER = re.compile(r"^-?\d{1,9}$")
+_EXAMPLES: Mapping[str, str] = {
+    "text": '"..."',
+    "integer": "1",
+    "score": "3-1",
+    "player": "alice",
+    "match": "5",
+    "date": "1950-03-02",
+    "datetime": '"2026-01-31 20:00"',
+    "preset": "hgv-backgammon",
+    "tournament": '"May Cup"',
+    "choice": "",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a command."""
+
+    name: str
+    type: ParamType
+    required: bool = False
+    positional: bool = False  # may be typed without `name:` (Discord: an option of this name)
+    many: bool = False  # several values: players, or a score and its tiebreak phases
+    choices: tuple[str, ...] = ()  # for "choice": the canonical values
+    synonyms: Mapping[str, str] = field(default_factory=dict)  # other words for a choice
+    aliases: tuple[str, ...] = ()  # other option names accepted in text
+    description: str = ""  # catalog key; empty means "arg.<name>"
+    example: str = ""  # shown in usage lines; empty means one for the type
+    invalid: str = ""  # the refusal code for a value that does not fit, if not the type's
+
+    @property
+    def description_key(self) -> str:
+        return self.description or f"arg.{self.name}"
+
+    @property
+    def sample(self) -> str:
+        if self.example:
+            return self.example
+        if self.type == "choice" and self.choices:
+            return self.choices[0]
+        return _EXAMPLES[self.type]
+
+    def usage(self) -> str:
+        """Return how this parameter is typed, e.g. `3-1` or `reason:"..."`."""
+        if self.positional:
+            return self.sample
+        return f"{self.name}:{self.sample}"
+
+    def choice(self, text: str) -> str | None:
+        """Return the canonical choice `text` means, or None."""
+        lowered = text.strip().lower()
+        if lowered in self.choices:
+            return lowered
+        return self.synonyms.get(lowered)
+
+
+TOURNAMENT = Param("tournament", "tournament")
+"""Every command accepts `tournament:"May Cup"` (INTERFACE §1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Args:
+    """A command's bound values; player and tournament names are resolved in a session."""
+
+    command: str  # the command's path, e.g. "tournament new"
+    values: Mapping[str, Any]
+    extra: Mapping[str, str] = field(default_factory=dict)  # preset overrides
+    usage: str = ""  # how the command is typed, for refusals that say what to type
+
+    def has(self, name: str) -> bool:
+        return name in self.values
+
+    def text(self, name: str) -> str | None:
+        value = self.values.get(name)
+        return value if isinstance(value, str) else None
+
+    def integer(self, name: str) -> int | None:
+        value = self.values.get(name)
+        return value if isinstance(value, int) else None
+
+    def match(self, name: str = "match") -> int | None:
+        return self.integer(name)
+
+    def scores(self, name: str = "score") -> list[tuple[int, int]]:
+        value = self.values.get(name)
+        return list(value) if isinstance(value, list) else []
+
+    def date(self, name: str) -> date | None:
+        value = self.values.get(name)
+        return value if isinstance(value, date) else None
+
+    def choice(self, name: str) -> str | None:
+        return self.text(name)
+
+    def player(self, name: str = "player") -> Player | None:
+        found = self.players(name)
+        return found[0] if found else None
+
+    def players(self, name: str = "player") -> list[Player]:
+        value = self.values.get(name)
+        return list(value) if isinstance(value, tuple) else []
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What `bind` needs to know of a command: its path, parameters and extra options."""
+
+    path: str
+    params: tuple[Param, ...]
+    preset_options: bool = False  # also accepts the preset's keys (/tournament new)
+
+    def usage(self, *, full: bool = False) -> str:
+        """Return the command as it is typed: required parameters, or all with `full`."""
+        words = [f"/{self.path}"]
+        for param in self.params:
+            if param is TOURNAMENT:
+                continue
+            if param.required:
+                words.append(param.usage())
+            elif full:
+                words.append(f"[{param.usage()}]")
+        if full and self.preset_options:
+            words.append("[group_size:4 ...]")
+        return " ".join(words)
+
+
+def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
+    """Bind the words and options of a line to a command's parameters, or refuse."""
+    by_key: dict[str, Param] = {}
+    for param in signature.params:
+        by_key[param.name] = param
+        for alias in param.aliases:
+            by_key[alias] = param
+    raw: dict[str, str | list[str]] = {}
+    extra: dict[str, str] = {}
+    for key, value in parsed.options.items():
+        known = by_key.get(key)
+        if known is None:
+            if signature.preset_options and key in override_keys():
+                extra[key] = value
+                continue
+            _unknown_option(signature, key, by_key)
+            continue
+        raw[known.name] = value
+    leftover = _bind_positional(signature, list(_merge_scores(words)), raw)
+    if leftover:
+        texts = [p.name for p in signature.params if p.type == "text" and p.name in raw]
+        if texts:
+            # name:Navodari Cup without quotes: the value ends at the space.
+            value = " ".join([str(raw[texts[0]]), *leftover])
+            raise Refused("unquoted_value", example=f'{texts[0]}:"{value}"')
+        raise Refused(
+            "unexpected_words", words=" ".join(leftover), usage=signature.usage(full=True)
+        )
+    values: dict[str, Any] = {}
+    for param in signature.params:
+        given = raw.get(param.name)
+        if given is None or (isinstance(given, str) and not given.strip()):
+            if param.required:
+                _missing(signature, param)
+            continue
+        values[param.name] = _convert(signature, param, given)
+    return Args(signature.path, values, extra, signature.usage())
+
+
+def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param]) -> None:
+    known = [p.name for p in signature.params]
+    pool = list(by_key) + (list(override_keys()) if signature.preset_options else [])
+    close = suggestions(key, pool)
+    allowed = ", ".join(f"{k}:" for k in known)
+    if signature.preset_options:
+        allowed += ", group_size: ... (/rules)"
+    if close:
+        raise Refused(
+            "unknown_option_close",
+            option=key,
+            suggestion=" / ".join(f"{c}:" for c in close),
+            command=signature.path,
+            allowed=allowed,
+        )
+    raise Refused("unknown_option", option=key, command=signature.path, allowed=allowed)
+
+
+def _missing(signature: Signature, param: Param) -> None:
+    usage = signature.usage()
+    specific = {
+        "code": "join_code_required",
+        "start": "start_required",
+        "reason": "reason_required",
+        "match": "match_number_required",
+        "player": "player_name_required",
+    }
+    if param.name in specific:
+        raise Refused(specific[param.name], usage=usage)
+    if signature.path == "tournament new" and param.name == "name":
+        raise Refused("tournament_name_required")
+    if param.type == "score":
+        raise Refused("score_required", usage=usage)
+    raise Refused("missing_arg", arg=param.usage(), usage=usage)
+
+
+def _merge_scores(words: Sequence[str]) -> list[str]:
+    """Join a score typed with spaces (`3 - 1`) into one word."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        three = words[index : index + 3]
+        if (
+            len(three) == 3
+            and three[0].isdigit()
+            and three[1] in ("-", ":", "–", "—", "/")
+            and three[2].isdigit()
+        ):
+            out.append("".join(three))
+            index += 3
+            continue
+        out.append(words[index])
+        index += 1
+    return out
+
+
+def _shape(param: Param, word: str) -> bool:
+    """Say whether `word` can only be a value of `param` (for splitting unquoted names)."""
+    if param.type == "score":
+        return bool(_SCORE.match(word))
+    if param.type in ("match", "integer"):
+        return bool(_MATCH.match(word))
+    if param.type == "choice":
+        return param.choice(word) is not None
+    return False
+
+
+def _bind_positional(
+    signature: Signature, words: list[str], raw: dict[str, str | list[str]]
+) -> list[str]:
+    """Give positional words to parameters in order; return words nobody took."""
+    positional = [p for p in signature.params if p.positional and p.name not in raw]
+    index = 0
+    for number, param in enumerate(positional):
+        later = positional[number + 1 :]
+        if index >= len(words):
+            break
+        word = words[index]
+        if param.type == "score":
+            taken = []
+            while index < len(words) and _SCORE.match(words[index]):
+                taken.append(words[index])
+                index += 1
+                if not param.many:
+                    break
+            if taken:
+                raw[param.name] = taken
+            elif not any(_shape(p, word) for p in later) and not any(
+                p.type == "player" for p in later
+            ):
+                raw[param.name] = word  # not a score: the refusal says what to type
+                index += 1
+            continue
+        if param.type in ("match", "integer", "choice", "date", "preset"):
+            if _shape(param, word) or not later:
+                raw[param.name] = word  # when it does not fit, the refusal says why
+                index += 1
+            continue
+        # A name or text runs until a word that belongs to a later parameter, so the
+        # quotes are optional: /result Alice Moreno 3-1 Gina R.
+        end = index
+        while end < len(words) and not any(_shape(p, words[end]) for p in later):
+            end += 1
+        taken = words[index:end]
+        if taken:
+            raw[param.name] = taken if param.many else " ".join(taken)
+        index = end
+    return words[index:]
+
+
+def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
+    usage = signature.usage()
+    if isinstance(given, list):
+        if param.type == "score":
+            return [arguments.score(word, usage=usage) for word in given]
+        if param.many:
+            return [word.strip() for word in given if word.strip()]
+        given = " ".join(given)
+    text = given.strip()
+    if param.many and param.type == "player":
+        return [text]
+    match param.type:
+        case "text" | "player" | "tournament" | "datetime":
+            return text
+        case "integer":
+            if not _INTEGER.match(text):
+                code = param.invalid or "bad_integer"
+                raise Refused(code, option=param.name, text=text, usage=usage)
+            return int(text)
+        case "match":
+            return arguments.match_number(text)
+        case "score":
+            return arguments.scores((text,), usage=usage)[: None if param.many else 1]
+        case "date":
+            return arguments.birth_date(text)
+        case "preset":
+            lowered = text.lower()
+            if lowered in PRESET_NAMES:
+                return lowered
+            close = suggestions(lowered, PRESET_NAMES)
+            raise Refused(
+                "bad_preset_name",
+                text=text,
+                suggestion=close[0] if close else PRESET_NAMES[0],
+                presets=", ".join(PRESET_NAMES),
+            )
+        case "choice":
+            chosen = param.choice(text)
+            if chosen is None:
+                raise Refused(
+                    "bad_choice", option=param.name, text=text, choices=", ".join(param.choices)
+                )
+            return chosen
+    raise AssertionError(param.type)  # pragma: no cover - every type is handled above
+
+
+def suggestions(word: str, pool: Sequence[str], *, limit: int = 3) -> list[str]:
+    """Return the entries of `pool` closest to `word`: a unique beginning, else similar."""
+    lowered = word.lower()
+    unique = list(dict.fromkeys(pool))
+    starts = [p for p in unique if p.lower().startswith(lowered) or lowered.startswith(p.lower())]
+    if starts:
+        return starts[:limit]
+    squeezed = {p.lower().replace("_", "").replace("-", ""): p for p in unique}
+    if lowered.replace("_", "").replace("-", "") in squeezed:
+        return [squeezed[lowered.replace("_", "").replace("-", "")]]
+    return difflib.get_close_matches(lowered, unique, n=limit, cutoff=0.6)

@@ -1,0 +1,158 @@
+"""Resolve the names people type to the club's players and tournaments, forgivingly.
+
+Case and accents do not matter, a unique beginning is enough (of the name or of any of
+its words), the chat handle works as well as the display name, and several names may
+be typed without quotes (`/approve eve frank`, `/approve Alice Moreno`). When nothing
+fits, the refusal names the closest names (difflib).
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from commands.params import Args, Signature
+from commands.session import Session
+from tournament.club import Player
+from tournament.model import Refused
+
+
+def fold(text: str) -> str:
+    """Return text as names compare: no accents, case folded, single spaces, no quotes."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    cleaned = bare.strip().strip("\"'“”„«»").lstrip("@")
+    return " ".join(cleaned.split()).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A player and the folded names they answer to: display name and chat handles."""
+
+    player: Player
+    names: tuple[str, ...]
+
+
+class Roster:
+    """The club's players, for matching what people type."""
+
+    def __init__(self, known: Sequence[Known]) -> None:
+        self.known = list(known)
+
+    @classmethod
+    async def of(cls, s: Session) -> Roster:
+        players = await s.uow.players.all(s.club.id)
+        accounts = await s.uow.players.accounts_of([p.id for p in players]) if players else {}
+        known = []
+        for player in players:
+            handles = [user for _, user in accounts.get(player.id, []) if not user.isdigit()]
+            names = dict.fromkeys(fold(n) for n in [player.name, *handles] if fold(n))
+            known.append(Known(player, tuple(names)))
+        return cls(known)
+
+    def candidates(self, text: str) -> list[Player]:
+        """Return the players `text` may mean: exactly, else by a beginning."""
+        wanted = fold(text)
+        if not wanted:
+            return []
+        exact = [k.player for k in self.known if wanted in k.names]
+        if exact:
+            return _unique(exact)
+        starts = [k.player for k in self.known if any(n.startswith(wanted) for n in k.names)]
+        if starts:
+            return _unique(starts)
+        if " " not in wanted:
+            words = [
+                k.player
+                for k in self.known
+                if any(w.startswith(wanted) for n in k.names for w in n.split()[1:])
+            ]
+            return _unique(words)
+        return []
+
+    def one(self, text: str) -> Player:
+        """Return the one player `text` means, or refuse saying who it might be."""
+        found = self.candidates(text)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise Refused(
+                "ambiguous_player", name=text, candidates=", ".join(sorted(p.name for p in found))
+            )
+        close = self.closest(text)
+        if close:
+            raise Refused("no_such_player_close", name=text, suggestions=", ".join(close))
+        raise Refused("no_such_player", name=text)
+
+    def several(self, words: Sequence[str]) -> list[Player]:
+        """Read several names from words, the longest name that fits first."""
+        out: list[Player] = []
+        index = 0
+        while index < len(words):
+            for end in range(len(words), index, -1):
+                found = self.candidates(" ".join(words[index:end]))
+                if len(found) == 1:
+                    if found[0] not in out:
+                        out.append(found[0])
+                    index = end
+                    break
+            else:
+                self.one(words[index])  # refuses, saying why
+                index += 1  # pragma: no cover - `one` refuses whatever did not fit
+        return out
+
+    def closest(self, text: str, limit: int = 3) -> list[str]:
+        """Return the display names closest to `text`."""
+        wanted = fold(text)
+        by_fold: dict[str, str] = {}
+        for k in self.known:
+            for name in k.names:
+                by_fold.setdefault(name, k.player.name)
+        close = difflib.get_close_matches(wanted, list(by_fold), n=limit * 2, cutoff=0.5)
+        return list(dict.fromkeys(by_fold[c] for c in close))[:limit]
+
+
+def _unique(players: list[Player]) -> list[Player]:
+    return list({p.id: p for p in players}.values())
+
+
+async def resolve(s: Session, signature: Signature, args: Args) -> Args:
+    """Resolve the players and the tournament a command names; refuse what fits nobody."""
+    values: dict[str, Any] = dict(args.values)
+    roster: Roster | None = None
+    for param in signature.params:
+        given = values.get(param.name)
+        if given is None:
+            continue
+        if param.type == "player":
+            roster = roster or await Roster.of(s)
+            if isinstance(given, list):
+                values[param.name] = tuple(roster.several(given))
+            else:
+                values[param.name] = (roster.one(given),)
+        elif param.type == "tournament":
+            await choose_tournament(s, given)
+    return replace(args, values=values)
+
+
+async def choose_tournament(s: Session, text: str) -> None:
+    """Make the tournament `text` names the session's, or refuse with the club's list."""
+    listed = await s.uow.tournaments.list(s.club.id)
+    wanted = fold(text)
+    exact = [tid for tid, name, _, _ in listed if fold(name) == wanted]
+    starts = [tid for tid, name, _, _ in listed if fold(name).startswith(wanted)]
+    found = exact or starts
+    if wanted and len(set(found)) >= 1 and (exact or len(set(starts)) == 1):
+        s.choose(found[-1])  # the latest of that name
+        return
+    names = [name for _, name, _, _ in listed]
+    close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.5)
+    by_fold = {fold(n): n for n in names}
+    raise Refused(
+        "no_such_tournament",
+        name=text,
+        known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
+    )

@@ -1,0 +1,125 @@
+"""The registry declares every command once; the binder reads lines by that declaration."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.catalog import en
+from commands.params import Args, bind
+from commands.parsing import parse
+from commands.registry import BY_NAME, BY_PATH, bind_line, every_command, select
+from commands.replies import msg
+from tournament.model import Refused
+
+
+def bound(line: str) -> Args:
+    parsed = parse(line)
+    spec, words = select(BY_NAME[parsed.name], parsed)
+    return bind_line(spec, words, parsed)
+
+
+def refusal(line: str) -> Refused:
+    with pytest.raises(Refused) as caught:
+        bound(line)
+    return caught.value
+
+
+def test_every_command_has_a_summary_a_handler_and_described_parameters() -> None:
+    for spec in every_command():
+        assert spec.summary_key in en.MESSAGES, spec.name
+        assert (spec.handler is None) == (spec.scope == "chat"), spec.name
+        names = [p.name for p in spec.signature.params]
+        assert len(names) == len(set(names)), spec.name
+        for param in spec.signature.params:
+            assert param.description_key in en.MESSAGES, (spec.name, param.name)
+            assert param.type != "choice" or param.choices, (spec.name, param.name)
+
+
+def test_every_command_accepts_the_tournament_option() -> None:
+    for spec in every_command():
+        assert "tournament" in [p.name for p in spec.signature.params], spec.name
+
+
+def test_subcommands_are_declared_with_their_own_parameters() -> None:
+    assert {s.word for s in BY_NAME["tournament"].subcommands} >= {"new", "info"}
+    assert {s.word for s in BY_NAME["club"].subcommands} == {"link", "join"}
+    assert BY_PATH["club join"].scope == "chat"
+    assert [p.name for p in BY_PATH["report game"].params][:2] == ["kind", "cube"]
+    assert bound("/club join abc123").command == "club join"
+    assert bound("/club join abc123").text("code") == "abc123"
+
+
+def test_a_name_needs_no_quotes_around_a_score() -> None:
+    args = bound("/result Alice Moreno 7-6 Gina R.")
+    assert args.values["player"] == "Alice Moreno"
+    assert args.values["opponent"] == "Gina R."
+    assert args.scores() == [(7, 6)]
+
+
+def test_a_match_number_or_players_with_tiebreaks() -> None:
+    assert bound("/result #5 2-2 3-1").values == {"match": 5, "score": [(2, 2), (3, 1)]}
+    assert bound("/result 5 3 - 1").scores() == [(3, 1)]
+    assert bound("/report 3-1 lot:WON").choice("lot") == "won"
+    assert bound("/approve eve frank").values["player"] == ["eve", "frank"]
+    assert bound('/approve player:"Eve Ray"').values["player"] == ["Eve Ray"]
+
+
+def test_options_keep_their_aliases() -> None:
+    assert bound("/club tz:Europe/Madrid lang:es").values == {
+        "timezone": "Europe/Madrid",
+        "language": "es",
+    }
+    assert bound("/forfeit bob why:left").text("reason") == "left"
+
+
+def test_a_preset_typo_suggests_the_preset() -> None:
+    refused = refusal('/tournament new name:"May Cup" preset:navodari start:"2026-05-01 20:00"')
+    assert refused.code == "bad_preset_name"
+    assert refused.params["suggestion"] == "navodari-table"
+
+
+def test_an_unknown_option_suggests_the_closest_and_lists_the_allowed() -> None:
+    refused = refusal('/tournament new name:"May Cup" thirdplace:no start:"2026-05-01 20:00"')
+    assert refused.code == "unknown_option_close"
+    assert refused.params["suggestion"] == "third_place:"
+    assert "start:" in str(refused.params["allowed"])
+    assert refusal("/draw frobnicate:1").code == "unknown_option"
+
+
+def test_preset_keys_go_to_the_overrides() -> None:
+    args = bound('/tournament new name:X start:"2026-05-01 20:00" group_size:five groups.size:3')
+    assert args.extra == {"group_size": "five", "groups.size": "3"}
+
+
+def test_unquoted_values_and_stray_words_are_refused_with_what_to_type() -> None:
+    refused = refusal('/tournament new name:Navodari Cup start:"2026-05-01 20:00"')
+    assert refused.code == "unquoted_value"
+    assert refused.params["example"] == 'name:"Navodari Cup"'
+    assert refusal("/confirm now please").code == "unexpected_words"
+    assert refusal("/tournament nwe").params["suggestion"] == "new"
+
+
+def test_missing_and_bad_values_say_what_to_type() -> None:
+    assert refusal("/forfeit bob").code == "reason_required"
+    assert refusal("/pause").code == "match_number_required"
+    assert refusal("/report").code == "score_required"
+    assert refusal("/report abc").code == "bad_score"
+    assert refusal('/tournament new name:X start:"2026-05-01 20:00" seed:five').code == "bad_seed"
+    assert refusal("/report game gammon cube:two").code == "bad_cube"
+    assert refusal("/ranking weekly").code == "bad_choice"
+
+
+def test_usage_comes_from_the_declaration() -> None:
+    assert BY_NAME["forfeit"].usage() == '/forfeit alice reason:"..."'
+    assert BY_NAME["report"].usage(full=True).startswith("/report 3-1 [match:5]")
+
+
+def test_a_refusal_parameter_may_be_called_key() -> None:
+    """The crash of issue 7: msg() got multiple values for argument 'key'."""
+    assert msg("refused.bad_preset", key="x").params == {"key": "x"}
+
+
+def test_bind_needs_no_registry() -> None:
+    spec = BY_NAME["present"]
+    args = bind(spec.signature, parse("/present Ana"), ("Ana",))
+    assert args.values == {"player": "Ana"}
