@@ -166,7 +166,7 @@ async def test_finding_11_a_junk_report_stores_nothing_it_typed(engine: AsyncEng
     junk = "x" * 4000
     for _ in range(50):
         answer = await chat.say("alice", f"/report 3-1 {junk}")
-        assert "not a score" in answer
+        assert "Write it as /report 3-1" in answer
     async with engine.connect() as conn:
         rows = (await conn.execute(select(t.outbox.c.payload))).scalars().all()
     assert not any(junk in str(payload) for payload in rows)
