@@ -9,20 +9,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from commands import resolver
 from commands.params import Args, suggestions
 from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
-from commands.replies import Msg, Name, Param, Reply, When, msg, say
+from commands.replies import Msg, Name, Param, Reply, When, msg, say, to_payload
 from commands.session import CommandConfig, Invocation, Session
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.scoring import ScoreError
 
 log = logging.getLogger("clubtd.commands")
+
+JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
+JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,12 @@ async def _open(
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
     club = await _club(uow, inv)
+    if club is None and not inv.private:
+        waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
+        if waiting is not None:
+            # Joined with a code, not confirmed yet: nothing happens here until then.
+            context.use(waiting)
+            raise Refused("join_pending", club=waiting.name)
     if club is None:
         if inv.private:
             raise Refused("dm_no_club")
@@ -189,8 +198,13 @@ async def _join(
     args: Args,
     context: _Context,
 ) -> Reply:
-    """Connect this chat to a club that lives in another chat (/club join CODE)."""
-    code = args.text("code") or ""
+    """Ask to connect this chat to a club that lives in another chat (/club join CODE).
+
+    Only a director of this chat may; each failed code is logged, and after a few in an
+    hour the person is refused outright. A good code makes the link pending: the club's
+    directors are asked, and /club confirm there lets announcements flow here.
+    """
+    code = (args.text("code") or "").strip()
     if inv.private:
         raise Refused("join_in_group")
     if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
@@ -201,21 +215,50 @@ async def _join(
         raise Refused("chat_has_club", club=existing.name)
     if not code:
         raise Refused("join_code_required")
-    club_id = await uow.clubs.redeem_link_code(code.strip().upper(), inv.now)
+    who = f"{inv.platform}:{inv.user}"
+    since = inv.now - JOIN_ATTEMPTS_WINDOW
+    if await uow.audit.count(action="club_join_failed", actor=who, since=since) >= JOIN_ATTEMPTS:
+        raise Refused("join_attempts", minutes=int(JOIN_ATTEMPTS_WINDOW.total_seconds() // 60))
+    club_id = await uow.clubs.redeem_link_code(code, inv.now)
     if club_id is None:
-        raise Refused("bad_join_code", given=code)
-    await uow.clubs.link_chat(club_id, inv.platform, inv.chat)
+        # Logged and committed although the command is refused: the count must hold.
+        await uow.audit.add(
+            club_id=None,
+            tournament_id=None,
+            actor=who,
+            action="club_join_failed",
+            detail={"chat": inv.chat, "name": inv.user_name, "code_length": len(code)},
+            at=inv.now,
+        )
+        await uow.commit()
+        raise Refused("bad_join_code", given=code[:40])
+    await uow.clubs.link_chat(club_id, inv.platform, inv.chat, pending=True)
     club = await uow.clubs.get(club_id)
     context.use(club)
+    pending = await uow.clubs.pending_chats(club_id)
+    link = next(i for i, p, c in pending if (p, c) == (inv.platform, inv.chat))
     await uow.audit.add(
         club_id=club.id,
         tournament_id=None,
-        actor=f"{inv.platform}:{inv.user} ({inv.user_name})",
+        actor=f"{who} ({inv.user_name})",
         action="club_join",
-        detail={"chat": inv.chat},
+        detail={"chat": inv.chat, "link": link, "status": "pending"},
         at=inv.now,
     )
-    return say("club.joined", club=Name(club.name))
+    request = to_payload(say("club.join_request", link=link, name=Name(inv.user_name)))
+    await uow.outbox.add_many(
+        [
+            {
+                "club_id": club.id,
+                "platform": platform,
+                "chat": chat,
+                "payload": request,
+                "created_at": inv.now,
+            }
+            for platform, chat in await uow.clubs.chats(club.id)
+        ]
+    )
+    return say("club.join_pending", club=Name(club.name), link=link)
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:

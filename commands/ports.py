@@ -172,6 +172,9 @@ class AuditLog(Protocol):
         detail: Mapping[str, Any],
         at: datetime,
     ) -> None: ...
+    async def count(self, *, action: str, actor: str, since: datetime) -> int:
+        """Return how many entries of `action` by exactly `actor` were logged since then."""
+        ...
 
 
 class ProcessedUpdates(Protocol):

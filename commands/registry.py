@@ -108,6 +108,12 @@ def _report() -> CommandSpec:
 
 def _club() -> CommandSpec:
     link = CommandSpec("club link", directors.club_link, "director")
+    confirm = CommandSpec(
+        "club confirm",
+        directors.club_confirm,
+        "director",
+        (Param("link", "integer", required=True, positional=True, example="2"),),
+    )
     join = CommandSpec(
         "club join",
         None,
@@ -125,7 +131,19 @@ def _club() -> CommandSpec:
             Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
         ),
-        subcommands=(link, join),
+        subcommands=(link, join, confirm),
+    )
+
+
+def _director() -> CommandSpec:
+    add = CommandSpec("director add", directors.director_add, "director", (PLAYER,))
+    remove = CommandSpec("director remove", directors.director_remove, "director", (PLAYER,))
+    return CommandSpec(
+        "director",
+        directors.director_list,
+        "director",
+        subcommands=(add, remove),
+        writes=False,
     )
 
 
@@ -215,6 +233,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         writes=False,
     ),
     _club(),
+    _director(),
     _tournament(),
     CommandSpec("draw", directors.draw, "director"),
     CommandSpec(

@@ -277,6 +277,11 @@ class UpdateHandlers:
                 log.info(
                     "private reply to %s failed (%s): answering in the group", inv.user, error
                 )
+            if response.reply.secret:
+                # A link code is never shown in a group: say how to get it privately.
+                outgoing = render(
+                    say("secret_needs_private_chat"), response.language, response.timezone
+                )
         sent: list[int] = []
         try:
             if not await self._paced(where.chat_id):
@@ -328,6 +333,9 @@ class UpdateHandlers:
         self, inv: Invocation, response: Response, why: str, *, partly: bool = False
     ) -> None:
         """Hand a reply that could not go now to the outbox sender."""
+        if response.reply.secret:
+            log.warning("a secret reply to %s was not sent (%s); it is not queued", inv.user, why)
+            return
         if response.held and self.outbox is not None:
             # The reply is an announcement already queued: the sender posts that row.
             await self._settle(response, None)
