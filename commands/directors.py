@@ -6,7 +6,7 @@ import re
 import secrets
 from datetime import timedelta
 
-from commands import arguments, lookups, views
+from commands import arguments, claims, lookups, views
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Msg, Name, Reply, Table, When, msg, say, to_payload
@@ -96,6 +96,29 @@ async def director_remove(s: Session, a: Args) -> Reply:
         raise Refused("not_a_stored_director", name=player.name)
     s.log("director_remove", player=player.name, accounts=removed)
     return say("director.removed", name=Name(player.name))
+
+
+async def director_claim(s: Session, a: Args) -> Reply:
+    """Give a one-time code with which a person takes over a player entered without a
+    chat account (shown privately: whoever holds it becomes that player)."""
+    player = a.player()
+    assert player is not None  # required by the declaration
+    if await s.uow.players.accounts(player.id):
+        raise Refused("already_claimed", name=player.name)
+    code, expires = await claims.issue(s, player)
+    s.log("claim_code", player=player.name, expires=expires.isoformat())
+    return Reply(
+        (
+            msg(
+                "director.claim_code",
+                name=Name(player.name),
+                code=code,
+                until=When(expires, "datetime"),
+            ),
+        ),
+        private=True,
+        secret=True,
+    )
 
 
 async def _account_names(s: Session, accounts: list[tuple[str, str]]) -> list[str]:

@@ -17,7 +17,7 @@ from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Msg, Name, Param, Reply, When, msg, say, to_payload
-from commands.session import CommandConfig, Invocation, Session
+from commands.session import CommandConfig, Invocation, Session, with_club
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.scoring import ScoreError
@@ -66,6 +66,9 @@ async def handle(
         # Someone posting as a channel or another chat: no person to hold to account.
         return _response(say("refused.post_as_yourself"), context, refused=True)
     target, words = select(spec, parsed)
+    # Any command may name its club (`club:7` on buttons, `club:"HG Backgammon"` typed):
+    # a private chat has no club of its own. It is read here, not by the binder.
+    club_hint = parsed.options.pop("club", None)
     try:
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
@@ -77,13 +80,15 @@ async def handle(
                 # It acts on the chat before a club is opened there (/club join CODE).
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, target, context)
+                session = await _open(uow, inv, config, target, context, club_hint)
                 args = bind_line(target, words, parsed)
                 args = await resolver.resolve(session, target.signature, args)
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
                 await session.finish(reply)
                 held = tuple(session.held)
+                if inv.private:
+                    reply = with_club(reply, session.club.id)
             await uow.commit()
             return _response(reply, context, held=held)
     except Refused as refusal:
@@ -141,9 +146,10 @@ async def _open(
     config: CommandConfig,
     spec: CommandSpec,
     context: _Context,
+    club_hint: str | None = None,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
-    club = await _club(uow, inv)
+    club = await _club(uow, inv, club_hint)
     if club is None and not inv.private:
         waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
         if waiting is not None:
@@ -184,11 +190,25 @@ async def _open(
     )
 
 
-async def _club(uow: UnitOfWork, inv: Invocation) -> Club | None:
+async def _club(uow: UnitOfWork, inv: Invocation, hint: str | None) -> Club | None:
+    """Return the club a command acts on: the chat's; privately, the one named, or the
+    person's only club. Someone in several clubs is asked which, never given the first."""
     if not inv.private:
         return await uow.clubs.for_chat(inv.platform, inv.chat)
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    if hint is not None:
+        wanted = " ".join(hint.split()).casefold()
+        for club in clubs:
+            if wanted in (str(club.id), " ".join(club.name.split()).casefold()):
+                return club
+        raise Refused("no_such_club", name=hint, clubs=_club_names(clubs))
+    if len(clubs) > 1:
+        raise Refused("which_club", clubs=_club_names(clubs), example=clubs[0].name)
     return clubs[0] if clubs else None
+
+
+def _club_names(clubs: list[Club]) -> str:
+    return ", ".join(club.name for club in clubs) or "-"
 
 
 async def _join(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from commands import arguments, views
+from commands import arguments, claims, views
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, msg, say
@@ -31,7 +31,7 @@ async def register(s: Session, a: Args) -> Reply:
         raise Refused("name_required")
     player = s.player
     if player is None:
-        player = await _claim_or_create(s, wanted)
+        player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
     if born is not None and player.born != born:
         player.born = born
@@ -66,13 +66,18 @@ async def register(s: Session, a: Args) -> Reply:
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
 
 
-async def _claim_or_create(s: Session, wanted: str) -> Player:
+async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     found = await s.uow.players.by_name(s.club.id, wanted)
     for candidate in found:
-        # A director entered this person without a chat account: this account claims it.
-        if not await s.uow.players.accounts(candidate.id):
-            await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
-            return candidate
+        if await s.uow.players.accounts(candidate.id):
+            continue
+        # A director entered this person without a chat account (or imported them):
+        # typing the same name is not proof of being them, the director's code is.
+        if code is None or not await claims.redeem(s, candidate, code):
+            raise Refused("claim_needs_code", name=candidate.name)
+        await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
+        s.log("claim", player=candidate.name)
+        return candidate
     if found:
         raise Refused("name_taken", name=wanted)
     existing = [p.name for p in await s.uow.players.all(s.club.id)]
@@ -263,6 +268,16 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number
+    answered = a.integer("report")
+    match = state.matches.get(number)
+    if answered is not None and match is not None and match.involves(player.id):
+        current = match.report
+        if current is None or current.seq != answered or match.status is not MatchStatus.PENDING:
+            # A button of an older report: say how the match stands now, change nothing.
+            names = await s.names(set(match.players))
+            return Reply(
+                (msg("refused.report_changed", match=number), views.match_line(match, names))
+            )
     if agree:
         s.events.extend(reports.accept(state, number, player.id, s.now))
     else:

@@ -62,6 +62,8 @@ REASON = Param("reason", "text", required=True, aliases=("why",))
 PLAYER = Param("player", "player", required=True, positional=True)
 MATCH = Param("match", "match")
 MATCH_FIRST = Param("match", "match", required=True, positional=True)
+# Which report an Accept or Dispute button answers (its sequence number in the match).
+REPORT = Param("report", "integer", example="2")
 YES_NO = {"true": "yes", "on": "yes", "1": "yes", "si": "yes", "sí": "yes", "da": "yes"}
 YES_NO |= {"tak": "yes", "false": "no", "off": "no", "0": "no", "nu": "no", "nie": "no"}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
@@ -138,11 +140,12 @@ def _club() -> CommandSpec:
 def _director() -> CommandSpec:
     add = CommandSpec("director add", directors.director_add, "director", (PLAYER,))
     remove = CommandSpec("director remove", directors.director_remove, "director", (PLAYER,))
+    claim = CommandSpec("director claim", directors.director_claim, "director", (PLAYER,))
     return CommandSpec(
         "director",
         directors.director_list,
         "director",
-        subcommands=(add, remove),
+        subcommands=(add, remove, claim),
         writes=False,
     )
 
@@ -176,14 +179,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "register",
         players.register,
         "player",
-        (Param("name", "text", example='"Ana P."'), Param("born", "date")),
+        (
+            Param("name", "text", example='"Ana P."'),
+            Param("born", "date"),
+            Param("claim", "text", example="Xy3kQ9aB1c2d"),
+        ),
     ),
     CommandSpec("confirm", players.confirm, "player"),
     _withdraw(),
     CommandSpec("checkin", players.checkin, "player"),
     _report(),
-    CommandSpec("accept", players.accept, "player", (Param("match", "match", positional=True),)),
-    CommandSpec("dispute", players.dispute, "player", (Param("match", "match", positional=True),)),
+    CommandSpec(
+        "accept", players.accept, "player", (Param("match", "match", positional=True), REPORT)
+    ),
+    CommandSpec(
+        "dispute", players.dispute, "player", (Param("match", "match", positional=True), REPORT)
+    ),
     CommandSpec(
         "schedule",
         lookups.schedule,

@@ -15,7 +15,7 @@ from typing import Any
 from commands import announce
 from commands.announce import Notice
 from commands.ports import UnitOfWork
-from commands.replies import Reply, to_payload
+from commands.replies import Button, Reply, to_payload
 from tournament import due, sanctions
 from tournament.club import Club, Player
 from tournament.events import Event, SanctionRecorded
@@ -26,6 +26,18 @@ from tournament.state import TournamentState
 # How long an announcement the reply carries waits for the adapter to confirm the reply
 # went out; after that the outbox sender posts it (the process may have died).
 REPLY_HOLD = timedelta(minutes=2)
+
+
+def with_club(reply: Reply, club_id: int) -> Reply:
+    """Make a reply's buttons name their club: pressed in a private chat, a button must
+    act in the club it came from, not in whichever club the person joined first."""
+    if not reply.buttons:
+        return reply
+    buttons = tuple(
+        b if " club:" in b.command else Button(b.label, f"{b.command} club:{club_id}")
+        for b in reply.buttons
+    )
+    return Reply(reply.parts, buttons, reply.private, reply.secret)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +193,8 @@ class Session:
         outbox row (it must not be lost if the reply fails), but held for the adapter:
         `held` lists them, to be marked sent once the reply went out.
         """
+        if reply is not None and self.inv.private:
+            reply = with_club(reply, self.club.id)  # as the adapter will show it
         echo = to_payload(reply) if reply is not None and not reply.private else None
         state = self._tournament if self.writes else None
         if state is not None:
@@ -222,7 +236,10 @@ class Session:
                     (platform, f"user:{user}")
                     for platform, user in accounts.get(notice.player, [])
                 ]
-            payload = to_payload(notice.reply)
+            reply_out = (
+                notice.reply if notice.player is None else with_club(notice.reply, self.club.id)
+            )
+            payload = to_payload(reply_out)
             for platform, chat in targets:
                 carried = (platform, chat) == (self.inv.platform, self.inv.chat)
                 messages.append(

@@ -118,7 +118,6 @@ class SqlAuditLog(SqlRepository):
         }
         await (await self._conn()).execute(insert(t.audit_log).values(values))
 
-
     async def count(self, *, action: str, actor: str, since: datetime) -> int:
         """Return how many entries of `action` by exactly `actor` were logged since then."""
         c = t.audit_log.c

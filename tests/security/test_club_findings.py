@@ -99,8 +99,11 @@ async def test_finding_1_a_redeemed_code_waits_for_the_clubs_confirmation(
     async with chat.uow_factory() as uow:
         assert ("console", "eves-group") in await uow.clubs.chats(club.id)
     actions = [action for action, _ in await audit(engine)]
-    assert ["club_link", "club_join", "club_join_failed", "club_link_confirmed"] == [
-        a for a in actions if a.startswith("club_")
+    assert [a for a in actions if a.startswith("club_")] == [
+        "club_link",
+        "club_join",
+        "club_join_failed",
+        "club_link_confirmed",
     ]
 
 
@@ -126,7 +129,8 @@ async def test_finding_4_a_director_removed_from_the_setting_loses_the_rights(
     chat = Chat(engine)
     await chat.say("ana", "/club")
     await chat.say("ana", "/register")
-    assert "created" in await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00"')
+    new_cup = '/tournament new name:"Cup" start:"2026-02-01 20:00"'
+    assert "created" in await chat.say("ana", new_cup)
     # The operator removes ana from CLUBTD_DIRECTORS and restarts.
     _, answer = await in_chat(chat, "club", "ana", "/draw", directors=frozenset())
     assert "Only directors" in answer
@@ -148,3 +152,72 @@ async def test_finding_4_rights_stored_only_by_director_add_and_logged(
     log = [(action, actor) for action, actor in await audit(engine) if "director" in action]
     assert [action for action, _ in log] == ["director_add", "director_remove"]
     assert all(actor.startswith("console:ana") for _, actor in log)
+
+
+# -- 2: private commands and buttons acted on the player's oldest club --
+
+
+async def test_finding_2_a_private_command_asks_which_club(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"Alpha"')
+    await chat.say("bob", "/register")
+    await in_chat(chat, "beta-group", "ana", '/club name:"Beta"')
+    await in_chat(chat, "beta-group", "bob", "/register")
+    answer = await chat.say("bob", "/me", dm=True)
+    assert "several clubs (Alpha, Beta)" in answer  # no longer Alpha, silently
+    answer = await chat.say("bob", '/register club:"Beta"', dm=True)
+    assert "Beta" in answer
+    async with chat.uow_factory() as uow:
+        beta = await uow.clubs.for_chat("console", "beta-group")
+        assert beta is not None
+    response = await chat.response("bob", f"/me club:{beta.id}", dm=True)
+    assert response is not None and not response.refused
+    assert "not in a club called Gamma" in await chat.say("bob", "/me club:Gamma", dm=True)
+
+
+async def test_finding_2_private_buttons_name_their_club(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"Alpha"')
+    await chat.say("bob", "/register")  # a player of the club; no tournament yet
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    response = await chat.response("bob", "/register", dm=True)
+    assert response is not None and not response.refused and response.reply.buttons
+    async with chat.uow_factory() as uow:
+        alpha = await uow.clubs.for_chat("console", "club")
+        assert alpha is not None
+    assert all(b.command.endswith(f" club:{alpha.id}") for b in response.reply.buttons)
+    await chat.wait(60 * 55)  # reminders go to bob privately, with buttons
+    async with engine.connect() as conn:
+        rows = await conn.execute(select(t.outbox.c.chat, t.outbox.c.payload))
+        private = [p for c, p in rows if c == "user:bob" and p.get("buttons")]
+    assert private and all(
+        b["command"].endswith(f" club:{alpha.id}") for p in private for b in p["buttons"]
+    )
+
+
+# -- 3: anyone could claim a director-entered player by typing the same name --
+
+
+async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer name:"Ana P."')
+    answer = await chat.say("mallory", '/register name:"Ana P."')
+    assert "ask a director for a claim code" in answer
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.accounts.c.id))).first() is None
+    response = await chat.response("ana", '/director claim "Ana P."')
+    assert response is not None and response.reply.private and response.reply.secret
+    text = Renderer("en", "UTC", "plain").reply(response.reply).text
+    found = re.search(r"claim:(\S+)\.", text)
+    assert found is not None, text
+    wrong = await chat.say("mallory", '/register name:"Ana P." claim:guess')
+    assert "claim code" in wrong
+    answer = await chat.say("anap", f'/register name:"Ana P." claim:{found.group(1)}')
+    assert "Ana P." in answer and "claim code" not in answer
+    again = await chat.say("mallory", f'/register name:"Ana P." claim:{found.group(1)}')
+    assert "is taken" in again  # the code worked once, for the real Ana
+    actions = [action for action, _ in await audit(engine)]
+    assert "claim_code" in actions and "claim" in actions

@@ -238,3 +238,33 @@ async def test_finding_14_an_announcement_the_reply_repeats_is_still_queued(
     chat.now += timedelta(minutes=3)
     posted = await chat.drain()
     assert any(f"{match.number}" in text and "3-1" in text for _, text in posted)
+
+
+# -- 5: an old Accept button accepted whatever score was pending now --
+
+
+async def test_finding_5_an_old_accept_button_is_refused_with_the_current_state(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    alice = await chat.player_id("alice")
+    state = await chat.tournament()
+    match = state.open_matches_of(alice)[0]
+    opponent_id = match.opponent_of(alice)
+    names_by_id = {await chat.player_id(n): n for n in PLAYERS}
+    opponent = names_by_id[opponent_id]
+    await chat.say("alice", f"/report 3-1 match:{match.number}")
+    first = (await chat.tournament()).matches[match.number].report
+    assert first is not None
+    async with engine.connect() as conn:
+        payloads = (await conn.execute(select(t.outbox.c.payload))).scalars().all()
+    commands = [b["command"] for p in payloads for b in p.get("buttons", [])]
+    assert f"/accept {match.number} report:{first.seq}" in commands  # the button names it
+    await chat.say("alice", f"/report 3-0 match:{match.number}")
+    answer = await chat.say(opponent, f"/accept {match.number} report:{first.seq}")
+    assert "older report" in answer
+    now = (await chat.tournament()).matches[match.number]
+    assert not now.is_final and now.report is not None and now.report.seq != first.seq
+    answer = await chat.say(opponent, f"/accept {match.number} report:{now.report.seq}")
+    assert (await chat.tournament()).matches[match.number].is_final
