@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.pictures import separate
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply
 
@@ -52,10 +53,7 @@ def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True)
     """Render a reply as Telegram HTML, split under the message limit; its pictures as
     photos (or, with `pictures` off, as their text twins)."""
     html_renderer = Renderer(language, timezone, "html")
-    shown = [p for p in reply.parts if isinstance(p, Picture)] if pictures else []
-    if shown:
-        text = tuple(p for p in reply.parts if not isinstance(p, Picture))
-        reply = Reply(text, reply.buttons, reply.private)
+    reply, shown = separate(reply, enabled=pictures)
     rendered = html_renderer.reply(reply)
     photos = tuple(
         Photo(
