@@ -17,6 +17,10 @@ from commands.session import Session
 from tournament.club import Player
 
 CLAIM_DAYS = 7
+# On the console an account is whatever name the operator types (`--as NAME`, any
+# transcript line): whoever sits there can be anyone already, so a name claims a player
+# there. On a chat platform an account is a person, and a name proves nothing.
+NAME_IS_ACCOUNT = frozenset({"console"})
 _KEY = "claim.{club}.{player}"
 
 

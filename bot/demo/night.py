@@ -104,15 +104,7 @@ async def run_demo(
         club = bot.club
         rows = read_ranking(demo_file("ranking.csv"))
         async with app.uow_factory() as uow:
-            imported = await import_ranking(uow, club, rows, runner.now)
-        # The club knows its members' accounts: the operator links them, so their
-        # /register finds them. (In a chat, a director's claim code does this per
-        # person: typing a name is not proof of being that player.)
-        async with app.uow_factory() as uow:
-            for name in imported.created:
-                (player,) = await uow.players.by_name(club.id, name)
-                await uow.players.add_account(player.id, "console", name)
-            await uow.commit()
+            await import_ranking(uow, club, rows, runner.now)
         output.narration("Before the bot: the club imports its ranking (clubtd ranking import)")
         console.print(
             Text(", ".join(f"{r.name} {r.points}" for r in rows), style="dim"), highlight=False

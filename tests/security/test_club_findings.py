@@ -23,9 +23,10 @@ async def in_chat(
     *,
     admin: bool = False,
     directors: frozenset[tuple[str, str]] | None = None,
+    platform: str = "console",
 ) -> tuple[Response | None, str]:
     """Type `text` as `user` in another chat `room` (a group of its own)."""
-    inv = Invocation("console", room, user, user, text, chat.now, chat_admin=admin)
+    inv = Invocation(platform, room, user, user, text, chat.now, chat_admin=admin)
     config = chat.config if directors is None else CommandConfig(directors=directors)
     response = await handle(inv, uow_factory=chat.uow_factory, config=config)
     await chat.drain()
@@ -204,7 +205,16 @@ async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
     chat = Chat(engine)
     await chat.say("ana", "/club")
     await chat.say("ana", '/addplayer name:"Ana P."')
-    answer = await chat.say("mallory", '/register name:"Ana P."')
+    async with chat.uow_factory() as uow:  # the club's Telegram group too
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        await uow.clubs.link_chat(club.id, "telegram", "club")
+        await uow.commit()
+
+    async def on_telegram(user: str, text: str) -> str:
+        return (await in_chat(chat, "club", user, text, platform="telegram"))[1]
+
+    answer = await on_telegram("666", '/register name:"Ana P."')
     assert "ask a director for a claim code" in answer
     async with engine.connect() as conn:
         assert (await conn.execute(select(t.accounts.c.id))).first() is None
@@ -213,11 +223,10 @@ async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
     text = Renderer("en", "UTC", "plain").reply(response.reply).text
     found = re.search(r"claim:(\S+)\.", text)
     assert found is not None, text
-    wrong = await chat.say("mallory", '/register name:"Ana P." claim:guess')
-    assert "claim code" in wrong
-    answer = await chat.say("anap", f'/register name:"Ana P." claim:{found.group(1)}')
+    assert "claim code" in await on_telegram("666", '/register name:"Ana P." claim:guess')
+    answer = await on_telegram("4242", f'/register name:"Ana P." claim:{found.group(1)}')
     assert "Ana P." in answer and "claim code" not in answer
-    again = await chat.say("mallory", f'/register name:"Ana P." claim:{found.group(1)}')
+    again = await on_telegram("666", f'/register name:"Ana P." claim:{found.group(1)}')
     assert "is taken" in again  # the code worked once, for the real Ana
     actions = [action for action, _ in await audit(engine)]
     assert "claim_code" in actions and "claim" in actions
