@@ -128,14 +128,15 @@ def marked_group() -> TournamentState:
     assert match.white is not None
     state.penalties["late"] = Penalty("late", match.number, match.white, 2, state.start)
     attendance.director_forfeit(state, match.white, state.start + timedelta(hours=1))
-    leaving = next(p for p in group.players if p not in match.players)
+    leaving, absent = (p for p in group.players if p not in match.players)
     attendance.leave(state, leaving, state.start + timedelta(hours=1), reason="left")
     assert state.entries[leaving].status is EntryStatus.WITHDRAWN
+    state.entries[absent].status = EntryStatus.NO_SHOW  # as forfeits.no_show records it
     return state
 
 
 def test_markers_and_every_diacritic(tmp_path: Path) -> None:
-    """HGV-2.3.1 lateness points, HGV-2.3.2 forfeits and HGV-2.3.5 leaving are marked."""
+    """HGV-2.3.1 lateness points, HGV-2.3.2 forfeits, HGV-2.3.5 leaving, no-shows marked."""
     state = marked_group()
     names = player_names(16)
     first, second = state.groups[0].players[:2]
@@ -143,7 +144,7 @@ def test_markers_and_every_diacritic(tmp_path: Path) -> None:
     names[second] = "Maria-Magdalena Constantinescu-Brâncoveanu Wójcik"
     view = group_view(state, state.groups[0], names)
     kinds = {badge.kind for line in view.lines for badge in line.badges}
-    assert {"forfeit", "penalty", "withdrawn"} <= kinds
+    assert {"forfeit", "penalty", "withdrawn", "no_show"} <= kinds
     canvas = draw(view, "pl", ZONE)
     assert canvas.metrics.smallest >= MIN_FONT
     assert_like_golden("table-markers-diacritics", canvas.png(), tmp_path)
