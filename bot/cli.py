@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from bot.bootstrap import App, build
 from bot.clock import Clock, RealClock
 from bot.console import ConsoleBot, PlainOutput, interactive
 from bot.settings import Settings
+from tournament.club import Club
 
 DEMO_PICTURES = "clubtd-demo-pictures"
 
@@ -122,6 +124,14 @@ def console(
             readable=True,
         ),
     ] = None,
+    real_clock: Annotated[
+        bool,
+        typer.Option(
+            "--real-clock",
+            help="Run on the real time even on a database a transcript wrote "
+            "(default: continue on its stored virtual clock).",
+        ),
+    ] = False,
     pictures: Annotated[
         Path | None,
         typer.Option(
@@ -145,7 +155,7 @@ def console(
         )
         if text is not None:
             return await run_script(bot, text, pictures=pictures)
-        return await interactive(bot, built.clock.now, as_name=as_name)
+        return await interactive(bot, built.clock.now, as_name=as_name, real_clock=real_clock)
 
     raise typer.Exit(with_app(db, work))
 
@@ -188,7 +198,7 @@ def ranking_import(
         Path,
         typer.Argument(
             metavar="FILE.csv",
-            help="CSV name,points, best first.",
+            help="CSV name,points (or name;points), best first; decimal point or comma.",
             exists=True,
             dir_okay=False,
             readable=True,
@@ -197,43 +207,136 @@ def ranking_import(
     db: DbOption = None,
     club: Annotated[
         str | None,
-        typer.Option("--club", metavar="NAME", help="The club, when the database has several."),
+        typer.Option(
+            "--club",
+            metavar="NAME",
+            help="The club; created with this name when the database has none yet.",
+        ),
     ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help="backgammon or draughts (default: the club's only game, else backgammon).",
+        ),
+    ] = None,
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="Replace a ranking imported before for this game."),
+    ] = False,
 ) -> None:
-    """Load an existing club ranking: CSV name,points, best first; names match players."""
+    """Load an existing club ranking: the season so far, best first; names match players."""
     from bot.export import ExportError, find_club
-    from bot.ranking_import import ImportFileError, import_ranking, read_ranking
+    from bot.ranking_import import (
+        GAMES,
+        AlreadyImported,
+        ImportFileError,
+        club_game,
+        import_ranking,
+        read_ranking,
+    )
 
+    if game is not None and game not in GAMES:
+        typer.echo(f"clubtd: --game {game}: choose {' or '.join(GAMES)}", err=True)
+        raise typer.Exit(2)
     try:
         rows = read_ranking(file.read_text(encoding="utf-8-sig"))
     except (ImportFileError, UnicodeDecodeError) as error:
-        typer.echo(f"clubtd: {file}: {error}", err=True)
+        typer.echo(_problems(file, error), err=True)
         raise typer.Exit(2) from None
+    out = Console()
 
     async def work(built: App) -> int:
+        now = await _database_now(built)
+        found: Club | None = None
+        problem: ExportError | None = None
         async with built.uow_factory() as uow:
             try:
                 found = await find_club(built.engine, uow, club)
-                done = await import_ranking(uow, found, rows, built.clock.now())
-            except (ImportFileError, ExportError) as error:
-                typer.echo(f"clubtd: {file}: {error}", err=True)
+            except ExportError as error:
+                problem = error
+        if problem is not None and await _has_clubs(built):
+            typer.echo(f"clubtd: {problem}", err=True)
+            return 2
+        if found is None:
+            found = await _new_club(built, club, now)
+            out.print(
+                Text(
+                    f"Created the club {found.name} (time zone {found.timezone}, "
+                    f"language {found.language}); change them in the chat with /club."
+                )
+            )
+        async with built.uow_factory() as uow:
+            chosen = game or await club_game(uow, found)
+            try:
+                done = await import_ranking(uow, found, rows, now, game=chosen, replace=replace)
+            except (ImportFileError, AlreadyImported) as error:
+                typer.echo(_problems(file, error), err=True)
                 return 2
-        table = Table(title=f"{found.name}: imported ranking")
+        table = Table(title=f"{found.name}: imported {done.game} ranking (season so far)")
         table.add_column("#", justify="right")
         table.add_column("player")
         table.add_column("points", justify="right")
         for place, (name, points) in enumerate(done.rows, 1):
             table.add_row(str(place), Text(name), f"{points:.2f}")
-        out = Console()
         out.print(table)
+        if done.replaced:
+            out.print(f"Replaced the earlier import ({done.replaced} players).")
         if done.created:
+            count = len(done.created)
             out.print(
-                f"{len(done.created)} new player(s) without a chat account; they claim "
-                "their name with /register."
+                f"{count} new {'player' if count == 1 else 'players'} without a chat account; "
+                "they claim their name with /register."
             )
+        out.print(
+            "These points are carried over into the season ranking (/ranking) "
+            "and seed the next draw."
+        )
         return 0
 
     raise typer.Exit(with_app(db, work))
+
+
+async def _has_clubs(built: App) -> bool:
+    from sqlalchemy import func, select
+
+    from storage import tables
+
+    async with built.engine.connect() as conn:
+        count = (await conn.execute(select(func.count()).select_from(tables.clubs))).scalar()
+    return bool(count)
+
+
+async def _database_now(built: App) -> datetime:
+    """Return the database's virtual clock when transcripts run on it, else the real time."""
+    from bot.console import CLOCK_KEY
+
+    async with built.uow_factory() as uow:
+        stored = await uow.meta.get(CLOCK_KEY)
+    return datetime.fromisoformat(stored) if stored else built.clock.now()
+
+
+def _problems(file: Path, error: Exception) -> str:
+    """Return an import error, one line per problem, each naming the file."""
+    return "\n".join(f"clubtd: {file}: {line}" for line in str(error).splitlines())
+
+
+async def _new_club(built: App, name: str | None, now: datetime) -> Club:
+    """Create the database's first club, as the console's club (INTERFACE §2)."""
+    from bot.console import CLUB_CHAT, PLATFORM
+
+    config = built.config
+    async with built.uow_factory() as uow:
+        club = await uow.clubs.add(
+            (name or config.default_club_name).strip() or config.default_club_name,
+            config.default_timezone,
+            config.default_language,
+            now,
+        )
+        await uow.clubs.link_chat(club.id, PLATFORM, CLUB_CHAT)
+        await uow.commit()
+    return club
 
 
 def main() -> None:

@@ -31,7 +31,7 @@ from bot.grammar import (
 )
 from commands.dispatch import handle
 from commands.rendering import Renderer
-from commands.replies import Picture, Reply, from_payload
+from commands.replies import Picture, Reply, from_payload, msg
 from commands.session import CommandConfig, Invocation
 from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
@@ -41,6 +41,11 @@ from tournament.club import Club
 PLATFORM = "console"
 CLUB_CHAT = "club"
 CLOCK_KEY = "console.clock"
+
+
+def _is_help(text: str) -> bool:
+    words = text.strip().split()
+    return bool(words) and words[0].lower().split("@")[0] == "/help"
 
 
 def dm_chat(name: str) -> str:
@@ -168,6 +173,10 @@ class ConsoleBot:
         zone = ZoneInfo((club or self.club).timezone)
         return at.astimezone(zone).strftime("%H:%M")
 
+    def stamp_full(self, at: datetime) -> str:
+        """Return YYYY-MM-DD HH:MM in the club's time zone."""
+        return at.astimezone(ZoneInfo(self.club.timezone)).strftime("%Y-%m-%d %H:%M")
+
     def _remember(self, club: Club) -> None:
         self._clubs[club.id] = club
         self._club_id = club.id
@@ -204,7 +213,11 @@ class ConsoleBot:
             await self._refresh()
         if response is not None:
             renderer = Renderer(response.language, response.timezone, "plain")
-            self._print(now, chat, renderer, response.reply, self.club)
+            reply = response.reply
+            if _is_help(text) and not response.refused:
+                # The console has no chat admins: say how to type as someone, director too.
+                reply = Reply((*reply.parts, msg("console.help")), reply.buttons, reply.private)
+            self._print(now, chat, renderer, reply, self.club)
             for row_id in response.held:  # the reply said it: the announcement went out
                 await self.outbox.mark_sent(row_id, at=now)
         await self.drain(now)
@@ -225,7 +238,8 @@ class ConsoleBot:
                 return printed
             for row in rows:
                 club = await self._club(row.club_id)
-                renderer = Renderer(club.language, club.timezone, "plain")
+                language = str(row.payload.get("language") or club.language)
+                renderer = Renderer(language, club.timezone, "plain")
                 try:
                     reply = from_payload(row.payload)
                 except (KeyError, TypeError, ValueError) as error:
@@ -283,21 +297,47 @@ async def interactive(
     clock_now: Callable[[], datetime],
     *,
     as_name: str | None,
+    real_clock: bool = False,
     stdin: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Chat on stdin with the real clock: sweep before each line, print what follows.
+    """Chat on stdin: sweep before each line, print what follows.
 
-    The transcript grammar applies; a bare `/cmd` line is typed by `as_name`, and an
-    empty line just shows what fell due meanwhile.
+    A database a transcript wrote keeps its virtual clock: the console continues on it
+    (`@wait 10m`, `@clock ...` move it on) instead of jumping to the real time and
+    applying hours of penalties at once; `real_clock` (or a new database) runs on the
+    real time. The transcript grammar applies; a bare `/cmd` line is typed by `as_name`,
+    and an empty line just shows what fell due meanwhile.
     """
+    from bot.transcript import TranscriptRunner
+
     stdin = stdin or sys.stdin
     stderr = stderr or sys.stderr
     me = as_name or getpass.getuser()
-    now = clock_now()
-    await bot.ensure_club(now)
-    await _keep_clock(bot, now)
-    await bot.sweep(now)
+    stored = await bot.stored_clock()
+    runner: TranscriptRunner | None = None
+    if stored is not None and not real_clock:
+        runner = TranscriptRunner(bot)
+        await runner.open()
+        now = runner.now
+        shown = bot.stamp_full(runner.now)
+        print(
+            f"Virtual clock: {shown} (club time), where the last run on this database "
+            "stopped. Move it with @wait 10m or @clock YYYY-MM-DD HH:MM; "
+            "--real-clock runs on the real time instead.",
+            file=stderr,
+        )
+    else:
+        now = clock_now()
+        await bot.ensure_club(now)
+        await _keep_clock(bot, now)
+        await bot.sweep(now)
+        print(f"Real clock: {bot.stamp_full(now)} (club time).", file=stderr)
+    print(
+        f"You type as {me}: a bare /command is yours. Write `alice: /register` to type as "
+        "alice, and `@director alice` to make alice a director. /help lists the commands.",
+        file=stderr,
+    )
     prompt = stdin.isatty()
     while True:
         if prompt:
@@ -305,19 +345,28 @@ async def interactive(
         line = await asyncio.to_thread(stdin.readline)
         if not line:
             return 0
-        now = clock_now()
-        await _keep_clock(bot, now)
-        await bot.sweep(now)
         stripped = line.strip()
+        if runner is None:
+            now = clock_now()
+            await _keep_clock(bot, now)
+            await bot.sweep(now)
         if not stripped:
             continue
-        if stripped.startswith("/"):
-            await bot.command(me, stripped, private=False, now=now)
-            continue
         try:
-            step = parse_line(line, 0)
+            step = (
+                CommandStep(user=me, private=False, text=stripped)
+                if stripped.startswith("/")
+                else parse_line(line, 0)
+            )
         except TranscriptError as error:
             print(error.message, file=stderr)
+            continue
+        if runner is not None:
+            try:
+                if step is not None:
+                    await runner.step(0, step)
+            except TranscriptError as error:
+                print(error.message.removeprefix("line 0: "), file=stderr)
             continue
         match step:
             case CommandStep(user=user, private=private, text=text):
@@ -327,7 +376,11 @@ async def interactive(
             case DirectorStep(name=name):
                 await bot.add_director(now, name)
             case ClockStep() | WaitStep():
-                print("The interactive console runs on the real clock.", file=stderr)
+                print(
+                    "This console runs on the real clock: @clock and @wait work on a "
+                    "database a transcript wrote, without --real-clock.",
+                    file=stderr,
+                )
             case NarrationStep() | None:
                 pass
 

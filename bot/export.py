@@ -22,9 +22,12 @@ from storage.unit_of_work import SqlUnitOfWork
 from tournament import ranking
 from tournament.club import Club
 from tournament.model import PlayerId
+from tournament.preset import load_preset
 from tournament.progress import standings_of
 from tournament.sanctions import Sanction
 from tournament.state import Match, TournamentState
+
+_PRESET_OF = {"backgammon": "hgv-backgammon", "draughts": "warcaby-100"}
 
 
 class ExportError(Exception):
@@ -81,7 +84,7 @@ async def export_club(
             }
             for player in sorted(players, key=lambda p: (p.name.casefold(), p.name, p.id))
         ],
-        "ranking": await _season_ranking(uow, club, states, names),
+        **await _rankings(uow, club, states, names),
         "tournaments": [_tournament(state, names, zone) for state in states],
     }
 
@@ -96,27 +99,51 @@ def _sanction(sanction: Sanction, tournaments: dict[int, str]) -> dict[str, Any]
     }
 
 
-async def _season_ranking(
+async def _rankings(
     uow: SqlUnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
+) -> dict[str, Any]:
+    """Return `ranking`, the season table of the club's default game, and `rankings`, one
+    season table per game (HGV-8), imported points included as carried over."""
+    records = await uow.tournaments.records(club.id)
+    games = {r.game for r in records} | set(await uow.rankings.imported_games(club.id))
+    games |= {state.preset.game for state in states}
+    default = ranking.default_game(games)
+    tables = {
+        game: await _season_ranking(uow, club, states, names, records, game)
+        for game in sorted(games | {default})
+    }
+    return {"ranking": tables[default], "rankings": tables}
+
+
+async def _season_ranking(
+    uow: SqlUnitOfWork,
+    club: Club,
+    states: list[TournamentState],
+    names: dict[PlayerId, str],
+    records: list[ranking.TournamentRecord],
+    game: str,
 ) -> list[dict[str, Any]]:
-    """Return the season ranking of the year of the latest tournament (HGV-8)."""
-    if not states:
-        return []
-    latest = max(states, key=lambda s: (s.start, s.id))
-    year = latest.start.astimezone(ZoneInfo(club.timezone)).year
+    """Return a game's season ranking, of the year of its latest tournament (HGV-8)."""
+    zone = ZoneInfo(club.timezone)
+    played = [s for s in states if s.preset.game == game]
+    latest = max(played, key=lambda s: (s.start, s.id)) if played else None
+    year = latest.start.astimezone(zone).year if latest else None
     in_year = {
         name
         for _, name, start, _ in await uow.tournaments.list(club.id)
-        if start.astimezone(ZoneInfo(club.timezone)).year == year
+        if start.astimezone(zone).year == year
     }
-    records = [r for r in await uow.tournaments.records(club.id) if r.tournament in in_year]
-    rows = ranking.season_table(records, latest.preset.season)
+    season = [r for r in ranking.for_game(records, game) if r.tournament in in_year]
+    carried = dict(await uow.rankings.imported(club.id, game, year=year))
+    rules = latest.preset.season if latest else load_preset(_PRESET_OF[game]).season
+    rows = ranking.season_table(season, rules, carried=carried)
     return [
         {
             "rank": row.rank,
             "name": names.get(row.player, f"#{row.player}"),
             "points": _points(row.points),
             "tournaments": row.tournaments,
+            "carried_over": _points(row.carried),
         }
         for row in rows
     ]

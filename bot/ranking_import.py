@@ -1,9 +1,14 @@
 """`clubtd ranking import FILE.csv`: load a club's ranking from before the bot.
 
-The file is `name,points`, best first (equal points keep the file's order); a first
-line `name,points` is a header. Names match the club's players by display name
-(ignoring case and spacing); unknown names become players without a chat account, who
-claim their name the first time they /register.
+The file is `name,points`, best first (equal points keep the file's order), separated by
+commas or by semicolons (what European spreadsheets write), points with a decimal point
+or a decimal comma; a first line whose points are not a number is a header. Names match
+the club's players by display name (ignoring case and spacing); unknown names become
+members without a chat account, who claim their name the first time they /register.
+
+Imported points are the season so far (HGV-8): the season ranking of that game shows
+them as carried over, and they seed the next draw. A second import of the same game
+replaces the first only when asked to (`--replace`).
 """
 
 from __future__ import annotations
@@ -18,10 +23,17 @@ from commands import names
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import Club
 from tournament.model import Refused
+from tournament.ranking import default_game
+
+GAMES = ("backgammon", "draughts")
 
 
 class ImportFileError(Exception):
-    """The file cannot be imported; the message names the line and what to fix."""
+    """The file cannot be imported; the message names each bad line and what to fix."""
+
+
+class AlreadyImported(Exception):
+    """The club already has an imported ranking for this game; --replace replaces it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,60 +47,114 @@ class ImportRow:
 class Imported:
     rows: tuple[tuple[str, Decimal], ...]  # (player name, points), best first
     created: tuple[str, ...]  # players added without a chat account
+    game: str
+    replaced: int  # how many rows an earlier import had
+
+
+def separator(text: str) -> str:
+    """Return the file's separator: `;` when its first data line has one, else `,`."""
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            return ";" if ";" in line else ","
+    return ","
+
+
+def _number(raw: str) -> Decimal | None:
+    text = raw.replace(" ", "").replace("\u00a0", "")
+    if text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")  # a decimal comma: 6,40
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
 
 
 def read_ranking(text: str) -> list[ImportRow]:
-    """Read and check the CSV text; raise ImportFileError naming the bad line."""
+    """Read and check the CSV text; raise ImportFileError naming every bad line."""
     rows: list[ImportRow] = []
+    problems: list[str] = []
     seen: dict[str, int] = {}
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    delimiter = separator(text.lstrip("\ufeff"))
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+    first = True
     for cells in reader:
         line = reader.line_num
         cells = [c.strip() for c in cells]
+        while cells and not cells[-1]:
+            cells.pop()  # spreadsheets add empty columns at the end
         if not any(cells) or cells[0].startswith("#"):
             continue
-        if not rows and [c.lower() for c in cells] == ["name", "points"]:
-            continue
+        header, first = first and len(cells) == 2 and _number(cells[1]) is None, False
+        if header:
+            continue  # "name,points", "nombre;puntos", ...
         if len(cells) != 2:
-            raise ImportFileError(
-                f"line {line}: expected two columns, name,points (found {len(cells)})"
+            hint = (
+                " (a decimal comma needs ; between the columns, or the number in quotes)"
+                if delimiter == "," and len(cells) == 3
+                else ""
             )
+            problems.append(
+                f"line {line}: expected two columns, name{delimiter}points "
+                f"(found {len(cells)}){hint}"
+            )
+            continue
         name, raw = " ".join(cells[0].split()), cells[1]
         if not name:
-            raise ImportFileError(f"line {line}: the name is empty")
-        try:
-            points = Decimal(raw.replace(",", "."))
-        except InvalidOperation:
-            raise ImportFileError(f"line {line}: {raw!r} is not a number of points") from None
-        if not points.is_finite() or points < 0:
-            raise ImportFileError(f"line {line}: {raw!r} is not a number of points")
+            problems.append(f"line {line}: the name is empty")
+            continue
+        points = _number(raw)
+        if points is None or points < 0:
+            problems.append(f"line {line}: {raw!r} is not a number of points")
+            continue
         key = " ".join(name.casefold().split())
         if key in seen:
-            raise ImportFileError(f"line {line}: {name!r} is listed twice (also line {seen[key]})")
+            problems.append(f"line {line}: {name!r} is listed twice (also line {seen[key]})")
+            continue
         if rows and points > rows[-1].points:
-            raise ImportFileError(
+            problems.append(
                 f"line {line}: {name} has {raw} points, more than {rows[-1].name} above "
                 f"({rows[-1].points}); list the best first"
             )
+            continue
         seen[key] = line
         rows.append(ImportRow(line, name, points))
+    if problems:
+        raise ImportFileError("\n".join([*problems, "nothing was imported; fix the file"]))
     if not rows:
         raise ImportFileError("the file lists nobody: write one name,points line per player")
     return rows
 
 
 async def import_ranking(
-    uow: SqlUnitOfWork, club: Club, rows: list[ImportRow], now: datetime
+    uow: SqlUnitOfWork,
+    club: Club,
+    rows: list[ImportRow],
+    now: datetime,
+    *,
+    game: str = "backgammon",
+    replace: bool = False,
 ) -> Imported:
-    """Replace the club's imported ranking with `rows`; commit."""
+    """Store `rows` as the club's imported ranking of `game`; commit.
+
+    Refuse (AlreadyImported) when that game has one already, unless `replace`.
+    """
+    earlier = await uow.rankings.imported(club.id, game)
+    if earlier and not replace:
+        raise AlreadyImported(
+            f"{club.name} already has an imported {game} ranking ({len(earlier)} players); "
+            "nothing was changed. To replace it, run the same command with --replace"
+        )
     stored: list[tuple[int, Decimal]] = []
     created: list[str] = []
+    problems: list[str] = []
     for row in rows:
         found = await uow.players.by_name(club.id, row.name)
         if len(found) > 1:
-            raise ImportFileError(
+            problems.append(
                 f"line {row.line}: {len(found)} players of {club.name} are called {row.name!r}"
             )
+            continue
         if found:
             player = found[0]
         else:
@@ -98,9 +164,19 @@ async def import_ranking(
                 raise ImportFileError(
                     f"line {row.line}: {row.name[:80]!r} cannot be a name ({refusal.code})"
                 ) from None
-            player = await uow.players.add(club.id, name, now)
+            player = await uow.players.add(club.id, name, now, member=True)
             created.append(player.name)
         stored.append((player.id, row.points))
-    await uow.rankings.replace_imported(club.id, stored)
+    if problems:
+        await uow.rollback()
+        raise ImportFileError("\n".join([*problems, "nothing was imported; fix the file"]))
+    await uow.rankings.replace_imported(club.id, stored, game, now)
     await uow.commit()
-    return Imported(tuple((r.name, r.points) for r in rows), tuple(created))
+    return Imported(tuple((r.name, r.points) for r in rows), tuple(created), game, len(earlier))
+
+
+async def club_game(uow: SqlUnitOfWork, club: Club) -> str:
+    """Return the club's only game (from its tournaments and imports), else backgammon."""
+    games = {record.game for record in await uow.tournaments.records(club.id)}
+    games |= set(await uow.rankings.imported_games(club.id))
+    return default_game(games)

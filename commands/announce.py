@@ -254,6 +254,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                                 group=group,
                                 players=views.name_list(names, players),
                                 matches=", ".join(map(str, numbers)),
+                                count=len(numbers),
                             ),
                         )
                     )

@@ -10,9 +10,11 @@ from commands import arguments, claims, lookups, views
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Msg, Name, Reply, Table, When, msg, say, to_payload
+from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, overrides, progress, reports, sanctions
+from tournament import attendance, calendar, overrides, progress, reports, sanctions
 from tournament.club import Player
+from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
 from tournament.scoring import FinalScore, Side
@@ -141,6 +143,11 @@ async def club(s: Session, a: Args) -> Reply:
     pictures = a.choice("pictures")
     if pictures is not None:
         s.club.pictures, changed = pictures == "yes", True
+    approval = a.choice("approval")
+    if approval is not None:
+        # The club's say on approving members (HGV-1.4) applies to tournaments created
+        # from now on; "preset" lets each preset decide again.
+        s.club.approval, changed = {"yes": True, "no": False}.get(approval), True
     if changed:
         await s.uow.clubs.save(s.club)
         s.log(
@@ -153,9 +160,13 @@ async def club(s: Session, a: Args) -> Reply:
     info = msg(
         "club.info", name=Name(s.club.name), timezone=s.club.timezone, language=s.club.language
     )
-    if pictures is None:
-        return Reply((info,))
-    return Reply((info, msg("club.pictures_on" if s.club.pictures else "club.pictures_off")))
+    parts = [info]
+    if pictures is not None:
+        parts.append(msg("club.pictures_on" if s.club.pictures else "club.pictures_off"))
+    if approval is not None:
+        setting = {True: "on", False: "off", None: "preset"}[s.club.approval]
+        parts.append(msg(f"club.approval_{setting}"))
+    return Reply(tuple(parts))
 
 
 async def tournament_info(s: Session, a: Args) -> Reply:
@@ -177,19 +188,20 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     if not name:
         raise Refused("tournament_name_required")
     name = naming.clean(name, what="tournament")
-    if await s.uow.tournaments.by_name(s.club.id, name) is not None:
-        raise Refused("tournament_exists", name=name)
-    current = await s.maybe_tournament()
-    if current is not None and current.status in (
-        TournamentStatus.GROUPS,
-        TournamentStatus.KNOCKOUT,
-    ):
-        raise Refused("tournament_in_play", name=current.name)
+    listed = await s.uow.tournaments.list(s.club.id)
+    for _, other, _, status in listed:
+        if fold(other) == fold(name) and status != TournamentStatus.CANCELLED.value:
+            raise Refused("tournament_exists", name=name)
+    for _, other, _, status in listed:
+        if status in (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value):
+            raise Refused("tournament_in_play", name=other)
     preset_name = a.text("preset") or "hgv-backgammon"
     start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
         raise Refused("start_in_past", start=When(start, "datetime"))
     tweaks = dict(a.extra)
+    if s.club.approval is not None and "approval" not in tweaks:
+        tweaks["approval"] = "true" if s.club.approval else "false"  # the club's setting
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:
@@ -210,29 +222,79 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     s.adopt(state)
     known = await s.uow.tournaments.list(s.club.id)
     origin_starts = {tid: when for tid, _, when, _ in known}
+    open_too = [
+        other
+        for tid, other, _, status in known
+        if status == TournamentStatus.REGISTRATION.value and tid != state.id
+    ]
     for sanction in sanctions.bind_pending(
         await s.uow.sanctions.for_club(s.club.id), state.id, start, origin_starts
     ):
         await s.uow.sanctions.save(sanction)
     s.log("tournament_new", name=name, preset=preset.id, start=start.isoformat(), overrides=tweaks)
-    s.notify(
-        Reply(
-            (
-                msg(
-                    "tournament.open",
-                    tournament=Name(name),
-                    start=When(start, "datetime"),
-                    preset=preset.id,
-                ),
-            )
+    # One message: the club's chats hear of it, and in the chat where it was typed that
+    # announcement is the reply (Session.finish does not post it twice).
+    opened = say(
+        "tournament.open", tournament=Name(name), start=When(start, "datetime"), preset=preset.id
+    )
+    s.notify(opened)
+    if not open_too:
+        return opened
+    # A second tournament must not silently become the one every command acts on.
+    return Reply(
+        (
+            msg(
+                "tournament.others_open",
+                others=Name(", ".join(open_too)),
+                example=Name(f'tournament:"{name}"'),
+            ),
         )
     )
-    return say(
-        "tournament.created",
-        tournament=Name(name),
-        start=When(start, "datetime"),
-        preset=preset.id,
-    )
+
+
+async def tournament_list(s: Session, a: Args) -> Reply:
+    """List the club's tournaments with their status and start."""
+    listed = await s.uow.tournaments.list(s.club.id)
+    if not listed:
+        raise Refused("no_tournament")
+    parts: list[Msg] = [msg("tournament.list_title", club=Name(s.club.name))]
+    for _, name, start, status in listed:
+        parts.append(
+            msg(
+                "tournament.list_line",
+                tournament=Name(name),
+                start=When(start, "datetime"),
+                status=msg(f"tstatus.{status}"),
+            )
+        )
+    try:
+        meant = await s.maybe_tournament()
+    except Refused as asking:  # several tonight: the list says how to choose
+        parts.append(msg(f"refused.{asking.code}", choices=str(asking.params["choices"])))
+    else:
+        if meant is not None:
+            parts.append(msg("tournament.list_default", tournament=Name(meant.name)))
+    return Reply(tuple(parts), private=True)
+
+
+async def tournament_cancel(s: Session, a: Args) -> Reply:
+    """Call off a tournament created by mistake or cancelled; it stays on record."""
+    reason = a.text("reason") or ""
+    state = await s.tournament()
+    calendar.cancel(state)
+    known = await s.uow.tournaments.list(s.club.id)
+    later = [
+        (tid, st) for tid, _, st, status in known if status != "cancelled" and tid != state.id
+    ]
+    for record in await s.uow.sanctions.for_club(s.club.id):
+        if record.active and record.applies_to == state.id:
+            # A suspension for a tournament that will not be played moves to the next one.
+            record.applies_to = sanctions.next_tournament(state.start, later)
+            await s.uow.sanctions.save(record)
+    s.log("tournament_cancel", name=state.name, reason=reason)
+    told = Reply((msg("tournament.cancelled", tournament=Name(state.name), reason=Name(reason)),))
+    s.notify(told)  # the club's other chats hear it too; this one only once
+    return told
 
 
 def _expected(error: PresetError) -> Msg | str:
@@ -251,10 +313,27 @@ def _expected(error: PresetError) -> Msg | str:
 async def draw(s: Session, a: Args) -> Reply:
     """Draw the groups and publish them with the match schedule."""
     state = await s.tournament()
+    waiting = attendance.blocking_the_draw(state)
+    if waiting:
+        names = await s.names(set(waiting))
+        raise Refused(
+            "draw_waiting_approval",
+            count=len(waiting),
+            players=", ".join(names[q] for q in waiting),
+        )
     order = await lookups.seed_order(s)
-    s.events.extend(progress.draw(state, order, s.now))
+    events = progress.draw(state, order, s.now)
+    s.events.extend(events)
     s.log("draw", seed=state.seed, method=state.preset.groups.method)
-    return say("draw.ack", groups=len(state.groups), seed=state.seed)
+    drawn = next(e for e in events if isinstance(e, GroupsDrawn))
+    # The draw's announcement starts with this line: in the club's chat it is the reply.
+    return say(
+        "draw.done",
+        groups=drawn.groups,
+        matches=drawn.matches,
+        seed=drawn.seed,
+        fingerprint=state.draw.fingerprint if state.draw else "",
+    )
 
 
 async def result(s: Session, a: Args) -> Reply:
@@ -360,7 +439,9 @@ async def sanction(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     known = await s.uow.tournaments.list(s.club.id)
     after = state.start if state is not None else s.now
-    applies_to = sanctions.next_tournament(after, [(tid, st) for tid, _, st, _ in known])
+    applies_to = sanctions.next_tournament(
+        after, [(tid, st) for tid, _, st, status in known if status != "cancelled"]
+    )
     record = sanctions.Sanction(
         id=0,
         player=player.id,
@@ -406,16 +487,58 @@ async def addplayer(s: Session, a: Args) -> Reply:
 
 
 async def approve(s: Session, a: Args) -> Reply:
-    """Approve waiting entries (HGV-1.4): /approve eve frank approves both."""
-    state = await s.tournament()
-    done: list[Msg] = []
-    for player in a.players("player"):
-        _entered(state, player)
-        attendance.approve(state, player.id)
+    """Approve players as club members, once (HGV-1.4): /approve alice bob, /approve all."""
+    state = await s.maybe_tournament()
+    if a.choice("all"):
+        waiting = attendance.waiting_for_approval(state) if state is not None else []
+        known = await s.uow.players.many(waiting)
+        players = [known[p] for p in waiting if p in known]
+        if not players:
+            raise Refused("nobody_waiting")
+    else:
+        players = []
+        for found in a.players("player"):
+            if found.id not in {q.id for q in players}:
+                players.append(found)
+        if not players:
+            raise Refused("player_name_required", usage=a.usage)
+    approved: list[Player] = []
+    already: list[Player] = []
+    for player in players:
+        admitted = attendance.admit_member(state, player.id)
+        if player.member and not admitted:
+            already.append(player)
+            continue
+        if not player.member:
+            player.member = True
+            await s.uow.players.save(player)
+        approved.append(player)
         s.log("approve", player=player.name)
-        s.notify(Reply((msg("approve.you", tournament=Name(state.name)),)), player=player.id)
-        done.append(msg("approve.done", name=Name(player.name)))
-    return Reply(tuple(done))
+        entered = Name(state.name) if admitted and state is not None else None
+        you = (
+            msg("approve.you_entered", club=Name(s.club.name), tournament=entered)
+            if entered is not None
+            else msg("approve.you", club=Name(s.club.name))
+        )
+        s.notify(Reply((you,)), player=player.id)
+    parts: list[Msg] = []
+    if approved:
+        parts.append(
+            msg(
+                "approve.done",
+                count=len(approved),
+                players=Name(", ".join(q.name for q in approved)),
+            )
+        )
+    if already:
+        parts.append(
+            msg(
+                "approve.already",
+                count=len(already),
+                players=Name(", ".join(q.name for q in already)),
+            )
+        )
+    return Reply(tuple(parts))
 
 
 async def pause(s: Session, a: Args) -> Reply:
@@ -455,11 +578,35 @@ async def status(s: Session, a: Args) -> Reply:
             status=msg(f"tstatus.{state.status.value}"),
         )
     ]
-    waiting = [
-        e for e in state.entries.values() if e.status is EntryStatus.ACTIVE and not e.approved
-    ]
+    active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
+    waiting = [e for e in active if not e.approved]
     if waiting:
         parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
+    if state.status is TournamentStatus.REGISTRATION:
+        # Before the draw: who has not said they come, and who is not at the venue yet.
+        unconfirmed = [e for e in active if e.approved and not e.confirmed and not e.checked_in]
+        if unconfirmed:
+            parts.append(
+                msg(
+                    "glance.unconfirmed",
+                    count=len(unconfirmed),
+                    players=Name(", ".join(names[e.player] for e in unconfirmed)),
+                )
+            )
+        opens = state.start - timedelta(minutes=state.preset.reminders.checkin_minutes_before)
+        not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
+        if not_here and s.now >= opens:
+            parts.append(
+                msg(
+                    "glance.not_here",
+                    count=len(not_here),
+                    players=Name(", ".join(names[e.player] for e in not_here)),
+                    example=Name(names[not_here[0].player]),
+                )
+            )
+        drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
+        key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+        parts.append(msg(key, count=len(drawable), start=When(state.start)))
     late: list[Match] = []
     missing: list[Match] = []
     disputed: list[Match] = []
@@ -481,7 +628,16 @@ async def status(s: Session, a: Args) -> Reply:
         ("glance.missing", missing),
     ):
         if matches:
-            parts.append(msg(key, count=len(matches)))
+            first = matches[0]
+            parts.append(
+                msg(
+                    key,
+                    count=len(matches),
+                    match=first.number,
+                    white=views.name(names, first.white),
+                    black=views.name(names, first.black),
+                )
+            )
             parts.extend(views.match_line(m, names) for m in matches)
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))

@@ -87,8 +87,11 @@ async def handle(
                 reply = await target.handler(session, args)
                 await session.finish(reply)
                 held = tuple(session.held)
+                reply = session.fuller_reply or reply
                 if inv.private:
                     reply = with_club(reply, session.club.id)
+                if inv.private and session.player is not None and session.player.language:
+                    context.language = session.player.language  # their own language
             await uow.commit()
             return _response(reply, context, held=held)
     except Refused as refusal:

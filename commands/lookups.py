@@ -5,17 +5,24 @@ from __future__ import annotations
 from decimal import Decimal
 
 from commands import pictures, views
+from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
+from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
+from tournament.state import TournamentState
+
+GAMES = ("backgammon", "draughts")
 
 
 async def me(s: Session, a: Args) -> Reply:
     """Show your entry, matches, lateness points and sanctions."""
     player = await s.me()
+    if (language := a.choice("language")) is not None:
+        return await _set_language(s, player, language)
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:
@@ -46,6 +53,21 @@ async def me(s: Session, a: Args) -> Reply:
         if sanction.player == player.id and sanction.active:
             parts.append(msg("me.sanction", reason=msg(f"reason.{sanction.reason}")))
     return Reply(tuple(parts), private=True)
+
+
+async def _set_language(s: Session, player: Player, language: str) -> Reply:
+    """Set the language of a player's direct messages; `club` goes back to the club's."""
+    wanted = language.strip().lower()
+    if wanted == "club":
+        player.language = None
+    elif wanted in LANGUAGES:
+        player.language = wanted
+    else:
+        raise Refused("bad_language", text=language, languages=", ".join((*LANGUAGES, "club")))
+    # /me is a look-up (no tournament lock); this changes only the player's own setting.
+    await s.uow.players.save(player)
+    shown = player.language or s.club.language
+    return Reply((msg("me.language", language=msg(f"language.{shown}")),), private=True)
 
 
 async def schedule(s: Session, a: Args) -> Reply:
@@ -94,57 +116,59 @@ async def bracket(s: Session, a: Args) -> Reply:
 
 
 async def ranking(s: Session, a: Args) -> Reply:
-    """Show the season ranking (HGV-8); /ranking alltime or /ranking novice."""
+    """Show a game's season ranking (HGV-8); /ranking alltime, /ranking novice, game:draughts."""
     which = a.choice("which") or "season"
-    records = await s.uow.tournaments.records(s.club.id)
     state = await s.maybe_tournament()
-    preset = state.preset if state is not None else None
+    game = await ranked_game(s, a.choice("game"), state)
+    several = len(await club_games(s, state) | {game}) > 1
+    records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
+    preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
+    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
     if which == "alltime":
-        rows = ranking_rules.all_time_table(records)
-        title = msg("title.ranking_all_time", club=Name(s.club.name))
+        rows = ranking_rules.all_time_table(
+            records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
+        )
+        title = _title("title.ranking_all_time", s, game, several)
     elif which == "novice":
         if season_rules is None or not season_rules.novice_category:
             raise Refused("no_novice_category")
         rows = ranking_rules.novice_table(records, season_rules)
-        title = msg("title.ranking_novice", club=Name(s.club.name))
+        title = _title("title.ranking_novice", s, game, several)
     else:
         year = await season_year(s)
         records = [r for r in records if r.tournament in year]
         rows = (
-            ranking_rules.season_table(records, season_rules)
+            ranking_rules.season_table(records, season_rules, carried=carried)
             if season_rules
-            else ranking_rules.all_time_table(records)
+            else ranking_rules.all_time_table(records, carried=carried)
         )
-        title = msg("title.ranking_season", club=Name(s.club.name))
-    imported = await s.uow.rankings.imported(s.club.id)
-    if not rows and not imported:
-        return say("ranking.empty")
-    names = await s.names({r.player for r in rows} | {player for player, _ in imported})
+        title = _title("title.ranking_season", s, game, several)
+    if not rows:
+        return say("ranking.empty", game=msg(f"game.{game}"))
+    names = await s.names({r.player for r in rows})
+    shows_carried = any(r.carried for r in rows)
     table_rows = tuple(
         (
             r.rank,
             views.name(names, r.player),
-            f"{r.points:.2f}",
+            float(r.points),
+            *((float(r.carried),) if shows_carried else ()),
             r.tournaments,
             msg("word.yes" if r.prize_eligible else "word.no"),
         )
         for r in rows
     )
-    if not rows:
-        table_rows = tuple(
-            (i, views.name(names, player), f"{points:.2f}", 0, msg("word.no"))
-            for i, (player, points) in enumerate(imported, 1)
-        )
-        title = msg("title.ranking_imported", club=Name(s.club.name))
     header = (
         msg("col.rank"),
         msg("col.player"),
         msg("col.points"),
+        *((msg("col.carried"),) if shows_carried else ()),
         msg("col.tournaments"),
         msg("col.prize_eligible"),
     )
-    table = Table(title, header, table_rows)
+    notes = (msg("ranking.carried_note"),) if shows_carried else ()
+    table = Table(title, header, table_rows, notes)
     drawn = [
         (
             r.rank,
@@ -154,11 +178,37 @@ async def ranking(s: Session, a: Args) -> Reply:
             r.prize_eligible,
         )
         for r in rows
-    ] or [
-        (i, names.get(player, f"#{player}"), f"{points:.2f}", 0, False)
-        for i, (player, points) in enumerate(imported, 1)
     ]
-    return Reply((pictures.ranking_picture(f"ranking-{which}", table, drawn),))
+    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+
+
+async def ranked_game(s: Session, wanted: str | None, state: TournamentState | None) -> str:
+    """Return the game whose ranking is meant: asked for, the current tournament's, or the
+    club's only game (else backgammon)."""
+    if wanted is not None:
+        game = wanted.strip().lower()
+        if game not in GAMES:
+            raise Refused("bad_game", text=wanted, games=", ".join(GAMES))
+        return game
+    if state is not None:
+        return state.preset.game
+    return ranking_rules.default_game(await club_games(s, state))
+
+
+async def club_games(s: Session, state: TournamentState | None) -> set[str]:
+    """Return the games the club plays: its tournaments' and its imported rankings'."""
+    games = {r.game for r in await s.uow.tournaments.records(s.club.id)}
+    games |= set(await s.uow.rankings.imported_games(s.club.id))
+    if state is not None:
+        games.add(state.preset.game)
+    return games
+
+
+def _title(key: str, s: Session, game: str, several: bool) -> Msg:
+    """Return a ranking's title, naming the game when the club plays more than one."""
+    if several:
+        return msg(f"{key}_game", club=Name(s.club.name), game=msg(f"game.{game}"))
+    return msg(key, club=Name(s.club.name))
 
 
 async def season_year(s: Session) -> set[str]:
@@ -169,13 +219,15 @@ async def season_year(s: Session) -> set[str]:
 
 
 async def seed_order(s: Session) -> tuple[int, ...]:
-    """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8)."""
-    records = await s.uow.tournaments.records(s.club.id)
-    year = await season_year(s)
+    """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8): the season of the
+    tournament's game, points carried over from the imported ranking included."""
     state = await s.tournament()
+    game = state.preset.game
+    records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
+    year = await season_year(s)
     season = [r for r in records if r.tournament in year]
     rows = ranking_rules.season_table(season, state.preset.season)
-    imported = await s.uow.rankings.imported(s.club.id)
+    imported = await s.uow.rankings.imported(s.club.id, game, year=s.now.year)
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 
@@ -188,19 +240,62 @@ async def rules(s: Session, a: Args) -> Reply:
 
 
 def rules_summary(preset: Preset) -> tuple[Msg, ...]:
-    g, k, late = preset.groups, preset.knockout, preset.lateness
-    return (
-        msg("rules.preset", preset=preset.id),
-        msg(
-            f"rules.groups_{g.method}", size=g.size, qualifiers=g.qualifiers, length=g.match_length
-        ),
-        msg("rules.tiebreaks", chain=", ".join(g.tiebreaks)),
-        msg(
-            "rules.knockout", length=k.match_length, semi=k.semi_final_length, final=k.final_length
-        ),
-        msg("rules.lateness", step=late.step_minutes, points=late.points_per_step),
-        msg("rules.report", minutes=preset.reporting.accept_minutes),
+    """Say the preset's rules in plain words, each from its own numbers (never a fixed
+    text that a club's overrides would make untrue)."""
+    entry, g, k, late = preset.entry, preset.groups, preset.knockout, preset.lateness
+    draughts = preset.game == "draughts"
+    parts = [msg("rules.preset", preset=preset.id, game=msg(f"game.{preset.game}"))]
+    if entry.approval:
+        parts.append(msg("rules.approval"))
+        if entry.members_only:
+            parts.append(msg("rules.guests"))
+    if entry.minimum_age:
+        parts.append(msg("rules.minimum_age", age=entry.minimum_age))
+    if g.method == "snake":
+        parts.append(msg("rules.groups_snake", size=g.size))
+    else:
+        parts.append(msg("rules.groups_random", size=g.size, bigger=g.size + 1))
+    parts.append(
+        msg("rules.match_draughts")
+        if draughts
+        else msg("rules.match_points", length=g.match_length)
     )
+    if g.qualifiers >= g.size:
+        parts.append(msg("rules.everyone_qualifies"))
+    else:
+        parts.append(msg("rules.qualifiers", qualifiers=g.qualifiers))
+    parts.append(msg("rules.ties"))
+    parts.extend(msg(f"rules.tie.{name}", n=n) for n, name in enumerate(g.tiebreaks, 1))
+    if draughts:
+        games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
+        parts.append(
+            msg("rules.draughts_tiebreak", games=", ".join(x.replace("x", " × ") for x in games))
+        )
+    else:
+        parts.append(
+            msg(
+                "rules.knockout",
+                length=k.match_length,
+                semi=k.semi_final_length,
+                final=k.final_length,
+            )
+        )
+    if k.third_place:
+        parts.append(msg("rules.third_place"))
+    if k.consolation:
+        parts.append(msg("rules.consolation"))
+    if late.points_per_step:
+        parts.append(
+            msg("rules.lateness_points", step=late.step_minutes, points=late.points_per_step)
+        )
+    if late.forfeit_after_minutes:
+        parts.append(msg("rules.lateness_forfeit", minutes=late.forfeit_after_minutes))
+    elif late.points_per_step:
+        parts.append(msg("rules.lateness_forfeit_at_length"))
+    if entry.youngest_prize or entry.veteran_prize:
+        parts.append(msg("rules.age_prizes"))
+    parts.append(msg("rules.report", minutes=preset.reporting.accept_minutes))
+    return tuple(parts)
 
 
 async def help_(s: Session, a: Args) -> Reply:

@@ -60,7 +60,7 @@ async def register(s: Session, a: Args) -> Reply:
         )
     ]
     if not entry.approved:
-        parts.append(msg("register.needs_approval"))
+        parts.append(msg("register.needs_approval", name=Name(player.name)))
     elif s.now >= state.start - _checkin_offset(state):
         parts.append(msg("register.checkin_open"))
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
@@ -78,12 +78,18 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
             raise Refused("claim_needs_code", name=candidate.name)
         await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
         s.log("claim", player=candidate.name)
+        if trusted and not s.is_director and candidate.member:
+            # Anyone could type an imported name: where the club approves its members
+            # (HGV-1.4), a director confirms once that this account is that person.
+            candidate.member = False
+            await s.uow.players.save(candidate)
         return candidate
     if found:
         raise Refused("name_taken", name=wanted)
     existing = [p.name for p in await s.uow.players.all(s.club.id)]
     wanted = naming.clean_new_player(wanted, existing)
-    player = await s.uow.players.add(s.club.id, wanted, s.now)
+    # Membership is a director's decision (HGV-1.4): a director who registers is a member.
+    player = await s.uow.players.add(s.club.id, wanted, s.now, member=s.is_director)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
     return player
 

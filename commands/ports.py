@@ -73,7 +73,13 @@ class PlayerRepository(Protocol):
 
     async def all(self, club_id: int) -> list[Player]: ...
     async def add(
-        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+        self,
+        club_id: int,
+        name: str,
+        now: datetime,
+        *,
+        born: date | None = None,
+        member: bool = True,
     ) -> Player: ...
     async def save(self, player: Player) -> None: ...
     async def add_account(self, player_id: int, platform: str, external_id: str) -> None: ...
@@ -130,12 +136,20 @@ class SanctionRepository(Protocol):
 
 
 class RankingRepository(Protocol):
-    async def imported(self, club_id: int) -> list[tuple[int, Decimal]]:
-        """Return the imported ranking, best first: (player id, points)."""
+    async def imported(
+        self, club_id: int, game: str = "backgammon", *, year: int | None = None
+    ) -> list[tuple[int, Decimal]]:
+        """Return a game's imported ranking, best first: (player id, points); with
+        `year`, only when it was imported that year."""
         ...
 
+    async def imported_games(self, club_id: int) -> list[str]: ...
     async def replace_imported(
-        self, club_id: int, rows: Sequence[tuple[int, Decimal]]
+        self,
+        club_id: int,
+        rows: Sequence[tuple[int, Decimal]],
+        game: str = "backgammon",
+        at: datetime | None = None,
     ) -> None: ...
 
 

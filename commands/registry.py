@@ -132,6 +132,7 @@ def _club() -> CommandSpec:
             Param("timezone", "text", aliases=("tz",), example="Europe/Madrid"),
             Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
+            Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
         ),
         subcommands=(link, join, confirm),
     )
@@ -165,11 +166,28 @@ def _tournament() -> CommandSpec:
         preset_options=True,
     )
     info = CommandSpec("tournament info", directors.tournament_info, "director", writes=False)
+    listed = CommandSpec("tournament list", directors.tournament_list, "director", writes=False)
+    cancel = CommandSpec(
+        "tournament cancel",
+        directors.tournament_cancel,
+        "director",
+        (
+            Param(
+                "name",
+                "tournament",
+                required=True,
+                positional=True,
+                aliases=("tournament",),
+                example='"May Cup"',
+            ),
+            REASON,
+        ),
+    )
     return CommandSpec(
         "tournament",
         directors.tournament_info,
         "director",
-        subcommands=(new, info),
+        subcommands=(new, listed, cancel, info),
         writes=False,
     )
 
@@ -231,10 +249,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 description="arg.ranking_which",
                 synonyms={"all-time": "alltime", "historic": "alltime", "all": "alltime"},
             ),
+            Param("game", "choice", choices=lookups.GAMES),
         ),
         writes=False,
     ),
-    CommandSpec("me", lookups.me, "player", writes=False),
+    CommandSpec(
+        "me",
+        lookups.me,
+        "player",
+        (
+            Param(
+                "language",
+                "choice",
+                choices=(*LANGUAGES, "club"),
+                aliases=("lang",),
+                description="arg.my_language",
+            ),
+        ),
+        writes=False,
+    ),
     CommandSpec("rules", lookups.rules, "player", writes=False),
     CommandSpec(
         "help",
@@ -286,7 +319,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "approve",
         directors.approve,
         "director",
-        (Param("player", "player", required=True, positional=True, many=True),),
+        (
+            Param(
+                "all", "choice", positional=True, choices=("all",), description="arg.all_waiting"
+            ),
+            Param("player", "player", positional=True, many=True),
+        ),
     ),
     CommandSpec("pause", directors.pause, "director", (MATCH_FIRST, REASON)),
     CommandSpec("resume", directors.resume, "director", (MATCH_FIRST,)),

@@ -2,16 +2,26 @@
 
 Catalog templates are plain text; everything, template and parameters, is escaped for
 the format, so a name like `<b>x</b> @everyone` shows as typed and pings nobody.
+
+Numbers, dates and plurals follow the language's CLDR data (Babel): "2,30" in Spanish,
+"sáb, 31 ene, 20:00", and a template chooses its words by plural category with ICU's
+syntax, `{points, plural, one {# point} other {# points}}` (`#` is the number).
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Literal
 from zoneinfo import ZoneInfo
+
+from babel import Locale
+from babel.dates import format_skeleton
+from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
@@ -69,9 +79,13 @@ class Renderer:
 
     def message(self, message: Msg) -> str:
         """Render one message, escaped for the format."""
-        raw = template(self.language, message.key)
+        raw = choose_plurals(template(self.language, message.key), message.params, self.language)
         literal = escape(raw, self.fmt) if self.fmt != "markdown" else raw
         params = {k: self.param(v) for k, v in message.params.items()}
+        for key, value in params.items():
+            if value.endswith("."):
+                # "Gina R." ends the sentence itself: no "Gina R.." from "{name}."
+                literal = literal.replace("{" + key + "}.", "{" + key + "}")
         try:
             return literal.format_map(params)
         except (KeyError, IndexError, ValueError):
@@ -89,16 +103,21 @@ class Renderer:
         if isinstance(value, Msg):
             return self.message(value)
         if isinstance(value, float):
-            return f"{value:.2f}"
+            return format_decimal(value, format="0.00", locale=_locale(self.language))
         return escape(str(value), self.fmt)
 
     def when(self, at: datetime, style: str = "time") -> str:
+        """Return a moment in the club's time zone, as the language writes it."""
         local = at.astimezone(self.zone)
+        time = local.strftime("%H:%M")  # clubs everywhere post 24-hour times
+        if style == "time":
+            return time
+        locale = _locale(self.language)
         if style == "date":
-            return local.strftime("%Y-%m-%d")
-        if style == "datetime":
-            return local.strftime("%Y-%m-%d %H:%M")
-        return local.strftime("%H:%M")
+            return format_skeleton("yMMMEd", local, locale=locale)
+        day = format_skeleton("MMMEd", local, locale=locale)
+        pattern = str(locale.datetime_formats["medium"])
+        return pattern.replace("{1}", day).replace("{0}", time)
 
     def table(self, table: Table) -> str:
         """Render a table as aligned monospaced text (a <pre> block in HTML)."""
@@ -140,4 +159,87 @@ CELL_WIDTH = 24
 
 
 def _numeric(cell: str) -> bool:
-    return bool(cell) and cell.replace(".", "", 1).replace("-", "", 1).isdigit()
+    bare = cell.replace(".", "", 1).replace(",", "", 1).replace("-", "", 1)
+    return bool(cell) and bare.isdigit()
+
+
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+def plural_category(language: str, number: float) -> str:
+    """Return the CLDR plural category of a number: "one", "few", "many", "other"..."""
+    return str(_locale(language).plural_form(abs(number)))
+
+
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """One `{name, plural, one {...} other {...}}` block of a template."""
+
+    start: int
+    end: int
+    name: str
+    forms: dict[str, str]
+
+
+_PLURAL = re.compile(r"\{(\w+),\s*plural,")
+
+
+def plurals(raw: str) -> list[Plural]:
+    """Return the plural blocks of a template; raise ValueError when one is malformed."""
+    found: list[Plural] = []
+    for head in _PLURAL.finditer(raw):
+        if found and head.start() < found[-1].end:
+            raise ValueError(f"nested plural in {raw!r}")
+        forms: dict[str, str] = {}
+        at = head.end()
+        while True:
+            while at < len(raw) and raw[at].isspace():
+                at += 1
+            if at >= len(raw):
+                raise ValueError(f"unclosed plural in {raw!r}")
+            if raw[at] == "}":
+                break
+            word = re.match(r"=?\w+", raw[at:])
+            if word is None:
+                raise ValueError(f"bad plural form at {raw[at:]!r}")
+            at += word.end()
+            while at < len(raw) and raw[at].isspace():
+                at += 1
+            if at >= len(raw) or raw[at] != "{":
+                raise ValueError(f"plural form {word.group()} without text in {raw!r}")
+            depth, begin = 0, at
+            for at in range(begin, len(raw)):
+                depth += {"{": 1, "}": -1}.get(raw[at], 0)
+                if depth == 0:
+                    break
+            else:
+                raise ValueError(f"unclosed plural text in {raw!r}")
+            forms[word.group()] = raw[begin + 1 : at]
+            at += 1
+        if "other" not in forms:
+            raise ValueError(f"plural without an 'other' form in {raw!r}")
+        found.append(Plural(head.start(), at + 1, head.group(1), forms))
+    return found
+
+
+def choose_plurals(raw: str, params: Mapping[str, object], language: str) -> str:
+    """Replace each plural block by the form its number asks for, `#` by the number."""
+    if "plural," not in raw:
+        return raw
+    out: list[str] = []
+    done = 0
+    for block in plurals(raw):
+        value = params.get(block.name)
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        form = block.forms["other"]
+        if number is not None:
+            exact = f"={number}"
+            category = plural_category(language, number)
+            form = block.forms.get(exact) or block.forms.get(category) or form
+        out.append(raw[done : block.start])
+        out.append(form.replace("#", "{" + block.name + "}"))
+        done = block.end
+    out.append(raw[done:])
+    return "".join(out)

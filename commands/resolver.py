@@ -17,7 +17,7 @@ from typing import Any
 from commands.params import Args, Signature
 from commands.session import Session
 from tournament.club import Player
-from tournament.model import Refused
+from tournament.model import Refused, TournamentStatus
 
 
 def fold(text: str) -> str:
@@ -142,13 +142,15 @@ async def choose_tournament(s: Session, text: str) -> None:
     """Make the tournament `text` names the session's, or refuse with the club's list."""
     listed = await s.uow.tournaments.list(s.club.id)
     wanted = fold(text)
+    # Of tournaments sharing a name, one called off comes first, so the live one wins.
+    listed = sorted(listed, key=lambda t: (t[3] != TournamentStatus.CANCELLED.value, t[2]))
     exact = [tid for tid, name, _, _ in listed if fold(name) == wanted]
     starts = [tid for tid, name, _, _ in listed if fold(name).startswith(wanted)]
     found = exact or starts
     if wanted and len(set(found)) >= 1 and (exact or len(set(starts)) == 1):
         s.choose(found[-1])  # the latest of that name
         return
-    names = [name for _, name, _, _ in listed]
+    names = [name for _, name, _, _ in sorted(listed, key=lambda t: t[2])]
     close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.5)
     by_fold = {fold(n): n for n in names}
     raise Refused(

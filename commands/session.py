@@ -16,10 +16,10 @@ from commands import announce
 from commands.announce import Notice
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
-from tournament import due, sanctions
+from tournament import calendar, due, sanctions
 from tournament.club import Club, Player
 from tournament.events import Event, SanctionRecorded
-from tournament.model import PlayerId, Refused
+from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
 
@@ -38,6 +38,13 @@ def with_club(reply: Reply, club_id: int) -> Reply:
         for b in reply.buttons
     )
     return Reply(reply.parts, buttons, reply.private, reply.secret)
+
+
+def _says_all_of(announcement: dict[str, Any], reply: dict[str, Any]) -> bool:
+    """Return whether an announcement repeats every part of a reply (which has no buttons)."""
+    if reply["buttons"] or not reply["parts"]:
+        return False
+    return all(part in announcement["parts"] for part in reply["parts"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,9 @@ class Session:
     _tournament: TournamentState | None = None
     _chosen: int | None = None  # the tournament the command named (`tournament:`)
     _names: dict[PlayerId, str] = field(default_factory=dict)
+    # An announcement to the chat the command came from that says all the reply says:
+    # it becomes the reply, and is not posted there a second time.
+    fuller_reply: Reply | None = None
 
     @property
     def now(self) -> datetime:
@@ -107,12 +117,14 @@ class Session:
 
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
-            if self._chosen is not None:
-                state: TournamentState | None = await self.uow.tournaments.get(
-                    self._chosen, for_update=self.writes
-                )
-            else:
-                state = await self.uow.tournaments.current(self.club.id, for_update=self.writes)
+            chosen = self._chosen if self._chosen is not None else await self._meant()
+            state = (
+                None
+                if chosen is None
+                else await self.uow.tournaments.get(chosen, for_update=self.writes)
+            )
+            if state is not None and state.status is TournamentStatus.CANCELLED and self.writes:
+                raise Refused("tournament_cancelled", tournament=state.name)
             if state is not None:
                 await self.names(set(state.entries))  # one query for every name it needs
                 if self.writes:
@@ -122,6 +134,22 @@ class Session:
             self._tournament = state
         return self._tournament
 
+    async def _meant(self) -> int | None:
+        """Return the tournament a command means without naming one, or ask which."""
+        listed = [
+            calendar.Listed(tid, name, start, status)
+            for tid, name, start, status in await self.uow.tournaments.list(self.club.id)
+        ]
+        found = calendar.meant(listed, self.now, self.club.timezone)
+        if found.chosen is not None:
+            return found.chosen.id
+        if found.candidates:
+            raise Refused(
+                "which_tournament",
+                choices=" · ".join(f'tournament:"{t.name}"' for t in found.candidates),
+            )
+        return None
+
     def adopt(self, state: TournamentState) -> None:
         """Make a newly created tournament the session's tournament."""
         self._tournament = state
@@ -129,7 +157,8 @@ class Session:
     async def me(self) -> Player:
         """Return the invoking player; refuse someone the club does not know yet."""
         if self.player is None:
-            raise Refused("not_a_player")
+            # A director who types a player's command usually means to act for a player.
+            raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
 
     async def find_player(self, name: str) -> Player:
@@ -170,7 +199,7 @@ class Session:
             return
         known = await self.uow.tournaments.list(self.club.id)
         applies_to = sanctions.next_tournament(
-            state.start, [(tid, start) for tid, _, start, _ in known]
+            state.start, [(tid, start) for tid, _, start, status in known if status != "cancelled"]
         )
         for event in recorded:
             await self.uow.sanctions.add(
@@ -228,6 +257,11 @@ class Session:
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
         accounts = await self.uow.players.accounts_of(players) if players else {}
+        languages = (
+            {p: q.language for p, q in (await self.uow.players.many(players)).items()}
+            if players
+            else {}
+        )
         messages: list[dict[str, Any]] = []
         for notice in self.notices:
             targets = chats
@@ -240,8 +274,18 @@ class Session:
                 notice.reply if notice.player is None else with_club(notice.reply, self.club.id)
             )
             payload = to_payload(reply_out)
+            if notice.player is not None and languages.get(notice.player):
+                payload["language"] = languages[notice.player]  # /me language:pl
             for platform, chat in targets:
-                carried = (platform, chat) == (self.inv.platform, self.inv.chat)
+                # The reply may say the announcement (or all of it, one message per
+                # event): its row is still queued, held for the adapter to mark sent.
+                carried = False
+                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
+                    if echo == payload:
+                        carried = True
+                    elif self.fuller_reply is None and _says_all_of(payload, echo):
+                        self.fuller_reply = notice.reply  # one message per event
+                        carried = True
                 messages.append(
                     {
                         "club_id": self.club.id,
@@ -251,9 +295,7 @@ class Session:
                         "created_at": self.now,
                         "coalesce": notice.coalesce,
                         "expires_at": notice.expires_at,
-                        "held_until": (
-                            self.now + REPLY_HOLD if carried and echo == payload else None
-                        ),
+                        "held_until": self.now + REPLY_HOLD if carried else None,
                     }
                 )
         ids = await self.uow.outbox.add_many(messages)

@@ -188,14 +188,61 @@ def round_label(match: Match) -> Msg:
 
 
 def bracket_table(state: TournamentState, names: Names) -> Table:
-    """Return the knockout matches by round, the next ones to be decided included."""
+    """Return the knockout by round: who meets whom next ("winner of 13"), who had a bye,
+    and who won each match (the lot winner too, WAR-V)."""
     matches = state.stage_matches(Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
-    table = schedule_table(state, matches, names)
-    return Table(
-        title=msg("title.bracket", tournament=Name(state.name)),
-        header=table.header,
-        rows=table.rows,
+    by_key = {m.key: m for m in matches if m.key is not None}
+    first_round = {
+        stage: min((m.round for m in matches if m.stage is stage), default=0)
+        for stage in (Stage.KNOCKOUT, Stage.CONSOLATION)
+    }
+
+    def side(match: Match, player: PlayerId | None, source: str | None) -> Param:
+        feeder = by_key.get(source) if source is not None else None
+        if player is None and feeder is not None:
+            key = "word.loser_of" if match.stage is Stage.THIRD_PLACE else "word.winner_of"
+            return msg(key, match=feeder.number)
+        if (
+            player is not None
+            and source is None
+            and match.stage in first_round
+            and match.round > first_round[match.stage]
+        ):
+            return msg("word.after_bye", name=name(names, player))  # straight into round 2
+        return name(names, player)
+
+    def outcome(match: Match) -> Param:
+        if match.is_final and match.winner is not None:
+            return msg("status.won_by", name=name(names, match.winner))
+        return msg(f"status.{match.status.value}")
+
+    rows = tuple(
+        (
+            m.number,
+            round_label(m),
+            When(m.start) if m.start else "",
+            side(m, m.white, m.white_from),
+            side(m, m.black, m.black_from),
+            score(m.white_score, m.black_score, m.tiebreaks, m.lot_winner)
+            if m.status is not MatchStatus.SCHEDULED
+            else "",
+            outcome(m),
+        )
+        for m in matches
     )
+    header = tuple(
+        msg(k)
+        for k in (
+            "col.match",
+            "col.round",
+            "col.time",
+            "col.white",
+            "col.black",
+            "col.score",
+            "col.status",
+        )
+    )
+    return Table(title=msg("title.bracket", tournament=Name(state.name)), header=header, rows=rows)
 
 
 def placements_table(state: TournamentState, names: Names) -> Table:

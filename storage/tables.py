@@ -57,6 +57,7 @@ class ClubRecord(SQLModel, table=True):
     timezone: str
     language: str
     pictures: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    approval: bool | None = None  # approving members (HGV-1.4); None: each preset says
     created_at: datetime = _time()
 
 
@@ -108,6 +109,7 @@ class PlayerRecord(SQLModel, table=True):
     member: bool = True
     novice: bool = False
     created_at: datetime = _time()
+    language: str | None = None  # of their direct messages; None: the club's
 
 
 class AccountRecord(SQLModel, table=True):
@@ -265,14 +267,16 @@ class SanctionRecord(SQLModel, table=True):
 
 
 class RankingImportRecord(SQLModel, table=True):
-    __tablename__ = "ranking_imports"
-    __table_args__ = (UniqueConstraint("club_id", "player_id"),)
+    __tablename__ = "imported_rankings"
+    __table_args__ = (UniqueConstraint("club_id", "game", "player_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     club_id: int = _fk("clubs.id")
+    game: str  # each game has its own ranking: "backgammon", "draughts"
     player_id: int = _fk("players.id", index=True)
     position: int
     points: str = Field(sa_type=String(32))  # a decimal string: exact on every database
+    imported_at: datetime | None = _opt_time()  # the season it belongs to
 
 
 class OutboxRecord(SQLModel, table=True):

@@ -63,6 +63,39 @@ def approve(state: TournamentState, player: PlayerId) -> Entry:
     return entry
 
 
+def waiting_for_approval(state: TournamentState) -> list[PlayerId]:
+    """Return the players whose entry waits for a director's approval (HGV-1.4)."""
+    return [
+        e.player
+        for e in state.entries.values()
+        if e.status is EntryStatus.ACTIVE and not e.approved
+    ]
+
+
+def admit_member(state: TournamentState | None, player: PlayerId) -> bool:
+    """Let a newly approved member's waiting entry play (HGV-1.4); return whether one did.
+
+    Approval is membership, once per player: the caller records it on the player, and
+    this approves the entry that waited for it.
+    """
+    if state is None or state.status is TournamentStatus.FINISHED:
+        return False
+    entry = state.entries.get(player)
+    if entry is None or entry.status is not EntryStatus.ACTIVE or entry.approved:
+        return False
+    entry.approved = True
+    return True
+
+
+def blocking_the_draw(state: TournamentState) -> list[PlayerId]:
+    """Return the confirmed players the draw would leave out for lack of approval.
+
+    The draw takes confirmed, approved players; a director who draws while confirmed
+    players still wait for approval would drop them without a word (HGV-1.4).
+    """
+    return [p for p in waiting_for_approval(state) if state.entries[p].confirmed]
+
+
 def confirm(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Record that the player will attend."""
     entry = _active_entry(state, player)

@@ -15,6 +15,7 @@ class Club:
     timezone: str  # an IANA name, e.g. "America/Caracas"
     language: str  # "en" | "es" | "ro" | "pl"
     pictures: bool = True  # tables and brackets as pictures where a chat can show them
+    approval: bool | None = None  # members approved by a director (HGV-1.4); None: preset's
 
 
 @dataclass(slots=True)
@@ -26,8 +27,9 @@ class Player:
     name: str
     created_at: datetime
     born: date | None = None
-    member: bool = True
+    member: bool = True  # approved as a member of the club (HGV-1.4)
     novice: bool = False
+    language: str | None = None  # of their direct messages; None: the club's language
 
 
 @dataclass(frozen=True, slots=True)

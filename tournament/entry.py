@@ -44,23 +44,26 @@ def _refuse(code: str, **params: int | str) -> EntryDecision:
 def decide_entry(
     rules: EntryRules, *, born: date | None, on: date, is_member: bool, official: bool = True
 ) -> EntryDecision:
-    """Return whether a player may enter a tournament held on `on`.
+    """Return whether a player may enter a tournament held on `on` (HGV-1.4, NAV-ENTRY).
 
-    Checks run in this order, and the first that fails is the refusal: membership for
-    an official members-only tournament ("members_only"; friendly ones admit guests,
-    HGV-1.4), then the minimum age (NAV-ENTRY): without a birth date
-    "birth_date_required", below it "too_young" with the minimum and the age on the
-    day. An accepted entry waits for a director when the club approves entries.
+    Approval is club membership, decided once per player (HGV-1.4): when the club approves
+    its members (`rules.approval`), a player who is not a member yet enters but waits for
+    a director's approval of their membership. Official tournaments are for members; a
+    members-only club's friendly tournaments admit guests without approval, while an
+    open club (`members_only` false, Navodari's organisers who select) approves every
+    newcomer. Without approval anyone may enter. The minimum age (NAV-ENTRY) is then
+    checked: without a birth date "birth_date_required", below it "too_young" with the
+    minimum and the age on the day.
     """
-    if rules.members_only and official and not is_member:
-        return _refuse(MEMBERS_ONLY)
     if rules.minimum_age > 0:
         if born is None:
             return _refuse(BIRTH_DATE_REQUIRED, minimum_age=rules.minimum_age)
         age = age_on(born, on)
         if age < rules.minimum_age:
             return _refuse(TOO_YOUNG, minimum_age=rules.minimum_age, age=age)
-    return EntryDecision(True, rules.approval, None, MappingProxyType({}))
+    guest_welcome = rules.members_only and not official
+    needs_approval = rules.approval and not is_member and not guest_welcome
+    return EntryDecision(True, needs_approval, None, MappingProxyType({}))
 
 
 def youngest_and_veteran(

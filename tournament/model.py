@@ -49,6 +49,7 @@ class TournamentStatus(StrEnum):
     GROUPS = "groups"
     KNOCKOUT = "knockout"
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # called off by a director; kept for the record
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ points are rounded to 0.01 at the end.
 Tables (HGV-8, HGV-NOVICE): the season table sums the official tournaments it is given
 (the caller passes one season's records), the all-time table every official tournament
 ever, the novice table only the points earned while in the novice category. Friendly
-tournaments never count.
+tournaments never count. A club that plays several games keeps its tables per game
+(`for_game`); points carried over from before the bot (a club's imported ranking) are
+the season so far and count in the season and all-time tables, shown apart.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class TournamentRecord:
     champion: PlayerId | None
     finalists: tuple[PlayerId, ...]
     novices: frozenset[PlayerId] = frozenset()
+    game: str = "backgammon"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,7 @@ class RankingRow:
     tournaments_won: int
     finals_played: int
     prize_eligible: bool
+    carried: Decimal = ZERO  # of `points`, carried over from before the bot
 
 
 def _money(value: float) -> Decimal:
@@ -121,6 +125,25 @@ class _Tally:
     won: int = 0
     finals: int = 0
     attended: int = 0
+    carried: Decimal = ZERO
+
+
+def default_game(games: Iterable[str]) -> str:
+    """Return a club's default game: its only game, else backgammon (HGV-8 per game)."""
+    distinct = set(games)
+    return distinct.pop() if len(distinct) == 1 else "backgammon"
+
+
+def for_game(records: Iterable[TournamentRecord], game: str) -> list[TournamentRecord]:
+    """Return the records of one game: a draughts night never counts for backgammon."""
+    return [record for record in records if record.game == game]
+
+
+def _carry(tallies: dict[PlayerId, _Tally], carried: Mapping[PlayerId, Decimal]) -> None:
+    for player, points in carried.items():
+        tally = tallies.setdefault(player, _Tally())
+        tally.points += points
+        tally.carried += points
 
 
 def _tally(
@@ -154,7 +177,7 @@ def _table(
     listed: Collection[PlayerId] | None = None,
 ) -> tuple[RankingRow, ...]:
     if listed is None:
-        players = [p for p, t in tallies.items() if t.tournaments > 0]
+        players = [p for p, t in tallies.items() if t.tournaments > 0 or t.carried]
     else:
         players = list(dict.fromkeys(listed))
     rows = [_row(player, tallies.get(player, _Tally()), threshold) for player in players]
@@ -175,7 +198,14 @@ def _row(player: PlayerId, tally: _Tally, threshold: int | None) -> RankingRow:
     # rank 0 until the table is sorted
     eligible = threshold is not None and tally.attended >= threshold
     return RankingRow(
-        0, player, tally.points, tally.tournaments, tally.won, tally.finals, eligible
+        0,
+        player,
+        tally.points,
+        tally.tournaments,
+        tally.won,
+        tally.finals,
+        eligible,
+        tally.carried,
     )
 
 
@@ -190,15 +220,18 @@ def season_table(
     rules: SeasonRules,
     *,
     players: Collection[PlayerId] | None = None,
+    carried: Mapping[PlayerId, Decimal] | None = None,
 ) -> tuple[RankingRow, ...]:
     """Return the season ranking of the official tournaments among `records` (HGV-8).
 
     Ties on points go to `rules.tiebreaks` in order, then the rank is shared and the
     players are listed by id. Without `players`, everyone who played an official
     tournament is listed; with it, exactly those players are (0 points when they have
-    not played), e.g. to rank the entrants of the next tournament.
+    not played), e.g. to rank the entrants of the next tournament. `carried` points (the
+    season so far, imported) are added to each player's total and shown apart.
     """
     tallies = _tally(records, lambda _record, _player: True)
+    _carry(tallies, carried or {})
     return _table(tallies, rules.tiebreaks, prize_threshold(rules), players)
 
 
@@ -206,6 +239,7 @@ def all_time_table(
     records: Sequence[TournamentRecord],
     *,
     tiebreaks: Sequence[SeasonTiebreak] = ("tournaments_won", "finals_played"),
+    carried: Mapping[PlayerId, Decimal] | None = None,
 ) -> tuple[RankingRow, ...]:
     """Return the all-time ranking over every official tournament (HGV-8).
 
@@ -213,6 +247,7 @@ def all_time_table(
     use its own. Nobody is prize eligible: prizes are per season.
     """
     tallies = _tally(records, lambda _record, _player: True)
+    _carry(tallies, carried or {})
     return _table(tallies, tiebreaks, None)
 
 

@@ -172,7 +172,9 @@ class OutboxSender:
             await self.store.mark_failed(row.id, at=self.clock(), error=f"bad payload: {error}")
             return None
         club = await self._club(row.club_id)
-        outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
+        # A direct message carries its player's language (/me language:pl), if they chose.
+        language = str(row.payload.get("language") or club.language)
+        outgoing = render(reply, language, club.timezone, pictures=club.pictures)
         if outgoing.empty:
             await self.store.mark_sent(row.id, at=self.clock())
             return None

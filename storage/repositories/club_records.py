@@ -77,19 +77,50 @@ class SqlSanctionRepository(SqlRepository):
 class SqlRankingRepository(SqlRepository):
     """A club's ranking from before the bot, imported once and kept exact."""
 
-    async def imported(self, club_id: int) -> list[tuple[int, Decimal]]:
-        """Return the imported ranking, best first: (player id, points)."""
+    async def imported(
+        self, club_id: int, game: str = "backgammon", *, year: int | None = None
+    ) -> list[tuple[int, Decimal]]:
+        """Return a game's imported ranking, best first: (player id, points); with `year`,
+        only when it was imported that year (an import is the season so far)."""
         c = t.ranking_imports.c
-        query = select(c.player_id, c.points).where(c.club_id == club_id).order_by(c.position)
+        query = (
+            select(c.player_id, c.points, c.imported_at)
+            .where(c.club_id == club_id, c.game == game)
+            .order_by(c.position)
+        )
         result = await (await self._conn()).execute(query)
-        return [(r.player_id, Decimal(r.points)) for r in result]
+        return [
+            (r.player_id, Decimal(r.points))
+            for r in result
+            if year is None or r.imported_at is None or r.imported_at.year == year
+        ]
 
-    async def replace_imported(self, club_id: int, rows: Sequence[tuple[int, Decimal]]) -> None:
+    async def imported_games(self, club_id: int) -> list[str]:
+        """Return the games that have an imported ranking."""
+        c = t.ranking_imports.c
+        query = select(c.game).where(c.club_id == club_id).distinct().order_by(c.game)
+        return [r.game for r in await (await self._conn()).execute(query)]
+
+    async def replace_imported(
+        self,
+        club_id: int,
+        rows: Sequence[tuple[int, Decimal]],
+        game: str = "backgammon",
+        at: datetime | None = None,
+    ) -> None:
         conn = await self._conn()
-        await conn.execute(delete(t.ranking_imports).where(t.ranking_imports.c.club_id == club_id))
+        c = t.ranking_imports.c
+        await conn.execute(delete(t.ranking_imports).where(c.club_id == club_id, c.game == game))
         if rows:
             values = [
-                {"club_id": club_id, "player_id": p, "position": i, "points": str(points)}
+                {
+                    "club_id": club_id,
+                    "game": game,
+                    "player_id": p,
+                    "position": i,
+                    "points": str(points),
+                    "imported_at": at,
+                }
                 for i, (p, points) in enumerate(rows, start=1)
             ]
             await conn.execute(insert(t.ranking_imports), values)

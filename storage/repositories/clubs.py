@@ -28,6 +28,7 @@ def _club(row: Row[Any]) -> Club:
         timezone=row.timezone,
         language=row.language,
         pictures=row.pictures,
+        approval=row.approval,
     )
 
 
@@ -98,6 +99,7 @@ class SqlClubRepository(SqlRepository):
                 timezone=club.timezone,
                 language=club.language,
                 pictures=club.pictures,
+                approval=club.approval,
             )
         )
         if (await (await self._conn()).execute(query)).rowcount != 1:

@@ -25,6 +25,7 @@ def _player(row: Row[Any]) -> Player:
         born=row.born,
         member=row.member,
         novice=row.novice,
+        language=row.language,
     )
 
 
@@ -70,14 +71,21 @@ class SqlPlayerRepository(SqlRepository):
         return [_player(r) for r in await (await self._conn()).execute(query)]
 
     async def add(
-        self, club_id: int, name: str, now: datetime, *, born: date | None = None
+        self,
+        club_id: int,
+        name: str,
+        now: datetime,
+        *,
+        born: date | None = None,
+        member: bool = True,
     ) -> Player:
+        """Add a player; a director's entry or an import is a member, /register is not yet."""
         values = {
             "club_id": club_id,
             "name": name,
             "name_key": fold_name(name),
             "born": born,
-            "member": True,
+            "member": member,
             "novice": False,
             "created_at": now,
         }
@@ -88,7 +96,9 @@ class SqlPlayerRepository(SqlRepository):
             # The unique folded name: someone took it a moment ago (the unit of work
             # rolls back on the refusal, as on any other).
             raise Refused("name_taken", name=name) from None
-        return Player(id=player_id, club_id=club_id, name=name, created_at=now, born=born)
+        return Player(
+            id=player_id, club_id=club_id, name=name, created_at=now, born=born, member=member
+        )
 
     async def save(self, player: Player) -> None:
         query = (
@@ -100,6 +110,7 @@ class SqlPlayerRepository(SqlRepository):
                 born=player.born,
                 member=player.member,
                 novice=player.novice,
+                language=player.language,
             )
         )
         try:

@@ -217,7 +217,7 @@ class SqlTournamentRepository(SqlRepository):
         )
         query = (
             select(t.tournaments)
-            .where(c.club_id == club_id)
+            .where(c.club_id == club_id, c.status != TournamentStatus.CANCELLED.value)
             .order_by(rank, c.start.desc(), c.id.desc())
             .limit(1)
         )
@@ -247,11 +247,15 @@ class SqlTournamentRepository(SqlRepository):
         return [(r.id, r.name, r.start, r.status) for r in result]
 
     async def unfinished(self) -> builtins.list[tuple[int, int]]:
-        """Return (tournament id, club id) of every tournament not finished yet."""
+        """Return (tournament id, club id) of every tournament not finished (or cancelled)."""
         c = t.tournaments.c
         query = (
             select(c.id, c.club_id)
-            .where(c.status != TournamentStatus.FINISHED.value)
+            .where(
+                c.status.not_in(
+                    (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value)
+                )
+            )
             .order_by(c.id)
         )
         result = await (await self._conn()).execute(query)
@@ -277,7 +281,7 @@ class SqlTournamentRepository(SqlRepository):
         c = t.tournaments.c
         finished = (
             await conn.execute(
-                select(c.id, c.name, c.official)
+                select(c.id, c.name, c.official, c.preset_name, c.overrides)
                 .where(c.club_id == club_id, c.status == TournamentStatus.FINISHED.value)
                 .order_by(c.start, c.id)
             )
@@ -313,6 +317,7 @@ class SqlTournamentRepository(SqlRepository):
                     champion=by_place.get(1),
                     finalists=tuple(by_place[place] for place in (1, 2) if place in by_place),
                     novices=frozenset(novices[tournament.id]),
+                    game=codec.preset_for(tournament.preset_name, tournament.overrides).game,
                 )
             )
         return records

@@ -44,7 +44,9 @@ def test_demo_runs_a_whole_night(clubtd: Clubtd, tmp_path: Path) -> None:
     # grace came 24 minutes late, was 0-2 down and won her first match 3-2 (HGV-2.3.1).
     assert cup["matches"][1]["score"] == [2, 3] and cup["matches"][1]["winner"] == "grace"
     assert [m["status"] for m in cup["matches"]].count("forfeit") == 2
-    assert data["ranking"][0]["name"] == "grace"
+    # The imported points are the season so far: grace's cup adds to her 1.70.
+    grace = next(row for row in data["ranking"] if row["name"] == "grace")
+    assert grace["carried_over"] == 1.7 and grace["points"] > 1.7 + 2
 
 
 def test_run_without_tokens_says_which_settings_enable_which_adapter(clubtd: Clubtd) -> None:
@@ -103,14 +105,16 @@ def test_ranking_import_matches_names_and_adds_newcomers(
     csv.write_text("name,points\nAlice  Smith,10.5\nBOB,7\ncarol,7\n", encoding="utf-8")
     result = clubtd("ranking", "import", str(csv), "--db", url)
     assert result.exit_code == 0, result.stderr
-    assert "2 new player(s) without a chat account" in result.stdout
+    assert "2 new players without a chat account" in result.stdout
     shown = clubtd("console", "--script", script("r.t", "bob: /ranking\n"), "--db", url)
     assert shown.stdout.splitlines() == [
-        "[19:00] #club: Club: ranking (imported)",
-        "  #  Player       Points  Played  Prizes",
-        "  1  Alice Smith   10.50       0  no",
-        "  2  bob            7.00       0  no",
-        "  3  carol          7.00       0  no",
+        "[19:00] #club: Club: season ranking",
+        "  #  Player       Points  Carried  Played  Prizes",
+        "  1  Alice Smith   10.50    10.50       0  no",
+        "  2  bob            7.00     7.00       0  no",
+        "  2  carol          7.00     7.00       0  no",
+        "  Carried: points of this season from before the bot (the imported ranking), "
+        "included in Points.",
     ]
     # A newcomer claims the imported name when they register.
     claimed = clubtd("console", "--script", script("c.t", "carol: /register\n"), "--db", url)
@@ -129,6 +133,7 @@ def test_ranking_import_matches_names_and_adds_newcomers(
         ("alice,3\nAlice,2\n", "line 2: 'Alice' is listed twice (also line 1)"),
         ("alice,-1\n", "line 1: '-1' is not a number of points"),
         ("name,points\n", "the file lists nobody"),
+        ("alice,6,40\n", "(a decimal comma needs ; between the columns, or the number in quotes)"),
     ],
 )
 def test_ranking_import_refuses_a_bad_file(
@@ -141,12 +146,12 @@ def test_ranking_import_refuses_a_bad_file(
     assert message in result.stderr
 
 
-def test_ranking_import_needs_a_club(clubtd: Clubtd, tmp_path: Path) -> None:
+def test_ranking_import_creates_the_club_of_a_new_database(clubtd: Clubtd, tmp_path: Path) -> None:
     csv = tmp_path / "r.csv"
     csv.write_text("alice,3\n", encoding="utf-8")
     result = clubtd("ranking", "import", str(csv), "--db", "sqlite:///none.db")
-    assert result.exit_code == 2
-    assert "no club yet" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert "Created the club Club" in result.stdout
 
 
 def test_bad_settings_are_reported_not_raised(

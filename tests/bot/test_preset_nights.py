@@ -30,9 +30,9 @@ def test_a_navodari_cup_NAV_I_NAV_TIE_NAV_II_NAV_IV_NAV_PRIZE(
 ) -> None:
     lines, data = play(clubtd, NIGHTS / "navodari.t", database_url)
     assert "[18:00] #club: This tournament is for players aged 18 or over." in lines
-    assert "[20:20] #club: p4 is 20 minutes late for match 3: p2 gets 1. p2 2-0 p4" in lines
+    assert "[20:20] #club: p4 is 20 minutes late for match 3: p2 gets 1 point. p2 2-0 p4" in lines
     assert (
-        "[22:10] #club: Group 1: p6, p8, p3 are still tied. Extra games: match 13, 14, 15."
+        "[22:10] #club: Group 1: p6, p8, p3 are still tied. Extra games: matches 13, 14, 15."
         in lines
     )
     assert "  p3 above p6: won the extra game" in lines

@@ -52,32 +52,30 @@ def test_a_small_night_prints_every_bot_message(
     assert after_checkin.startswith("[19:30] #club: ")
     assert DRAW_SEED.search(after_checkin)  # the /draw reply names the seed
     assert without_draw(lines) == [
-        "[19:00] #club: Cup created (hgv-backgammon), starting 2026-03-06 20:00. "
-        "Players: /register",
-        "[19:00] #club: Cup is open for entries: starts 2026-03-06 20:00. "
+        "[19:00] #club: Cup is open for entries: starts Fri, Mar 6, 20:00. "
         "Send /register to enter.",
-        "[19:00] #club: alice, you are entered in Cup (2026-03-06 20:00). "
+        "[19:00] #club: alice, you are entered in Cup (Fri, Mar 6, 20:00). "
         "Please confirm you will come: /confirm",
         "  Check-in is already open: send /checkin when you are at the venue.",
         "  [Confirm: /confirm]",
-        "[19:00] #club: bob, you are entered in Cup (2026-03-06 20:00). "
+        "[19:00] #club: bob, you are entered in Cup (Fri, Mar 6, 20:00). "
         "Please confirm you will come: /confirm",
         "  Check-in is already open: send /checkin when you are at the venue.",
         "  [Confirm: /confirm]",
-        "[19:00] #club: Thank you: your place in Cup (2026-03-06 20:00) is confirmed.",
-        "[19:00] @bob: Thank you: your place in Cup (2026-03-06 20:00) is confirmed.",
+        "[19:00] #club: Thank you: your place in Cup (Fri, Mar 6, 20:00) is confirmed.",
+        "[19:00] @bob: Thank you: your place in Cup (Fri, Mar 6, 20:00) is confirmed.",
         "[19:30] #club: alice is checked in. Good luck!",
         "[19:50] @alice: Your match 1 against bob starts at 20:00 at table 1; you play white.",
         "[19:50] @bob: Your match 1 against alice starts at 20:00 at table 1; you play black.",
-        "[20:10] #club: bob is 10 minutes late for match 1: alice gets 1. alice 1-0 bob",
-        "[20:10] @bob: You are 10 minutes late for match 1: your opponent got 1 point(s). "
+        "[20:10] #club: bob is 10 minutes late for match 1: alice gets 1 point. alice 1-0 bob",
+        "[20:10] @bob: You are 10 minutes late for match 1: your opponent got 1 point. "
         "Send /checkin as soon as you arrive.",
         "[20:15] @bob: bob",
         "  Cup: entered; confirmed: yes; present: no.",
         "  Cup: matches",
         "  No.  Round  Time   White  Black  Score  Status",
         "    1  G1 R1  20:00  alice  bob      1-0  to play",
-        "  Lateness in match 1: 1 point(s) to your opponent at 20:10.",
+        "  Lateness in match 1: 1 point to your opponent at 20:10.",
     ]
 
 
@@ -97,8 +95,8 @@ def test_the_next_transcript_continues_on_the_stored_clock(
     assert lines[0] == "[20:15] #club: Group 1"
     stamped = [line for line in lines if line.startswith("[")]
     assert stamped[1:] == [
-        "[20:20] #club: bob is 20 minutes late for match 1: alice gets 1. alice 2-0 bob",
-        "[20:20] @bob: You are 20 minutes late for match 1: your opponent got 1 point(s). "
+        "[20:20] #club: bob is 20 minutes late for match 1: alice gets 1 point. alice 2-0 bob",
+        "[20:20] @bob: You are 20 minutes late for match 1: your opponent got 1 point. "
         "Send /checkin as soon as you arrive.",
         "[20:30] #club: bob did not come: alice wins match 1 by forfeit (alice 3-0 bob).",
         "[20:30] #club: bob confirmed but did not come: their matches are lost and they are "
@@ -197,7 +195,7 @@ def test_interactive_console_reads_stdin(clubtd: Clubtd) -> None:
         "#club: bob, you are now a player of Club. No tournament is open for entries yet." in out
     )
     assert "@bob: bob\n" in out
-    assert "The interactive console runs on the real clock." in result.stderr
+    assert "This console runs on the real clock" in result.stderr
 
 
 def test_a_club_can_turn_pictures_off(clubtd: Clubtd, script: Script, tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Every catalog matches English key for key and placeholder for placeholder, and renders."""
+"""Every catalog matches English key for key, placeholder for placeholder and plural form
+for plural form (CLDR's categories of each language), and renders."""
 
 from __future__ import annotations
 
@@ -7,13 +8,55 @@ import string
 import pytest
 
 from commands.catalog import CATALOGS, LANGUAGES, en
-from commands.rendering import Renderer
+from commands.rendering import Renderer, plural_category, plurals
 from commands.replies import Msg, Name
+
+
+def flat(template: str) -> str:
+    """Return the template with each plural block replaced by its `{name}` field."""
+    out, done = [], 0
+    for block in plurals(template):
+        out += [template[done : block.start], "{" + block.name + "}"]
+        done = block.end
+    return "".join([*out, template[done:]])
 
 
 def placeholders(template: str) -> set[str]:
     """Return the names of the `{fields}` of a `str.format` template."""
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+    return {
+        field for _, field, _, _ in string.Formatter().parse(flat(template)) if field is not None
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_plural_forms_cover_the_language(language: str) -> None:
+    """Each plural block has every form CLDR uses for whole numbers, plus "other"."""
+    needed = {plural_category(language, n) for n in range(1001)} | {"other"}
+    wrong = {}
+    for key, template in CATALOGS[language].items():
+        for block in plurals(template):
+            if set(block.forms) - {f for f in block.forms if f.startswith("=")} != needed:
+                wrong[key] = sorted(block.forms)
+            if any("{" in text for text in block.forms.values()):
+                wrong[key] = ["a plural form may only use #"]
+    assert wrong == {}
+
+
+def test_polish_has_three_plural_forms() -> None:
+    late = Msg("late.you", {"minutes": 10, "match": 3, "points": 1})
+    renderer = Renderer("pl", "UTC", "plain")
+    said = {
+        n: renderer.message(Msg("late.you", {**late.params, "points": n})) for n in (1, 2, 5, 22)
+    }
+    assert "1 punkt." in said[1]
+    assert "2 punkty." in said[2]
+    assert "5 punktów." in said[5]
+    assert "22 punkty." in said[22]
+
+
+@pytest.mark.parametrize(("language", "shown"), [("en", "2.30"), ("es", "2,30"), ("pl", "2,30")])
+def test_decimal_comma_where_the_language_writes_one(language: str, shown: str) -> None:
+    assert Renderer(language, "UTC", "plain").param(2.3) == shown
 
 
 def test_english_comes_first() -> None:
@@ -45,10 +88,15 @@ def test_every_template_formats(language: str) -> None:
         assert isinstance(template, str), key
         values = {name: f"<{name}>" for name in placeholders(template)}
         try:
-            text = template.format(**values)
+            text = flat(template).format(**values)
         except (KeyError, IndexError, ValueError) as error:  # pragma: no cover - reports
             pytest.fail(f"{language} {key}: {error!r}")
         assert "{" not in text and "}" not in text, key
+        for n in (1, 2, 5, 22, 1.5):
+            rendered = Renderer(language, "UTC", "plain").message(
+                Msg(key, {name: n for name in placeholders(template)})
+            )
+            assert "{" not in rendered and "plural" not in rendered, (key, n)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -82,3 +130,8 @@ def test_renders_a_finished_match_line(language: str) -> None:
     assert "{" not in text and "}" not in text
     if language != "en":
         assert text != Renderer("en", "UTC", "plain").message(line), "English was used"
+
+
+def test_a_name_ending_in_a_dot_ends_the_sentence_once() -> None:
+    said = Renderer("en", "UTC", "plain").message(Msg("forfeit.done", {"name": Name("Gina R.")}))
+    assert said == "Forfeit recorded for Gina R."

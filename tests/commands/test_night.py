@@ -89,7 +89,7 @@ async def test_an_early_checkin_says_when_it_opens(engine: AsyncEngine) -> None:
     chat = Chat(engine)
     await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
     await chat.say("bob", "/register")
-    assert await chat.say("bob", "/checkin") == "Check-in opens at 2026-01-31 19:00."
+    assert await chat.say("bob", "/checkin") == "Check-in opens at Sat, Jan 31, 19:00."
 
 
 async def test_a_cube_that_is_no_number_is_refused_with_what_to_type(

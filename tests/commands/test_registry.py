@@ -37,7 +37,13 @@ def test_every_command_has_a_summary_a_handler_and_described_parameters() -> Non
 
 def test_every_command_accepts_the_tournament_option() -> None:
     for spec in every_command():
-        assert "tournament" in [p.name for p in spec.signature.params], spec.name
+        keys = [
+            k
+            for p in spec.signature.params
+            if p.type == "tournament"
+            for k in (p.name, *p.aliases)
+        ]
+        assert "tournament" in keys, spec.name
 
 
 def test_subcommands_are_declared_with_their_own_parameters() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import typing
 from typing import Any
 
 import pytest
@@ -67,5 +68,15 @@ def test_every_protocol_method_exists_with_the_same_signature(
 
 
 def test_the_unit_of_work_has_every_repository() -> None:
-    wanted = set(ports.UnitOfWork.__annotations__)
-    assert wanted <= set(SqlUnitOfWork.__annotations__)
+    """Each repository the port promises is there, as the implementation of its port."""
+    promised = {
+        name: typing.get_type_hints(value.fget)["return"]
+        for name, value in vars(ports.UnitOfWork).items()
+        if isinstance(value, property)
+    }
+    assert len(promised) == 9  # clubs, players, tournaments, ... (properties, not fields)
+    implemented = typing.get_type_hints(SqlUnitOfWork)
+    implementation_of = dict(PAIRS)
+    for name, port in promised.items():
+        assert name in implemented, f"SqlUnitOfWork.{name} is missing"
+        assert implemented[name] is implementation_of[port], name

@@ -117,7 +117,7 @@ async def test_a_small_tournament_in_a_telegram_group(bot: Bot) -> None:
     assert "draw" not in [c["command"] for c in state["commands"]["default"]]
 
     # A group administrator creates the tournament; the group becomes a club.
-    await bot.say(ANA, NEW_CUP, contains="January Cup created")
+    await bot.say(ANA, NEW_CUP, contains="January Cup is open for entries")
 
     # Players register, then confirm with the button under the bot's answer.
     for player in PLAYERS:

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.settings import Settings
 from bot.telegram_adapter import TelegramConfig, config_from_settings, from_app
 from bot.telegram_adapter.webhook import SECRET_HEADER, WebhookServer
+from commands.catalog import template
 from commands.registry import COMMANDS
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
@@ -156,3 +157,18 @@ async def test_from_app_builds_the_adapter_clubtd_run_starts(engine: AsyncEngine
     assert service.application.bot.base_url == "http://127.0.0.1:1/bot123:abc"
     service.handlers.poke()  # type: ignore[misc]
     assert pokes == ["poked"]
+
+
+async def test_the_command_menus_are_described_in_each_language(harness: Harness) -> None:
+    """Telegram shows a user the menu of their app's language (setMyCommands language_code)."""
+    described = {
+        (c.params.get("language_code"), c.params["scope"]["type"]): {
+            cmd["command"]: cmd["description"] for cmd in c.params["commands"]
+        }
+        for c in harness.request.sent("setMyCommands")
+    }
+    assert {code for code, _ in described} == {None, "es", "ro", "pl"}
+    for code in ("es", "ro", "pl"):
+        menu = described[(code, "default")]
+        assert menu["register"] == template(code, "help.register")
+        assert menu["register"] != described[(None, "default")]["register"]

@@ -21,7 +21,7 @@ NEW_CUP = (
 
 async def open_cup(h: Harness, update_id: int = 1) -> None:
     await h.send(message_update(update_id, ANA, NEW_CUP))
-    assert "January Cup created" in h.request.texts(GROUP)[-1]
+    assert "January Cup is open for entries" in h.request.texts(GROUP)[-1]
 
 
 async def entries(h: Harness) -> dict[str, bool]:
@@ -88,7 +88,7 @@ async def test_a_button_press_is_answered_first_then_runs_as_typed(harness: Harn
 async def test_an_anonymous_admin_is_a_director(harness: Harness) -> None:
     group = {"id": GROUP, "type": "supergroup", "title": "Club"}
     await harness.send(message_update(1, ANONYMOUS, NEW_CUP, sender_chat=group))
-    assert "January Cup created" in harness.request.texts(GROUP)[-1]
+    assert "January Cup is open for entries" in harness.request.texts(GROUP)[-1]
     assert not harness.request.sent("getChatMember")
 
 
@@ -103,7 +103,7 @@ async def test_a_player_is_refused_a_director_command(harness: Harness) -> None:
 async def test_a_group_administrator_is_a_director(harness: Harness) -> None:
     harness.request.admins[GROUP] = {CRUZ["id"]}
     await harness.send(message_update(1, CRUZ, NEW_CUP))
-    assert "January Cup created" in harness.request.texts(GROUP)[-1]
+    assert "January Cup is open for entries" in harness.request.texts(GROUP)[-1]
     await harness.send(message_update(2, CRUZ, "/status"))
     assert len(harness.request.sent("getChatMember")) == 1  # cached
 

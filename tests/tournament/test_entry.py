@@ -85,10 +85,15 @@ def test_no_minimum_age_needs_no_birth_date_NAV_ENTRY() -> None:
 # --- HGV-1.4: approval and members only ------------------------------------------------
 
 
-def test_hgv_entries_wait_for_a_director_HGV_1_4() -> None:
+def test_a_newcomer_waits_for_membership_approval_HGV_1_4() -> None:
     assert HGV.approval
+    decision = decide_entry(HGV, born=None, on=date(2025, 5, 1), is_member=False)
+    assert (decision.accepted, decision.needs_approval, decision.refusal) == (True, True, None)
+
+
+def test_a_member_is_approved_once_not_per_tournament_HGV_1_4() -> None:
     decision = decide_entry(HGV, born=None, on=date(2025, 5, 1), is_member=True)
-    assert (decision.accepted, decision.needs_approval) == (True, True)
+    assert (decision.accepted, decision.needs_approval) == (True, False)
 
 
 def test_entries_without_approval_are_accepted_outright_HGV_1_4() -> None:
@@ -97,26 +102,20 @@ def test_entries_without_approval_are_accepted_outright_HGV_1_4() -> None:
     assert (decision.accepted, decision.needs_approval, decision.refusal) == (True, False, None)
 
 
-def test_official_tournament_refuses_a_guest_HGV_1_4() -> None:
+def test_friendly_tournament_admits_a_guest_without_approval_HGV_1_4() -> None:
     assert HGV.members_only
-    decision = decide_entry(HGV, born=None, on=date(2025, 5, 1), is_member=False)
-    assert (decision.accepted, decision.needs_approval, decision.refusal) == (
-        False,
-        False,
-        "members_only",
-    )
-
-
-def test_friendly_tournament_admits_a_guest_HGV_1_4() -> None:
     decision = decide_entry(HGV, born=None, on=date(2025, 5, 1), is_member=False, official=False)
-    assert (decision.accepted, decision.needs_approval, decision.refusal) == (True, True, None)
+    assert (decision.accepted, decision.needs_approval, decision.refusal) == (True, False, None)
 
 
-def test_open_club_admits_guests_to_official_tournaments_HGV_1_4() -> None:
+def test_open_club_approves_every_newcomer_HGV_1_4() -> None:
     assert not NAVODARI.members_only
     adult = date(1980, 1, 1)
-    decision = decide_entry(NAVODARI, born=adult, on=date(2025, 5, 1), is_member=False)
-    assert (decision.accepted, decision.needs_approval) == (True, NAVODARI.approval)
+    for official in (True, False):
+        decision = decide_entry(
+            NAVODARI, born=adult, on=date(2025, 5, 1), is_member=False, official=official
+        )
+        assert (decision.accepted, decision.needs_approval) == (True, NAVODARI.approval)
 
 
 # --- NAV-PRIZE: youngest and veteran ---------------------------------------------------

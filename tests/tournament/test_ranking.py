@@ -15,6 +15,8 @@ from tournament.ranking import (
     RankingRow,
     TournamentRecord,
     all_time_table,
+    default_game,
+    for_game,
     novice_table,
     place_points,
     prize_threshold,
@@ -334,3 +336,41 @@ def test_season_table_ranks_every_player_once_by_points_HGV_8(
         assert row.rank <= position
         if position == 1 or row.rank != table[position - 2].rank:
             assert row.rank == position
+
+
+# --- HGV-8: points carried over from before the bot, one table per game ----------------
+
+
+def test_carried_points_are_the_season_so_far_HGV_8() -> None:
+    """An imported ranking counts in the season table, shown apart, and ranks newcomers."""
+    played = [record("March", {1: "2.30", 2: "1.10"}, champion=1, finalists=(1, 2))]
+    table = season_table(played, SEASON, carried={2: Decimal("6.40"), 3: Decimal("0.50")})
+    assert [(r.rank, r.player, r.points, r.carried, r.tournaments) for r in table] == [
+        (1, 2, Decimal("7.50"), Decimal("6.40"), 1),
+        (2, 1, Decimal("2.30"), Decimal(0), 1),
+        (3, 3, Decimal("0.50"), Decimal("0.50"), 0),
+    ]
+
+
+def test_each_game_has_its_own_table_HGV_8() -> None:
+    backgammon = record("Cup", {1: "2"}, champion=1)
+    draughts = TournamentRecord(
+        tournament="Festival",
+        official=True,
+        points={2: Decimal(3)},
+        champion=2,
+        finalists=(2,),
+        game="draughts",
+    )
+    assert [
+        r.player for r in season_table(for_game([backgammon, draughts], "draughts"), SEASON)
+    ] == [2]
+    assert [r.player for r in all_time_table(for_game([backgammon, draughts], "backgammon"))] == [
+        1
+    ]
+
+
+def test_the_default_game_is_the_only_one_else_backgammon_HGV_8() -> None:
+    assert default_game(["draughts", "draughts"]) == "draughts"
+    assert default_game(["draughts", "backgammon"]) == "backgammon"
+    assert default_game([]) == "backgammon"

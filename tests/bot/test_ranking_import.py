@@ -1,0 +1,102 @@
+"""`clubtd ranking import` as a new director uses it (INTERFACE §2, HGV-8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.bot.conftest import Clubtd, Script
+
+EUROPEAN = "Nombre;Puntos\nAna Pérez;6,40\nBruno;5,15\nCarla;5,15\n;\n"
+
+
+def test_a_semicolon_csv_with_decimal_commas_creates_the_club_HGV_8(
+    clubtd: Clubtd, tmp_path: Path, database_url: str
+) -> None:
+    """A new database: the import creates the club and its ranking is the season so far."""
+    csv = tmp_path / "ranking.csv"
+    csv.write_text(EUROPEAN, encoding="utf-8")
+    result = clubtd("ranking", "import", str(csv), "--db", database_url, "--club", "HG Caracas")
+    assert result.exit_code == 0, result.stderr
+    assert "Created the club HG Caracas" in result.stdout
+    assert "3 new players without a chat account" in result.stdout
+    exported = json.loads(clubtd("export", "--db", database_url).stdout)
+    assert exported["club"]["name"] == "HG Caracas"
+    assert exported["ranking"] == [
+        {"rank": 1, "name": "Ana Pérez", "points": 6.4, "tournaments": 0, "carried_over": 6.4},
+        {"rank": 2, "name": "Bruno", "points": 5.15, "tournaments": 0, "carried_over": 5.15},
+        {"rank": 2, "name": "Carla", "points": 5.15, "tournaments": 0, "carried_over": 5.15},
+    ]
+    assert set(exported["rankings"]) == {"backgammon"}
+
+
+def test_a_second_import_is_refused_without_replace(
+    clubtd: Clubtd, tmp_path: Path, database_url: str
+) -> None:
+    first = tmp_path / "first.csv"
+    first.write_text("name,points\nana,3\nbob,2\n", encoding="utf-8")
+    second = tmp_path / "second.csv"
+    second.write_text("name;points\nbob;9,5\n", encoding="utf-8")
+    assert clubtd("ranking", "import", str(first), "--db", database_url).exit_code == 0
+    refused = clubtd("ranking", "import", str(second), "--db", database_url)
+    assert refused.exit_code == 2
+    assert "already has an imported backgammon ranking (2 players)" in refused.stderr
+    assert "with --replace" in refused.stderr
+    before = json.loads(clubtd("export", "--db", database_url).stdout)["ranking"]
+    assert [(r["name"], r["points"]) for r in before] == [("ana", 3.0), ("bob", 2.0)]
+    replaced = clubtd("ranking", "import", str(second), "--db", database_url, "--replace")
+    assert replaced.exit_code == 0, replaced.stderr
+    assert "Replaced the earlier import (2 players)." in replaced.stdout
+    after = json.loads(clubtd("export", "--db", database_url).stdout)["ranking"]
+    assert [(r["name"], r["points"]) for r in after] == [("bob", 9.5)]
+
+
+def test_every_problem_row_gets_its_own_line(clubtd: Clubtd, tmp_path: Path) -> None:
+    csv = tmp_path / "bad.csv"
+    csv.write_text("name;points\nana;lots\nbob;2\n;3\nbob;1\n", encoding="utf-8")
+    result = clubtd("ranking", "import", str(csv), "--db", "sqlite:///bad.db")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines == [
+        f"clubtd: {csv}: line 2: 'lots' is not a number of points",
+        f"clubtd: {csv}: line 4: the name is empty",
+        f"clubtd: {csv}: line 5: 'bob' is listed twice (also line 3)",
+        f"clubtd: {csv}: nothing was imported; fix the file",
+    ]
+
+
+DRAUGHTS_NIGHT = """\
+@club name:"Club" timezone:Europe/Warsaw
+@director ana
+@clock 2026-03-06 09:00
+ana: /tournament new name:"Festival" preset:warcaby-100 start:"2026-03-06 10:00"
+ana: /ranking
+ana: /ranking game:backgammon
+ana: /ranking game:chess
+"""
+
+
+def test_each_game_keeps_its_own_ranking_HGV_8(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """A draughts import never shows in the backgammon ranking, and the other way round."""
+    setup = "@club\n@clock 2026-03-06 08:00\n"
+    assert clubtd("console", "--script", script("c.t", setup), "--db", database_url)
+    backgammon = tmp_path / "bg.csv"
+    backgammon.write_text("ana,4\nbob,2\n", encoding="utf-8")
+    draughts = tmp_path / "dr.csv"
+    draughts.write_text("cyryl,8\n", encoding="utf-8")
+    for csv, game in ((backgammon, "backgammon"), (draughts, "draughts")):
+        done = clubtd("ranking", "import", str(csv), "--db", database_url, "--game", game)
+        assert done.exit_code == 0, done.stderr
+    result = clubtd("console", "--script", script("n.t", DRAUGHTS_NIGHT), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    draughts_table = out.split("season ranking, draughts")[1].split("[09:00]")[0]
+    assert "cyryl" in draughts_table and "ana" not in draughts_table
+    backgammon_table = out.split("season ranking, backgammon")[1].split("[09:00]")[0]
+    assert "ana" in backgammon_table and "cyryl" not in backgammon_table
+    assert "game: chess is not one of the choices. Choose backgammon, draughts." in out
+    exported = json.loads(clubtd("export", "--db", database_url).stdout)
+    assert [r["name"] for r in exported["ranking"]] == ["ana", "bob"]
+    assert [r["name"] for r in exported["rankings"]["draughts"]] == ["cyryl"]

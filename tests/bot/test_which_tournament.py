@@ -1,0 +1,139 @@
+"""Issue 7's stories about typos and which tournament a command means, as transcripts."""
+
+from __future__ import annotations
+
+import json
+
+from tests.bot.conftest import Clubtd, Script
+
+SETUP = """\
+@club name:"Test Club" timezone:Europe/Madrid
+@director ana
+@clock 2026-05-01 18:00
+"""
+
+
+def run(clubtd: Clubtd, script: Script, url: str, text: str) -> list[str]:
+    result = clubtd("console", "--script", script("story.t", SETUP + text), "--db", url)
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stdout
+    return result.stdout.splitlines()
+
+
+def tournaments(clubtd: Clubtd, url: str) -> list[tuple[str, str]]:
+    exported = clubtd("export", "--db", url, "--format", "json")
+    assert exported.exit_code == 0, exported.stderr
+    return [(t["name"], t["status"]) for t in json.loads(exported.stdout)["tournaments"]]
+
+
+def test_tournament_new_typos_are_refused_saying_what_to_type(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """preset:navodari, thirdplace:no and group_size:five crashed the console (issue 7)."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" preset:navodari start:"2026-05-01 20:00"\n'
+        'ana: /tournament new name:"May Cup" thirdplace:no start:"2026-05-01 20:00"\n'
+        'ana: /tournament new name:"May Cup" group_size:five start:"2026-05-01 20:00"\n'
+        'ana: /tournament new name:Navodari Cup preset:navodari-table start:"2026-05-01 20:00"\n'
+        "ana: /tournament nwe\n",
+    )
+    assert lines == [
+        "[18:00] #club: There is no preset navodari: did you mean preset:navodari-table? "
+        "Presets: hgv-backgammon, navodari-table, warcaby-100.",
+        "[18:00] #club: /tournament new has no option thirdplace: did you mean third_place:? "
+        "It takes name:, preset:, start:, official:, seed:, tournament:, group_size: ... (/rules)",
+        "[18:00] #club: groups.size:five does not fit: it takes a whole number, for example 4.",
+        '[18:00] #club: A value with spaces needs quotes: name:"Navodari Cup"',
+        "[18:00] #club: /tournament nwe? Did you mean /tournament new? "
+        "It takes: new, list, cancel, info.",
+    ]
+    assert tournaments(clubtd, database_url) == []
+
+
+def test_a_second_tournament_does_not_become_the_tournament(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """Commands act on tonight's tournament; a later one is named with tournament:."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        "alice: /register\n"
+        'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
+        "bob: /register\n"
+        'carol: /register tournament:"june"\n'
+        "ana: /tournament list\n",
+    )
+    assert (
+        "[18:00] #club: Also open for entries: May Cup. Commands act on the tournament played "
+        "today, else "
+        'the next to start; add tournament:"June Cup" to act on this one.' in lines
+    )
+    assert any(line.startswith("[18:00] #club: bob, you are entered in May Cup") for line in lines)
+    assert any(
+        line.startswith("[18:00] #club: carol, you are entered in June Cup") for line in lines
+    )
+    assert lines[-4:] == [
+        "[18:00] #club: Test Club: tournaments",
+        "  May Cup: Fri, May 1, 20:00, open for entries",
+        "  June Cup: Fri, Jun 5, 20:00, open for entries",
+        '  Commands act on May Cup unless you add tournament:"...".',
+    ]
+
+
+def test_two_tournaments_tonight_ask_which_and_a_cancelled_one_leaves_every_default(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """/tournament cancel needs a reason, is logged, keeps the tournament with its status."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        'ana: /tournament new name:"May Cup 2" start:"2026-05-01 21:00" approval:no\n'
+        "dave: /register\n"
+        'ana: /tournament cancel "May Cup 2"\n'
+        'ana: /tournament cancel name:"may cup 2" reason:"created by mistake"\n'
+        "dave: /register\n"
+        'ana: /draw tournament:"May Cup 2"\n',
+    )
+    assert lines[3:] == [
+        '[18:00] #club: Which tournament? Add tournament:"May Cup" · tournament:"May Cup 2" '
+        "to the command.",
+        '[18:00] #club: Add a reason: /tournament cancel "May Cup" reason:"..."',
+        "[18:00] #club: May Cup 2 is cancelled: created by mistake.",
+        "[18:00] #club: dave, you are entered in May Cup (Fri, May 1, 20:00). "
+        "Please confirm you will come: /confirm",
+        "  [Confirm: /confirm]",
+        "[18:00] #club: May Cup 2 is cancelled: /tournament list shows the others.",
+    ]
+    assert tournaments(clubtd, database_url) == [
+        ("May Cup", "registration"),
+        ("May Cup 2", "cancelled"),
+    ]
+
+
+def test_a_finished_tournament_cannot_be_cancelled(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        "alice: /register\nbob: /register\nalice: /confirm\nbob: /confirm\n"
+        "@clock 2026-05-01 19:45\nalice: /checkin\nbob: /checkin\nana: /draw\n"
+        "@clock 2026-05-01 20:30\n"
+        "ana: /result alice 3-0 bob\n"
+        "@clock 2026-05-01 20:50\n"
+        "ana: /result alice 7-0 bob\n"
+        'ana: /tournament cancel "May Cup" reason:"oops"\n',
+    )
+    assert lines[-1] == (
+        "[20:50] #club: May Cup is finished: it stays in the record and cannot be cancelled."
+    )
+    assert tournaments(clubtd, database_url) == [("May Cup", "finished")]

@@ -1,0 +1,23 @@
+"""The bracket as text says who meets whom next, who had a bye, and who won."""
+
+from __future__ import annotations
+
+from commands import views
+from commands.rendering import Renderer
+from tests.pictures.tournaments import player_names, simulated
+
+
+def test_the_bracket_names_feeds_byes_and_winners_HGV_7_3_1() -> None:
+    """12 qualifiers: a play-in, so 4 go straight through; later rounds wait on feeds."""
+    state = simulated(12, waves=2)
+    text = Renderer("en", "UTC", "plain").table(views.bracket_table(state, player_names(12)))
+    assert "winner of " in text
+    assert "(bye)" in text
+    assert "won by " in text
+    assert " ? " not in text
+
+
+def test_the_bracket_is_told_in_the_club_language() -> None:
+    state = simulated(12, waves=2)
+    text = Renderer("es", "UTC", "plain").table(views.bracket_table(state, player_names(12)))
+    assert "ganador del " in text and "gana " in text

@@ -1,0 +1,100 @@
+"""Which tournament a command means without naming one, and calling one off."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from tournament.calendar import Listed, cancel, meant
+from tournament.model import Refused, TournamentStatus
+from tournament.preset import load_preset
+from tournament.state import TournamentState
+
+NOW = datetime(2026, 5, 1, 16, 0, tzinfo=UTC)  # 18:00 in Madrid
+
+
+def at(day: int, hour: int) -> datetime:
+    return datetime(2026, 5, day, hour, 0, tzinfo=UTC)
+
+
+def listed(*rows: tuple[int, str, datetime, str]) -> list[Listed]:
+    return [Listed(*row) for row in rows]
+
+
+def test_the_tournament_in_play_comes_first() -> None:
+    found = meant(
+        listed((1, "A", at(1, 18), "registration"), (2, "B", at(1, 12), "groups")),
+        NOW,
+        "Europe/Madrid",
+    )
+    assert found.chosen is not None and found.chosen.id == 2
+
+
+def test_tonight_before_a_later_one_even_if_created_after() -> None:
+    found = meant(
+        listed((1, "June", at(30, 18), "registration"), (2, "May", at(1, 18), "registration")),
+        NOW,
+        "Europe/Madrid",
+    )
+    assert found.chosen is not None and found.chosen.name == "May"
+
+
+def test_the_next_to_start_when_none_is_today() -> None:
+    found = meant(
+        listed((1, "Later", at(20, 18), "registration"), (2, "Sooner", at(9, 18), "registration")),
+        NOW,
+        "Europe/Madrid",
+    )
+    assert found.chosen is not None and found.chosen.name == "Sooner"
+
+
+def test_two_tonight_are_ambiguous() -> None:
+    found = meant(
+        listed((1, "A", at(1, 18), "registration"), (2, "B", at(1, 19), "registration")),
+        NOW,
+        "Europe/Madrid",
+    )
+    assert found.chosen is None
+    assert [t.name for t in found.candidates] == ["A", "B"]
+
+
+def test_a_cancelled_tournament_is_in_no_default() -> None:
+    rows = listed((1, "A", at(1, 18), "cancelled"), (2, "Old", at(1, 1), "finished"))
+    found = meant(rows, NOW, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "Old"
+    assert meant(rows[:1], NOW, "Europe/Madrid").chosen is None
+
+
+def test_the_day_is_the_clubs_day() -> None:
+    """At 23:30 UTC it is already the next day in Madrid."""
+    late = datetime(2026, 5, 1, 23, 30, tzinfo=UTC)
+    rows = listed((1, "A", at(2, 18), "registration"), (2, "B", at(2, 19), "registration"))
+    assert meant(rows, late, "Europe/Madrid").candidates
+    chosen = meant(rows, late, "America/Caracas").chosen  # still the day before there
+    assert chosen is not None and chosen.name == "A"
+
+
+def state(status: TournamentStatus) -> TournamentState:
+    made = TournamentState(
+        id=1,
+        name="May Cup",
+        preset=load_preset("hgv-backgammon"),
+        start=at(1, 18),
+        seed=1,
+        official=True,
+        created_at=NOW,
+    )
+    made.status = status
+    return made
+
+
+def test_cancel_keeps_a_finished_tournament() -> None:
+    with pytest.raises(Refused) as refused:
+        cancel(state(TournamentStatus.FINISHED))
+    assert refused.value.code == "cannot_cancel_finished"
+    called_off = state(TournamentStatus.REGISTRATION)
+    cancel(called_off)
+    assert called_off.status is TournamentStatus.CANCELLED
+    with pytest.raises(Refused):
+        cancel(called_off)

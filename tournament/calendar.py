@@ -1,0 +1,77 @@
+"""A club's calendar: which tournament a command means, and calling one off.
+
+Without a `tournament:` option a command acts on the tournament being played today,
+else the next one to start; when that is still ambiguous (two tonight, or two starting
+at the same time) nobody guesses: the command asks which. A cancelled tournament is in
+no default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from tournament.model import Refused, TournamentStatus
+from tournament.state import TournamentState
+
+_IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A tournament as the club's list shows it."""
+
+    id: int
+    name: str
+    start: datetime  # aware
+    status: str  # a TournamentStatus value
+
+
+@dataclass(frozen=True, slots=True)
+class Meant:
+    """The tournament a command means, or the candidates to ask between."""
+
+    chosen: Listed | None
+    candidates: tuple[Listed, ...] = ()
+
+
+def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
+    """Return the tournament being played today, else the next one to start."""
+    live = [t for t in listed if t.status != TournamentStatus.CANCELLED.value]
+    today = now.astimezone(ZoneInfo(zone)).date()
+
+    def on_today(t: Listed) -> bool:
+        return t.start.astimezone(ZoneInfo(zone)).date() == today
+
+    for tier in (
+        [t for t in live if t.status in _IN_PLAY],
+        [t for t in live if t.status == TournamentStatus.REGISTRATION.value and on_today(t)],
+    ):
+        if len(tier) == 1:
+            return Meant(tier[0])
+        if tier:
+            return Meant(None, tuple(sorted(tier, key=lambda t: (t.start, t.id))))
+    upcoming = sorted(
+        (t for t in live if t.status == TournamentStatus.REGISTRATION.value and t.start > now),
+        key=lambda t: (t.start, t.id),
+    )
+    if upcoming:
+        tied = tuple(t for t in upcoming if t.start == upcoming[0].start)
+        return Meant(tied[0]) if len(tied) == 1 else Meant(None, tied)
+    # Nothing ahead: an entry list whose start passed undrawn, else the last one played.
+    for status in (TournamentStatus.REGISTRATION.value, TournamentStatus.FINISHED.value):
+        past = [t for t in live if t.status == status]
+        if past:
+            return Meant(max(past, key=lambda t: (t.start, t.id)))
+    return Meant(None)
+
+
+def cancel(state: TournamentState) -> None:
+    """Call a tournament off; one already finished stays in the record."""
+    if state.status is TournamentStatus.FINISHED:
+        raise Refused("cannot_cancel_finished", tournament=state.name)
+    if state.status is TournamentStatus.CANCELLED:
+        raise Refused("already_cancelled", tournament=state.name)
+    state.status = TournamentStatus.CANCELLED
