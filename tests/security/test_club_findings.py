@@ -131,7 +131,7 @@ async def test_finding_4_a_director_removed_from_the_setting_loses_the_rights(
     await chat.say("ana", "/club")
     await chat.say("ana", "/register")
     new_cup = '/tournament new name:"Cup" start:"2026-02-01 20:00"'
-    assert "created" in await chat.say("ana", new_cup)
+    assert "open for entries" in await chat.say("ana", new_cup)
     # The operator removes ana from CLUBTD_DIRECTORS and restarts.
     _, answer = await in_chat(chat, "club", "ana", "/draw", directors=frozenset())
     assert "Only directors" in answer

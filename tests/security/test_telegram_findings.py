@@ -75,7 +75,7 @@ async def test_finding_6_the_groups_anonymous_admin_directs_but_never_plays(
     h = harness
     group = {"id": GROUP, "type": "supergroup", "title": "Club"}
     await h.send(message_update(1, ANONYMOUS, NEW_CUP, sender_chat=group))
-    assert "January Cup created" in h.request.texts(GROUP)[-1]
+    assert "January Cup is open" in h.request.texts(GROUP)[-1]
     await h.send(message_update(2, ANONYMOUS, "/register name:Ghost", sender_chat=group))
     assert "anonymously" in h.request.texts(GROUP)[-1]
     async with h.engine.connect() as conn:
