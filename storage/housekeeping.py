@@ -32,7 +32,11 @@ RETENTION = Retention()
 class SqlHousekeeping(SqlRepository):
     """Delete what is no longer needed; return how many rows of each kind went."""
 
-    async def prune(self, now: datetime, keep: Retention = RETENTION) -> dict[str, int]:
+    retention: Retention = RETENTION
+
+    async def prune(self, now: datetime) -> dict[str, int]:
+        """Delete what the retention periods no longer keep; count it by kind."""
+        keep = self.retention
         conn = await self._conn()
         o, lc = t.outbox.c, t.link_codes.c
         statements = {
