@@ -10,7 +10,7 @@ from typing import Any
 from commands import pictures, views
 from commands.replies import Button, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
-from tournament.model import PlayerId, Stage
+from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
 
 Names = Mapping[PlayerId, str]
@@ -37,7 +37,19 @@ _AUDITED = (
     ev.GroupsDrawn,
     ev.KnockoutStarted,
     ev.TournamentFinished,
+    ev.ResultCorrected,
+    ev.MatchReset,
+    ev.PlacementsChanged,
+    ev.TournamentReopened,
+    ev.EntryReinstated,
+    ev.TieSettledByLot,
+    ev.ExtraGamesVoided,
+    ev.PairingsConflict,
 )
+
+# Events that cause no message of their own, and why; every other event must cause one
+# (tests/commands/test_announce.py checks that no event is forgotten).
+SILENT: dict[type[ev.Event], str] = {}
 
 
 def is_audited(event: ev.Event) -> bool:
@@ -54,19 +66,38 @@ def detail(event: ev.Event) -> dict[str, Any]:
 
 
 def notices(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:
-    """Return the messages the events cause, in order."""
+    """Return the messages the events cause, in order.
+
+    A correction and everything it causes for the club (new pairings, placements) are
+    said once, in one message.
+    """
     out: list[Notice] = []
     standings_due: set[str] = set()
+    correction: Notice | None = None
     bracket_due = False
     for event in events:
-        out.extend(_notices(state, event, names))
-        if isinstance(event, ev.MatchFinished | ev.MatchForfeited):
+        caused = _notices(state, event, names)
+        if isinstance(event, ev.ResultCorrected) and correction is None:
+            correction = caused[0]
+            out.append(correction)
+            caused = caused[1:]
+        for notice in caused:
+            if correction is not None and notice.player is None and notice.coalesce is None:
+                correction.reply = Reply(
+                    correction.reply.parts + notice.reply.parts,
+                    correction.reply.buttons + notice.reply.buttons,
+                )
+            else:
+                out.append(notice)
+        if isinstance(event, ev.MatchFinished | ev.MatchForfeited | ev.ResultCorrected):
             match = state.matches[event.match]
             if match.stage in (Stage.GROUP, Stage.TIEBREAK) and match.group:
                 standings_due.add(match.group)
             elif match.key is not None:
                 bracket_due = True
-        if isinstance(event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced):
+        if isinstance(
+            event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced | ev.MatchReset
+        ):
             bracket_due = True
     for group in state.groups:
         if group.name in standings_due:
@@ -244,22 +275,73 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
             first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
             drawn.append(views.schedule_table(state, first, names))
             return [notice(Reply(tuple(drawn)))]
-        case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers):
+        case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers, again=again):
+            line = msg(
+                "extra_games",
+                group=group,
+                players=views.name_list(names, players),
+                matches=", ".join(map(str, numbers)),
+                count=len(numbers),
+            )
+            if not again:
+                return [notice(Reply((line,)))]
+            # NAV-TIE: level again after extra games; a director may settle it by lot.
             return [
                 notice(
                     Reply(
-                        (
-                            msg(
-                                "extra_games",
-                                group=group,
-                                players=views.name_list(names, players),
-                                matches=", ".join(map(str, numbers)),
-                                count=len(numbers),
-                            ),
-                        )
+                        (line, msg("extra_games.again", group=group)),
+                        (Button(msg("button.lot"), f"/lot {group}"),),
                     )
                 )
             ]
+        case ev.ExtraGamesVoided(group=group, matches=numbers):
+            line = msg("extra_games.void", group=group, matches=", ".join(map(str, numbers)))
+            return [notice(Reply((line,)))]
+        case ev.TieSettledByLot(group=group, order=order, seed=seed):
+            line = msg("lot.done", group=group, seed=seed, order=views.name_list(names, order))
+            return [notice(Reply((line,)))]
+        case ev.ResultCorrected(match=number, change=change, before=before, reason=reason):
+            match = state.matches[number]
+            played = event.was is not MatchStatus.SCHEDULED
+            was = f"{before[0]}-{before[1]}" if played else "-"
+            parts: list[Msg | Table] = [
+                msg(
+                    f"correct.{change}",
+                    match=number,
+                    white=n(match.white),
+                    black=n(match.black),
+                    ws=match.white_score,
+                    bs=match.black_score,
+                    before=was,
+                )
+            ]
+            if reason:
+                parts.append(msg("correct.reason", reason=reason))
+            return [notice(Reply(tuple(parts)))]
+        case ev.MatchReset(match=number, white=white, black=black):
+            return [
+                notice(
+                    Reply((msg("correct.reset", match=number, white=n(white), black=n(black)),))
+                )
+            ]
+        case ev.PairingsConflict(matches=numbers):
+            line = msg("correct.conflict", matches=", ".join(map(str, numbers)))
+            return [notice(Reply((line,)))]
+        case ev.PlacementsChanged(champion=champion, previous_champion=previous):
+            line = msg(
+                "correct.placements",
+                tournament=state.name,
+                champion=n(champion),
+                previous=n(previous),
+            )
+            return [notice(Reply((line, views.placements_table(state, names))))]
+        case ev.TournamentReopened():
+            return [notice(Reply((msg("correct.unfinished", tournament=state.name),)))]
+        case ev.EntryReinstated(player=player, reopened=reopened):
+            said: list[Msg | Table] = [msg("reinstate.club", player=n(player))]
+            if reopened:
+                said.append(msg("reinstate.matches", matches=", ".join(map(str, reopened))))
+            return [notice(Reply(tuple(said)))]
         case ev.KnockoutStarted(qualifiers=qualifiers):
             return [
                 notice(

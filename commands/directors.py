@@ -6,18 +6,26 @@ import re
 import secrets
 from datetime import timedelta
 
-from commands import arguments, claims, lookups, views
+from commands import announce, arguments, claims, lookups, views
 from commands import names as naming
 from commands.params import Args
-from commands.replies import Msg, Name, Reply, Table, When, msg, say, to_payload
+from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say, to_payload
 from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, calendar, overrides, progress, reports, sanctions
+from tournament import (
+    attendance,
+    calendar,
+    corrections,
+    overrides,
+    progress,
+    reports,
+    sanctions,
+)
 from tournament.club import Player
 from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
-from tournament.scoring import FinalScore, Side
+from tournament.scoring import FinalScore, lot_word, named_first
 from tournament.state import Match, TournamentState
 
 
@@ -337,8 +345,13 @@ async def draw(s: Session, a: Args) -> Reply:
 
 
 async def result(s: Session, a: Args) -> Reply:
-    """Set or correct a result: /result alice 3-1 bob, or /result 12 3-1 (white first)."""
-    usage = a.usage
+    """Set or correct a result at any time: /result alice 3-1 bob, /result 12 3-1, /result 12 void.
+
+    A result for a match still open is final at once (HGV-4.8). A change to a final or
+    void match is a correction: everything that follows is derived again (standings,
+    pairings not yet played, placements, ranking points) and announced once; a played
+    pairing that would change is listed first, for the director to confirm.
+    """
     state = await s.tournament()
     found = a.scores("score")
     first, second = a.player("player"), a.player("opponent")
@@ -357,32 +370,117 @@ async def result(s: Session, a: Args) -> Reply:
         match = open_ones[0] if open_ones else candidates[-1]
         white_first = match.white == first.id
     else:
-        raise Refused("bad_result_args", usage=usage)
-    main, *phases = found
-    score = FinalScore(
-        white=main[0] if white_first else main[1],
-        black=main[1] if white_first else main[0],
-        tiebreaks=tuple(ph if white_first else (ph[1], ph[0]) for ph in phases),
-        lot_winner=_lot(a.choice("lot"), white_first),
-    )
+        raise Refused("bad_result_args", usage=a.usage)
+    change: corrections.Change
+    if a.choice("void"):
+        if found:
+            raise Refused("bad_result_args", usage=a.usage)
+        change = "void"
+    elif found:
+        main, *phases = found
+        change = named_first(
+            main[0],
+            main[1],
+            first_is_white=white_first,
+            phases=phases,
+            lot=lot_word(a.choice("lot")),
+        )
+    else:
+        raise Refused("bad_result_args", usage=a.usage)
     reason = (a.text("reason") or "").strip()
-    s.events.extend(reports.set_result(state, match.number, score, s.now))
-    s.log("result", match=match.number, white=score.white, black=score.black, reason=reason)
-    names = await s.names(set(match.players))
-    return Reply((views.match_line(match, names),))
+    if not progress.touched(match) and not isinstance(change, str):
+        s.events.extend(reports.set_result(state, match.number, change, s.now))
+        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
+        names = await s.names(set(match.players))
+        return Reply((views.match_line(match, names),))
+    again = f"/result {match.number} " + (
+        "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
+    )
+    return await _correct(s, state, match, change, a, again)
 
 
-def _lot(text: str | None, white_first: bool) -> Side | None:
-    """Read who won the lot (WAR-V): the first-named player, the second, or a colour."""
-    if text is None:
-        return None
-    lowered = text.strip().lower()
-    if lowered in ("white", "black"):
-        return "white" if lowered == "white" else "black"
-    if lowered in ("first", "second"):
-        first_is_white = (lowered == "first") == white_first
-        return "white" if first_is_white else "black"
-    raise Refused("bad_lot", text=text)
+def _white_first(score: FinalScore) -> list[tuple[int, int]]:
+    return [(score.white, score.black), *score.tiebreaks]
+
+
+async def reopen(s: Session, a: Args) -> Reply:
+    """Reopen a match at any time: it is played again, and what followed from it waits."""
+    state, number = await _numbered(s, a)
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    return await _correct(s, state, match, "reopen", a, f"/reopen {number}")
+
+
+async def _correct(
+    s: Session,
+    state: TournamentState,
+    match: Match,
+    change: corrections.Change,
+    a: Args,
+    again: str,
+) -> Reply:
+    """Apply a correction, or ask first when played pairings would change."""
+    reason = (a.text("reason") or "").strip()
+    conflicts = corrections.plan(state, match.number, change, s.now)
+    if conflicts and not a.choice("confirm"):
+        command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
+        ask = msg(
+            "correct.confirm",
+            match=match.number,
+            matches=", ".join(map(str, conflicts)),
+            command=command,
+        )
+        return Reply((ask,), (Button(msg("button.confirm_correction"), command),), private=True)
+    events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)
+    s.events.extend(events)
+    kind = change if isinstance(change, str) else "score"
+    s.log(
+        "correct",
+        match=match.number,
+        change=kind,
+        white=match.white_score,
+        black=match.black_score,
+        reset=list(conflicts),
+        reason=reason,
+    )
+    names = await s.names(set(state.entries))
+    said = announce.notices(state, events, names)
+    return said[0].reply if said else Reply((views.match_line(match, names),))
+
+
+async def reinstate(s: Session, a: Args) -> Reply:
+    """Undo a withdrawal, no-show or removal, with a reason; lift the suspension it caused."""
+    reason = a.text("reason") or ""
+    player, state = await _named_entry(s, a)
+    s.events.extend(attendance.reinstate(state, player.id, s.now))
+    for record in sanctions.caused_by(
+        await s.uow.sanctions.for_club(s.club.id), player.id, state.id
+    ):
+        sanctions.end(record, s.now, how="lifted", note=reason)
+        await s.uow.sanctions.save(record)
+    s.log("reinstate", player=player.name, reason=reason)
+    return say("reinstate.done", name=Name(player.name), tournament=Name(state.name))
+
+
+async def lot(s: Session, a: Args) -> Reply:
+    """Settle a tie extra games have not broken by a recorded lot (NAV-TIE): /lot 2."""
+    state = await s.tournament()
+    group = a.text("group")
+    if group is None:
+        tied = progress.open_ties(state)
+        if len(tied) != 1:
+            raise Refused("no_group_tie")
+        group = tied[0]
+    group = group.strip()
+    seed = a.integer("seed")
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    events = progress.settle_by_lot(state, group, seed, s.now)
+    s.events.extend(events)
+    s.log("lot", group=group, seed=seed)
+    names = await s.names(set(state.entries))
+    said = announce.notices(state, events[:1], names)
+    return said[0].reply
 
 
 async def present(s: Session, a: Args) -> Reply:
@@ -421,13 +519,14 @@ async def excuse(s: Session, a: Args) -> Reply:
     """Excuse a no-show who gave notice: the suspension ends (CLUB-NO-SHOW)."""
     reason = a.text("reason") or ""
     player = _named_player(a)
-    ended = await _end_sanctions(s, player.id, how="excused", note=reason, only_reason="no_show")
     state = await s.maybe_tournament()
-    entry = state.entries.get(player.id) if state else None
-    if entry is not None and entry.status is EntryStatus.NO_SHOW:
-        entry.status = EntryStatus.WITHDRAWN
-    if not ended and (entry is None or entry.status is not EntryStatus.WITHDRAWN):
+    excused = state is not None and attendance.excuse(state, player.id)
+    records = sanctions.excusable(await s.uow.sanctions.for_club(s.club.id), player.id)
+    if not excused and not records:
         raise Refused("nothing_to_excuse", name=player.name)
+    for record in records:
+        sanctions.end(record, s.now, how="excused", note=reason)
+        await s.uow.sanctions.save(record)
     s.log("excuse", player=player.name, reason=reason)
     return say("excuse.done", name=Name(player.name))
 

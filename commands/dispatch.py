@@ -53,9 +53,13 @@ async def handle(
     except ParseError as error:
         if error.code in ("not_a_command", "empty") and not inv.private:
             return None  # people chat in the club's group: not everything is for the bot
+        if not await _first_delivery(inv, uow_factory):
+            return None
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:
+        if not await _first_delivery(inv, uow_factory):
+            return None
         close = suggestions(parsed.name, list(BY_NAME))
         if close:
             reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
@@ -97,7 +101,14 @@ async def handle(
     except Refused as refusal:
         reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
     except ScoreError as error:
-        reply = Reply((msg(f"score.{error.code}", **_params(error.params)), msg("score.usage")))
+        # A report's hint shows the match's own length when the use case knows it.
+        example = str(error.params.get("example", "/report 3-1"))
+        reply = Reply(
+            (
+                msg(f"score.{error.code}", **_params(error.params)),
+                msg("score.usage", example=example),
+            )
+        )
     except Exception:
         log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)
         reply = say("internal_error")
@@ -129,6 +140,16 @@ def _response(
         context.pictures,
         held,
     )
+
+
+async def _first_delivery(inv: Invocation, uow_factory: UnitOfWorkFactory) -> bool:
+    """Remember an update refused before any club is opened; False when seen before."""
+    if not inv.update_id:
+        return True
+    async with uow_factory() as uow:
+        first = await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+        await uow.commit()
+    return first
 
 
 async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:

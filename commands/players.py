@@ -11,11 +11,10 @@ from commands.replies import Button, Msg, Name, Reply, When, msg, say
 from commands.session import Session
 from tournament import attendance, reports, sanctions
 from tournament.club import Player
-from tournament.model import MatchStatus, Refused
-from tournament.scoring import FinalScore, GameKind, Side
+from tournament.model import MatchStatus, Refused, TournamentStatus
+from tournament.scoring import GameKind, ScoreError, lot_word, named_first
 from tournament.state import Match, TournamentState
 
-REPORT_USAGE = "/report 3-1"
 GAME_KINDS: dict[str, GameKind] = {
     "single": "single",
     "gammon": "gammon",
@@ -37,7 +36,7 @@ async def register(s: Session, a: Args) -> Reply:
         player.born = born
         await s.uow.players.save(player)
     state = await s.maybe_tournament()
-    if state is None or state.status.value != "registration":
+    if state is None or state.status is not TournamentStatus.REGISTRATION:
         return say("register.club_only", club=Name(s.club.name), name=Name(player.name))
     suspension = sanctions.suspension_for(
         await s.uow.sanctions.for_club(s.club.id), player.id, state.id
@@ -103,10 +102,14 @@ async def confirm(s: Session, a: Args) -> Reply:
 
 
 async def withdraw(s: Session, a: Args) -> Reply:
-    """Withdraw: without sanction before the draw, as leaving afterwards (HGV-2.3.5)."""
+    """Withdraw after a confirmation: free before the draw, as leaving afterwards (HGV-2.3.5)."""
     player = await s.me()
     state = await s.tournament()
-    before = state.status.value == "registration"
+    attendance.active_entry(state, player.id)
+    before = state.status is TournamentStatus.REGISTRATION
+    if a.command != "withdraw confirm":
+        ask = msg("withdraw.ask" if before else "withdraw.ask_left", tournament=Name(state.name))
+        return Reply((ask,), (Button(msg("button.withdraw"), "/withdraw confirm"),))
     s.events.extend(attendance.withdraw(state, player.id, s.now))
     s.log("withdraw", player=player.name)
     return say("withdraw.done" if before else "withdraw.left", tournament=Name(state.name))
@@ -138,20 +141,22 @@ async def report(s: Session, a: Args) -> Reply:
     again = "report " + " ".join(f"{x}-{y}" for x, y in found)
     if a.choice("lot"):
         again += f" lot:{a.choice('lot')}"
-    match = await pick_match(s, state, a, usage=REPORT_USAGE, again=again)
+    match = await pick_match(s, state, a, usage=None, again=again)
     if isinstance(match, Reply):
         return match
     mine, theirs = found[0]
-    white_first = match.white == player.id
-    phases = tuple(ph if white_first else (ph[1], ph[0]) for ph in found[1:])
-    lot = _lot(a, white_first)
-    score = FinalScore(
-        white=mine if white_first else theirs,
-        black=theirs if white_first else mine,
-        tiebreaks=phases,
-        lot_winner=lot,
+    score = named_first(
+        mine,
+        theirs,
+        first_is_white=match.white == player.id,
+        phases=found[1:],
+        lot=lot_word(a.choice("lot")),
     )
-    events = reports.report_score(state, match.number, player.id, score, s.now)
+    try:
+        events = reports.report_score(state, match.number, player.id, score, s.now)
+    except ScoreError as error:
+        # The hint shows this match's own length: a final to 7 is not reported 3-1.
+        raise ScoreError(error.code, **error.params, example=report_usage(match)) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)
     names = await s.names(set(match.players))
@@ -174,13 +179,9 @@ async def report(s: Session, a: Args) -> Reply:
     )
 
 
-def _lot(a: Args, white_first: bool) -> Side | None:
-    lot = a.choice("lot")
-    if not lot:
-        return None
-    mine: Side = "white" if white_first else "black"
-    other: Side = "black" if white_first else "white"
-    return mine if lot == "won" else other
+def report_usage(match: Match) -> str:
+    """Return how to report `match`: a winning score of its own length, yours first."""
+    return f"/report {match.length}-{max(match.length - 2, 0)}"
 
 
 async def report_game(s: Session, a: Args) -> Reply:
@@ -211,7 +212,7 @@ async def report_game(s: Session, a: Args) -> Reply:
 
 
 async def pick_match(
-    s: Session, state: TournamentState, a: Args, *, usage: str, again: str
+    s: Session, state: TournamentState, a: Args, *, usage: str | None, again: str
 ) -> Match | Reply:
     """Return the match a player means, or buttons to choose when it is ambiguous.
 
@@ -224,17 +225,27 @@ async def pick_match(
         if match is None or not match.involves(player.id):
             raise Refused("not_your_match", match=number)
         return match
-    candidates = [
-        m for m in state.open_matches_of(player.id) if m.status is not MatchStatus.DISPUTED
-    ]
     opponent = a.player("vs")
-    if opponent is not None:
-        candidates = [m for m in candidates if m.involves(opponent.id)]
-    if not candidates:
+
+    def wanted(m: Match) -> bool:
+        return opponent is None or m.involves(opponent.id)
+
+    # HGV-2.3.4: the matches that are on (started, or both players free for an early
+    # start); a match still ahead against someone absent is never guessed.
+    started = [m for m in reports.reportable(state, player.id, s.now) if wanted(m)]
+    if not started:
+        ahead = [
+            m
+            for m in state.open_matches_of(player.id)
+            if m.status is not MatchStatus.DISPUTED and wanted(m)
+        ]
+        if ahead and ahead[0].start is not None:
+            raise Refused("match_not_started", match=ahead[0].number, start=ahead[0].start)
         raise Refused("no_open_match")
-    started = [m for m in candidates if m.start is not None and m.start <= s.now]
-    if len(started) <= 1:
-        return (started or candidates)[0]
+    if len(started) == 1:
+        return started[0]
+    if usage is None:
+        usage = " · ".join(dict.fromkeys(report_usage(m) for m in started))
     names = await s.names({q for m in started for q in m.players})
     buttons = tuple(
         Button(

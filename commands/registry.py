@@ -64,6 +64,9 @@ MATCH = Param("match", "match")
 MATCH_FIRST = Param("match", "match", required=True, positional=True)
 # Which report an Accept or Dispute button answers (its sequence number in the match).
 REPORT = Param("report", "integer", example="2")
+OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
+# A correction that changes played pairings goes ahead only with this word.
+CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
 YES_NO = {"true": "yes", "on": "yes", "1": "yes", "si": "yes", "sí": "yes", "da": "yes"}
 YES_NO |= {"tak": "yes", "false": "no", "off": "no", "0": "no", "nu": "no", "nie": "no"}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
@@ -224,6 +227,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 positional=True,
                 choices=("mine", "all"),
                 description="arg.schedule_which",
+                example="all",
             ),
         ),
         writes=False,
@@ -287,10 +291,23 @@ COMMANDS: tuple[CommandSpec, ...] = (
         (
             Param("match", "match", positional=True),
             Param("player", "player", positional=True),
-            Param("score", "score", required=True, positional=True, many=True),
+            Param("score", "score", positional=True, many=True),
             Param("opponent", "player", positional=True, example="bob"),
+            Param("void", "choice", positional=True, choices=("void",)),
             Param("lot", "choice", choices=("white", "black", "first", "second")),
             Param("reason", "text", aliases=("why",)),
+            CONFIRM,
+        ),
+    ),
+    CommandSpec("reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM)),
+    CommandSpec("reinstate", directors.reinstate, "director", (PLAYER, REASON)),
+    CommandSpec(
+        "lot",
+        directors.lot,
+        "director",
+        (
+            Param("group", "text", positional=True, example="2"),
+            Param("seed", "integer", description="arg.lot_seed"),
         ),
     ),
     CommandSpec("present", directors.present, "director", (PLAYER,)),

@@ -162,13 +162,14 @@ class Session:
         return self.player
 
     async def find_player(self, name: str) -> Player:
-        """Return the club's player called `name`; refuse unknown or ambiguous names."""
-        found = await self.uow.players.by_name(self.club.id, name)
-        if not found:
-            raise Refused("no_such_player", name=name)
-        if len(found) > 1:
-            raise Refused("ambiguous_player", name=name)
-        return found[0]
+        """Return the player `name` means, matched as every command matches names.
+
+        Prefer a `player` parameter, which the registry resolves before the handler runs.
+        """
+        # The resolver builds on sessions, so it is imported when a name is looked up.
+        from commands.resolver import Roster
+
+        return (await Roster.of(self)).one(name)
 
     async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
         """Return display names of players, cached for the session."""

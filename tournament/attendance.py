@@ -10,9 +10,17 @@ from datetime import date, datetime
 
 from tournament import progress
 from tournament.entry import decide_entry
-from tournament.events import Event, SanctionRecorded
+from tournament.events import EntryReinstated, Event, SanctionRecorded
 from tournament.forfeits import forfeit_match
-from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
+from tournament.model import (
+    EntryStatus,
+    MatchStatus,
+    PlayerId,
+    Refused,
+    Stage,
+    TournamentStatus,
+)
+from tournament.progress import MAIN_STAGES
 from tournament.state import Entry, Match, Span, TournamentState, minutes
 
 
@@ -162,6 +170,63 @@ def leave(state: TournamentState, player: PlayerId, at: datetime, *, reason: str
     return events
 
 
+def reinstate(state: TournamentState, player: PlayerId, at: datetime) -> list[Event]:
+    """Undo a withdrawal, no-show or removal: the player plays on (a director's act).
+
+    The forfeits the departure itself caused (HGV-2.3.5, HGV-2.3.6) are reopened where
+    the rules allow: group matches while the group stage is on, knockout matches whose
+    result nothing has followed up yet, and never a match the player lost by lateness
+    before (that forfeit happened at the venue) nor a double forfeit with someone still
+    out. The caller lifts the suspension the departure caused (`sanctions.caused_by`).
+    """
+    entry = state.entries.get(player)
+    if entry is None:
+        raise Refused("not_registered", tournament=state.name)
+    if entry.status is EntryStatus.ACTIVE:
+        raise Refused("entry_already_active")
+    was = entry.status
+    reopened: list[int] = []
+    for match in state.matches_of(player):
+        if _restorable(state, match, player, entry.withdrawn_at):
+            progress.restart(state, match, at)
+            reopened.append(match.number)
+    if reopened and any(state.matches[n].stage in MAIN_STAGES for n in reopened):
+        entry.knockout_forfeit = False
+    entry.status = EntryStatus.ACTIVE
+    entry.withdrawn_at = None
+    events: list[Event] = [
+        EntryReinstated(at=at, player=player, was=was.value, reopened=tuple(reopened))
+    ]
+    return events + progress.settle(state, at)
+
+
+def _restorable(
+    state: TournamentState, match: Match, player: PlayerId, left_at: datetime | None
+) -> bool:
+    if match.status not in (MatchStatus.FORFEIT, MatchStatus.DOUBLE_FORFEIT):
+        return False
+    if match.forfeited_by != frozenset({player}) or match.finished_at != left_at:
+        return False
+    if f"forfeit:{match.number}" in state.done:
+        return False  # lost by lateness at the venue, before leaving
+    if match.stage in (Stage.GROUP, Stage.TIEBREAK):
+        return state.status is TournamentStatus.GROUPS
+    return not progress.followed_up(state, match)
+
+
+def excuse(state: TournamentState, player: PlayerId) -> bool:
+    """Excuse a no-show who gave notice (CLUB-NO-SHOW): they count as withdrawn.
+
+    Returns whether there was a no-show to excuse; a plain withdrawal is not one. The
+    forfeits stand; the suspension is ended by the caller (`sanctions.excusable`).
+    """
+    entry = state.entries.get(player)
+    if entry is None or entry.status is not EntryStatus.NO_SHOW:
+        return False
+    entry.status = EntryStatus.WITHDRAWN
+    return True
+
+
 def director_forfeit(
     state: TournamentState, player: PlayerId, at: datetime, *, match: Match | None = None
 ) -> list[Event]:
@@ -178,6 +243,11 @@ def current_match(state: TournamentState, player: PlayerId) -> Match | None:
     """Return the player's earliest open match whose players are both known."""
     open_matches = state.open_matches_of(player)
     return open_matches[0] if open_matches else None
+
+
+def active_entry(state: TournamentState, player: PlayerId) -> Entry:
+    """Return the player's entry if it is active; refuse otherwise (what to do instead)."""
+    return _active_entry(state, player)
 
 
 def _active_entry(state: TournamentState, player: PlayerId) -> Entry:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournament.model import PlayerId
+from tournament.model import MatchStatus, PlayerId
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +102,28 @@ class GroupsDrawn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GroupFinished(Event):
-    group: str
-
-
-@dataclass(frozen=True, slots=True)
 class ExtraGamesScheduled(Event):
     group: str
     players: tuple[PlayerId, ...]
     matches: tuple[int, ...]
+    again: bool = False  # the extra games so far left them level: a lot may settle it
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraGamesVoided(Event):
+    """Extra games a correction made unnecessary: they no longer count (NAV-TIE)."""
+
+    group: str
+    matches: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TieSettledByLot(Event):
+    """A director settled a tie by lot (NAV-TIE); `order` is the drawn order, best first."""
+
+    group: str
+    order: tuple[PlayerId, ...]
+    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +153,54 @@ class TournamentFinished(Event):
     champion: PlayerId | None
     youngest: tuple[PlayerId, ...] = ()  # NAV-PRIZE, when the preset awards it
     veterans: tuple[PlayerId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCorrected(Event):
+    """A director corrected, voided or reopened a match (HGV-4.8); `before` and `after`
+    are the scores white first, `change` says which."""
+
+    match: int
+    change: str  # "score" | "void" | "reopen"
+    before: tuple[int, int]
+    after: tuple[int, int]
+    was: MatchStatus  # the match's status before
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingsConflict(Event):
+    """Matches already under way or played whose pairing the results no longer give."""
+
+    matches: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReset(Event):
+    """A match under way or played starts afresh between new players (a confirmed change)."""
+
+    match: int
+    white: PlayerId | None
+    black: PlayerId | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementsChanged(Event):
+    """A correction after the finish changed the placements and ranking points."""
+
+    champion: PlayerId | None
+    previous_champion: PlayerId | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentReopened(Event):
+    """A finished tournament has an undecided match again: its placements are withdrawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryReinstated(Event):
+    """A director undid a withdrawal, no-show or removal; `reopened` lists restored matches."""
+
+    player: PlayerId
+    was: str
+    reopened: tuple[int, ...]

@@ -61,6 +61,7 @@ def no_show(state: TournamentState, player: PlayerId, at: datetime) -> list[Even
     """Forfeit every remaining match of a confirmed player who never came (HGV-2.3.6)."""
     entry = state.entries[player]
     entry.status = EntryStatus.NO_SHOW
+    entry.withdrawn_at = at  # when the forfeits it causes were recorded (see reinstate)
     events: list[Event] = [NoShow(at=at, player=player)]
     for match in state.matches_of(player):
         if match.is_final or not match.is_ready:

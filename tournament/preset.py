@@ -53,6 +53,7 @@ class GroupRules:
     forfeit_below_in_ties: bool
     void_single_win_forfeiter: bool
     tiebreak_game_length: int = _rule(1, 99)
+    tiebreak_game_minutes: int = _rule(1, 24 * 60)  # NAV-TIE: one round of extra games
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

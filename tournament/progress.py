@@ -8,9 +8,9 @@ ranking points when the last match is final.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from datetime import datetime
-from itertools import combinations
 from typing import cast
 
 from tournament import knockout, placements
@@ -19,14 +19,29 @@ from tournament.entry import youngest_and_veteran
 from tournament.events import (
     Event,
     ExtraGamesScheduled,
+    ExtraGamesVoided,
     GroupsDrawn,
     KnockoutStarted,
     MatchReady,
+    MatchReset,
+    PairingsConflict,
+    PlacementsChanged,
+    TieSettledByLot,
     TournamentFinished,
+    TournamentReopened,
 )
-from tournament.model import EntryStatus, PlayerId, Refused, Result, Stage, TournamentStatus
+from tournament.model import (
+    EntryStatus,
+    MatchStatus,
+    PlayerId,
+    Refused,
+    Result,
+    Stage,
+    TournamentStatus,
+)
 from tournament.ranking import Performance, tournament_points
 from tournament.round_robin import round_robin
+from tournament.scoring import winning_score
 from tournament.standings import Standings, group_standings
 from tournament.state import DrawRecord, Group, Match, Placement, TournamentState, minutes
 
@@ -136,19 +151,38 @@ def all_standings(
     return tables
 
 
-def settle(state: TournamentState, at: datetime) -> list[Event]:
-    """Move the tournament on as far as its final results allow."""
+def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list[Event]:
+    """Derive everything that follows from the final results, as far as they allow.
+
+    Idempotent, and the one place a correction goes through too: stale extra games are
+    voided and needed ones scheduled (NAV-TIE), the knockout starts or its pairings follow
+    the corrected standings and winners, and placements and ranking points are computed,
+    again after a correction, or withdrawn when the tournament is no longer complete. A
+    pairing that would change on a match already under way or played is left as it is and
+    listed in `PairingsConflict`, unless `reset` (a director confirmed): then that match
+    starts afresh between the new players.
+    """
     events: list[Event] = []
+    if state.status in (TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED):
+        return events  # nothing drawn yet, or called off: nothing follows
+    if all(m.is_final for m in state.stage_matches(Stage.GROUP)):
+        events.extend(_void_stale_extra_games(state, at))
+        if all(m.is_final for m in state.stage_matches(*GROUP_STAGES)):
+            events.extend(_schedule_extra_games(state, all_standings(state), at))
+    if any(not m.is_final for m in state.stage_matches(*GROUP_STAGES)):
+        if state.status is not TournamentStatus.GROUPS:
+            # A correction reopened the group stage: nobody is seeded until it is over.
+            events.extend(_unseed(state, at, reset=reset))
+            events.extend(_advance(state, at, reset=reset, blocked=True))
+        events.extend(_unfinish(state, at))
+        return events
+    tables = all_standings(state)
     if state.status is TournamentStatus.GROUPS:
-        if any(not m.is_final for m in state.matches.values() if m.stage in GROUP_STAGES):
-            return events
-        tables = all_standings(state)
-        extra = _schedule_extra_games(state, tables, at)
-        if extra:
-            return extra
         events.extend(_start_knockout(state, tables, at))
-    if state.status is TournamentStatus.KNOCKOUT:
-        events.extend(_advance(state, at))
+    else:
+        events.extend(_reseed(state, tables, at, reset=reset))
+    blocked = any(isinstance(e, PairingsConflict) for e in events)
+    events.extend(_advance(state, at, reset=reset, blocked=blocked))
     return events
 
 
@@ -200,35 +234,160 @@ def winners(state: TournamentState, stages: Sequence[Stage]) -> dict[str, Player
 def _schedule_extra_games(
     state: TournamentState, tables: dict[str, Standings], at: datetime
 ) -> list[Event]:
+    """Schedule the extra games a level block needs (NAV-TIE), one game per player at once.
+
+    The games are a round robin among the tied players in rounds of the preset's extra
+    game time, so in a three-way tie nobody has two games at the same time. A block that
+    played extra games before and is still level gets another round, and the event says
+    so: a director may then settle it by lot (`settle_by_lot`).
+    """
     events: list[Event] = []
     rules = state.preset.groups
     for group in state.groups:
         for need in tables[group.name].extra_games:
+            played = [
+                m
+                for m in state.stage_matches(Stage.TIEBREAK)
+                if m.group == group.name and set(m.players) <= set(need.players)
+            ]
             last_round = max(
                 (m.round for m in state.stage_matches(*GROUP_STAGES) if m.group == group.name),
                 default=0,
             )
             numbers = []
-            for white, black in combinations(need.players, 2):
+            pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
+            for pairing in pairings:
                 number = state.next_match_number()
                 state.matches[number] = Match(
                     number=number,
                     stage=Stage.TIEBREAK,
-                    round=last_round + 1,
+                    round=last_round + pairing.round,
                     length=rules.tiebreak_game_length,
-                    white=white,
-                    black=black,
-                    start=at,
+                    white=pairing.white,
+                    black=pairing.black,
+                    start=pairing.start,
                     group=group.name,
                     created_at=at,
                 )
                 numbers.append(number)
             events.append(
                 ExtraGamesScheduled(
-                    at=at, group=group.name, players=need.players, matches=tuple(numbers)
+                    at=at,
+                    group=group.name,
+                    players=need.players,
+                    matches=tuple(numbers),
+                    again=bool(played),
                 )
             )
     return events
+
+
+def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
+    """Void the extra games a correction has made unnecessary (NAV-TIE).
+
+    Extra games come in rounds: all the games among one level block, scheduled
+    together. A round counts only while the group matches and the rounds before it
+    leave that block level; the games of a round that is no longer needed are voided.
+    Played ones too: voiding an extra game gives nobody another opponent, it only stops
+    counting a game the standings no longer call for.
+    """
+    games = state.stage_matches(Stage.TIEBREAK)
+    if all(m.status is MatchStatus.VOID for m in games):
+        return []
+    voided: dict[str, list[int]] = {}
+    for group in state.groups:
+        results = [
+            r
+            for m in state.stage_matches(Stage.GROUP)
+            if m.group == group.name and (r := m.result()) is not None
+        ]
+        kept: list[Result] = []
+        for batch in _rounds([m for m in games if m.group == group.name]):
+            if all(m.status is MatchStatus.VOID for m in batch):
+                continue  # a round voided before
+            table = group_standings(
+                group.players,
+                results,
+                state.preset.groups,
+                lot_seed=state.seed + int(group.name),
+                extra_game_results=kept,
+            )
+            block = {p for m in batch for p in m.players}
+            if any(set(need.players) == block for need in table.extra_games):
+                kept.extend(r for m in batch if (r := m.result()) is not None)
+                continue
+            for match in batch:
+                if match.status is not MatchStatus.VOID:
+                    voided.setdefault(group.name, []).append(match.number)
+                    restart(state, match, at)
+                    match.status = MatchStatus.VOID
+                    match.finished_at = at
+    return [
+        ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
+        for group, numbers in voided.items()
+    ]
+
+
+def _rounds(games: Sequence[Match]) -> list[list[Match]]:
+    """Split a group's extra games, by number, into the rounds they were scheduled in.
+
+    A round is every pairing of one block of tied players, scheduled together: the
+    longest run of consecutive games that is a complete round robin of its players.
+    """
+    rounds: list[list[Match]] = []
+    i = 0
+    while i < len(games):
+        size = 1
+        for k in range(2, len(games) + 2):
+            count = k * (k - 1) // 2
+            run = games[i : i + count]
+            if len(run) < count:
+                break
+            players = {p for m in run for p in m.players}
+            pairs = {frozenset(m.players) for m in run}
+            if len(players) == k and len(pairs) == count:
+                size = count
+        rounds.append(list(games[i : i + size]))
+        i += size
+    return rounds
+
+
+def open_ties(state: TournamentState) -> list[str]:
+    """Return the groups whose tie waits for extra games, which a lot may settle (NAV-TIE)."""
+    return sorted(
+        {m.group for m in state.stage_matches(Stage.TIEBREAK) if not m.is_final and m.group}
+    )
+
+
+def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -> list[Event]:
+    """Settle a group's tie that extra games have not broken, by a recorded lot (NAV-TIE).
+
+    The open extra games of the group are decided in the drawn order (the higher drawn
+    player wins each), so the extra-game criterion orders the block; `seed` makes the
+    draw reproducible and is part of the event the audit log keeps.
+    """
+    open_games = [
+        m for m in state.stage_matches(Stage.TIEBREAK) if m.group == group and not m.is_final
+    ]
+    if not open_games:
+        raise Refused("no_tie_to_settle", group=group)
+    players = sorted({p for m in open_games for p in m.players})
+    order = list(players)
+    random.Random(f"lot:{seed}:{','.join(map(str, players))}").shuffle(order)
+    place = {player: i for i, player in enumerate(order)}
+    won = winning_score(state.preset.game, state.preset.groups.tiebreak_game_length)
+    for match in open_games:
+        assert match.white is not None and match.black is not None
+        white_wins = place[match.white] < place[match.black]
+        match.white_score, match.black_score = (won, 0) if white_wins else (0, won)
+        match.winner = match.white if white_wins else match.black
+        match.lot_winner = "white" if white_wins else "black"
+        match.status = MatchStatus.FINISHED
+        match.finished_at = at
+        match.report = None
+        match.disputed_by = None
+    events: list[Event] = [TieSettledByLot(at=at, group=group, order=tuple(order), seed=seed)]
+    return events + settle(state, at)
 
 
 def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
@@ -237,22 +396,45 @@ def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
 
 
 def _qualifiers(state: TournamentState, table: Standings) -> list[PlayerId]:
+    # A player already seeded into the bracket stays a qualifier when they leave later
+    # (HGV-2.3.5 forfeits their matches): leaving does not redraw the bracket.
+    seeded = _seeded(state, MAIN_STAGES)
     active = [
         row.player
         for row in table.rows
-        if not row.removed and state.entries[row.player].status is EntryStatus.ACTIVE
+        if not row.removed
+        and (state.entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded)
     ]
     return active[: state.preset.groups.qualifiers]
+
+
+def _seeded(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:
+    """Return the players the stored bracket seeded (its sides fed by no match)."""
+    seeded: set[PlayerId] = set()
+    for match in state.stage_matches(*stages):
+        if match.key is None:
+            continue
+        if match.white is not None and match.white_from is None:
+            seeded.add(match.white)
+        if match.black is not None and match.black_from is None:
+            seeded.add(match.black)
+    return seeded
+
+
+def _main_bracket(state: TournamentState, tables: dict[str, Standings]) -> knockout.Bracket:
+    """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
+    qualifiers = [_qualifiers(state, tables[group.name]) for group in state.groups]
+    played = {
+        frozenset(m.players) for m in state.stage_matches(Stage.GROUP) if len(m.players) == 2
+    }
+    return knockout.build_bracket(qualifiers, played, state.preset.knockout)
 
 
 def _start_knockout(
     state: TournamentState, tables: dict[str, Standings], at: datetime
 ) -> list[Event]:
-    qualifiers = [_qualifiers(state, tables[group.name]) for group in state.groups]
-    played = {
-        frozenset(m.players) for m in state.stage_matches(Stage.GROUP) if len(m.players) == 2
-    }
-    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    bracket = _main_bracket(state, tables)
+    qualifiers = [bracket.seeds]
     state.status = TournamentStatus.KNOCKOUT
     _add_bracket(state, bracket, at)
     if not bracket.matches:
@@ -283,18 +465,23 @@ def _add_bracket(state: TournamentState, bracket: knockout.Bracket, at: datetime
         number += 1
 
 
-def _advance(state: TournamentState, at: datetime) -> list[Event]:
+def _advance(
+    state: TournamentState, at: datetime, *, reset: bool, blocked: bool = False
+) -> list[Event]:
     events: list[Event] = []
     if state.preset.knockout.consolation and not state.stage_matches(Stage.CONSOLATION):
-        _maybe_start_consolation(state, at)
+        bracket_ = _consolation_bracket(state)
+        if bracket_ is not None:
+            _add_bracket(state, bracket_, at)
     bracket = [m for m in state.matches.values() if m.key is not None]
     by_key = {m.key: m for m in bracket}
+    conflicts: list[int] = []
     for match in sorted(bracket, key=lambda m: m.number):
-        if not match.is_final and not match.games and match.report is None:
-            # The stored bracket: a side names the match whose winner (or, for the
-            # third place, loser) fills it; a replaced side (HGV-2.3.8) names none.
-            match.white = _fed(match, match.white, match.white_from, by_key)
-            match.black = _fed(match, match.black, match.black_from, by_key)
+        # The stored bracket: a side names the match whose winner (or, for the third
+        # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
+        white = _fed(match, match.white, match.white_from, by_key)
+        black = _fed(match, match.black, match.black_from, by_key)
+        events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
         if match.start is None and match.white is not None and match.black is not None:
             match.start = at + minutes(state.preset.knockout.break_minutes)
             match.created_at = at  # its schedule is published now: no reminder before
@@ -308,8 +495,103 @@ def _advance(state: TournamentState, at: datetime) -> list[Event]:
                     round_name=match.round_name or "",
                 )
             )
+    if conflicts:
+        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
+    if conflicts or blocked:
+        return events  # the results contradict a played pairing: a director decides
     if _all_done(state):
         events.extend(_finish(state, at))
+    else:
+        events.extend(_unfinish(state, at))
+    return events
+
+
+def touched(match: Match) -> bool:
+    """Return whether a match is under way or played: its pairing is no longer free."""
+    return (
+        match.is_final
+        or match.report is not None
+        or bool(match.games)
+        or match.status is not MatchStatus.SCHEDULED
+    )
+
+
+def _pair(
+    state: TournamentState,
+    match: Match,
+    white: PlayerId | None,
+    black: PlayerId | None,
+    at: datetime,
+    *,
+    reset: bool,
+    conflicts: list[int],
+) -> list[Event]:
+    """Give a match the players the results say; a played one only when `reset`."""
+    if (white, black) == (match.white, match.black):
+        return []
+    if touched(match) and not reset:
+        conflicts.append(match.number)
+        return []
+    was_touched = touched(match)
+    restart(state, match, at)
+    match.white, match.black = white, black
+    match.start = match.created_at = None  # published again once both are known
+    if not was_touched:
+        return []
+    return [MatchReset(at=at, match=match.number, white=white, black=black)]
+
+
+def restart(state: TournamentState, match: Match, at: datetime) -> None:
+    """Make a match a fresh one from `at`: no result, penalties or applied deadlines."""
+    match.status = MatchStatus.SCHEDULED
+    match.white_score = match.black_score = 0
+    match.winner = None
+    match.forfeited_by = frozenset()
+    match.finished_at = None
+    match.report = None
+    match.disputed_by = None
+    match.games = ()
+    match.tiebreaks = ()
+    match.lot_winner = None
+    match.pauses = []
+    for penalty in state.penalties.values():
+        if penalty.match == match.number:
+            penalty.cancelled = True
+    number = match.number
+    for key in list(state.done):
+        if key in (f"forfeit:{number}", f"remind:match:{number}") or key.startswith(
+            (f"late:{number}:", f"accept:{number}:")
+        ):
+            del state.done[key]
+    if match.start is not None and match.start < at:
+        match.start = at  # replayed from now: lateness counts from now
+        match.created_at = at
+
+
+def _reseed(
+    state: TournamentState, tables: dict[str, Standings], at: datetime, *, reset: bool
+) -> list[Event]:
+    """Make the seeded sides of the stored brackets follow the current standings."""
+    events: list[Event] = []
+    conflicts: list[int] = []
+    _conform(state, MAIN_STAGES, _main_bracket(state, tables), at, reset, events, conflicts)
+    if state.stage_matches(Stage.CONSOLATION):
+        # After the main bracket: its play-ins decide who plays the "Last Chance".
+        consolation = _consolation_bracket(state)
+        if consolation is not None:
+            _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
+        else:
+            # Its players wait for play-ins a correction reopened: nobody is seeded yet.
+            for match in state.stage_matches(Stage.CONSOLATION):
+                if match.key is None:
+                    continue
+                white = None if match.white_from is None else match.white
+                black = None if match.black_from is None else match.black
+                events.extend(
+                    _pair(state, match, white, black, at, reset=reset, conflicts=conflicts)
+                )
+    if conflicts:
+        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     return events
 
 
@@ -326,11 +608,63 @@ def _fed(
     return feeder.winner
 
 
-def _maybe_start_consolation(state: TournamentState, at: datetime) -> None:
+def _unseed(state: TournamentState, at: datetime, *, reset: bool) -> list[Event]:
+    """Take the seeded players out of the stored brackets while the groups are open."""
+    shape = _main_bracket(state, all_standings(state)).by_key()
+    events: list[Event] = []
+    conflicts: list[int] = []
+    for match in state.stage_matches(*MAIN_STAGES, Stage.CONSOLATION):
+        if match.key is None:
+            continue
+        wanted = shape.get(match.key)
+        seeded_white = wanted is None or wanted.white_from is None
+        seeded_black = wanted is None or wanted.black_from is None
+        white = None if match.white_from is None and seeded_white else match.white
+        black = None if match.black_from is None and seeded_black else match.black
+        events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+    if conflicts:
+        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
+    return events
+
+
+def _conform(
+    state: TournamentState,
+    stages: tuple[Stage, ...],
+    bracket: knockout.Bracket,
+    at: datetime,
+    reset: bool,
+    events: list[Event],
+    conflicts: list[int],
+) -> None:
+    """Give a stored bracket's seeded sides the players `bracket` seeds there."""
+    stored = {m.key: m for m in state.stage_matches(*stages) if m.key is not None}
+    if {bm.key for bm in bracket.matches} != set(stored):
+        played = [m.number for m in stored.values() if touched(m)]
+        if played and not reset:
+            conflicts.extend(played)
+            return
+        for match in stored.values():  # the shape changed: a new bracket replaces it
+            restart(state, match, at)
+            match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+        _add_bracket(state, bracket, at)
+        events.append(
+            KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
+        )
+        return
+    for bm in bracket.matches:
+        match = stored[bm.key]
+        white = bm.white if bm.white_from is None and match.white_from is None else match.white
+        black = bm.black if bm.black_from is None and match.black_from is None else match.black
+        events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+
+
+def _consolation_bracket(state: TournamentState) -> knockout.Bracket | None:
+    """Return the "Last Chance" bracket the results give, once the play-ins are decided."""
     play_ins = [m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "play_in"]
     if any(not m.is_final for m in play_ins):
-        return
-    in_bracket = {p for m in state.stage_matches(*MAIN_STAGES) for p in m.players}
+        return None
+    in_bracket = {p for m in state.stage_matches(*MAIN_STAGES) if m.key for p in m.players}
+    seeded = _seeded(state, (Stage.CONSOLATION,))
     play_in_losers = [
         p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
     ]
@@ -343,15 +677,13 @@ def _maybe_start_consolation(state: TournamentState, at: datetime) -> None:
                 continue
             row = table.rows[position]
             entry = state.entries[row.player]
-            if row.removed or entry.status is not EntryStatus.ACTIVE:
+            if row.removed or row.player in in_bracket:
                 continue
-            if row.player not in in_bracket:
+            if entry.status is EntryStatus.ACTIVE or row.player in seeded:
                 others.append(row.player)
     players = play_in_losers + others
     played = {frozenset(m.players) for m in state.stage_matches(Stage.GROUP)}
-    bracket = knockout.build_consolation(players, played, state.preset.knockout)
-    if bracket is not None:
-        _add_bracket(state, bracket, at)
+    return knockout.build_consolation(players, played, state.preset.knockout)
 
 
 def _all_done(state: TournamentState) -> bool:
@@ -393,11 +725,16 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
             knockout_wins[match.winner] = knockout_wins.get(match.winner, 0) + 1
         elif match.stage is Stage.CONSOLATION:
             consolation_wins[match.winner] = consolation_wins.get(match.winner, 0) + 1
+    before = [(p.place, p.player, p.points) for p in state.placements]
+    finished = state.status is TournamentStatus.FINISHED
+    previous = next((p.player for p in state.placements if p.place == 1), None)
     state.placements = []
     for player in drawn:
         entry = state.entries[player]
-        if entry.status is EntryStatus.NO_SHOW:
-            continue
+        if entry.status is EntryStatus.NO_SHOW or (
+            entry.status is EntryStatus.WITHDRAWN and not entry.presence
+        ):
+            continue  # never came (an excused no-show is withdrawn): no points
         place = places.get(player)
         if place is None and entry.status is EntryStatus.ACTIVE and not entry.knockout_forfeit:
             place = unplaced_place
@@ -413,9 +750,14 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         points = tournament_points(state.preset.ranking, performance)
         state.placements.append(Placement(place=place, player=player, points=f"{points:.2f}"))
     state.placements.sort(key=lambda p: (p.place is None, p.place or 0, -float(p.points)))
+    champion = next((p.player for p in state.placements if p.place == 1), None)
+    if finished:
+        # A correction after the finish: say so only when it changed something.
+        if [(p.place, p.player, p.points) for p in state.placements] == before:
+            return []
+        return [PlacementsChanged(at=at, champion=champion, previous_champion=previous)]
     state.status = TournamentStatus.FINISHED
     state.finished_at = at
-    champion = next((p.player for p in state.placements if p.place == 1), None)
     rules = state.preset.entry
     youngest, veterans = youngest_and_veteran(
         {p.player: state.entries[p.player].born for p in state.placements}
@@ -428,3 +770,13 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
             veterans=veterans if rules.veteran_prize else (),
         )
     ]
+
+
+def _unfinish(state: TournamentState, at: datetime) -> list[Event]:
+    """Withdraw the placements of a finished tournament that has an undecided match again."""
+    if state.status is not TournamentStatus.FINISHED:
+        return []
+    state.status = TournamentStatus.KNOCKOUT
+    state.placements = []
+    state.finished_at = None
+    return [TournamentReopened(at=at)]

@@ -30,7 +30,8 @@ def report_score(
 ) -> list[Event]:
     """Record `by`'s report of the final score (white first); it waits for the opponent."""
     match = _open_match(state, number, by)
-    checked = _checked(state, match, score, floor=True)
+    _check_started(state, match, at)
+    checked = checked_score(state, match, score, floor=True)
     report = match.report
     if report is not None and report.by != by:
         if (report.white, report.black, report.tiebreaks, report.lot_winner) == _key(checked):
@@ -69,6 +70,7 @@ def report_game(
 ) -> list[Event]:
     """Add a game `by` won; when the match is over its score becomes a pending report."""
     match = _open_match(state, number, by)
+    _check_started(state, match, at)
     if state.preset.game != "backgammon":
         raise Refused("games_only_backgammon")
     if match.report is not None:
@@ -139,7 +141,7 @@ def set_result(
         raise Refused("no_such_match", match=number)
     if not match.is_ready:
         raise Refused("match_not_ready", match=number)
-    checked = _checked(state, match, score, floor=False)
+    checked = checked_score(state, match, score, floor=False)
     if match.is_final and match.stage is not Stage.GROUP:
         winner = match.white if checked.winner_side == "white" else match.black
         if winner != match.winner and progress.followed_up(state, match):
@@ -183,6 +185,47 @@ def finish(
     return events
 
 
+def may_play(state: TournamentState, match: Match, at: datetime) -> bool:
+    """Return whether a match is on at `at`: started, under way, or both players free.
+
+    HGV-2.3.4: a match may be played early when both players are free: both present,
+    and it is the next open match of each of them.
+    """
+    if not match.is_ready or match.is_final:
+        return False
+    assert match.white is not None and match.black is not None and match.start is not None
+    if match.start <= at or match.report is not None or match.games:
+        return True
+    if match.status is not MatchStatus.SCHEDULED:
+        return True
+    for player in (match.white, match.black):
+        entry = state.entries.get(player)
+        if entry is None or not entry.present_at(at):
+            return False
+        if state.open_matches_of(player)[0] is not match:
+            return False  # they have an earlier match to play first
+    return True
+
+
+def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[Match]:
+    """Return the player's matches a report may be for now (HGV-2.3.4, CLUB-REPORT).
+
+    Open, not disputed, and on: started, under way, or both players present for an
+    early start. Earliest first.
+    """
+    return [
+        m
+        for m in state.open_matches_of(player)
+        if m.status is not MatchStatus.DISPUTED and may_play(state, m, at)
+    ]
+
+
+def _check_started(state: TournamentState, match: Match, at: datetime) -> None:
+    if not may_play(state, match, at):
+        assert match.start is not None
+        raise Refused("match_not_started", match=match.number, start=match.start)
+
+
 def _open_match(state: TournamentState, number: int, by: PlayerId) -> Match:
     match = state.matches.get(number)
     if match is None:
@@ -198,9 +241,10 @@ def _open_match(state: TournamentState, number: int, by: PlayerId) -> Match:
     return match
 
 
-def _checked(
+def checked_score(
     state: TournamentState, match: Match, score: FinalScore, *, floor: bool
 ) -> FinalScore:
+    """Return the score checked against the match's length and game (HGV-5.3)."""
     assert match.white is not None and match.black is not None
     board = (
         (state.penalty_points(match, match.white), state.penalty_points(match, match.black))

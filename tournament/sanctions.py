@@ -75,3 +75,20 @@ def end(sanction: Sanction, at: datetime, *, how: str, note: str) -> Sanction:
     sanction.ended_by = how
     sanction.ended_note = note
     return sanction
+
+
+def caused_by(sanctions: Iterable[Sanction], player: PlayerId, tournament: int) -> list[Sanction]:
+    """Return the active suspensions a departure from `tournament` caused (HGV-2.3.5/6)."""
+    return [
+        s
+        for s in sanctions
+        if s.active
+        and s.player == player
+        and s.origin == tournament
+        and s.reason in ("no_show", "left")
+    ]
+
+
+def excusable(sanctions: Iterable[Sanction], player: PlayerId) -> list[Sanction]:
+    """Return the player's active no-show suspensions, which `/excuse` ends (CLUB-NO-SHOW)."""
+    return [s for s in sanctions if s.active and s.player == player and s.reason == "no_show"]

@@ -35,9 +35,11 @@ Error codes (params in brackets):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tournament.model import Refused
 from tournament.preset import Game, ScoringRules
 
 Side = Literal["white", "black"]
@@ -84,6 +86,55 @@ class FinalScore:
 def from_reporter(mine: int, theirs: int, reporter_is_white: bool) -> tuple[int, int]:
     """Return a reporter's "my score first" pair as (white, black)."""
     return (mine, theirs) if reporter_is_white else (theirs, mine)
+
+
+def named_first(
+    first: int,
+    second: int,
+    *,
+    first_is_white: bool,
+    phases: Sequence[tuple[int, int]] = (),
+    lot: Side | Literal["first", "second"] | None = None,
+) -> FinalScore:
+    """Return a score given with a named player's points first as white first.
+
+    The one place the white/black flip is written: a player reports their own score
+    first, a director names a player first (`/result alice 3-1 bob`). Tiebreak phases
+    (WAR-V) flip with the main score; `lot` names the lot's winner as a colour or as
+    the first or second named player.
+    """
+
+    def flip(pair: tuple[int, int]) -> tuple[int, int]:
+        return pair if first_is_white else (pair[1], pair[0])
+
+    white, black = flip((first, second))
+    winner: Side | None = None
+    if lot == "first" or lot == "second":
+        winner = "white" if (lot == "first") == first_is_white else "black"
+    elif lot is not None:
+        winner = lot
+    return FinalScore(white, black, tuple(flip(ph) for ph in phases), winner)
+
+
+LOT_WORDS: dict[str, Side | Literal["first", "second"]] = {
+    "white": "white",
+    "black": "black",
+    "first": "first",
+    "won": "first",
+    "second": "second",
+    "lost": "second",
+}
+"""Words naming who won a lot (WAR-V): a colour, or the first/second named player."""
+
+
+def lot_word(text: str | None) -> Side | Literal["first", "second"] | None:
+    """Read who won a lot: `white`/`black`, `first`/`won`, `second`/`lost`; refuse others."""
+    if text is None or not text.strip():
+        return None
+    found = LOT_WORDS.get(text.strip().lower())
+    if found is None:
+        raise Refused("bad_lot", text=text.strip())
+    return found
 
 
 def winning_score(game: Game, length: int) -> int:

@@ -120,14 +120,25 @@ async def test_without_the_lock_another_process_sweeps() -> None:
 
 
 async def test_a_failing_sweep_is_logged_and_retried(caplog: pytest.LogCaptureFixture) -> None:
-    async def broken(now: datetime) -> datetime | None:
-        raise RuntimeError("database went away")
+    """The first sweep fails; the safety sweep runs it again, and that one succeeds."""
+    calls: list[datetime] = []
+    retried = asyncio.Event()
 
-    scheduler = Scheduler(broken, VirtualClock(T0))
+    async def flaky(now: datetime) -> datetime | None:
+        calls.append(now)
+        if len(calls) == 1:
+            raise RuntimeError("database went away")
+        retried.set()
+        return None
+
+    scheduler = Scheduler(flaky, VirtualClock(T0), safety_seconds=0.05)
     await scheduler.start()
     try:
         assert "sweep failed" in caplog.text
-        assert scheduler.running
+        assert scheduler.running and scheduler.sweeps == 0
+        await asyncio.wait_for(retried.wait(), timeout=10)
+        assert len(calls) >= 2
+        assert scheduler.sweeps >= 1  # the retry counted as a sweep that worked
     finally:
         await scheduler.stop()
 

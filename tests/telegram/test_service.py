@@ -155,8 +155,15 @@ async def test_from_app_builds_the_adapter_clubtd_run_starts(engine: AsyncEngine
     assert service.platform == "telegram"
     assert service.config.token == "123:abc"
     assert service.application.bot.base_url == "http://127.0.0.1:1/bot123:abc"
-    service.handlers.poke()  # type: ignore[misc]
-    assert pokes == ["poked"]
+    # The handlers use the app's own clock, storage, settings and scheduler, not copies
+    # or defaults: each is the very object the app holds.
+    handlers = service.handlers
+    assert handlers.poke is app.scheduler.poke
+    assert handlers.clock is app.clock.now
+    assert handlers.uow_factory is app.uow_factory
+    assert handlers.config is app.config
+    assert handlers.clock() == datetime(2026, 1, 30, tzinfo=UTC)
+    assert pokes == []  # building the adapter pokes nobody
 
 
 async def test_the_command_menus_are_described_in_each_language(harness: Harness) -> None:

@@ -1,0 +1,84 @@
+"""No event is silently dropped: each one the rules return says something (or says why not)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from commands import announce
+from commands.rendering import Renderer
+from tournament import events as ev
+from tournament.model import MatchStatus
+from tournament.preset import load_preset
+from tournament.simulation import new_tournament, play_out
+
+T = datetime(2026, 3, 6, 20, 0, tzinfo=UTC)
+WORDS = {
+    "reason": {"MatchForfeited": "late", "SanctionRecorded": "no_show", "ResultCorrected": "typo"},
+    "how": "director",
+    "round_name": "final",
+    "group": "1",
+    "change": "score",
+    "was": MatchStatus.FINISHED,
+    "note": "",
+}
+
+
+def event_types() -> list[type[ev.Event]]:
+    """Return every concrete event of `tournament.events`."""
+    return [
+        cls
+        for _, cls in inspect.getmembers(ev, inspect.isclass)
+        if issubclass(cls, ev.Event) and cls is not ev.Event
+    ]
+
+
+def sample(cls: type[ev.Event]) -> ev.Event:
+    """Return an instance of `cls` with plausible values, by each field's annotation."""
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        kind = str(field.type)
+        if field.name in WORDS:
+            word = WORDS[field.name]
+            values[field.name] = word[cls.__name__] if isinstance(word, dict) else word
+        elif kind == "datetime":
+            values[field.name] = T
+        elif kind in ("int", "PlayerId", "PlayerId | None"):
+            values[field.name] = 1
+        elif kind in ("tuple[PlayerId, ...]", "tuple[int, ...]"):
+            values[field.name] = (1, 2)
+        elif kind == "tuple[int, int]":
+            values[field.name] = (3, 1)
+        elif kind == "bool":
+            values[field.name] = True
+        else:
+            raise AssertionError(f"{cls.__name__}.{field.name}: teach sample() {kind}")
+    return cls(**values)
+
+
+def test_every_event_of_the_core_is_known_here() -> None:
+    assert len(event_types()) >= 20
+    assert not set(announce.SILENT) - set(event_types())
+
+
+@pytest.mark.parametrize("cls", event_types(), ids=lambda cls: cls.__name__)
+def test_every_event_causes_a_notice_or_is_silent_on_purpose(cls: type[ev.Event]) -> None:
+    state = new_tournament(load_preset("hgv-backgammon"), 6, T, seed=3)
+    play_out(state, seed=3)
+    event = sample(cls)
+    names = {p: f"p{p}" for p in state.entries}
+    found = announce.notices(state, [event], names)
+    if cls in announce.SILENT:
+        assert found == [], cls.__name__
+        return
+    assert found, f"{cls.__name__} causes no message: add it to announce._notices"
+    renderer = Renderer("en", "UTC", "plain")
+    for notice in found:
+        # A picture has no text in plain rendering; every message has some part.
+        assert notice.reply.parts, cls.__name__
+        text = renderer.reply(notice.reply).text
+        assert "{" not in text, (cls.__name__, text)

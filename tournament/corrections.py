@@ -1,0 +1,134 @@
+"""A director's corrections at any time, with everything that follows (HGV-4.8).
+
+`/result 5 3-1`, `/result 5 void` and `/reopen 5` change one fact, a match's result;
+`progress.settle` then derives the rest again from the facts: standings, extra games,
+qualifiers, the knockout pairings not yet played, placements and ranking points. A
+pairing already under way or played that would change is a conflict: `plan` lists
+those matches so the director can confirm, and only a confirmed correction starts them
+afresh between the new players.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+from tournament import progress, reports
+from tournament.events import Event, PairingsConflict, ResultCorrected
+from tournament.model import MatchStatus, PlayerId, Refused, Stage
+from tournament.scoring import FinalScore
+from tournament.state import Match, TournamentState
+
+Change = FinalScore | Literal["void", "reopen"]
+
+BRACKET_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
+
+
+def plan(state: TournamentState, number: int, change: Change, at: datetime) -> tuple[int, ...]:
+    """Return the matches under way or played whose pairing the change would alter."""
+    trial = copy.deepcopy(state)
+    events = _apply(trial, number, change, at, reason="", reset=False)
+    return _conflicts(events)
+
+
+def correct(
+    state: TournamentState,
+    number: int,
+    change: Change,
+    at: datetime,
+    *,
+    reason: str = "",
+    confirmed: bool = False,
+) -> list[Event]:
+    """Correct, void or reopen match `number` and derive everything again.
+
+    Refuses ("correction_needs_confirmation") when matches already under way or played
+    would get other players, unless `confirmed`: then they start afresh.
+    """
+    conflicts = () if confirmed else plan(state, number, change, at)
+    if conflicts:
+        raise Refused(
+            "correction_needs_confirmation",
+            match=number,
+            matches=", ".join(map(str, conflicts)),
+        )
+    return _apply(state, number, change, at, reason=reason, reset=True)
+
+
+def _apply(
+    state: TournamentState,
+    number: int,
+    change: Change,
+    at: datetime,
+    *,
+    reason: str,
+    reset: bool,
+) -> list[Event]:
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    if not match.is_ready:
+        raise Refused("match_not_ready", match=number)
+    if match.stage is Stage.TIEBREAK and match.status is MatchStatus.VOID and change != "void":
+        # Extra games follow the tie (NAV-TIE): a void one is not brought back, the
+        # tie schedules its own games again when it needs them.
+        raise Refused("extra_game_void", match=number)
+    before = (match.white_score, match.black_score)
+    was = match.status
+    forfeiters = match.forfeited_by
+    if change == "reopen":
+        if not progress.touched(match):
+            raise Refused("match_not_played", match=number)
+        progress.restart(state, match, at)
+    elif change == "void":
+        if match.status is MatchStatus.VOID:
+            raise Refused("match_already_void", match=number)
+        match.status = MatchStatus.VOID
+        match.winner = None
+        match.forfeited_by = frozenset()
+        match.finished_at = at
+        match.report = None
+        match.disputed_by = None
+    else:
+        checked = reports.checked_score(state, match, change, floor=False)
+        reports.finish(state, match, checked, at, how="director", settle=False)
+    _clear_forfeit_marks(state, match, forfeiters)
+    after = (match.white_score, match.black_score)
+    kind = change if isinstance(change, str) else "score"
+    events: list[Event] = [
+        ResultCorrected(
+            at=at,
+            match=number,
+            change=kind,
+            before=before,
+            after=after,
+            was=was,
+            reason=reason,
+        )
+    ]
+    return events + progress.settle(state, at, reset=reset)
+
+
+def _clear_forfeit_marks(
+    state: TournamentState, match: Match, forfeiters: frozenset[PlayerId]
+) -> None:
+    """Drop the HGV-2.3.8 mark of a knockout forfeit the correction took away."""
+    if match.stage not in progress.MAIN_STAGES:
+        return
+    for player in forfeiters - match.forfeited_by:
+        others = any(
+            player in m.forfeited_by and m.is_final
+            for m in state.stage_matches(*progress.MAIN_STAGES)
+        )
+        if not others:
+            state.entries[player].knockout_forfeit = False
+
+
+def _conflicts(events: Sequence[Event]) -> tuple[int, ...]:
+    found: list[int] = []
+    for event in events:
+        if isinstance(event, PairingsConflict):
+            found.extend(n for n in event.matches if n not in found)
+    return tuple(found)
