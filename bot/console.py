@@ -218,6 +218,8 @@ class ConsoleBot:
                 # The console has no chat admins: say how to type as someone, director too.
                 reply = Reply((*reply.parts, msg("console.help")), reply.buttons, reply.private)
             self._print(now, chat, renderer, reply, self.club)
+            for row_id in response.held:  # the reply said it: the announcement went out
+                await self.outbox.mark_sent(row_id, at=now)
         await self.drain(now)
 
     async def sweep(self, now: datetime) -> datetime | None:

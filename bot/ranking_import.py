@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
+from commands import names
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import Club
+from tournament.model import Refused
 from tournament.ranking import default_game
 
 GAMES = ("backgammon", "draughts")
@@ -156,7 +158,13 @@ async def import_ranking(
         if found:
             player = found[0]
         else:
-            player = await uow.players.add(club.id, row.name, now, member=True)
+            try:
+                name = names.clean(row.name)  # a new name: one line, 64 characters at most
+            except Refused as refusal:
+                raise ImportFileError(
+                    f"line {row.line}: {row.name[:80]!r} cannot be a name ({refusal.code})"
+                ) from None
+            player = await uow.players.add(club.id, name, now, member=True)
             created.append(player.name)
         stored.append((player.id, row.points))
     if problems:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -11,6 +12,13 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from commands.catalog import LANGUAGES
 
 PLATFORMS = ("telegram", "discord", "console")
+# What an account id looks like on each platform: a director entry that can never match
+# (`telegram:@ana`, a user name instead of the numeric id) is an error at start-up.
+_ID_SHAPES = {
+    "telegram": re.compile(r"[1-9][0-9]{0,15}"),
+    "discord": re.compile(r"[1-9][0-9]{0,20}"),
+    "console": re.compile(r"[^\s,;:]{1,64}"),
+}
 
 Directors = frozenset[tuple[str, str]]
 
@@ -35,6 +43,12 @@ def parse_directors(value: Any) -> Directors:
             raise ValueError(
                 f"{item!r}: write directors as platform:id, e.g. telegram:123,discord:456 "
                 f"(platforms: {', '.join(PLATFORMS)})"
+            )
+        if not _ID_SHAPES[platform].fullmatch(user):
+            raise ValueError(
+                f"{item!r}: a {platform} director is given by the numeric account id "
+                f"(a user name like @ana can change hands and never matches), "
+                f"e.g. telegram:123456789"
             )
         found.add((platform, user))
     return frozenset(found)

@@ -233,9 +233,12 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 ),
                 until=When(event.accept_by),
             )
+            # The buttons name the report they answer: pressed after a newer report,
+            # they are refused with the current state instead of accepting that one.
+            seq = f" report:{match.report.seq}" if match.report else ""
             buttons = (
-                Button(msg("button.accept"), f"/accept {number}"),
-                Button(msg("button.dispute"), f"/dispute {number}"),
+                Button(msg("button.accept"), f"/accept {number}{seq}"),
+                Button(msg("button.dispute"), f"/dispute {number}{seq}"),
             )
             return [notice(Reply((line,), buttons), player=opponent, expires_at=event.accept_by)]
         case ev.ReportDisputed(match=number, by=by):

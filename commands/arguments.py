@@ -37,27 +37,44 @@ def match_number(text: str | None) -> int | None:
     if text is None:
         return None
     cleaned = text.strip().lstrip("#")
-    if not cleaned.isdigit():
+    if not _whole(cleaned, digits=6):
         raise Refused("bad_match_number", text=text)
     return int(cleaned)
+
+
+def _whole(text: str, *, digits: int) -> bool:
+    """Return whether `text` is a plain number of at most `digits` ASCII digits.
+
+    `str.isdigit` accepts "²" and other digits `int` cannot read: only 0-9 here.
+    """
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
 
 
 def cube(text: str | None) -> int:
     """Read the doubling cube's final value (1 when not given)."""
     if text is None:
         return 1
-    if not text.strip().isdigit():
+    if not _whole(text.strip(), digits=2):
         raise Refused("bad_cube", text=text)
     return int(text)
 
 
-def birth_date(text: str | None) -> date | None:
+def birth_date(text: str | None, today: date | None = None) -> date | None:
+    """Read a birth date; one in the future (or before 1900) is refused, not stored."""
     if text is None:
         return None
     try:
-        return date.fromisoformat(text.strip())
+        born = date.fromisoformat(text.strip())
     except ValueError:
         raise Refused("bad_date", text=text) from None
+    return born_by(born, today)
+
+
+def born_by(born: date | None, today: date | None) -> date | None:
+    """Refuse a birth date in the future or before 1900: no age can be computed from it."""
+    if born is not None and (born.year < 1900 or (today is not None and born > today)):
+        raise Refused("bad_birth_date", text=born.isoformat())
+    return born
 
 
 def local_time(text: str | None, zone: str) -> datetime:

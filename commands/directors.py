@@ -6,9 +6,10 @@ import re
 import secrets
 from datetime import timedelta
 
-from commands import announce, arguments, lookups, views
+from commands import announce, arguments, claims, lookups, views
+from commands import names as naming
 from commands.params import Args
-from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say
+from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say, to_payload
 from commands.resolver import fold
 from commands.session import Session
 from tournament import (
@@ -29,19 +30,120 @@ from tournament.state import Match, TournamentState
 
 
 async def club_link(s: Session, a: Args) -> Reply:
-    """Give a one-time code that joins another chat to this club."""
-    code = secrets.token_hex(3).upper()
+    """Give a one-time code that joins another chat to this club.
+
+    128 random bits, stored only as a hash, single use, expiring; shown to the director
+    privately and never in a group. Redeeming it only asks to join: a director of this
+    club confirms with /club confirm before any announcement goes there.
+    """
+    code = secrets.token_urlsafe(16)
     expires = s.now + timedelta(minutes=s.config.link_code_minutes)
-    await s.uow.clubs.add_link_code(s.club.id, code, expires)
-    s.log("club_link")
-    return say("club.link_code", code=code, until=When(expires, "datetime"))
+    await s.uow.clubs.add_link_code(
+        s.club.id, code, expires, created_by=f"{s.inv.platform}:{s.inv.user}"
+    )
+    s.log("club_link", expires=expires.isoformat())
+    return Reply(
+        (msg("club.link_code", code=code, until=When(expires, "datetime")),),
+        private=True,
+        secret=True,
+    )
+
+
+async def club_confirm(s: Session, a: Args) -> Reply:
+    """Let a chat that redeemed a link code receive the club's announcements."""
+    link = a.integer("link")
+    pending = await s.uow.clubs.pending_chats(s.club.id)
+    if link is None or all(link != pending_id for pending_id, _, _ in pending):
+        raise Refused(
+            "no_pending_link",
+            pending=", ".join(str(pending_id) for pending_id, _, _ in pending) or "-",
+        )
+    confirmed = await s.uow.clubs.confirm_chat(s.club.id, link)
+    assert confirmed is not None
+    platform, chat = confirmed
+    s.log("club_link_confirmed", link=link, platform=platform, chat=chat)
+    await s.uow.outbox.add(
+        club_id=s.club.id,
+        platform=platform,
+        chat=chat,
+        payload=to_payload(say("club.joined", club=Name(s.club.name))),
+        created_at=s.now,
+    )
+    return say("club.link_confirmed", link=link, club=Name(s.club.name))
+
+
+async def director_list(s: Session, a: Args) -> Reply:
+    """Show who has director rights given by /director add (besides chat admins)."""
+    stored = await s.uow.clubs.directors(s.club.id)
+    names = await _account_names(s, stored)
+    return say("director.list", names=", ".join(names) or "-")
+
+
+async def director_add(s: Session, a: Args) -> Reply:
+    """Give a player director rights in this club, on every chat account they have."""
+    player = a.player()
+    assert player is not None  # required by the declaration
+    accounts = await s.uow.players.accounts(player.id)
+    if not accounts:
+        raise Refused("director_needs_account", name=player.name)
+    for platform, external in accounts:
+        await s.uow.clubs.add_director(s.club.id, platform, external)
+    s.log("director_add", player=player.name, accounts=[f"{p}:{e}" for p, e in accounts])
+    return say("director.added", name=Name(player.name))
+
+
+async def director_remove(s: Session, a: Args) -> Reply:
+    """Take the director rights /director add gave (chat admins keep theirs)."""
+    player = a.player()
+    assert player is not None  # required by the declaration
+    accounts = await s.uow.players.accounts(player.id)
+    removed = [
+        f"{platform}:{external}"
+        for platform, external in accounts
+        if await s.uow.clubs.remove_director(s.club.id, platform, external)
+    ]
+    if not removed:
+        raise Refused("not_a_stored_director", name=player.name)
+    s.log("director_remove", player=player.name, accounts=removed)
+    return say("director.removed", name=Name(player.name))
+
+
+async def director_claim(s: Session, a: Args) -> Reply:
+    """Give a one-time code with which a person takes over a player entered without a
+    chat account (shown privately: whoever holds it becomes that player)."""
+    player = a.player()
+    assert player is not None  # required by the declaration
+    if await s.uow.players.accounts(player.id):
+        raise Refused("already_claimed", name=player.name)
+    code, expires = await claims.issue(s, player)
+    s.log("claim_code", player=player.name, expires=expires.isoformat())
+    return Reply(
+        (
+            msg(
+                "director.claim_code",
+                name=Name(player.name),
+                code=code,
+                until=When(expires, "datetime"),
+            ),
+        ),
+        private=True,
+        secret=True,
+    )
+
+
+async def _account_names(s: Session, accounts: list[tuple[str, str]]) -> list[str]:
+    out = []
+    for platform, external in accounts:
+        player = await s.uow.players.by_account(s.club.id, platform, external)
+        out.append(player.name if player is not None else f"{platform}:{external}")
+    return sorted(set(out))
 
 
 async def club(s: Session, a: Args) -> Reply:
     """Set the club's name, time zone, language and whether tables go out as pictures."""
     changed = False
     if (name := a.text("name")) is not None:
-        s.club.name, changed = name.strip(), True
+        s.club.name, changed = naming.clean(name, what="club"), True
     if (zone := a.text("timezone")) is not None:
         s.club.timezone, changed = arguments.time_zone(zone), True
     if (language := a.choice("language")) is not None:
@@ -93,6 +195,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     name = (a.text("name") or "").strip()
     if not name:
         raise Refused("tournament_name_required")
+    name = naming.clean(name, what="tournament")
     listed = await s.uow.tournaments.list(s.club.id)
     for _, other, _, status in listed:
         if fold(other) == fold(name) and status != TournamentStatus.CANCELLED.value:
@@ -470,7 +573,8 @@ async def addplayer(s: Session, a: Args) -> Reply:
         raise Refused("name_required")
     if await s.uow.players.by_name(s.club.id, name):
         raise Refused("name_taken", name=name)
-    born = a.date("born")
+    name = naming.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])
+    born = arguments.born_by(a.date("born"), s.now.date())
     player = await s.uow.players.add(s.club.id, name, s.now, born=born)
     s.log("addplayer", player=name)
     state = await s.maybe_tournament()

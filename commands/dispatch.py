@@ -9,20 +9,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from commands import resolver
 from commands.params import Args, suggestions
 from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
-from commands.replies import Msg, Name, Param, Reply, When, msg, say
-from commands.session import CommandConfig, Invocation, Session
+from commands.replies import Msg, Name, Param, Reply, When, msg, say, to_payload
+from commands.session import CommandConfig, Invocation, Session, with_club
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.scoring import ScoreError
 
 log = logging.getLogger("clubtd.commands")
+
+JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
+JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,9 @@ class Response:
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
     pictures: bool = True  # the club wants pictures where the chat can show them
+    # Outbox rows (announcements) this reply carries: the adapter marks them sent once
+    # the reply went out in the command's chat, or releases them to the outbox sender.
+    held: tuple[int, ...] = ()
 
 
 async def handle(
@@ -60,28 +66,38 @@ async def handle(
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)
+    if inv.as_chat and not inv.chat_admin:
+        # Someone posting as a channel or another chat: no person to hold to account.
+        return _response(say("refused.post_as_yourself"), context, refused=True)
     target, words = select(spec, parsed)
+    # Any command may name its club (`club:7` on buttons, `club:"HG Backgammon"` typed):
+    # a private chat has no club of its own. It is read here, not by the binder.
+    club_hint = parsed.options.pop("club", None)
     try:
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):
                 return None  # a redelivered update: it was handled once already
+            held: tuple[int, ...] = ()
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, target, context)
+                session = await _open(uow, inv, config, target, context, club_hint)
                 args = bind_line(target, words, parsed)
                 args = await resolver.resolve(session, target.signature, args)
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
                 await session.finish(reply)
+                held = tuple(session.held)
                 reply = session.fuller_reply or reply
+                if inv.private:
+                    reply = with_club(reply, session.club.id)
                 if inv.private and session.player is not None and session.player.language:
                     context.language = session.player.language  # their own language
             await uow.commit()
-            return _response(reply, context)
+            return _response(reply, context, held=held)
     except Refused as refusal:
         reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
     except ScoreError as error:
@@ -112,9 +128,17 @@ class _Context:
         self.pictures = club.pictures
 
 
-def _response(reply: Reply, context: _Context, *, refused: bool = False) -> Response:
+def _response(
+    reply: Reply, context: _Context, *, refused: bool = False, held: tuple[int, ...] = ()
+) -> Response:
     return Response(
-        reply, context.language, context.timezone, context.club_id, refused, context.pictures
+        reply,
+        context.language,
+        context.timezone,
+        context.club_id,
+        refused,
+        context.pictures,
+        held,
     )
 
 
@@ -146,9 +170,16 @@ async def _open(
     config: CommandConfig,
     spec: CommandSpec,
     context: _Context,
+    club_hint: str | None = None,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
-    club = await _club(uow, inv)
+    club = await _club(uow, inv, club_hint)
+    if club is None and not inv.private:
+        waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
+        if waiting is not None:
+            # Joined with a code, not confirmed yet: nothing happens here until then.
+            context.use(waiting)
+            raise Refused("join_pending", club=waiting.name)
     if club is None:
         if inv.private:
             raise Refused("dm_no_club")
@@ -160,15 +191,18 @@ async def _open(
         )
         await uow.clubs.link_chat(club.id, inv.platform, inv.chat)
     context.use(club)
+    # Rights are never copied into the database as a side effect: chat admins' follow
+    # the chat, CLUBTD_DIRECTORS is read as configured now, and stored rights come only
+    # from an explicit, logged /director add.
     stored = await uow.clubs.is_director(club.id, inv.platform, inv.user)
     is_director = (inv.chat_admin and not inv.private) or configured or stored
-    if configured and not stored and not inv.private:
-        # Remember which club a configured director directs, so they may also write to
-        # the bot privately. (Chat admins are not stored: their rights follow the chat.)
-        await uow.clubs.add_director(club.id, inv.platform, inv.user)
     if spec.role == "director" and not is_director:
         raise Refused("directors_only", command=spec.name)
-    player = await uow.players.by_account(club.id, inv.platform, inv.user)
+    if inv.as_chat and spec.role == "player" and spec.writes:
+        # The group's anonymous admin is a director; as a player it would be one account
+        # shared by whoever administers the group.
+        raise Refused("as_chat_not_player", command=spec.name)
+    player = None if inv.as_chat else await uow.players.by_account(club.id, inv.platform, inv.user)
     return Session(
         uow=uow,
         inv=inv,
@@ -180,11 +214,25 @@ async def _open(
     )
 
 
-async def _club(uow: UnitOfWork, inv: Invocation) -> Club | None:
+async def _club(uow: UnitOfWork, inv: Invocation, hint: str | None) -> Club | None:
+    """Return the club a command acts on: the chat's; privately, the one named, or the
+    person's only club. Someone in several clubs is asked which, never given the first."""
     if not inv.private:
         return await uow.clubs.for_chat(inv.platform, inv.chat)
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    if hint is not None:
+        wanted = " ".join(hint.split()).casefold()
+        for club in clubs:
+            if wanted in (str(club.id), " ".join(club.name.split()).casefold()):
+                return club
+        raise Refused("no_such_club", name=hint, clubs=_club_names(clubs))
+    if len(clubs) > 1:
+        raise Refused("which_club", clubs=_club_names(clubs), example=clubs[0].name)
     return clubs[0] if clubs else None
+
+
+def _club_names(clubs: list[Club]) -> str:
+    return ", ".join(club.name for club in clubs) or "-"
 
 
 async def _join(
@@ -194,8 +242,13 @@ async def _join(
     args: Args,
     context: _Context,
 ) -> Reply:
-    """Connect this chat to a club that lives in another chat (/club join CODE)."""
-    code = args.text("code") or ""
+    """Ask to connect this chat to a club that lives in another chat (/club join CODE).
+
+    Only a director of this chat may; each failed code is logged, and after a few in an
+    hour the person is refused outright. A good code makes the link pending: the club's
+    directors are asked, and /club confirm there lets announcements flow here.
+    """
+    code = (args.text("code") or "").strip()
     if inv.private:
         raise Refused("join_in_group")
     if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
@@ -206,21 +259,50 @@ async def _join(
         raise Refused("chat_has_club", club=existing.name)
     if not code:
         raise Refused("join_code_required")
-    club_id = await uow.clubs.redeem_link_code(code.strip().upper(), inv.now)
+    who = f"{inv.platform}:{inv.user}"
+    since = inv.now - JOIN_ATTEMPTS_WINDOW
+    if await uow.audit.count(action="club_join_failed", actor=who, since=since) >= JOIN_ATTEMPTS:
+        raise Refused("join_attempts", minutes=int(JOIN_ATTEMPTS_WINDOW.total_seconds() // 60))
+    club_id = await uow.clubs.redeem_link_code(code, inv.now)
     if club_id is None:
-        raise Refused("bad_join_code", given=code)
-    await uow.clubs.link_chat(club_id, inv.platform, inv.chat)
+        # Logged and committed although the command is refused: the count must hold.
+        await uow.audit.add(
+            club_id=None,
+            tournament_id=None,
+            actor=who,
+            action="club_join_failed",
+            detail={"chat": inv.chat, "name": inv.user_name, "code_length": len(code)},
+            at=inv.now,
+        )
+        await uow.commit()
+        raise Refused("bad_join_code", given=code[:40])
+    await uow.clubs.link_chat(club_id, inv.platform, inv.chat, pending=True)
     club = await uow.clubs.get(club_id)
     context.use(club)
+    pending = await uow.clubs.pending_chats(club_id)
+    link = next(i for i, p, c in pending if (p, c) == (inv.platform, inv.chat))
     await uow.audit.add(
         club_id=club.id,
         tournament_id=None,
-        actor=f"{inv.platform}:{inv.user} ({inv.user_name})",
+        actor=f"{who} ({inv.user_name})",
         action="club_join",
-        detail={"chat": inv.chat},
+        detail={"chat": inv.chat, "link": link, "status": "pending"},
         at=inv.now,
     )
-    return say("club.joined", club=Name(club.name))
+    request = to_payload(say("club.join_request", link=link, name=Name(inv.user_name)))
+    await uow.outbox.add_many(
+        [
+            {
+                "club_id": club.id,
+                "platform": platform,
+                "chat": chat,
+                "payload": request,
+                "created_at": inv.now,
+            }
+            for platform, chat in await uow.clubs.chats(club.id)
+        ]
+    )
+    return say("club.join_pending", club=Name(club.name), link=link)
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from commands import views
+from commands import arguments, claims, views
+from commands import names as naming
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, msg, say
 from commands.session import Session
@@ -23,13 +24,13 @@ GAME_KINDS: dict[str, GameKind] = {
 
 async def register(s: Session, a: Args) -> Reply:
     """Join the club, and the tournament open for entries if there is one."""
-    born = a.date("born")
+    born = arguments.born_by(a.date("born"), s.now.date())
     wanted = (a.text("name") or s.inv.user_name).strip()
     if not wanted:
         raise Refused("name_required")
     player = s.player
     if player is None:
-        player = await _claim_or_create(s, wanted)
+        player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
     if born is not None and player.born != born:
         player.born = born
@@ -64,20 +65,28 @@ async def register(s: Session, a: Args) -> Reply:
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
 
 
-async def _claim_or_create(s: Session, wanted: str) -> Player:
+async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     found = await s.uow.players.by_name(s.club.id, wanted)
     for candidate in found:
-        # A director entered this person without a chat account: this account claims it.
-        if not await s.uow.players.accounts(candidate.id):
-            await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
-            if not s.is_director and candidate.member:
-                # Anyone could type an imported name: where the club approves its members
-                # (HGV-1.4), a director confirms once that this account is that person.
-                candidate.member = False
-                await s.uow.players.save(candidate)
-            return candidate
+        if await s.uow.players.accounts(candidate.id):
+            continue
+        # A director entered this person without a chat account (or imported them):
+        # typing the same name is not proof of being them, the director's code is.
+        trusted = s.inv.platform in claims.NAME_IS_ACCOUNT and code is None
+        if not trusted and (code is None or not await claims.redeem(s, candidate, code)):
+            raise Refused("claim_needs_code", name=candidate.name)
+        await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
+        s.log("claim", player=candidate.name)
+        if trusted and not s.is_director and candidate.member:
+            # Anyone could type an imported name: where the club approves its members
+            # (HGV-1.4), a director confirms once that this account is that person.
+            candidate.member = False
+            await s.uow.players.save(candidate)
+        return candidate
     if found:
         raise Refused("name_taken", name=wanted)
+    existing = [p.name for p in await s.uow.players.all(s.club.id)]
+    wanted = naming.clean_new_player(wanted, existing)
     # Membership is a director's decision (HGV-1.4): a director who registers is a member.
     player = await s.uow.players.add(s.club.id, wanted, s.now, member=s.is_director)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
@@ -277,6 +286,16 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number
+    answered = a.integer("report")
+    match = state.matches.get(number)
+    if answered is not None and match is not None and match.involves(player.id):
+        current = match.report
+        if current is None or current.seq != answered or match.status is not MatchStatus.PENDING:
+            # A button of an older report: say how the match stands now, change nothing.
+            names = await s.names(set(match.players))
+            return Reply(
+                (msg("refused.report_changed", match=number), views.match_line(match, names))
+            )
     if agree:
         s.events.extend(reports.accept(state, number, player.id, s.now))
     else:

@@ -62,6 +62,8 @@ REASON = Param("reason", "text", required=True, aliases=("why",))
 PLAYER = Param("player", "player", required=True, positional=True)
 MATCH = Param("match", "match")
 MATCH_FIRST = Param("match", "match", required=True, positional=True)
+# Which report an Accept or Dispute button answers (its sequence number in the match).
+REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
@@ -111,6 +113,12 @@ def _report() -> CommandSpec:
 
 def _club() -> CommandSpec:
     link = CommandSpec("club link", directors.club_link, "director")
+    confirm = CommandSpec(
+        "club confirm",
+        directors.club_confirm,
+        "director",
+        (Param("link", "integer", required=True, positional=True, example="2"),),
+    )
     join = CommandSpec(
         "club join",
         None,
@@ -129,7 +137,20 @@ def _club() -> CommandSpec:
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
             Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
         ),
-        subcommands=(link, join),
+        subcommands=(link, join, confirm),
+    )
+
+
+def _director() -> CommandSpec:
+    add = CommandSpec("director add", directors.director_add, "director", (PLAYER,))
+    remove = CommandSpec("director remove", directors.director_remove, "director", (PLAYER,))
+    claim = CommandSpec("director claim", directors.director_claim, "director", (PLAYER,))
+    return CommandSpec(
+        "director",
+        directors.director_list,
+        "director",
+        subcommands=(add, remove, claim),
+        writes=False,
     )
 
 
@@ -179,14 +200,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "register",
         players.register,
         "player",
-        (Param("name", "text", example='"Ana P."'), Param("born", "date")),
+        (
+            Param("name", "text", example='"Ana P."'),
+            Param("born", "date"),
+            Param("claim", "text", example="Xy3kQ9aB1c2d"),
+        ),
     ),
     CommandSpec("confirm", players.confirm, "player"),
     _withdraw(),
     CommandSpec("checkin", players.checkin, "player"),
     _report(),
-    CommandSpec("accept", players.accept, "player", (Param("match", "match", positional=True),)),
-    CommandSpec("dispute", players.dispute, "player", (Param("match", "match", positional=True),)),
+    CommandSpec(
+        "accept", players.accept, "player", (Param("match", "match", positional=True), REPORT)
+    ),
+    CommandSpec(
+        "dispute", players.dispute, "player", (Param("match", "match", positional=True), REPORT)
+    ),
     CommandSpec(
         "schedule",
         lookups.schedule,
@@ -252,6 +281,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         writes=False,
     ),
     _club(),
+    _director(),
     _tournament(),
     CommandSpec("draw", directors.draw, "director"),
     CommandSpec(

@@ -24,6 +24,7 @@ from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 
 from commands.catalog import template
+from commands.names import shorten
 from commands.replies import Msg, Name, Param, Picture, Reply, Table, When
 
 Format = Literal["plain", "html", "markdown"]
@@ -122,7 +123,12 @@ class Renderer:
         """Render a table as aligned monospaced text (a <pre> block in HTML)."""
         plain = Renderer._with(self, "plain")
         header = [plain.message(h) for h in table.header]
-        rows = [[plain.param(v) for v in row] for row in table.rows]
+        # A cell is one line of at most CELL_WIDTH characters: a long stored name must
+        # not widen every row of the table (names from before the 64-character limit).
+        rows = [
+            [shorten(" ".join(plain.param(v).split()), CELL_WIDTH) for v in row]
+            for row in table.rows
+        ]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines = [
             "  ".join(
@@ -147,6 +153,9 @@ class Renderer:
         other = Renderer.__new__(Renderer)
         other.language, other.zone, other.fmt = renderer.language, renderer.zone, fmt
         return other
+
+
+CELL_WIDTH = 24
 
 
 def _numeric(cell: str) -> bool:

@@ -85,6 +85,9 @@ class Reply:
     parts: tuple[Part, ...]
     buttons: tuple[Button, ...] = ()
     private: bool = False  # show only to the person who asked (where a platform can)
+    # A secret (a link code): shown in a private chat or not at all, never in a group,
+    # and never queued in the outbox.
+    secret: bool = False
 
 
 def say(key: str, /, **params: Param) -> Reply:

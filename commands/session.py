@@ -9,19 +9,35 @@ all in the unit of work's one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from commands import announce
 from commands.announce import Notice
 from commands.ports import UnitOfWork
-from commands.replies import Reply, to_payload
+from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
 from tournament.club import Club, Player
 from tournament.events import Event, SanctionRecorded
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
+
+# How long an announcement the reply carries waits for the adapter to confirm the reply
+# went out; after that the outbox sender posts it (the process may have died).
+REPLY_HOLD = timedelta(minutes=2)
+
+
+def with_club(reply: Reply, club_id: int) -> Reply:
+    """Make a reply's buttons name their club: pressed in a private chat, a button must
+    act in the club it came from, not in whichever club the person joined first."""
+    if not reply.buttons:
+        return reply
+    buttons = tuple(
+        b if " club:" in b.command else Button(b.label, f"{b.command} club:{club_id}")
+        for b in reply.buttons
+    )
+    return Reply(reply.parts, buttons, reply.private, reply.secret)
 
 
 def _says_all_of(announcement: dict[str, Any], reply: dict[str, Any]) -> bool:
@@ -47,6 +63,9 @@ class Invocation:
     # Where to answer, when that is not `chat` itself: on Discord the club is the
     # server and the answer goes to the channel the command came from.
     channel: str | None = None
+    # Sent on behalf of a chat (Telegram's sender_chat), not by a person: only the
+    # group's own anonymous administrator is accepted, as a director and never a player.
+    as_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +91,7 @@ class Session:
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)  # outbox rows the reply carries
     _tournament: TournamentState | None = None
     _chosen: int | None = None  # the tournament the command named (`tournament:`)
     _names: dict[PlayerId, str] = field(default_factory=dict)
@@ -200,8 +220,15 @@ class Session:
             )
 
     async def finish(self, reply: Reply | None = None) -> None:
-        """Save what changed and queue every message it causes (not twice the reply)."""
-        echo = to_payload(reply) if reply is not None else None
+        """Save what changed and queue every message it causes.
+
+        An announcement equal to the reply, for the chat the reply goes to, is still an
+        outbox row (it must not be lost if the reply fails), but held for the adapter:
+        `held` lists them, to be marked sent once the reply went out.
+        """
+        if reply is not None and self.inv.private:
+            reply = with_club(reply, self.club.id)  # as the adapter will show it
+        echo = to_payload(reply) if reply is not None and not reply.private else None
         state = self._tournament if self.writes else None
         if state is not None:
             names = await self.names(set(state.entries))
@@ -239,7 +266,7 @@ class Session:
             if players
             else {}
         )
-        messages = []
+        messages: list[dict[str, Any]] = []
         for notice in self.notices:
             targets = chats
             if notice.player is not None:
@@ -247,16 +274,22 @@ class Session:
                     (platform, f"user:{user}")
                     for platform, user in accounts.get(notice.player, [])
                 ]
-            payload = to_payload(notice.reply)
+            reply_out = (
+                notice.reply if notice.player is None else with_club(notice.reply, self.club.id)
+            )
+            payload = to_payload(reply_out)
             if notice.player is not None and languages.get(notice.player):
                 payload["language"] = languages[notice.player]  # /me language:pl
             for platform, chat in targets:
+                # The reply may say the announcement (or all of it, one message per
+                # event): its row is still queued, held for the adapter to mark sent.
+                carried = False
                 if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
                     if echo == payload:
-                        continue  # the reply already said it in this chat
-                    if self.fuller_reply is None and _says_all_of(payload, echo):
+                        carried = True
+                    elif self.fuller_reply is None and _says_all_of(payload, echo):
                         self.fuller_reply = notice.reply  # one message per event
-                        continue
+                        carried = True
                 messages.append(
                     {
                         "club_id": self.club.id,
@@ -266,6 +299,8 @@ class Session:
                         "created_at": self.now,
                         "coalesce": notice.coalesce,
                         "expires_at": notice.expires_at,
+                        "held_until": self.now + REPLY_HOLD if carried else None,
                     }
                 )
-        await self.uow.outbox.add_many(messages)
+        ids = await self.uow.outbox.add_many(messages)
+        self.held = [i for i, m in zip(ids, messages, strict=True) if m["held_until"]]

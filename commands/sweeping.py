@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from commands.ports import UnitOfWorkFactory
 from commands.session import CommandConfig, Invocation, Session
 from tournament import due
-
-UPDATES_KEPT = timedelta(days=2)
 
 
 async def sweep_due(
@@ -18,8 +16,9 @@ async def sweep_due(
     deadline of any tournament, or None when nothing waits."""
     async with uow_factory() as uow:
         unfinished = await uow.tournaments.unfinished()
-        # Platforms redeliver an update for a day at most: older ids need not be kept.
-        await uow.updates.forget_before(now - UPDATES_KEPT)
+        # Bounded stores (docs/SECURITY.md): handled messages, used codes, old update
+        # ids and button tokens go on the scheduler's clock.
+        await uow.housekeeping.prune(now)
         await uow.commit()
     deadlines: list[datetime] = []
     for tournament_id, club_id in unfinished:

@@ -59,10 +59,13 @@ class SqlOutbox(SqlRepository):
             ]
         )
 
-    async def add_many(self, messages: Sequence[Mapping[str, Any]]) -> None:
-        """Queue several messages (keyword sets of `add`) with one insert."""
+    async def add_many(self, messages: Sequence[Mapping[str, Any]]) -> list[int]:
+        """Queue several messages (keyword sets of `add`) with one insert; return their
+        ids. A message with `held_until` is leased to the caller until then: the command's
+        reply carries it, and the adapter marks it sent once that reply went out (or
+        releases it); if the process dies first, the sender sends it after the lease."""
         if not messages:
-            return
+            return []
         conn = await self._conn()
         c = t.outbox.c
         superseding = {
@@ -91,6 +94,7 @@ class SqlOutbox(SqlRepository):
                 "status": PENDING,
                 "attempts": 0,
                 "next_attempt_at": m["created_at"],
+                "leased_until": m.get("held_until"),
             }
             for m in messages
         ]
@@ -103,7 +107,8 @@ class SqlOutbox(SqlRepository):
             key = (m["platform"], m["chat"], m.get("coalesce"))
             if m.get("coalesce") and last[key] != index:  # type: ignore[index]
                 rows[index]["status"] = SUPERSEDED
-        await conn.execute(insert(t.outbox), rows)
+        query = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
+        return [int(i) for i in (await conn.execute(query, rows)).scalars()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +192,15 @@ class OutboxStore:
         return rows
 
     async def mark_sent(
-        self, row_id: int, *, at: datetime, platform_message_id: str | None = None
+        self,
+        row_id: int,
+        *,
+        at: datetime,
+        platform_message_id: str | None = None,
+        error: str | None = None,
     ) -> None:
-        """Record that a row went out (as `platform_message_id`, to edit it later)."""
+        """Record that a row went out (as `platform_message_id`, to edit it later);
+        `error` notes what did not (a part the platform refused)."""
         await self._mark(
             row_id,
             status=SENT,
@@ -198,7 +209,12 @@ class OutboxStore:
             platform_message_id=platform_message_id,
             attempts=t.outbox.c.attempts + 1,
             leased_until=None,
+            last_error=error,
         )
+
+    async def release(self, row_id: int, *, at: datetime) -> None:
+        """Hand a held row to the sender now: the reply that carried it did not go out."""
+        await self._mark(row_id, next_attempt_at=at, leased_until=None)
 
     async def mark_retry(
         self, row_id: int, *, at: datetime, retry_at: datetime, error: str

@@ -69,16 +69,20 @@ class ChatRecord(SQLModel, table=True):
     platform: str
     chat: str
     club_id: int = _fk("clubs.id", index=True)
+    # "pending": joined with a link code, not yet confirmed by a director of the club;
+    # it gets no announcements and runs no commands until then.
+    status: str = "active"
 
 
 class LinkCodeRecord(SQLModel, table=True):
     __tablename__ = "link_codes"
 
     id: int | None = Field(default=None, primary_key=True)
-    code: str = Field(unique=True)
+    code: str = Field(unique=True)  # the SHA-256 of the code: the code itself is not kept
     club_id: int = _fk("clubs.id", index=True)
     expires_at: datetime = _time()
     used_at: datetime | None = _opt_time()
+    created_by: str = ""  # "platform:user" of the director who asked for it
 
 
 class DirectorRecord(SQLModel, table=True):
@@ -93,7 +97,9 @@ class DirectorRecord(SQLModel, table=True):
 
 class PlayerRecord(SQLModel, table=True):
     __tablename__ = "players"
-    __table_args__ = (Index(None, "club_id", "name_key"),)
+    # Unique: two people registering one name at the same moment get one player, on
+    # PostgreSQL too (a check-then-insert alone lets both through).
+    __table_args__ = (Index(None, "club_id", "name_key", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     club_id: int = _fk("clubs.id")
@@ -321,6 +327,16 @@ class AuditRecord(SQLModel, table=True):
     at: datetime = _time()
 
 
+class ButtonTokenRecord(SQLModel, table=True):
+    """A button command too long for Telegram's 64-byte callback data, by its token."""
+
+    __tablename__ = "button_tokens"
+
+    token: str = Field(primary_key=True)
+    command: str
+    created_at: datetime = Field(sa_type=UTCDateTime, index=True)
+
+
 class MetaRecord(SQLModel, table=True):
     __tablename__ = "meta"
 
@@ -351,4 +367,5 @@ ranking_imports = table_of(RankingImportRecord)
 outbox = table_of(OutboxRecord)
 processed_updates = table_of(ProcessedUpdateRecord)
 audit_log = table_of(AuditRecord)
+button_tokens = table_of(ButtonTokenRecord)
 meta = table_of(MetaRecord)

@@ -20,6 +20,7 @@ from typing import Self
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from storage.engine import is_sqlite
+from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
 from storage.outbox import SqlOutbox
 from storage.repositories.club_records import (
     SqlAuditLog,
@@ -45,6 +46,8 @@ class SqlUnitOfWork:
     audit: SqlAuditLog
     updates: SqlProcessedUpdates
     meta: SqlMeta
+    buttons: SqlButtonTokens
+    housekeeping: SqlHousekeeping
     session: AsyncSession
 
     def __init__(self, engine: AsyncEngine, cache: StateCache | None = None) -> None:
@@ -69,6 +72,8 @@ class SqlUnitOfWork:
         self.audit = SqlAuditLog(session)
         self.updates = SqlProcessedUpdates(session)
         self.meta = SqlMeta(session)
+        self.buttons = SqlButtonTokens(session)
+        self.housekeeping = SqlHousekeeping(session)
         return self
 
     async def __aexit__(

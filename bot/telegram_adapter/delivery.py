@@ -10,7 +10,9 @@ import asyncio
 import html
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from telegram import (
     Bot,
@@ -37,7 +39,7 @@ from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
-BUTTON_KEY = "telegram.button."  # meta key prefix: token -> command, survives restarts
+BUTTONS_REMEMBERED = 2048  # tokens kept in memory; the table has them all (pruned)
 _TAG = re.compile(r"<[^>]*>")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -68,11 +70,30 @@ def bad_markup(error: BadRequest) -> bool:
 
 
 class Buttons:
-    """Callback data for button commands; a command over 64 bytes goes by a stored token."""
+    """Callback data for button commands; a command over 64 bytes goes by a stored token.
 
-    def __init__(self, uow_factory: Callable[[], SqlUnitOfWork]) -> None:
+    Button commands are built by the use cases from parsed values, never from typed
+    text, so the tokens stay few and small; they are pruned with the other stores, and
+    the in-memory copy keeps only the most recent ones.
+    """
+
+    def __init__(
+        self,
+        uow_factory: Callable[[], SqlUnitOfWork],
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        remembered: int = BUTTONS_REMEMBERED,
+    ) -> None:
         self._uow_factory = uow_factory
-        self._known: dict[str, str] = {}
+        self._clock = clock
+        self._remembered = remembered
+        self._known: OrderedDict[str, str] = OrderedDict()
+
+    def _keep(self, token: str, command: str) -> None:
+        self._known[token] = command
+        self._known.move_to_end(token)
+        while len(self._known) > self._remembered:
+            self._known.popitem(last=False)
 
     async def data_for(self, command: str) -> str:
         if fits_callback(command):
@@ -80,9 +101,9 @@ class Buttons:
         token = callback_token(command)
         if self._known.get(token) != command:
             async with self._uow_factory() as uow:
-                await uow.meta.set(BUTTON_KEY + token, command)
+                await uow.buttons.put(token, command, self._clock())
                 await uow.commit()
-            self._known[token] = command
+            self._keep(token, command)
         return token
 
     async def command_for(self, data: str) -> str | None:
@@ -91,13 +112,14 @@ class Buttons:
             return data
         if not data.startswith(TOKEN_PREFIX):
             return None
-        if data not in self._known:
+        command = self._known.get(data)
+        if command is None:
             async with self._uow_factory() as uow:
-                command = await uow.meta.get(BUTTON_KEY + data)
+                command = await uow.buttons.get(data)
             if command is None:
                 return None
-            self._known[data] = command
-        return self._known[data]
+        self._keep(data, command)
+        return command
 
     async def markup(self, buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup | None:
         return keyboard([(label, await self.data_for(command)) for label, command in buttons])

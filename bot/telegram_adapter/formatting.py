@@ -9,6 +9,7 @@ line repeated, so each message stays valid HTML and each part reads on its own.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from dataclasses import dataclass
 
@@ -88,9 +89,37 @@ class _Open:
 
 
 def split_html(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split HTML into messages of at most `limit`, each with balanced tags."""
+    """Split HTML into messages of at most `limit`, each with balanced tags.
+
+    Whatever the input: a part that cannot stay under the limit with its markup (a
+    repeated table header, deeply nested tags) is sent as escaped plain text instead.
+    """
     if length(text) <= limit:
         return [text] if text.strip() else []
+    out: list[str] = []
+    for chunk in _split_html(text, limit):
+        out.extend([chunk] if length(chunk) <= limit else _hard_split(chunk, limit))
+    return out
+
+
+def _hard_split(chunk: str, limit: int) -> list[str]:
+    """Cut a chunk's visible text into escaped pieces of at most `limit` (no markup)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for char in html.unescape(_TAG.sub("", chunk)):
+        escaped = html.escape(char, quote=False)
+        width = length(escaped)
+        if size + width > limit:
+            pieces.append("".join(current))
+            current, size = [], 0
+        current.append(escaped)
+        size += width
+    pieces.append("".join(current))
+    return [p for p in pieces if p.strip()]
+
+
+def _split_html(text: str, limit: int) -> list[str]:
     chunks: list[str] = []
     stack: list[_Open] = []
     current = ""
@@ -102,7 +131,10 @@ def split_html(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
         parts = []
         for tag in stack:
             parts.append(tag.opening)
-            if tag.name == "pre" and tag.header_done and tag.header.strip():
+            # A table's header is repeated only when it is short: a header as long as a
+            # message would leave no room for the rows under it.
+            short = length(tag.header) <= limit // 8
+            if tag.name == "pre" and tag.header_done and tag.header.strip() and short:
                 parts.append(tag.header + "\n")
         return "".join(parts)
 
@@ -128,7 +160,7 @@ def split_html(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
                 stack[:] = after
                 continue
         # One line longer than a message: cut it between words (or anywhere in a word).
-        for atom in _atoms(piece, limit // 2):
+        for atom in _atoms(piece, limit // 4):
             after = _advance([_copy(t) for t in stack], atom)
             if length(current + atom + _closing(after)) > limit and _visible(current).strip():
                 flush()

@@ -77,6 +77,8 @@ class OutboxSender:
         self._partial: dict[int, list[int]] = {}  # row id -> ids of the parts already sent
         self._clubs: dict[int, tuple[Club, float]] = {}
         self._told: dict[tuple[int, str], float] = {}
+        # Relinks a chat Telegram moved (a group became a supergroup); set by the service.
+        self.moved: Callable[[int, int], Awaitable[None]] | None = None
 
     # -- the loop --
 
@@ -192,7 +194,18 @@ class OutboxSender:
             await self.store.mark_failed(row.id, at=self.clock(), error=f"403: {error}")
             return None
         except BadRequest as error:
-            self._partial.pop(row.id, None)
+            went = self._partial.pop(row.id, None)
+            parts = len(outgoing.photos) + len(outgoing.chunks)
+            if went:
+                # Part of the message is in the chat: it was not "not sent". Record what
+                # went out and why the rest did not, instead of calling it failed.
+                await self.store.mark_sent(
+                    row.id,
+                    at=self.clock(),
+                    platform_message_id=",".join(str(i) for i in went),
+                    error=f"400 after {len(went)} of {parts} parts: {error}",
+                )
+                return None
             await self.store.mark_failed(row.id, at=self.clock(), error=f"400: {error}")
             return None
         except TelegramError as error:  # NetworkError, TimedOut, a 5xx: all worth another try
@@ -219,9 +232,13 @@ class OutboxSender:
         try:
             ids = await self.messenger.send(chat_id, outgoing, sent=sent)
         except ChatMigrated as migrated:
-            # The group became a supergroup; the club's chat link still names the old id.
-            log.warning("chat %s moved to %s: sending there", chat_id, migrated.new_chat_id)
-            ids = await self.messenger.send(int(migrated.new_chat_id), outgoing, sent=sent)
+            # The group became a supergroup and we missed the service message: relink the
+            # club (its later rows follow), and send this one there.
+            new = int(migrated.new_chat_id)
+            log.warning("chat %s moved to %s: relinking and sending there", chat_id, new)
+            if self.moved is not None:
+                await self.moved(chat_id, new)
+            ids = await self.messenger.send(new, outgoing, sent=sent)
         self._partial.pop(row.id, None)
         return ids
 

@@ -36,6 +36,7 @@ from bot.telegram_adapter.pacing import Limits, Pacer
 from bot.telegram_adapter.sender import OutboxSender
 from bot.telegram_adapter.updates import Poke, UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer
+from bot.throttle import Rate, Throttle
 from commands.catalog import LANGUAGES, template
 from commands.registry import COMMANDS
 from commands.session import CommandConfig
@@ -67,6 +68,7 @@ class TelegramConfig:
     outbox_interval: float = 1.0  # how often the sender looks for due rows when idle
     admin_cache_seconds: float = 60.0
     concurrent_updates: int = 16
+    throttle: Rate = field(default_factory=Rate)  # per person: a burst, then one every 3 s
 
     @property
     def base_url(self) -> str:
@@ -165,7 +167,7 @@ class TelegramService:
         bot = self.application.bot
         # `monotonic` paces sends and ages caches; tests tie it to their virtual clock.
         self.pacer = Pacer(config.limits, clock=monotonic)
-        self.messenger = Messenger(bot, Buttons(uow_factory), self.pacer)
+        self.messenger = Messenger(bot, Buttons(uow_factory, clock=clock), self.pacer)
         self.admins = AdminCache(bot, ttl=config.admin_cache_seconds, clock=monotonic)
         self.sender = OutboxSender(
             outbox,
@@ -184,9 +186,15 @@ class TelegramService:
             admins=self.admins,
             poke=poke,
             queued=self.sender.wake,
+            outbox=outbox,
+            throttle=Throttle(config.throttle, clock=monotonic),
         )
+        self.sender.moved = self.handlers.move_chat
         self.application.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self.handlers.on_message)
+        )
+        self.application.add_handler(
+            MessageHandler(filters.StatusUpdate.MIGRATE, self.handlers.on_migrate)
         )
         self.application.add_handler(CallbackQueryHandler(self.handlers.on_callback))
         self.application.add_error_handler(self._on_error)

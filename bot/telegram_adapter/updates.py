@@ -3,8 +3,11 @@
 A command message or a button press becomes an `Invocation` and runs through
 `commands.dispatch.handle`, deduplicated by `update_id`. A button press is answered
 first (Telegram shows a spinner until then), then the command runs as if the presser
-typed it. Replies go back at once; one that cannot be sent now (429, network) goes
-through the outbox instead, so it is not lost.
+typed it. Each person is throttled; replies share the pacer with the outbox sender and
+go at once when the chat's limits allow, else through the outbox, so none is lost.
+A message sent on behalf of a chat (`sender_chat`) is accepted only from the group's
+own anonymous administrator, who acts as a director of that group and never as a
+player; a group that becomes a supergroup takes its club along.
 """
 
 from __future__ import annotations
@@ -14,28 +17,38 @@ import contextlib
 import inspect
 import logging
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
 from bot.telegram_adapter.delivery import Messenger
-from bot.telegram_adapter.formatting import render
+from bot.telegram_adapter.formatting import Outgoing, render
+from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response, handle
-from commands.replies import to_payload
+from commands.replies import say, to_payload
 from commands.session import CommandConfig, Invocation
+from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
 PLATFORM = "telegram"
 START_AS = "/help"  # what /start (a deep link, the Start button) runs
+REPLY_MAX_WAIT = 2.0  # seconds a reply may wait for the chat's limits; longer: the outbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,10 @@ class UpdateHandlers:
         admins: AdminCache,
         poke: Poke | None = None,
         queued: Callable[[], None] | None = None,
+        outbox: OutboxStore | None = None,
+        throttle: Throttle | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        reply_max_wait: float = REPLY_MAX_WAIT,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
@@ -97,6 +114,10 @@ class UpdateHandlers:
         self.admins = admins
         self.poke = poke
         self.queued = queued
+        self.outbox = outbox
+        self.throttle = throttle or Throttle()
+        self._sleep = sleep
+        self.reply_max_wait = reply_max_wait
         self._locks: dict[int, asyncio.Lock] = {}
         self._holders: dict[int, int] = {}
 
@@ -111,21 +132,77 @@ class UpdateHandlers:
         text = command_text(message.text, context.bot.username)
         if text is None:
             return
-        async with self._serial(user.id):
-            admin = not private and await self._is_admin(message, user)
+        # Everyone posting "as a channel" arrives as one shared user (Channel_Bot), and
+        # every anonymous admin as one "Group" user: the chat is the identity then.
+        as_chat = message.sender_chat is not None
+        identity = f"chat:{message.sender_chat.id}" if message.sender_chat else str(user.id)
+        where = Where(message.chat.id, user.id, private, message.message_id)
+        if not await self._admitted(identity, where):
+            return
+        async with self._serial(user.id if not as_chat else message.chat.id):
+            if as_chat:
+                admin = is_anonymous_admin(message)
+            else:
+                admin = not private and await self._is_admin(message, user)
             inv = Invocation(
                 platform=PLATFORM,
                 chat=chat,
-                user=str(user.id),
-                user_name=user.full_name,
+                user=identity,
+                user_name=(message.chat.title or "") if as_chat else user.full_name,
                 text=text,
                 now=self.clock(),
                 private=private,
                 chat_admin=admin,
                 update_id=str(update.update_id),
+                as_chat=as_chat,
             )
-            where = Where(message.chat.id, user.id, private, message.message_id)
             await self.run(inv, where)
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup (a new chat id): its club link moves along."""
+        message = update.message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        await self.move_chat(old, new)
+
+    async def move_chat(self, old: int, new: int) -> None:
+        """Relink a club's chat that Telegram moved to a new id (logged in the audit)."""
+        async with self.uow_factory() as uow:
+            club_id = await uow.clubs.move_chat(PLATFORM, str(old), str(new))
+            if club_id is not None:
+                await uow.audit.add(
+                    club_id=club_id,
+                    tournament_id=None,
+                    actor="telegram",
+                    action="chat_moved",
+                    detail={"from": str(old), "to": str(new)},
+                    at=self.clock(),
+                )
+            await uow.commit()
+        if club_id is not None:
+            log.info("club %s: chat %s became supergroup %s", club_id, old, new)
+
+    async def _admitted(self, identity: str, where: Where) -> bool:
+        """Apply the per-person throttle; the first refusal is said politely, once."""
+        verdict = self.throttle.allow(identity)
+        if verdict is Verdict.RUN:
+            return True
+        if verdict is Verdict.REFUSE:
+            outgoing = render(
+                say("throttled"), self.config.default_language, self.config.default_timezone
+            )
+            with contextlib.suppress(TelegramError):
+                if self.messenger.pacer.delay(where.chat_id) <= self.reply_max_wait:
+                    await self._sleep(self.messenger.pacer.delay(where.chat_id))
+                    await self.messenger.send(where.chat_id, outgoing, reply_to=where.reply_to)
+        log.info("throttled %s in %s", identity, where.chat_id)
+        return False
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -144,6 +221,9 @@ class UpdateHandlers:
         message = under if isinstance(under, Message) else None
         chat_id = under.chat.id if under is not None else user.id
         private = under is None or under.chat.type == ChatType.PRIVATE
+        where = Where(chat_id, user.id, private, under.message_id if under else None)
+        if not await self._admitted(str(user.id), where):
+            return
         async with self._serial(user.id):
             admin = not private and await self.admins.is_admin(chat_id, user.id)
             inv = Invocation(
@@ -157,7 +237,6 @@ class UpdateHandlers:
                 chat_admin=admin,
                 update_id=str(update.update_id),
             )
-            where = Where(chat_id, user.id, private, under.message_id if under else None)
             response = await self.run(inv, where)
         if response is not None and not response.refused and private and message is not None:
             # The buttons of a private message did their job: take them away.
@@ -176,33 +255,94 @@ class UpdateHandlers:
         return response
 
     async def reply(self, inv: Invocation, where: Where, response: Response) -> None:
-        """Send the reply where the command came from (privately if it is private)."""
+        """Send the reply where the command came from (privately if it is private).
+
+        The reply waits its turn with the pacer like any message; a chat that must wait
+        longer gets it through the outbox. Announcements the reply carries (`held`) are
+        marked sent only once it went out, else handed to the outbox sender.
+        """
         outgoing = render(
             response.reply, response.language, response.timezone, pictures=response.pictures
         )
         if outgoing.empty:
+            await self._settle(response, None)
             return
         if response.reply.private and not where.private:
             try:
-                await self.messenger.send(where.user_id, outgoing)
-                return
+                if await self._paced(where.user_id):
+                    await self.messenger.send(where.user_id, outgoing)
+                    return
             except TelegramError as error:
                 # Never started the bot, or any other trouble: answer in the group.
                 log.info(
                     "private reply to %s failed (%s): answering in the group", inv.user, error
                 )
+            if response.reply.secret:
+                # A link code is never shown in a group: say how to get it privately.
+                outgoing = render(
+                    say("secret_needs_private_chat"), response.language, response.timezone
+                )
+        sent: list[int] = []
         try:
-            await self.messenger.send(where.chat_id, outgoing, reply_to=where.reply_to)
+            if not await self._paced(where.chat_id):
+                await self._queue(inv, response, "paced: the chat's send limit")
+                return
+            await self._send(where, outgoing, sent)
         except RetryAfter as error:
             self.messenger.pacer.pause(where.chat_id, retry_seconds(error))
-            await self._queue(inv, response, f"429 {error}")
+            await self._queue(inv, response, f"429 {error}", partly=bool(sent))
         except (Forbidden, BadRequest) as error:
             log.warning("reply to %s in %s refused: %s", inv.user, where.chat_id, error)
+            await self._settle(response, sent or None)
         except NetworkError as error:
-            await self._queue(inv, response, f"network: {error}")
+            await self._queue(inv, response, f"network: {error}", partly=bool(sent))
+        else:
+            await self._settle(response, sent)
 
-    async def _queue(self, inv: Invocation, response: Response, why: str) -> None:
+    async def _send(self, where: Where, outgoing: Outgoing, sent: list[int]) -> None:
+        try:
+            await self.messenger.send(where.chat_id, outgoing, reply_to=where.reply_to, sent=sent)
+        except ChatMigrated as migrated:
+            # The group became a supergroup: relink its club, and answer there.
+            new = int(migrated.new_chat_id)
+            await self.move_chat(where.chat_id, new)
+            await self.messenger.send(new, outgoing, sent=sent)
+
+    async def _paced(self, chat_id: int) -> bool:
+        """Wait for the chat's send limits if it is a short wait; False if it is not."""
+        delay = self.messenger.pacer.delay(chat_id)
+        if delay > self.reply_max_wait:
+            return False
+        if delay > 0:
+            await self._sleep(delay)
+        return True
+
+    async def _settle(self, response: Response, sent: list[int] | None) -> None:
+        """Mark the carried announcements sent with the reply, or give them to the sender."""
+        if self.outbox is None or not response.held:
+            return
+        now = self.clock()
+        for row_id in response.held:
+            if sent:
+                message_ids = ",".join(str(i) for i in sent)
+                await self.outbox.mark_sent(row_id, at=now, platform_message_id=message_ids)
+            else:
+                await self.outbox.release(row_id, at=now)
+
+    async def _queue(
+        self, inv: Invocation, response: Response, why: str, *, partly: bool = False
+    ) -> None:
         """Hand a reply that could not go now to the outbox sender."""
+        if response.reply.secret:
+            log.warning("a secret reply to %s was not sent (%s); it is not queued", inv.user, why)
+            return
+        if response.held and self.outbox is not None:
+            # The reply is an announcement already queued: the sender posts that row.
+            await self._settle(response, None)
+            return
+        if partly:
+            log.warning("reply to %s went out in part (%s)", inv.user, why)
+            return
         if response.club_id is None:
             log.warning("reply to %s lost (%s): no club to queue it for", inv.user, why)
             return

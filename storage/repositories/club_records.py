@@ -9,7 +9,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import Row, delete, func, insert, select, update
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
@@ -148,6 +148,16 @@ class SqlAuditLog(SqlRepository):
             "at": at,
         }
         await (await self._conn()).execute(insert(t.audit_log).values(values))
+
+    async def count(self, *, action: str, actor: str, since: datetime) -> int:
+        """Return how many entries of `action` by exactly `actor` were logged since then."""
+        c = t.audit_log.c
+        query = (
+            select(func.count())
+            .select_from(t.audit_log)
+            .where(c.action == action, c.actor == actor, c.at >= since)
+        )
+        return int((await (await self._conn()).execute(query)).scalar_one())
 
 
 class SqlProcessedUpdates(SqlRepository):

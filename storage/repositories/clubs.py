@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, delete, insert, select, update
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
 from tournament.club import Club
+
+ACTIVE = "active"
+PENDING = "pending"
+
+
+def code_hash(code: str) -> str:
+    """Return what is stored of a link code: its SHA-256 (a leaked table leaks no code)."""
+    return hashlib.sha256(code.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _club(row: Row[Any]) -> Club:
@@ -30,7 +39,22 @@ class SqlClubRepository(SqlRepository):
         query = (
             select(t.clubs)
             .join(t.chats, t.chats.c.club_id == t.clubs.c.id)
-            .where(t.chats.c.platform == platform, t.chats.c.chat == chat)
+            .where(
+                t.chats.c.platform == platform,
+                t.chats.c.chat == chat,
+                t.chats.c.status == ACTIVE,
+            )
+        )
+        row = (await (await self._conn()).execute(query)).first()
+        return None if row is None else _club(row)
+
+    async def pending_for_chat(self, platform: str, chat: str) -> Club | None:
+        """Return the club this chat asked to join and waits to be confirmed by."""
+        c = t.chats.c
+        query = (
+            select(t.clubs)
+            .join(t.chats, c.club_id == t.clubs.c.id)
+            .where(c.platform == platform, c.chat == chat, c.status == PENDING)
         )
         row = (await (await self._conn()).execute(query)).first()
         return None if row is None else _club(row)
@@ -81,19 +105,84 @@ class SqlClubRepository(SqlRepository):
         if (await (await self._conn()).execute(query)).rowcount != 1:
             raise NotFound(f"club {club.id}")
 
-    async def link_chat(self, club_id: int, platform: str, chat: str) -> None:
-        """Link a chat to a club; a chat linked elsewhere moves to this club."""
-        values = {"platform": platform, "chat": chat, "club_id": club_id}
+    async def link_chat(
+        self, club_id: int, platform: str, chat: str, *, pending: bool = False
+    ) -> None:
+        """Link a chat to a club (`pending` until a director of the club confirms it)."""
+        values = {
+            "platform": platform,
+            "chat": chat,
+            "club_id": club_id,
+            "status": PENDING if pending else ACTIVE,
+        }
         query = upsert(self._dialect, t.chats, ("platform", "chat"), values)
         await (await self._conn()).execute(query)
 
-    async def chats(self, club_id: int) -> list[tuple[str, str]]:
+    async def confirm_chat(self, club_id: int, link_id: int) -> tuple[str, str] | None:
+        """Activate a pending link of this club; return its (platform, chat), or None."""
         c = t.chats.c
-        query = select(c.platform, c.chat).where(c.club_id == club_id).order_by(c.id)
+        query = (
+            update(t.chats)
+            .where(c.id == link_id, c.club_id == club_id, c.status == PENDING)
+            .values(status=ACTIVE)
+            .returning(c.platform, c.chat)
+        )
+        row = (await (await self._conn()).execute(query)).first()
+        return None if row is None else (row.platform, row.chat)
+
+    async def pending_chats(self, club_id: int) -> list[tuple[int, str, str]]:
+        """Return (link id, platform, chat) of the chats waiting to be confirmed."""
+        c = t.chats.c
+        query = (
+            select(c.id, c.platform, c.chat)
+            .where(c.club_id == club_id, c.status == PENDING)
+            .order_by(c.id)
+        )
+        return [(r.id, r.platform, r.chat) for r in await (await self._conn()).execute(query)]
+
+    async def move_chat(self, platform: str, old: str, new: str) -> int | None:
+        """Follow a chat that changed its id (a Telegram group became a supergroup):
+        its club link and its unsent messages move along; return the club, if any."""
+        conn = await self._conn()
+        c = t.chats.c
+        found = (
+            await conn.execute(
+                select(c.club_id, c.status).where(c.platform == platform, c.chat == old)
+            )
+        ).first()
+        if found is None:
+            return None
+        await conn.execute(delete(t.chats).where(c.platform == platform, c.chat == new))
+        await conn.execute(
+            update(t.chats).where(c.platform == platform, c.chat == old).values(chat=new)
+        )
+        o = t.outbox.c
+        await conn.execute(
+            update(t.outbox)
+            .where(o.platform == platform, o.chat == old, o.status == "pending")
+            .values(chat=new)
+        )
+        return int(found.club_id)
+
+    async def chats(self, club_id: int) -> list[tuple[str, str]]:
+        """Return the chats the club's announcements go to (confirmed links only)."""
+        c = t.chats.c
+        query = (
+            select(c.platform, c.chat)
+            .where(c.club_id == club_id, c.status == ACTIVE)
+            .order_by(c.id)
+        )
         return [(r.platform, r.chat) for r in await (await self._conn()).execute(query)]
 
-    async def add_link_code(self, club_id: int, code: str, expires_at: datetime) -> None:
-        values = {"club_id": club_id, "code": code, "expires_at": expires_at}
+    async def add_link_code(
+        self, club_id: int, code: str, expires_at: datetime, *, created_by: str = ""
+    ) -> None:
+        values = {
+            "club_id": club_id,
+            "code": code_hash(code),
+            "expires_at": expires_at,
+            "created_by": created_by,
+        }
         await (await self._conn()).execute(insert(t.link_codes).values(values))
 
     async def redeem_link_code(self, code: str, now: datetime) -> int | None:
@@ -102,7 +191,7 @@ class SqlClubRepository(SqlRepository):
         # One statement: two redeemers of one code cannot both see it unused.
         query = (
             update(t.link_codes)
-            .where(c.code == code, c.used_at.is_(None), c.expires_at > now)
+            .where(c.code == code_hash(code), c.used_at.is_(None), c.expires_at > now)
             .values(used_at=now)
             .returning(c.club_id)
         )
@@ -115,6 +204,20 @@ class SqlClubRepository(SqlRepository):
             club_id=club_id, platform=platform, external_id=external_id
         )
         await (await self._conn()).execute(query)
+
+    async def remove_director(self, club_id: int, platform: str, external_id: str) -> bool:
+        """Take a stored director right away; return whether there was one."""
+        c = t.directors.c
+        query = delete(t.directors).where(
+            c.club_id == club_id, c.platform == platform, c.external_id == external_id
+        )
+        return bool((await (await self._conn()).execute(query)).rowcount)
+
+    async def directors(self, club_id: int) -> list[tuple[str, str]]:
+        """Return the (platform, account) pairs given director rights in this club."""
+        c = t.directors.c
+        query = select(c.platform, c.external_id).where(c.club_id == club_id).order_by(c.id)
+        return [(r.platform, r.external_id) for r in await (await self._conn()).execute(query)]
 
     async def is_director(self, club_id: int, platform: str, external_id: str) -> bool:
         c = t.directors.c

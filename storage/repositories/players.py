@@ -7,11 +7,13 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import Row, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring
 from storage.repositories.codec import fold_name
 from tournament.club import Player
+from tournament.model import Refused
 
 
 def _player(row: Row[Any]) -> Player:
@@ -88,7 +90,12 @@ class SqlPlayerRepository(SqlRepository):
             "created_at": now,
         }
         query = insert(t.players).values(values).returning(t.players.c.id)
-        player_id = (await (await self._conn()).execute(query)).scalar_one()
+        try:
+            player_id = (await (await self._conn()).execute(query)).scalar_one()
+        except IntegrityError:
+            # The unique folded name: someone took it a moment ago (the unit of work
+            # rolls back on the refusal, as on any other).
+            raise Refused("name_taken", name=name) from None
         return Player(
             id=player_id, club_id=club_id, name=name, created_at=now, born=born, member=member
         )
@@ -106,7 +113,11 @@ class SqlPlayerRepository(SqlRepository):
                 language=player.language,
             )
         )
-        if (await (await self._conn()).execute(query)).rowcount != 1:
+        try:
+            changed = (await (await self._conn()).execute(query)).rowcount
+        except IntegrityError:
+            raise Refused("name_taken", name=player.name) from None
+        if changed != 1:
             raise NotFound(f"player {player.id}")
 
     async def add_account(self, player_id: int, platform: str, external_id: str) -> None:

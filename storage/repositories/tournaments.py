@@ -50,17 +50,25 @@ class StateCache:
     that does not commit evicts what it took before its transaction ends.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, size: int = 64) -> None:
+        self._size = size  # tournaments kept; the least recently used goes first
         self._states: dict[int, tuple[int, TournamentState, codec.Rows]] = {}
 
     def take(self, tournament_id: int, version: int) -> tuple[TournamentState, codec.Rows] | None:
         found = self._states.get(tournament_id)
         if found is None or found[0] != version:
             return None
+        self._states[tournament_id] = self._states.pop(tournament_id)  # recently used
         return found[1], found[2]
 
     def put(self, state: TournamentState, rows: codec.Rows) -> None:
+        self._states.pop(state.id, None)
         self._states[state.id] = (rows.version, state, rows)
+        while len(self._states) > self._size:
+            del self._states[next(iter(self._states))]
+
+    def __len__(self) -> int:
+        return len(self._states)
 
     def evict(self, tournament_ids: Iterable[int]) -> None:
         for tournament_id in tournament_ids:

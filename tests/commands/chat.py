@@ -53,7 +53,11 @@ class Chat:
             private=dm,
             update_id=update_id,
         )
-        return await handle(inv, uow_factory=self.uow_factory, config=self.config)
+        response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
+        for row_id in response.held if response is not None else ():
+            # As an adapter does: the reply said it, so the announcement it carries went.
+            await self.outbox.mark_sent(row_id, at=self.now)
+        return response
 
     async def say(
         self, user: str, text: str, *, dm: bool = False, update_id: str | None = None

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from commands import ports
+from storage.housekeeping import SqlHousekeeping
 from storage.outbox import SqlOutbox
 from storage.repositories.club_records import (
     SqlAuditLog,
@@ -32,6 +33,7 @@ PAIRS = [
     (ports.AuditLog, SqlAuditLog),
     (ports.ProcessedUpdates, SqlProcessedUpdates),
     (ports.Meta, SqlMeta),
+    (ports.Housekeeping, SqlHousekeeping),
     (ports.UnitOfWork, SqlUnitOfWork),
 ]
 
@@ -74,7 +76,7 @@ def test_the_unit_of_work_has_every_repository() -> None:
         for name, value in vars(ports.UnitOfWork).items()
         if isinstance(value, property)
     }
-    assert len(promised) == 9  # clubs, players, tournaments, ... (properties, not fields)
+    assert len(promised) == 10  # clubs, players, tournaments, ... (properties, not fields)
     implemented = typing.get_type_hints(SqlUnitOfWork)
     implementation_of = dict(PAIRS)
     for name, port in promised.items():

@@ -51,7 +51,7 @@ async def test_a_button_command_too_long_for_callback_data_goes_by_token(
 ) -> None:
     h = harness
     await h.send(message_update(1, ANA, NEW_CUP))
-    long_command = '/register name:"' + "Bartholomew Longname-Featherstonehaugh" * 2 + '"'
+    long_command = '/register name:"Bartholomew Longname-Featherstonehaugh the Third"'
     data = await h.service.messenger.buttons.data_for(long_command)
     assert data.startswith("#") and len(data.encode()) <= 64
     # A fresh adapter (a restart) still knows the token: it is stored.

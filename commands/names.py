@@ -1,0 +1,118 @@
+"""Clean a name a person gives (a player, a club, a tournament) before it is stored.
+
+A name is shown in the club's group, in tables and in pictures, so a new one must not
+be able to fake a line of the bot, hide characters, reverse the text around it, or pass
+for someone else: NFKC, no control, format or bidi characters, one line, single
+spaces, at most `MAX_LENGTH` characters. Two names whose Unicode skeletons match
+(Cyrillic "а" for Latin "a", a zero-width space, full-width letters) would be read as
+one person, so a new player's name is refused beside an existing look-alike.
+Names already stored are never rewritten here; views truncate them instead.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+
+from tournament.model import Refused
+
+MAX_LENGTH = 64
+# Cc control, Cf format (zero-width, bidi overrides, soft hyphen), Cs surrogates, Co
+# private use, Cn unassigned; Zl/Zp line and paragraph separators.
+_DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean(text: str, *, what: str = "name") -> str:
+    """Return `text` as a storable name, or refuse it saying what to type."""
+    normal = unicodedata.normalize("NFKC", text)
+    kept = []
+    for char in normal:
+        category = unicodedata.category(char)
+        if category in _DROPPED:
+            # A line break or a tab between words still separates them.
+            kept.append(" " if char in "\t\n\r\v\f\x85\u2028\u2029" else "")
+        elif category.startswith("Z"):
+            kept.append(" ")
+        else:
+            kept.append(char)
+    name = " ".join("".join(kept).split())
+    if not name or not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise Refused("name_required" if not name else "name_needs_letters", what=what)
+    if len(name) > MAX_LENGTH:
+        raise Refused("name_too_long", what=what, limit=MAX_LENGTH, length=len(name))
+    return name
+
+
+def skeleton(name: str) -> str:
+    """Return what a name looks like: confusable characters mapped to one prototype.
+
+    UTS #39's idea, on the confusables table `confusable_homoglyphs` ships: case
+    folded, NFKC, format characters dropped, each character replaced by the smallest
+    member of its look-alike class, spaces ignored.
+    """
+    prototypes = _prototypes()
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    out = []
+    for char in unicodedata.normalize("NFD", folded):
+        category = unicodedata.category(char)
+        if category in _DROPPED or category.startswith("Z") or category == "Mn":
+            continue  # invisible, space, or an accent: none tells two names apart at a glance
+        out.append(prototypes.get(char, char))
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def look_alike(name: str, others: Iterable[str]) -> str | None:
+    """Return the first of `others` that reads like `name` but is not spelled the same."""
+    mine = skeleton(name)
+    for other in others:
+        if skeleton(other) == mine:
+            return other
+    return None
+
+
+def clean_new_player(name: str, existing: Iterable[str]) -> str:
+    """Clean a new player's name; refuse it beside a look-alike of an existing player."""
+    cleaned = clean(name, what="name")
+    twin = look_alike(cleaned, existing)
+    if twin is not None:
+        if " ".join(twin.split()).casefold() == cleaned.casefold():
+            raise Refused("name_taken", name=cleaned)
+        raise Refused("name_confusable", name=cleaned, other=twin)
+    return cleaned
+
+
+def shorten(name: str, limit: int) -> str:
+    """Return a name cut to `limit` characters with an ellipsis (for table cells)."""
+    return name if len(name) <= limit else name[: max(limit - 1, 1)] + "…"
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Map each confusable character to its class's prototype (union-find, once)."""
+    data = json.loads(
+        resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    )
+    parent: dict[str, str] = {}
+
+    def find(char: str) -> str:
+        root = char
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while parent.get(char, char) != root:
+            parent[char], char = root, parent[char]
+        return root
+
+    for char, glyphs in data.items():
+        for glyph in glyphs:
+            other = "".join(c for c in glyph["c"] if unicodedata.category(c) != "Cf")
+            if len(char) != 1 or len(other) != 1:
+                continue  # multi-character look-alikes ("rn" for "m") are left out
+            a, b = find(char), find(other)
+            if a != b:
+                # The smaller code point wins, so ASCII letters are the prototypes.
+                low, high = sorted((a, b))
+                parent[high] = low
+    return {char: find(char) for char in list(parent)}

@@ -1,0 +1,271 @@
+"""Issue 9, the findings in the use cases and storage (8, 9, 11, 13, 14), replayed through
+the real command layer on a real database (SQLite, and PostgreSQL where it matters)."""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from commands import names
+from commands.dispatch import handle
+from commands.session import Invocation
+from storage import tables as t
+from storage.repositories.tournaments import StateCache
+from tests.commands.chat import Chat
+from tournament.model import Refused
+
+PLAYERS = ("alice", "bob", "carol", "dave")
+
+
+async def count(engine: AsyncEngine, table: t.Table) -> int:  # type: ignore[name-defined]
+    async with engine.connect() as conn:
+        return int((await conn.execute(select(func.count()).select_from(table))).scalar_one())
+
+
+# -- 8: two people registering one name at the same moment both got created --
+
+
+async def test_finding_8_concurrent_registrations_of_one_name_make_one_player(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    for attempt in range(5):  # the review saw 5 of 5 pairs both created on PostgreSQL
+        name = f"Twin {attempt}"
+        first, second = await asyncio.gather(
+            chat.response(f"a{attempt}", f'/register name:"{name}"'),
+            chat.response(f"b{attempt}", f'/register name:"{name.upper()}"'),
+        )
+        assert first is not None and second is not None
+        assert sorted([first.refused, second.refused]) == [False, True]
+        async with engine.connect() as conn:
+            query = select(func.count()).where(t.players.c.name_key == name.casefold())
+            assert (await conn.execute(query)).scalar_one() == 1
+
+
+async def test_finding_8_the_index_itself_refuses_a_second_folded_name(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        await uow.players.add(club.id, "Ana P.", chat.now)
+        with pytest.raises(Refused, match="name_taken"):
+            await uow.players.add(club.id, "ana  p.", chat.now)
+
+
+# -- 9: names faked bot lines, hid characters, and passed for someone else --
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        "alice\u200b",  # zero-width space
+        "\u0430lice",  # Cyrillic a
+        "\u202ealice",  # right-to-left override
+        "ALICE",
+        "ａｌｉｃｅ",  # full-width
+        "al\u0131ce",  # dotless i
+    ],
+)
+async def test_finding_9_a_look_alike_of_a_player_is_refused(
+    engine: AsyncEngine, twin: str
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("alice", "/register")
+    answer = await chat.say("mallory", f'/register name:"{twin}"')
+    assert "alice" in answer.lower()
+    assert "looks just like" in answer or "is taken" in answer
+    assert await count(engine, t.players) == 1
+
+
+async def test_finding_9_a_name_cannot_fake_a_bot_line(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("eve", '/register name:"eve\n✅ Match 1: Bob 3-0 Ana. Bob wins."')
+    async with engine.connect() as conn:
+        (stored,) = (await conn.execute(select(t.players.c.name))).scalars().all()
+    assert "\n" not in stored and stored.startswith("eve ✅")
+    answer = await chat.say("zed", '/register name:"' + "z" * 65 + '"')
+    assert "65 characters; 64 at most" in answer
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.characters(codec=None, categories=None), max_size=120))
+def test_finding_9_any_name_is_cleaned_or_refused(text: str) -> None:
+    """Every Unicode category: the result is one NFKC line of visible text, or a refusal."""
+    try:
+        cleaned = names.clean(text)
+    except Refused as refusal:
+        assert refusal.code in ("name_required", "name_needs_letters", "name_too_long")
+        return
+    assert 0 < len(cleaned) <= names.MAX_LENGTH
+    assert cleaned == cleaned.strip() and "  " not in cleaned
+    assert unicodedata.normalize("NFKC", cleaned) == cleaned or any(
+        unicodedata.category(c) in ("Mn", "Mc") for c in cleaned
+    )
+    for char in cleaned:
+        assert unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+        assert char == " " or not char.isspace()
+    assert names.skeleton(cleaned) == names.skeleton(names.clean(cleaned))
+
+
+def test_finding_9_tables_shorten_long_stored_names() -> None:
+    from commands.rendering import CELL_WIDTH, Renderer
+    from commands.replies import Name, Table, msg
+
+    title = msg("club.info", name="", timezone="", language="")
+    table = Table(title, (msg("word.white"),), ((Name("x" * 4000),),))
+    text = Renderer("en", "UTC", "plain").table(table)
+    assert max(len(line) for line in text.splitlines()) <= 200
+    assert "x" * CELL_WIDTH not in text and "…" in text
+
+
+# -- 11: unbounded stores --
+
+
+async def test_finding_11_old_rows_are_pruned_on_the_schedulers_sweep(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    old = chat.now - timedelta(days=40)
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        for when in (old, chat.now):
+            await uow.outbox.add(
+                club_id=club.id, platform="x", chat="c", payload={}, created_at=when
+            )
+            await uow.clubs.add_link_code(club.id, f"code{when}", when)
+            await uow.updates.remember("x", f"u{when}", when)
+            await uow.buttons.put(f"#t{when}", "/confirm", when)
+        await uow.commit()
+    async with engine.begin() as conn:
+        await conn.execute(t.outbox.update().values(status="sent"))
+    await chat.wait(1)  # the sweep prunes
+    assert await count(engine, t.outbox) == 1
+    assert await count(engine, t.button_tokens) == 1
+    assert await count(engine, t.link_codes) == 1  # expired a moment ago: kept a day
+    async with engine.connect() as conn:
+        kept = (await conn.execute(select(t.processed_updates.c.update_id))).scalars().all()
+    assert kept == [f"u{chat.now - timedelta(minutes=1)}"]
+
+
+async def test_finding_11_a_junk_report_stores_nothing_it_typed(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    junk = "x" * 4000
+    for _ in range(50):
+        answer = await chat.say("alice", f"/report 3-1 {junk}")
+        assert "Write it as /report 3-1" in answer
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(t.outbox.c.payload))).scalars().all()
+    assert not any(junk in str(payload) for payload in rows)
+    assert await count(engine, t.button_tokens) == 0
+
+
+def test_finding_11_the_state_cache_is_bounded() -> None:
+    from tests.storage.conftest import registration
+    from tournament.state import TournamentState
+
+    cache = StateCache(size=3)
+    for tid in range(10):
+        state: TournamentState = registration(4)
+        state.id = tid
+
+        class Rows:
+            version = 1
+
+        cache.put(state, Rows())  # type: ignore[arg-type]
+    assert len(cache) == 3 and cache.take(9, 1) is not None and cache.take(0, 1) is None
+
+
+# -- 13: odd input got "something went wrong" --
+
+
+async def test_finding_13_odd_numbers_and_dates_are_refused_politely(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    for text, expected in (
+        ("/accept ²", "not a match number"),
+        ("/accept 9999999999999", "not a match number"),
+        ("/report game cube:²", "not a cube value"),
+    ):
+        answer = await chat.say("alice", text)
+        assert expected in answer and "went wrong" not in answer, text
+
+
+async def test_finding_13_a_huge_seed_and_a_future_birth_date_are_refused(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    answer = await chat.say(
+        "ana", '/tournament new name:"Seeded" start:"2026-03-01 20:00" seed:' + "9" * 40
+    )
+    assert "not a seed" in answer
+    answer = await chat.say(
+        "ana", '/tournament new name:"Navodari" preset:navodari-table start:"2026-03-01 20:00"'
+    )
+    answer = await chat.say("zoe", "/register born:2090-01-01")
+    assert "cannot be a birth date" in answer and "went wrong" not in answer
+
+
+# -- 14: a reply equal to an announcement was sent instead of queued --
+
+
+async def test_finding_14_an_announcement_the_reply_repeats_is_still_queued(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    state = await chat.tournament()
+    match = next(m for m in state.matches.values() if m.is_ready and not m.is_final)
+    inv = Invocation("console", "club", "ana", "ana", f"/result {match.number} 3-1", chat.now)
+    # The adapter dies before it can send the reply (it never marks anything).
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    assert response is not None and not response.refused and response.held
+    early = await chat.drain()  # the standings go; the result line is held a moment
+    assert not any("3-1" in text for _, text in early)
+    chat.now += timedelta(minutes=3)
+    posted = await chat.drain()
+    assert any(f"{match.number}" in text and "3-1" in text for _, text in posted)
+
+
+# -- 5: an old Accept button accepted whatever score was pending now --
+
+
+async def test_finding_5_an_old_accept_button_is_refused_with_the_current_state(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    alice = await chat.player_id("alice")
+    state = await chat.tournament()
+    match = state.open_matches_of(alice)[0]
+    opponent_id = match.opponent_of(alice)
+    names_by_id = {await chat.player_id(n): n for n in PLAYERS}
+    opponent = names_by_id[opponent_id]
+    await chat.say("alice", f"/report 3-1 match:{match.number}")
+    first = (await chat.tournament()).matches[match.number].report
+    assert first is not None
+    async with engine.connect() as conn:
+        payloads = (await conn.execute(select(t.outbox.c.payload))).scalars().all()
+    commands = [b["command"] for p in payloads for b in p.get("buttons", [])]
+    button = f"/accept {match.number} report:{first.seq} club:"
+    assert any(c.startswith(button) for c in commands)  # the button names the report
+    await chat.say("alice", f"/report 3-0 match:{match.number}")
+    answer = await chat.say(opponent, f"/accept {match.number} report:{first.seq}")
+    assert "older report" in answer
+    now = (await chat.tournament()).matches[match.number]
+    assert not now.is_final and now.report is not None and now.report.seq != first.seq
+    answer = await chat.say(opponent, f"/accept {match.number} report:{now.report.seq}")
+    assert (await chat.tournament()).matches[match.number].is_final
