@@ -28,7 +28,7 @@ def test_every_registry_command_is_a_slash_command_of_the_same_name() -> None:
     assert {c.name for c in tournament.commands} == subs
     club = built["club"]
     assert isinstance(club, app_commands.Group)
-    assert {c.name for c in club.commands} == {"settings", "link", "join"}
+    assert {c.name for c in club.commands} >= {"settings", "link", "join"}
     result = built["result"]
     assert isinstance(result, app_commands.Command)
     params = {p.name: p for p in result.parameters}
