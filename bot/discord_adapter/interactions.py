@@ -25,6 +25,7 @@ from commands.dispatch import Response, handle
 from commands.replies import to_payload
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
+from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.discord")
@@ -46,6 +47,7 @@ class InteractionHandlers:
         defer_after: float = 1.0,
         poke: Callable[[], object] | None = None,
         queued: Callable[[], None] | None = None,
+        outbox: OutboxStore | None = None,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
@@ -55,6 +57,7 @@ class InteractionHandlers:
         self.defer_after = defer_after
         self.poke = poke
         self.queued = queued
+        self.outbox = outbox
         self.serial = PerKey()
 
     # -- who --
@@ -142,15 +145,37 @@ class InteractionHandlers:
         *,
         ephemeral: bool,
     ) -> None:
-        """Answer the interaction; what cannot go now goes through the outbox."""
+        """Answer the interaction; what cannot go now goes through the outbox.
+
+        Announcements the reply carries (`held`) are marked sent once it went out where
+        the channel sees it; a hidden answer or a failed one hands them to the sender.
+        A secret (a link or claim code) is only ever answered hidden, and never queued.
+        """
         outgoing = render(response.reply, response.language, response.timezone)
-        hidden = ephemeral or response.refused or response.reply.private
+        hidden = ephemeral or response.refused or response.reply.private or response.reply.secret
         try:
             await self._answer(interaction, outgoing, hidden)
         except (discord.NotFound, discord.HTTPException) as error:
             # The interaction expired (3 s / 15 min) or Discord had trouble: post instead.
             log.info("interaction %s answer failed (%s): queued", interaction.id, error)
-            await self._queue(inv, response)
+            await self._settle(response, sent=False)
+            if response.reply.secret:
+                log.warning("a secret answer to %s was not sent; it is not queued", inv.user)
+            elif not response.held:
+                await self._queue(inv, response)
+        else:
+            await self._settle(response, sent=not hidden)
+
+    async def _settle(self, response: Response, *, sent: bool) -> None:
+        """Mark the carried announcements sent with the answer, or give them to the sender."""
+        if self.outbox is None or not response.held:
+            return
+        now = self.clock()
+        for row_id in response.held:
+            if sent:
+                await self.outbox.mark_sent(row_id, at=now)
+            else:
+                await self.outbox.release(row_id, at=now)
 
     async def _answer(
         self, interaction: discord.Interaction, outgoing: Outgoing, hidden: bool

@@ -136,6 +136,7 @@ class DiscordService:
             defer_after=config.defer_after,
             poke=poke,
             queued=self.sender.wake,
+            outbox=outbox,
         )
         self._task: asyncio.Task[None] | None = None
 
