@@ -23,6 +23,19 @@ _STANDINGS_HEADER = tuple(
         "col.note",
     )
 )
+# The schedule and the bracket list matches under the same columns.
+_MATCH_HEADER = tuple(
+    msg(key)
+    for key in (
+        "col.match",
+        "col.round",
+        "col.time",
+        "col.white",
+        "col.black",
+        "col.score",
+        "col.status",
+    )
+)
 
 
 def name(names: Names, player: PlayerId | None) -> Param:
@@ -152,20 +165,8 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
         )
         for m in matches
     )
-    header = tuple(
-        msg(k)
-        for k in (
-            "col.match",
-            "col.round",
-            "col.time",
-            "col.white",
-            "col.black",
-            "col.score",
-            "col.status",
-        )
-    )
     return Table(
-        title=msg("title.schedule", tournament=Name(state.name)), header=header, rows=rows
+        title=msg("title.schedule", tournament=Name(state.name)), header=_MATCH_HEADER, rows=rows
     )
 
 
@@ -230,19 +231,9 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
         )
         for m in matches
     )
-    header = tuple(
-        msg(k)
-        for k in (
-            "col.match",
-            "col.round",
-            "col.time",
-            "col.white",
-            "col.black",
-            "col.score",
-            "col.status",
-        )
+    return Table(
+        title=msg("title.bracket", tournament=Name(state.name)), header=_MATCH_HEADER, rows=rows
     )
-    return Table(title=msg("title.bracket", tournament=Name(state.name)), header=header, rows=rows)
 
 
 def placements_table(state: TournamentState, names: Names) -> Table:
