@@ -18,7 +18,7 @@ import discord
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
-from bot.sending.transport import Rejected, RetryLater, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
@@ -86,7 +86,9 @@ class DiscordTransport:
     def pause(self, chat: str, seconds: float) -> None:
         self.pacer.pause(chat, seconds)
 
-    async def deliver(self, chat: str, reply: Reply, club: Club, live: str | None) -> str:
+    async def deliver(
+        self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
+    ) -> str:
         outgoing = render(reply, club.language, club.timezone)
         if outgoing.empty:
             return ""
