@@ -21,7 +21,7 @@ from bot.discord_adapter.posts import CANNOT_DM, Draw, Post, prepare, refuses_fi
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
-from bot.sending.transport import Rejected, RetryLater, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
@@ -90,7 +90,9 @@ class DiscordTransport:
     def pause(self, chat: str, seconds: float) -> None:
         self.pacer.pause(chat, seconds)
 
-    async def deliver(self, chat: str, reply: Reply, club: Club, live: str | None) -> str:
+    async def deliver(
+        self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
+    ) -> str:
         outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
         if outgoing.empty:
             return ""
@@ -101,19 +103,10 @@ class DiscordTransport:
                 ids = [int(p) for p in live.split(",") if p.strip().isdigit()]
                 if ids and await self.edit(channel_id, ids, outgoing, chat, posts):
                     return live
-            sent = await self.send(channel_id, outgoing, chat, posts)
-        except discord.Forbidden as error:
-            if error.code == CANNOT_DM or chat.startswith("user:"):
-                raise Unreachable(f"403/{error.code}: {error.text}") from error
-            raise Rejected(f"403/{error.code}: {error.text}") from error
-        except discord.RateLimited as error:
-            raise RetryLater(error.retry_after, "429") from error
-        except discord.HTTPException as error:
-            if error.status >= 500 or error.status == 429:
-                raise RetryLater(0.0, f"{error.status}: {error.text}") from error
-            raise Rejected(f"{error.status}/{error.code}: {error.text}") from error
-        except (aiohttp.ClientError, TimeoutError, OSError) as error:
-            raise RetryLater(0.0, f"network: {error!r}") from error
+            progress.parts = len(posts)
+            sent = await self.send(channel_id, outgoing, chat, posts, progress.sent)
+        except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+            raise neutral(error, chat) from error
         return ",".join(str(i) for i in sent)
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
@@ -126,11 +119,17 @@ class DiscordTransport:
         raw = template(club.language, "discord.dms_closed")
         text = raw.replace("{name}", mention)
         outgoing = Outgoing((text,), (), (), mentions=(int(user),))
+        told = False
         for platform, chat in chats:
             if platform != PLATFORM or chat.startswith("user:"):
                 continue
-            channel_id = await self.channel_for(chat)
-            await self.send(channel_id, outgoing, chat)
+            try:
+                await self.send(await self.channel_for(chat), outgoing, chat)
+            except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+                raise neutral(error, chat) from error
+            told = True
+        if not told:
+            raise Rejected(f"no Discord channel of club {club_id} to mention {user} in")
 
     # -- sending --
 
@@ -151,21 +150,35 @@ class DiscordTransport:
         return view
 
     async def send(
-        self, channel_id: int, outgoing: Outgoing, chat: str, posts: list[Post] | None = None
+        self,
+        channel_id: int,
+        outgoing: Outgoing,
+        chat: str,
+        posts: list[Post] | None = None,
+        done: list[str] | None = None,
     ) -> list[int]:
-        """Send every message of a reply (buttons under the last); return their ids."""
+        """Send every message of a reply (buttons under the last); return their ids.
+
+        `done` holds the ids of each message already sent ("1,2" for a picture that went
+        as its text); those are skipped, so a retry does not post the first ones again.
+        """
         if posts is None:
             posts = await prepare(outgoing, self.draw)
+        done = done if done is not None else []
         channel = self.client.get_partial_messageable(channel_id)
         view = await self.view(outgoing)
         mentions = outgoing.allowed_mentions()
-        ids: list[int] = []
-        for index, post in enumerate(posts):
-            last = index == len(posts) - 1
-            ids += await self._send_post(channel, post, view if last else None, mentions, chat)
-        if view is not None:
-            view.stop()  # the custom ids carry the commands: nothing to keep in memory
-        return ids
+        try:
+            for index, post in enumerate(posts):
+                if index < len(done):
+                    continue
+                last = index == len(posts) - 1
+                ids = await self._send_post(channel, post, view if last else None, mentions, chat)
+                done.append(",".join(str(i) for i in ids))
+        finally:
+            if view is not None:
+                view.stop()  # the custom ids carry the commands: nothing to keep in memory
+        return [int(i) for entry in done for i in entry.split(",") if i]
 
     async def _send_post(
         self,
@@ -253,6 +266,23 @@ class DiscordTransport:
                 return False  # the text takes more messages: post it anew
             return await self._edit_post(message, post.fallback[0], view, mentions)
         return True
+
+
+def neutral(error: BaseException, chat: str) -> SendError:
+    """Return the sending layer's error for what Discord (or the network) answered."""
+    if isinstance(error, discord.Forbidden):
+        if error.code == CANNOT_DM or chat.startswith("user:"):
+            return Unreachable(f"403/{error.code}: {error.text}")
+        return Rejected(f"403/{error.code}: {error.text}")
+    if isinstance(error, discord.RateLimited):
+        return RetryLater(error.retry_after, "429")
+    if isinstance(error, discord.HTTPException):
+        if error.status >= 500 or error.status == 429:
+            return RetryLater(0.0, f"{error.status}: {error.text}")
+        return Rejected(f"{error.status}/{error.code}: {error.text}")
+    if isinstance(error, discord.DiscordException):
+        return Rejected(f"{type(error).__name__}: {error}")
+    return RetryLater(0.0, f"network: {error!r}")
 
 
 async def wait_briefly(task: asyncio.Task[object], seconds: float) -> bool:

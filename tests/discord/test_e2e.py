@@ -201,22 +201,28 @@ async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -
     assert not message.pinged  # and nobody is pinged
     assert message.allowed_mentions == {"parse": []}
 
-    # Bob's DMs are closed: the private "accept?" message becomes a mention in #general.
-    bob = world.players[1]
-    bob.dms_closed = True
+    # The tricky player's DMs are closed: the private "accept?" message becomes a mention
+    # in #general that pings that player only; their name pings nobody.
+    bob, tricky = world.players[1], world.tricky
+    tricky.dms_closed = True
     await world.slash(bob, "register")
-    for player in (world.tricky, bob):
+    for player in (tricky, bob):
         await world.slash(player, "checkin")
     await world.slash(world.eli, "draw")  # Eli is in CLUBTD_DIRECTORS
     mine = await standin.autocomplete(
-        world.tricky, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+        bob, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
     )
-    await world.slash(world.tricky, "report", score="3-1", match=mine[0]["value"])
+    await world.slash(bob, "report", score="3-1", match=mine[0]["value"])
     mention = await standin.wait_for(
-        lambda m: m.channel_id == GENERAL and f"<@{bob.id}>" in m.content
+        lambda m: m.channel_id == GENERAL and f"<@{tricky.id}>" in m.content
     )
-    assert mention.pinged == frozenset({f"user:{bob.id}"})  # only Bob
-    assert not standin.dms(bob.id)
+    assert mention.pinged == frozenset({f"user:{tricky.id}"})  # only the tricky player
+    allowed = mention.allowed_mentions or {}
+    assert allowed["parse"] == [] and [int(u) for u in allowed["users"]] == [tricky.id]
+    assert not allowed.get("roles")
+    assert "@everyone" not in mention.content and "@\u200beveryone" in mention.content
+    assert "\\*\\*x\\*\\*" in mention.content
+    assert not standin.dms(tricky.id)
 
 
 async def test_a_restart_keeps_buttons_and_a_duplicate_interaction_counts_once(
