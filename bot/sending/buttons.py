@@ -2,17 +2,23 @@
 
 A platform limits what a button can carry (Telegram 64 bytes of callback data, Discord
 100 characters of custom id); a longer command is stored under a short stable token in
-the meta table, so a button pressed after a restart still runs what it said.
+the button_tokens table (pruned with the other stores), so a button pressed after a
+restart still runs what it said. Button commands are built by the use cases from
+parsed values, never from typed text, so the tokens stay few and small; the in-memory
+copy keeps only the most recent ones.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from storage.unit_of_work import SqlUnitOfWork
 
 TOKEN_MARK = "#"
+REMEMBERED = 2048  # tokens kept in memory; the table has them all
 
 
 def token_for(command: str) -> str:
@@ -21,17 +27,30 @@ def token_for(command: str) -> str:
 
 
 class ButtonStore:
-    """Map commands to what a button carries and back; `prefix` names the meta keys."""
+    """Map commands to what a button carries and back.
+
+    `limit` is how many bytes a button carries; `prefix` is put before a token's key in
+    the table (Telegram's tokens were stored without one, and stay so).
+    """
 
     def __init__(
-        self, uow_factory: Callable[[], SqlUnitOfWork], *, prefix: str, limit: int
+        self,
+        uow_factory: Callable[[], SqlUnitOfWork],
+        *,
+        limit: int,
+        prefix: str = "",
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        remembered: int = REMEMBERED,
     ) -> None:
         self._uow_factory = uow_factory
         self._prefix = prefix
         self._limit = limit
-        self._known: dict[str, str] = {}
+        self._clock = clock
+        self._remembered = remembered
+        self._known: OrderedDict[str, str] = OrderedDict()
 
     def fits(self, command: str) -> bool:
+        """Return whether a button can carry `command` itself."""
         return command.startswith("/") and len(command.encode()) <= self._limit
 
     async def data_for(self, command: str) -> str:
@@ -41,9 +60,9 @@ class ButtonStore:
         token = token_for(command)
         if self._known.get(token) != command:
             async with self._uow_factory() as uow:
-                await uow.meta.set(self._prefix + token, command)
+                await uow.buttons.put(self._prefix + token, command, self._clock())
                 await uow.commit()
-            self._known[token] = command
+        self._keep(token, command)
         return token
 
     async def command_for(self, data: str) -> str | None:
@@ -52,10 +71,17 @@ class ButtonStore:
             return data
         if not data.startswith(TOKEN_MARK):
             return None
-        if data not in self._known:
+        command = self._known.get(data)
+        if command is None:
             async with self._uow_factory() as uow:
-                command = await uow.meta.get(self._prefix + data)
+                command = await uow.buttons.get(self._prefix + data)
             if command is None:
                 return None
-            self._known[data] = command
-        return self._known[data]
+        self._keep(data, command)
+        return command
+
+    def _keep(self, token: str, command: str) -> None:
+        self._known[token] = command
+        self._known.move_to_end(token)
+        while len(self._known) > self._remembered:
+            self._known.popitem(last=False)

@@ -4,19 +4,23 @@ It claims due rows of one platform, sends each chat's rows in order within the
 transport's pacing, and marks every row: sent once the platform accepted it; back to
 the queue after `RetryLater` (holding that chat's later rows behind it, so the order
 stays); failed when `Rejected`. A private message to someone `Unreachable` becomes a
-short mention in the club's chat and is tried again a few times.
+short mention in the club's chat (once an hour at most) and is tried again a few times.
+The parts of a multi-part message that went out are remembered across retries; a row
+refused after some parts went out is marked sent, with what went wrong.
+One chat gets at most `chat_budget` seconds of a round (waits for its limits included).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.sending.transport import Rejected, RetryLater, Transport, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, Transport, Unreachable
 from commands.replies import from_payload
 from storage.outbox import OutboxRow, OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -38,8 +42,10 @@ class OutboxSender:
         batch: int = 20,
         interval: float = 1.0,
         max_wait: float = 1.5,
+        chat_budget: float = 4.0,
         dm_retry: timedelta = timedelta(minutes=2),
         dm_attempts: int = 5,
+        tell_again_after: float = 3600.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -50,14 +56,18 @@ class OutboxSender:
         self.batch = batch
         self.interval = interval
         self.max_wait = max_wait
+        self.chat_budget = chat_budget
         self.dm_retry = dm_retry
         self.dm_attempts = dm_attempts
+        self.tell_again_after = tell_again_after
         self._sleep = sleep
         self._monotonic = monotonic
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
         self._failures: dict[int, int] = {}
+        self._progress: dict[int, Progress] = {}  # row id -> the parts already sent
+        self._told: dict[tuple[int, str], float] = {}  # (club, person) -> tell again after
         self._clubs: dict[int, tuple[Club, float]] = {}
 
     def start(self) -> None:
@@ -105,9 +115,11 @@ class OutboxSender:
         return len(rows)
 
     async def _drain_chat(self, chat: str, rows: list[OutboxRow]) -> None:
+        started = self._monotonic()
         for index, row in enumerate(rows):
             delay = self.transport.delay(chat)
-            if delay > self.max_wait:
+            spent = self._monotonic() - started
+            if delay > self.max_wait or spent + delay > self.chat_budget:
                 await self._hold(rows[index:], delay, "paced: the chat's send limit")
                 return
             if delay > 0:
@@ -136,15 +148,21 @@ class OutboxSender:
         """Send one row and mark it; return seconds to hold the chat's later rows, if any."""
         try:
             reply = from_payload(row.payload)
-        except (KeyError, TypeError, ValueError) as error:
+            # A direct message carries its player's language (/me language:pl), if chosen.
+            language = row.payload.get("language")
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             await self.store.mark_failed(row.id, at=self.clock(), error=f"bad payload: {error}")
             return None
         club = await self._club(row.club_id)
+        mine = club  # rendered in the person's language; the club's chat hears the club's
+        if language and language != club.language:
+            mine = dataclasses.replace(club, language=str(language))
         live = None
         if row.coalesce is not None:
             live = await self.store.live_message(self.transport.platform, row.chat, row.coalesce)
+        progress = self._progress.setdefault(row.id, Progress())
         try:
-            ids = await self.transport.deliver(row.chat, reply, club, live)
+            ids = await self.transport.deliver(row.chat, reply, mine, live, progress)
         except RetryLater as error:
             seconds = error.seconds if error.seconds > 0 else self._backoff(row)
             self.transport.pause(row.chat, seconds)
@@ -156,14 +174,33 @@ class OutboxSender:
             if row.chat.startswith("user:"):
                 await self._unreachable(row, club, str(error))
             else:
+                self._done(row)
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"{error}")
             return None
         except Rejected as error:
-            await self.store.mark_failed(row.id, at=self.clock(), error=f"rejected: {error}")
+            went = self._done(row).sent
+            if went:
+                # Part of the message is in the chat: it was not "not sent". Record what
+                # went out and why the rest did not, instead of calling it failed.
+                await self.store.mark_sent(
+                    row.id,
+                    at=self.clock(),
+                    platform_message_id=",".join(went),
+                    error=f"rejected after {len(went)} of {progress.parts} parts: {error}",
+                )
+            else:
+                await self.store.mark_failed(row.id, at=self.clock(), error=f"rejected: {error}")
             return None
-        self._failures.pop(row.id, None)
+        self._done(row)
         await self.store.mark_sent(row.id, at=self.clock(), platform_message_id=ids or None)
         return None
+
+    def _done(self, row: OutboxRow) -> Progress:
+        """Forget what the loop kept about a row that is settled; return its progress."""
+        self._failures.pop(row.id, None)
+        if len(self._progress) > 10_000:
+            self._progress = {k: v for k, v in self._progress.items() if v.sent}
+        return self._progress.pop(row.id, None) or Progress()
 
     def _backoff(self, row: OutboxRow) -> float:
         failures = self._failures.get(row.id, 0) + 1
@@ -174,10 +211,7 @@ class OutboxSender:
 
     async def _unreachable(self, row: OutboxRow, club: Club, why: str) -> None:
         user = row.chat.removeprefix("user:")
-        try:
-            await self.transport.tell_unreachable(row.club_id, club, user)
-        except Exception:
-            log.exception("could not tell %s in the club's chat", user)
+        await self._tell(row.club_id, club, user)
         attempts = row.attempts + 1
         retry_at = self.clock() + self.dm_retry
         error = f"unreachable ({why}); told in the club's chat"
@@ -185,7 +219,26 @@ class OutboxSender:
         if attempts < self.dm_attempts and not expired:
             await self.store.mark_retry(row.id, at=self.clock(), retry_at=retry_at, error=error)
         else:
+            self._done(row)
             await self.store.mark_failed(row.id, at=self.clock(), error=error)
+
+    async def _tell(self, club_id: int, club: Club, user: str) -> None:
+        """Mention the person in the club's chat, unless they were told recently."""
+        key = (club_id, user)
+        now = self._monotonic()
+        if self._told.get(key, 0.0) > now:
+            return
+        try:
+            await self.transport.tell_unreachable(club_id, club, user)
+        except RetryLater as error:
+            log.info("could not tell %s in the club's chat yet: %s", user, error)
+            return
+        except Exception:
+            log.exception("could not tell %s in the club's chat", user)
+            return
+        if len(self._told) > 10_000:
+            self._told = {k: at for k, at in self._told.items() if at > now}
+        self._told[key] = now + self.tell_again_after
 
     async def _club(self, club_id: int) -> Club:
         cached = self._clubs.get(club_id)

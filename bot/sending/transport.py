@@ -7,6 +7,7 @@ what to do without knowing the platform.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from commands.replies import Reply
@@ -33,6 +34,19 @@ class Rejected(SendError):
     """The platform refuses this message for good (bad request, chat gone)."""
 
 
+@dataclass(slots=True)
+class Progress:
+    """How far one row's multi-part message got: kept by the outbox loop across retries.
+
+    A transport sets `parts` to how many messages the reply takes, appends each part's
+    message id to `sent` as it goes out, and skips the parts `sent` already holds, so a
+    retry after a failure in the middle does not post the first parts again.
+    """
+
+    sent: list[str] = field(default_factory=list)
+    parts: int = 0
+
+
 class Transport(Protocol):
     """One platform's way of putting an outbox row on the wire."""
 
@@ -46,10 +60,19 @@ class Transport(Protocol):
         """Hold a chat back (the server asked for it)."""
         ...
 
-    async def deliver(self, chat: str, reply: Reply, club: Club, live: str | None) -> str:
-        """Send (or edit the `live` message ids in place); return the message ids sent."""
+    async def deliver(
+        self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
+    ) -> str:
+        """Send (or edit the `live` message ids in place); return the message ids sent.
+
+        `club.language` is the language to render in (a player's own, for their DMs).
+        """
         ...
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
-        """Tell a person who cannot be written to privately, in the club's chat."""
+        """Tell a person who cannot be written to privately, in the club's chat.
+
+        Return once told; raise (`RetryLater` when the chat must wait) when nobody was,
+        so the next try of the private message tells them.
+        """
         ...

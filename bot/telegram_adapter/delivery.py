@@ -10,9 +10,8 @@ import asyncio
 import html
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from telegram import (
     Bot,
@@ -26,20 +25,14 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from bot import pictures
-from bot.telegram_adapter.formatting import (
-    TOKEN_PREFIX,
-    Outgoing,
-    Photo,
-    callback_token,
-    fits_callback,
-    keyboard,
-)
-from bot.telegram_adapter.pacing import Pacer
+from bot.sending.buttons import ButtonStore
+from bot.sending.pacing import WindowPacer
+from bot.telegram_adapter.formatting import Outgoing, Photo, keyboard
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
-BUTTONS_REMEMBERED = 2048  # tokens kept in memory; the table has them all (pruned)
+CALLBACK_DATA_LIMIT = 64  # bytes a button's callback data may carry
 _TAG = re.compile(r"<[^>]*>")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -69,69 +62,37 @@ def bad_markup(error: BadRequest) -> bool:
     return "can't parse entities" in error.message.lower()
 
 
-class Buttons:
-    """Callback data for button commands; a command over 64 bytes goes by a stored token.
-
-    Button commands are built by the use cases from parsed values, never from typed
-    text, so the tokens stay few and small; they are pruned with the other stores, and
-    the in-memory copy keeps only the most recent ones.
-    """
-
-    def __init__(
-        self,
-        uow_factory: Callable[[], SqlUnitOfWork],
-        *,
-        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-        remembered: int = BUTTONS_REMEMBERED,
-    ) -> None:
-        self._uow_factory = uow_factory
-        self._clock = clock
-        self._remembered = remembered
-        self._known: OrderedDict[str, str] = OrderedDict()
-
-    def _keep(self, token: str, command: str) -> None:
-        self._known[token] = command
-        self._known.move_to_end(token)
-        while len(self._known) > self._remembered:
-            self._known.popitem(last=False)
-
-    async def data_for(self, command: str) -> str:
-        if fits_callback(command):
-            return command
-        token = callback_token(command)
-        if self._known.get(token) != command:
-            async with self._uow_factory() as uow:
-                await uow.buttons.put(token, command, self._clock())
-                await uow.commit()
-            self._keep(token, command)
-        return token
-
-    async def command_for(self, data: str) -> str | None:
-        """Return the command a button press means, or None for unknown data."""
-        if data.startswith("/"):
-            return data
-        if not data.startswith(TOKEN_PREFIX):
-            return None
-        command = self._known.get(data)
-        if command is None:
-            async with self._uow_factory() as uow:
-                command = await uow.buttons.get(data)
-            if command is None:
-                return None
-        self._keep(data, command)
-        return command
-
-    async def markup(self, buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup | None:
-        return keyboard([(label, await self.data_for(command)) for label, command in buttons])
+def buttons(
+    uow_factory: Callable[[], SqlUnitOfWork], clock: Callable[[], datetime]
+) -> ButtonStore:
+    """Return the shared button store for Telegram's 64-byte callback data; its tokens
+    are stored without a prefix, as they always were."""
+    return ButtonStore(uow_factory, limit=CALLBACK_DATA_LIMIT, clock=clock)
 
 
 class Messenger:
     """Send and edit messages; every message sent is recorded with the pacer."""
 
-    def __init__(self, bot: Bot, buttons: Buttons, pacer: Pacer) -> None:
+    def __init__(self, bot: Bot, buttons: ButtonStore, pacer: WindowPacer) -> None:
         self.bot = bot
         self.buttons = buttons
         self.pacer = pacer
+
+    def delay(self, chat_id: int) -> float:
+        """Return how many seconds `chat_id` must wait before its next message."""
+        return self.pacer.delay(str(chat_id))
+
+    def pause(self, chat_id: int, seconds: float) -> None:
+        """Hold a chat back (Telegram said so with retry_after)."""
+        self.pacer.pause(str(chat_id), seconds)
+
+    def _record(self, chat_id: int) -> None:
+        self.pacer.record(str(chat_id))
+
+    async def markup(self, buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup | None:
+        return keyboard(
+            [(label, await self.buttons.data_for(command)) for label, command in buttons]
+        )
 
     async def send(
         self,
@@ -146,7 +107,7 @@ class Messenger:
         `sent` collects the ids as parts go out; parts it already holds are skipped, so
         a retry after a failure in the middle does not repeat the first parts.
         """
-        markup = await self.buttons.markup(outgoing.buttons)
+        markup = await self.markup(outgoing.buttons)
         ids: list[int] = sent if sent is not None else []
         items: list[Photo | str] = [*outgoing.photos, *outgoing.chunks]
         for index, item in enumerate(items):
@@ -191,11 +152,11 @@ class Messenger:
                 raise
             # A photo Telegram will not take (too large, say): the same content as text.
             log.warning("Telegram refused a picture (%s): sending its text", error)
-            self.pacer.record(chat_id)
+            self._record(chat_id)
             for chunk in photo.fallback[:-1]:
                 await self._send_chunk(chat_id, chunk, None, reply_to)
             return await self._send_chunk(chat_id, photo.fallback[-1], markup, reply_to)
-        self.pacer.record(chat_id)
+        self._record(chat_id)
         return message
 
     async def _send_chunk(
@@ -231,7 +192,7 @@ class Messenger:
                 link_preview_options=_NO_PREVIEW,
                 reply_parameters=reply,
             )
-        self.pacer.record(chat_id)
+        self._record(chat_id)
         return message
 
     async def edit(self, chat_id: int, message_ids: list[int], outgoing: Outgoing) -> bool:
@@ -239,7 +200,7 @@ class Messenger:
         photos = len(outgoing.photos)
         if len(message_ids) != photos + len(outgoing.chunks):
             return False
-        markup = await self.buttons.markup(outgoing.buttons)
+        markup = await self.markup(outgoing.buttons)
         for index, (message_id, photo) in enumerate(
             zip(message_ids[:photos], outgoing.photos, strict=True)
         ):
@@ -265,7 +226,7 @@ class Messenger:
                 if message_gone(error):
                     return False
                 raise
-            self.pacer.record(chat_id)
+            self._record(chat_id)
         return True
 
     async def _edit_photo(
@@ -286,7 +247,7 @@ class Messenger:
             # Gone, or a text message (sent while pictures were off): post a new one.
             log.info("cannot edit picture message %s: %s", message_id, error)
             return False
-        self.pacer.record(chat_id)
+        self._record(chat_id)
         return True
 
 

@@ -8,7 +8,6 @@ line repeated, so each message stays valid HTML and each part reads on its own.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 from dataclasses import dataclass
@@ -20,8 +19,6 @@ from commands.rendering import Renderer
 from commands.replies import Picture, Reply
 
 MESSAGE_LIMIT = 4096  # characters after entity parsing; we count the raw HTML, to be safe
-CALLBACK_DATA_LIMIT = 64  # bytes
-TOKEN_PREFIX = "#"  # callback data that is a token for a longer command, not a command
 _ATOM = re.compile(r"<[^>]*>|&[#\w]+;|\s+|[^<&\s]+|[<&]")
 _TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*>")
 
@@ -241,17 +238,6 @@ def _atoms(piece: str, longest: int) -> list[str]:
 
 def _visible(html_text: str) -> str:
     return _TAG.sub("", html_text)
-
-
-def callback_token(command: str) -> str:
-    """Return the short token that stands for a command too long for callback data."""
-    return TOKEN_PREFIX + hashlib.sha256(command.encode()).hexdigest()[:24]
-
-
-def fits_callback(command: str) -> bool:
-    return 0 < len(command.encode()) <= CALLBACK_DATA_LIMIT and not command.startswith(
-        TOKEN_PREFIX
-    )
 
 
 def keyboard(buttons: list[tuple[str, str]]) -> InlineKeyboardMarkup | None:

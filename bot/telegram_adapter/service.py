@@ -30,10 +30,11 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.sending.outbox import OutboxSender
 from bot.telegram_adapter.admins import AdminCache
-from bot.telegram_adapter.delivery import Buttons, Messenger
-from bot.telegram_adapter.pacing import Limits, Pacer
-from bot.telegram_adapter.sender import OutboxSender
+from bot.telegram_adapter.delivery import Messenger, buttons
+from bot.telegram_adapter.pacing import Limits, pacer
+from bot.telegram_adapter.transport import TelegramTransport
 from bot.telegram_adapter.updates import Poke, UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer
 from bot.throttle import Rate, Throttle
@@ -166,12 +167,13 @@ class TelegramService:
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         bot = self.application.bot
         # `monotonic` paces sends and ages caches; tests tie it to their virtual clock.
-        self.pacer = Pacer(config.limits, clock=monotonic)
-        self.messenger = Messenger(bot, Buttons(uow_factory, clock=clock), self.pacer)
+        self.pacer = pacer(config.limits, clock=monotonic)
+        self.messenger = Messenger(bot, buttons(uow_factory, clock), self.pacer)
         self.admins = AdminCache(bot, ttl=config.admin_cache_seconds, clock=monotonic)
+        self.transport = TelegramTransport(self.messenger, uow_factory)
         self.sender = OutboxSender(
             outbox,
-            self.messenger,
+            self.transport,
             uow_factory,
             clock,
             interval=config.outbox_interval,
@@ -189,7 +191,7 @@ class TelegramService:
             outbox=outbox,
             throttle=Throttle(config.throttle, clock=monotonic),
         )
-        self.sender.moved = self.handlers.move_chat
+        self.transport.moved = self.handlers.move_chat
         self.application.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self.handlers.on_message)
         )

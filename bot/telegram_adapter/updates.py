@@ -17,7 +17,7 @@ import contextlib
 import inspect
 import logging
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -34,6 +34,7 @@ from telegram.error import (
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.sending.serial import PerKey
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
 from bot.telegram_adapter.delivery import Messenger
 from bot.telegram_adapter.formatting import Outgoing, render
@@ -118,8 +119,7 @@ class UpdateHandlers:
         self.throttle = throttle or Throttle()
         self._sleep = sleep
         self.reply_max_wait = reply_max_wait
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._holders: dict[int, int] = {}
+        self.serial = PerKey()  # one person's updates in order (they run concurrently)
 
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
@@ -139,7 +139,7 @@ class UpdateHandlers:
         where = Where(message.chat.id, user.id, private, message.message_id)
         if not await self._admitted(identity, where):
             return
-        async with self._serial(user.id if not as_chat else message.chat.id):
+        async with self.serial.hold(user.id if not as_chat else message.chat.id):
             if as_chat:
                 admin = is_anonymous_admin(message)
             else:
@@ -198,8 +198,8 @@ class UpdateHandlers:
                 say("throttled"), self.config.default_language, self.config.default_timezone
             )
             with contextlib.suppress(TelegramError):
-                if self.messenger.pacer.delay(where.chat_id) <= self.reply_max_wait:
-                    await self._sleep(self.messenger.pacer.delay(where.chat_id))
+                if self.messenger.delay(where.chat_id) <= self.reply_max_wait:
+                    await self._sleep(self.messenger.delay(where.chat_id))
                     await self.messenger.send(where.chat_id, outgoing, reply_to=where.reply_to)
         log.info("throttled %s in %s", identity, where.chat_id)
         return False
@@ -224,7 +224,7 @@ class UpdateHandlers:
         where = Where(chat_id, user.id, private, under.message_id if under else None)
         if not await self._admitted(str(user.id), where):
             return
-        async with self._serial(user.id):
+        async with self.serial.hold(user.id):
             admin = not private and await self.admins.is_admin(chat_id, user.id)
             inv = Invocation(
                 platform=PLATFORM,
@@ -289,7 +289,7 @@ class UpdateHandlers:
                 return
             await self._send(where, outgoing, sent)
         except RetryAfter as error:
-            self.messenger.pacer.pause(where.chat_id, retry_seconds(error))
+            self.messenger.pause(where.chat_id, retry_seconds(error))
             await self._queue(inv, response, f"429 {error}", partly=bool(sent))
         except (Forbidden, BadRequest) as error:
             log.warning("reply to %s in %s refused: %s", inv.user, where.chat_id, error)
@@ -310,7 +310,7 @@ class UpdateHandlers:
 
     async def _paced(self, chat_id: int) -> bool:
         """Wait for the chat's send limits if it is a short wait; False if it is not."""
-        delay = self.messenger.pacer.delay(chat_id)
+        delay = self.messenger.delay(chat_id)
         if delay > self.reply_max_wait:
             return False
         if delay > 0:
@@ -361,20 +361,6 @@ class UpdateHandlers:
         if is_anonymous_admin(message):
             return True
         return await self.admins.is_admin(message.chat.id, user.id)
-
-    @contextlib.asynccontextmanager
-    async def _serial(self, user_id: int) -> AsyncIterator[None]:
-        """Run one person's updates in order (updates are handled concurrently)."""
-        lock = self._locks.setdefault(user_id, asyncio.Lock())
-        self._holders[user_id] = self._holders.get(user_id, 0) + 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._holders[user_id] -= 1
-            if not self._holders[user_id]:
-                del self._holders[user_id]
-                self._locks.pop(user_id, None)
 
 
 def retry_seconds(error: RetryAfter) -> float:

@@ -270,7 +270,7 @@ async def test_finding_13_replies_wait_for_the_pacer_or_go_through_the_outbox(
     harness: Harness,
 ) -> None:
     h = harness
-    h.service.pacer.limits = Limits(per_chat_seconds=60.0, group_per_minute=20, per_second=30)
+    h.service.pacer.window = Limits(per_chat_seconds=60.0, group_per_minute=20).window()
     await h.send(message_update(1, ANA, NEW_CUP))
     sent = len(h.request.texts(GROUP))
     await h.send(message_update(2, ANA, "/club"))  # the chat must wait a minute: queued

@@ -8,18 +8,19 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.sending.buttons import ButtonStore, token_for
+from bot.telegram_adapter.delivery import CALLBACK_DATA_LIMIT
 from bot.telegram_adapter.formatting import (
-    callback_token,
-    fits_callback,
     keyboard,
     length,
     render,
     split_html,
     split_plain,
 )
-from bot.telegram_adapter.pacing import Limits, Pacer
+from bot.telegram_adapter.pacing import Limits, pacer
 from bot.telegram_adapter.updates import command_text
 from commands.replies import Msg, Name, Reply, Table, msg
+from storage.unit_of_work import unit_of_work_factory
 
 TAG = re.compile(r"<(/?)(\w+)[^>]*>")
 
@@ -136,11 +137,12 @@ def test_buttons_short_pair_on_one_row_else_one_per_row() -> None:
 
 
 def test_callback_data_over_64_bytes_goes_by_token() -> None:
-    assert fits_callback("/accept 12")
+    store = ButtonStore(unit_of_work_factory(None), limit=CALLBACK_DATA_LIMIT)  # type: ignore[arg-type]
+    assert store.fits("/accept 12")
     long = '/report 3-1 match:12 vs:"' + "a" * 60 + '"'
-    assert not fits_callback(long)
-    token = callback_token(long)
-    assert len(token.encode()) <= 64 and token == callback_token(long)
+    assert not store.fits(long)
+    token = token_for(long)
+    assert len(token.encode()) <= 64 and token == token_for(long)
 
 
 def test_command_text_rules() -> None:
@@ -153,15 +155,17 @@ def test_command_text_rules() -> None:
 
 def test_pacer_one_a_second_per_chat_twenty_a_minute_per_group() -> None:
     now = [0.0]
-    pacer = Pacer(Limits(per_chat_seconds=1.0, group_per_minute=20), clock=lambda: now[0])
-    assert pacer.delay(-5) == 0.0
-    pacer.record(-5)
-    assert pacer.delay(-5) == 1.0 and pacer.delay(7) == 0.0
+    paced = pacer(Limits(per_chat_seconds=1.0, group_per_minute=20), clock=lambda: now[0])
+    assert paced.delay("-5") == 0.0
+    paced.record("-5")
+    assert paced.delay("-5") == 1.0 and paced.delay("7") == 0.0
     for _ in range(19):
         now[0] += 1.0
-        pacer.record(-5)
+        paced.record("-5")
+        paced.record("7")  # a private chat has no per-minute limit
     now[0] += 1.0
-    assert pacer.delay(-5) == 40.0  # the first of the 20 leaves the window at 60 s
-    pacer.record(7)
-    pacer.pause(7, 30)
-    assert pacer.delay(7) == 30.0
+    assert paced.delay("-5") == 40.0  # the first of the 20 leaves the window at 60 s
+    assert paced.delay("7") == 0.0
+    paced.record("7")
+    paced.pause("7", 30)
+    assert paced.delay("7") == 30.0

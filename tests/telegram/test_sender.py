@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from bot.telegram_adapter.delivery import Buttons, Messenger
-from bot.telegram_adapter.pacing import Limits, Pacer
-from bot.telegram_adapter.sender import OutboxSender
+from bot.sending.outbox import OutboxSender
+from bot.telegram_adapter.delivery import Messenger
+from bot.telegram_adapter.pacing import Limits, pacer
+from bot.telegram_adapter.transport import TelegramTransport
 from commands.replies import Button, Msg, Name, Reply, Table, msg, say, to_payload
 from storage.outbox import OutboxStore
 from tests.telegram.conftest import DIRECTOR, Harness
@@ -215,10 +216,11 @@ async def test_the_sender_paces_a_chat_and_a_group(harness: Harness) -> None:
         slept.append(seconds)
         now[0] += seconds
 
-    pacer = Pacer(Limits(per_chat_seconds=1.0, group_per_minute=20), clock=lambda: now[0])
+    paced = pacer(Limits(per_chat_seconds=1.0, group_per_minute=20), clock=lambda: now[0])
+    messenger = Messenger(h.service.application.bot, h.service.messenger.buttons, paced)
     sender = OutboxSender(
         OutboxStore(h.engine),
-        Messenger(h.service.application.bot, Buttons(h.service.handlers.uow_factory), pacer),
+        TelegramTransport(messenger, h.service.handlers.uow_factory),
         h.service.handlers.uow_factory,
         h.clock.now,
         batch=50,
