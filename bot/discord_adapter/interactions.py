@@ -3,8 +3,9 @@
 A slash command or a button press becomes an `Invocation` (the club is the server, the
 channel is where the answer goes) and runs through `commands.dispatch.handle`,
 deduplicated by the interaction id. Discord wants an answer within 3 seconds: a
-command still running after `defer_after` is deferred first and answered by a
-follow-up. Private things (/me, /schedule, refusals) are ephemeral.
+command still running after `defer_after` (its use case, and drawing its pictures) is
+deferred first; the answer then edits the deferred response, more messages follow up.
+Private things (/me, /schedule, refusals) are ephemeral.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 import discord
 from discord.utils import MISSING
 
+from bot import pictures
+from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.replies import ReplyOutbox
@@ -48,6 +52,7 @@ class InteractionHandlers:
         poke: Callable[[], object] | None = None,
         queued: Callable[[], None] | None = None,
         outbox: OutboxStore | None = None,
+        draw: Draw = pictures.render,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
@@ -58,6 +63,7 @@ class InteractionHandlers:
         self.poke = poke
         self.queued = queued
         self.outbox = outbox
+        self.draw = draw
         self.serial = PerKey()
 
     # -- who --
@@ -110,21 +116,32 @@ class InteractionHandlers:
     async def run(self, interaction: discord.Interaction, text: str, *, ephemeral: bool) -> None:
         inv = self.invocation(interaction, text)
         async with self.serial.hold(inv.user):
-            task = asyncio.create_task(self._handle(inv))
+            task = asyncio.create_task(self._work(inv))
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
             if not done:
                 try:
                     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
                 except discord.HTTPException as error:
                     log.warning("could not defer interaction %s: %s", interaction.id, error)
-            response = await task
-        if response is None:
+            worked = await task
+        if worked is None:
             return  # a redelivered interaction: it was answered once already
+        response, outgoing, posts = worked
         if not inv.private and response.club_id is not None and inv.chat_admin:
             await self.transport.remember_channel(inv.chat, str(interaction.channel_id))
-        await self.reply(interaction, inv, response, ephemeral=ephemeral)
+        await self.reply(interaction, inv, response, outgoing, posts, ephemeral=ephemeral)
         if self.queued is not None:
             self.queued()
+
+    async def _work(self, inv: Invocation) -> tuple[Response, Outgoing, list[Post]] | None:
+        """Run the command and draw its answer's pictures: all the slow part."""
+        response = await self._handle(inv)
+        if response is None:
+            return None
+        outgoing = render(
+            response.reply, response.language, response.timezone, pictures=response.pictures
+        )
+        return response, outgoing, await prepare(outgoing, self.draw)
 
     async def _handle(self, inv: Invocation) -> Response | None:
         response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
@@ -142,6 +159,8 @@ class InteractionHandlers:
         interaction: discord.Interaction,
         inv: Invocation,
         response: Response,
+        outgoing: Outgoing,
+        posts: list[Post],
         *,
         ephemeral: bool,
     ) -> None:
@@ -151,10 +170,9 @@ class InteractionHandlers:
         the channel sees it; a hidden answer or a failed one hands them to the sender.
         A secret (a link or claim code) is only ever answered hidden, and never queued.
         """
-        outgoing = render(response.reply, response.language, response.timezone)
         hidden = ephemeral or response.refused or response.reply.private or response.reply.secret
         try:
-            await self._answer(interaction, outgoing, hidden)
+            await self._answer(interaction, outgoing, posts, hidden, deferred_hidden=ephemeral)
         except (discord.NotFound, discord.HTTPException) as error:
             # The interaction expired (3 s / 15 min) or Discord had trouble: post instead.
             log.info("interaction %s answer failed (%s): queued", interaction.id, error)
@@ -162,7 +180,9 @@ class InteractionHandlers:
             if response.reply.secret:
                 log.warning("a secret answer to %s was not sent; it is not queued", inv.user)
             elif not response.held:
-                await self._queue(inv, response)
+                # What only the asker was to see goes to their direct messages.
+                where = replace(inv, chat=f"user:{inv.user}") if hidden else inv
+                await self._queue(where, response)
         else:
             await self._settle(response, sent=not hidden)
 
@@ -172,31 +192,84 @@ class InteractionHandlers:
         await replies.settle(response, "" if sent else None)
 
     async def _answer(
-        self, interaction: discord.Interaction, outgoing: Outgoing, hidden: bool
+        self,
+        interaction: discord.Interaction,
+        outgoing: Outgoing,
+        posts: list[Post],
+        hidden: bool,
+        *,
+        deferred_hidden: bool,
     ) -> None:
+        """Send the answer: the interaction's response (or, after a deferral, an edit of
+        the "thinking" message), then follow-ups; buttons under the last message."""
         view = await self.transport.view(outgoing)
-        messages = outgoing.messages() or [("\u2705", [])]
-        for index, (content, embeds) in enumerate(messages):
-            buttons = view if view is not None and index == len(messages) - 1 else MISSING
-            mentions = outgoing.allowed_mentions()
+        posts = posts or [ACK]
+        thinking = interaction.response.is_done()  # deferred: the original is a placeholder
+        if thinking and hidden and not deferred_hidden:
+            # Deferred in the open, but the answer is private (a refusal): the public
+            # placeholder goes, the answer follows up privately.
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException as error:
+                log.info("could not delete the placeholder of %s: %s", interaction.id, error)
+            thinking = False
+        try:
+            for index, post in enumerate(posts):
+                buttons = view if view is not None and index == len(posts) - 1 else None
+                await self._answer_post(interaction, post, buttons, outgoing, hidden, thinking)
+                thinking = False
+        finally:
+            if view is not None:
+                view.stop()
+
+    async def _answer_post(
+        self,
+        interaction: discord.Interaction,
+        post: Post,
+        view: discord.ui.View | None,
+        outgoing: Outgoing,
+        hidden: bool,
+        thinking: bool,
+    ) -> None:
+        """Send one message of the answer; if Discord refuses its pictures, their text."""
+        mentions = outgoing.allowed_mentions()
+        try:
             if not interaction.response.is_done():
                 await interaction.response.send_message(
-                    content,
-                    embeds=embeds,
-                    view=buttons,
+                    post.content,
+                    view=view or MISSING,
                     ephemeral=hidden,
+                    allowed_mentions=mentions,
+                    embeds=post.embeds,
+                    files=post.uploads(),
+                )
+            elif thinking:
+                await interaction.edit_original_response(
+                    content=post.content,
+                    embeds=post.embeds,
+                    attachments=post.attachments(),
+                    view=view,
                     allowed_mentions=mentions,
                 )
             else:
                 await interaction.followup.send(
-                    content or MISSING,
-                    embeds=embeds,
-                    view=buttons,
+                    post.content or MISSING,
+                    view=view or MISSING,
                     ephemeral=hidden,
                     allowed_mentions=mentions,
+                    embeds=post.embeds,
+                    files=post.uploads(),
                 )
-        if view is not None:
-            view.stop()
+        except discord.HTTPException as error:
+            if not post.fallback or not refuses_file(error):
+                raise
+            log.warning("Discord refused a picture (%s %s): sending its text", error.status, error)
+            for index, twin in enumerate(post.fallback):
+                last = index == len(post.fallback) - 1
+                await self._answer_post(
+                    interaction, twin, view if last else None, outgoing, hidden, thinking
+                )
+                thinking = False
 
     async def _queue(self, inv: Invocation, response: Response) -> None:
         replies = ReplyOutbox(PLATFORM, self.uow_factory, self.outbox, self.clock)

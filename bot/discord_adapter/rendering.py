@@ -1,4 +1,8 @@
-"""Discord rendering: markdown text, an embed per table, buttons with stable custom ids.
+"""Discord rendering: markdown text, an embed per table, pictures as files, buttons.
+
+A picture becomes a `Shot`: drawn when it is sent (bot/discord_adapter/posts.py), shown
+as an embed whose image is the uploaded PNG, with its text twin ready in case Discord
+refuses the file. With the club's pictures off, a picture is its text twin (embeds).
 
 Every user string is escaped for Discord markdown by the shared renderer (and
 `@everyone` is defused); `allowed_mentions` is none unless a message names the people
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.pictures import separate
 from commands.rendering import Renderer
 from commands.replies import Msg, Picture, Reply
 
@@ -26,17 +31,29 @@ EMBED_COLOUR = 0x2E7D32
 
 
 @dataclass(frozen=True, slots=True)
+class Shot:
+    """A picture to upload as a file, drawn when sent in the club's language and zone."""
+
+    picture: Picture
+    language: str
+    timezone: str
+    fallback: Outgoing  # its text twin, sent instead when Discord refuses the file
+
+
+@dataclass(frozen=True, slots=True)
 class Outgoing:
-    """One reply, ready for Discord: messages of text and embeds, buttons under the last."""
+    """One reply, ready for Discord: messages of text and embeds, then the pictures
+    (up to PICTURES_PER_MESSAGE a message), buttons under the last message."""
 
     contents: tuple[str, ...]
     embeds: tuple[discord.Embed, ...]
     buttons: tuple[tuple[str, str], ...]  # (label, command)
     mentions: tuple[int, ...] = field(default=())  # users this message may ping
+    shots: tuple[Shot, ...] = field(default=())
 
     @property
     def empty(self) -> bool:
-        return not self.contents and not self.embeds
+        return not self.contents and not self.embeds and not self.shots
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         if not self.mentions:
@@ -58,12 +75,17 @@ class Outgoing:
         return out
 
 
-def render(reply: Reply, language: str, timezone: str) -> Outgoing:
-    """Render a reply: messages as markdown text, each table as an embed."""
+def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True) -> Outgoing:
+    """Render a reply: messages as markdown text, each table as an embed, each picture
+    as a file to draw (or, with `pictures` off, as its text twin)."""
+    reply, shown = separate(reply, enabled=pictures)
+    shots = tuple(
+        Shot(picture, language, timezone, render(Reply(picture.fallback), language, timezone))
+        for picture in shown
+    )
     renderer = Renderer(language, timezone, "markdown")
     texts: list[str] = []
     embeds: list[discord.Embed] = []
-    # A picture shows as its text twin here (an embed table); files come later.
     parts = [
         shown
         for part in reply.parts
@@ -83,7 +105,7 @@ def render(reply: Reply, language: str, timezone: str) -> Outgoing:
             )
             embeds.append(embed)
     buttons = tuple((renderer.plain(b.label)[:80], b.command) for b in reply.buttons)
-    return Outgoing(tuple(split("\n".join(texts))), tuple(embeds), buttons)
+    return Outgoing(tuple(split("\n".join(texts))), tuple(embeds), buttons, shots=shots)
 
 
 def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:

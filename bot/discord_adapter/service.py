@@ -20,7 +20,9 @@ import discord
 import yarl
 from discord import app_commands
 
+from bot import pictures
 from bot.discord_adapter.interactions import InteractionHandlers
+from bot.discord_adapter.posts import Draw
 from bot.discord_adapter.slash import Translator, build_commands
 from bot.discord_adapter.transport import DiscordTransport
 from bot.sending.buttons import ButtonStore
@@ -114,6 +116,7 @@ class DiscordService:
         clock: Callable[[], datetime],
         poke: Callable[[], object] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        draw: Draw = pictures.render,
     ) -> None:
         self.config = config
         if config.api_url:
@@ -123,7 +126,9 @@ class DiscordService:
         self.ready = asyncio.Event()
         self.pacer = WindowPacer(config.window, clock=monotonic)
         self.buttons = ButtonStore(uow_factory, prefix=BUTTON_KEY, limit=CUSTOM_ID_LIMIT - 4)
-        self.transport = DiscordTransport(self.client, self.pacer, self.buttons, uow_factory)
+        self.transport = DiscordTransport(
+            self.client, self.pacer, self.buttons, uow_factory, draw=draw
+        )
         self.sender = OutboxSender(
             outbox, self.transport, uow_factory, clock, interval=config.outbox_interval
         )
@@ -137,6 +142,7 @@ class DiscordService:
             poke=poke,
             queued=self.sender.wake,
             outbox=outbox,
+            draw=draw,
         )
         self._task: asyncio.Task[None] | None = None
 

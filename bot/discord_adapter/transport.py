@@ -3,7 +3,8 @@
 Discord's failures become the shared sending layer's neutral errors: a rate limit or
 a server error is `RetryLater` (discord.py already waited out the `retry_after` of a
 429 it could retry), a refused direct message (403, code 50007) is `Unreachable`,
-anything else the server refuses is `Rejected`.
+anything else the server refuses is `Rejected`. A picture goes as a file in an embed;
+when Discord refuses the file, its text twin goes instead (posts.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from collections.abc import Callable
 import aiohttp
 import discord
 
+from bot import pictures
+from bot.discord_adapter.posts import CANNOT_DM, Draw, Post, prepare, refuses_file
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
-from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
@@ -29,7 +32,6 @@ log = logging.getLogger("clubtd.discord.send")
 
 PLATFORM = "discord"
 CHANNEL_KEY = "discord.channel."  # meta: guild id -> the channel the club's posts go to
-CANNOT_DM = 50007
 
 
 class DiscordTransport:
@@ -43,11 +45,13 @@ class DiscordTransport:
         pacer: WindowPacer,
         buttons: ButtonStore,
         uow_factory: Callable[[], SqlUnitOfWork],
+        draw: Draw = pictures.render,
     ) -> None:
         self.client = client
         self.pacer = pacer
         self.buttons = buttons
         self.uow_factory = uow_factory
+        self.draw = draw
         self._channels: dict[str, int] = {}
 
     # -- addressing --
@@ -89,28 +93,20 @@ class DiscordTransport:
     async def deliver(
         self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
     ) -> str:
-        outgoing = render(reply, club.language, club.timezone)
+        outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
         if outgoing.empty:
             return ""
+        posts = await prepare(outgoing, self.draw)
         try:
             channel_id = await self.channel_for(chat)
             if live:
                 ids = [int(p) for p in live.split(",") if p.strip().isdigit()]
-                if ids and await self.edit(channel_id, ids, outgoing, chat):
+                if ids and await self.edit(channel_id, ids, outgoing, chat, posts):
                     return live
-            sent = await self.send(channel_id, outgoing, chat)
-        except discord.Forbidden as error:
-            if error.code == CANNOT_DM or chat.startswith("user:"):
-                raise Unreachable(f"403/{error.code}: {error.text}") from error
-            raise Rejected(f"403/{error.code}: {error.text}") from error
-        except discord.RateLimited as error:
-            raise RetryLater(error.retry_after, "429") from error
-        except discord.HTTPException as error:
-            if error.status >= 500 or error.status == 429:
-                raise RetryLater(0.0, f"{error.status}: {error.text}") from error
-            raise Rejected(f"{error.status}/{error.code}: {error.text}") from error
-        except (aiohttp.ClientError, TimeoutError, OSError) as error:
-            raise RetryLater(0.0, f"network: {error!r}") from error
+            progress.parts = len(posts)
+            sent = await self.send(channel_id, outgoing, chat, posts, progress.sent)
+        except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+            raise neutral(error, chat) from error
         return ",".join(str(i) for i in sent)
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
@@ -123,11 +119,17 @@ class DiscordTransport:
         raw = template(club.language, "discord.dms_closed")
         text = raw.replace("{name}", mention)
         outgoing = Outgoing((text,), (), (), mentions=(int(user),))
+        told = False
         for platform, chat in chats:
             if platform != PLATFORM or chat.startswith("user:"):
                 continue
-            channel_id = await self.channel_for(chat)
-            await self.send(channel_id, outgoing, chat)
+            try:
+                await self.send(await self.channel_for(chat), outgoing, chat)
+            except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+                raise neutral(error, chat) from error
+            told = True
+        if not told:
+            raise Rejected(f"no Discord channel of club {club_id} to mention {user} in")
 
     # -- sending --
 
@@ -147,50 +149,140 @@ class DiscordTransport:
             )
         return view
 
-    async def send(self, channel_id: int, outgoing: Outgoing, chat: str) -> list[int]:
-        """Send every message of a reply (buttons under the last); return their ids."""
+    async def send(
+        self,
+        channel_id: int,
+        outgoing: Outgoing,
+        chat: str,
+        posts: list[Post] | None = None,
+        done: list[str] | None = None,
+    ) -> list[int]:
+        """Send every message of a reply (buttons under the last); return their ids.
+
+        `done` holds the ids of each message already sent ("1,2" for a picture that went
+        as its text); those are skipped, so a retry does not post the first ones again.
+        """
+        if posts is None:
+            posts = await prepare(outgoing, self.draw)
+        done = done if done is not None else []
         channel = self.client.get_partial_messageable(channel_id)
         view = await self.view(outgoing)
-        messages = outgoing.messages()
-        ids: list[int] = []
-        for index, (content, embeds) in enumerate(messages):
-            last = index == len(messages) - 1
-            kwargs: dict[str, object] = {
-                "content": content,
-                "embeds": embeds,
-                "allowed_mentions": outgoing.allowed_mentions(),
-            }
-            if last and view is not None:
-                kwargs["view"] = view
-            message = await channel.send(**kwargs)  # type: ignore[call-overload]
-            self.pacer.record(chat)
-            ids.append(message.id)
-        if view is not None:
-            view.stop()  # the custom ids carry the commands: nothing to keep in memory
-        return ids
+        mentions = outgoing.allowed_mentions()
+        try:
+            for index, post in enumerate(posts):
+                if index < len(done):
+                    continue
+                last = index == len(posts) - 1
+                ids = await self._send_post(channel, post, view if last else None, mentions, chat)
+                done.append(",".join(str(i) for i in ids))
+        finally:
+            if view is not None:
+                view.stop()  # the custom ids carry the commands: nothing to keep in memory
+        return [int(i) for entry in done for i in entry.split(",") if i]
 
-    async def edit(self, channel_id: int, ids: list[int], outgoing: Outgoing, chat: str) -> bool:
-        """Edit a live message in place; False when it is gone or split differently."""
-        messages = outgoing.messages()
-        if len(messages) != len(ids):
+    async def _send_post(
+        self,
+        channel: discord.PartialMessageable,
+        post: Post,
+        view: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+        chat: str,
+    ) -> list[int]:
+        """Send one message; if Discord refuses its pictures, their text twin."""
+        kwargs: dict[str, object] = {
+            "content": post.content,
+            "allowed_mentions": mentions,
+            "embeds": post.embeds,
+            "files": post.uploads(),
+        }
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await channel.send(**kwargs)  # type: ignore[call-overload]
+        except discord.HTTPException as error:
+            if not post.fallback or not refuses_file(error):
+                raise
+            log.warning("Discord refused a picture (%s %s): sending its text", error.status, error)
+            ids: list[int] = []
+            for index, twin in enumerate(post.fallback):
+                last = index == len(post.fallback) - 1
+                ids += await self._send_post(channel, twin, view if last else None, mentions, chat)
+            return ids
+        self.pacer.record(chat)
+        return [message.id]
+
+    async def edit(
+        self,
+        channel_id: int,
+        ids: list[int],
+        outgoing: Outgoing,
+        chat: str,
+        posts: list[Post] | None = None,
+    ) -> bool:
+        """Edit a live message in place (its picture replaced by the new one); False when
+        it is gone or the reply now takes a different number of messages."""
+        if posts is None:
+            posts = await prepare(outgoing, self.draw)
+        if len(posts) != len(ids):
             return False
         channel = self.client.get_partial_messageable(channel_id)
         view = await self.view(outgoing)
-        for index, (message_id, (content, embeds)) in enumerate(zip(ids, messages, strict=True)):
-            last = index == len(ids) - 1
-            try:
-                await channel.get_partial_message(message_id).edit(
-                    content=content,
-                    embeds=embeds,
-                    view=view if last else None,
-                    allowed_mentions=outgoing.allowed_mentions(),
-                )
-            except discord.NotFound:
-                return False
-            self.pacer.record(chat)
-        if view is not None:
-            view.stop()
+        mentions = outgoing.allowed_mentions()
+        try:
+            for index, (message_id, post) in enumerate(zip(ids, posts, strict=True)):
+                last = index == len(ids) - 1
+                message = channel.get_partial_message(message_id)
+                if not await self._edit_post(message, post, view if last else None, mentions):
+                    return False
+                self.pacer.record(chat)
+        finally:
+            if view is not None:
+                view.stop()
         return True
+
+    async def _edit_post(
+        self,
+        message: discord.PartialMessage,
+        post: Post,
+        view: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+    ) -> bool:
+        """Put a post in a message: new files replace the old ones (none for text)."""
+        try:
+            await message.edit(
+                content=post.content,
+                embeds=post.embeds,
+                attachments=post.attachments(),
+                view=view,
+                allowed_mentions=mentions,
+            )
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as error:
+            if not post.fallback or not refuses_file(error):
+                raise
+            log.warning("Discord refused a picture (%s %s): its text instead", error.status, error)
+            if len(post.fallback) != 1:
+                return False  # the text takes more messages: post it anew
+            return await self._edit_post(message, post.fallback[0], view, mentions)
+        return True
+
+
+def neutral(error: BaseException, chat: str) -> SendError:
+    """Return the sending layer's error for what Discord (or the network) answered."""
+    if isinstance(error, discord.Forbidden):
+        if error.code == CANNOT_DM or chat.startswith("user:"):
+            return Unreachable(f"403/{error.code}: {error.text}")
+        return Rejected(f"403/{error.code}: {error.text}")
+    if isinstance(error, discord.RateLimited):
+        return RetryLater(error.retry_after, "429")
+    if isinstance(error, discord.HTTPException):
+        if error.status >= 500 or error.status == 429:
+            return RetryLater(0.0, f"{error.status}: {error.text}")
+        return Rejected(f"{error.status}/{error.code}: {error.text}")
+    if isinstance(error, discord.DiscordException):
+        return Rejected(f"{type(error).__name__}: {error}")
+    return RetryLater(0.0, f"network: {error!r}")
 
 
 async def wait_briefly(task: asyncio.Task[object], seconds: float) -> bool:

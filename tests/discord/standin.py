@@ -2,13 +2,15 @@
 
 Enough of Discord for an unmodified discord.py 2.7 process (see PLATFORMS.md): login,
 application info, `GET /gateway/bot`, HELLO / IDENTIFY / READY / GUILD_CREATE, command
-sync, interaction callbacks (`?with_response=1`) with the 3-second expiry, follow-ups
-and edits of the original response, channel messages and edits, direct-message
-channels, and 429s carrying a `Via` header and a JSON `retry_after`.
+sync, interaction callbacks (`?with_response=1`) with the 3-second expiry, follow-ups,
+edits and deletion of the original response, channel messages and edits, file uploads
+(multipart `payload_json` and `files[n]`, on posts, edits, callbacks and follow-ups,
+refused over `upload_limit` with 413/40005 like Discord), direct-message channels, and
+429s carrying a `Via` header and a JSON `retry_after`.
 
-It records everything the bot sends (messages, edits, interaction responses, which
-users a message really pings) and lets a test inject interactions: slash commands,
-autocomplete and button presses, as a member of a guild or in a direct message.
+It records everything the bot sends (messages, edits, attachments, interaction
+responses, which users a message really pings) and lets a test inject interactions:
+slash commands, autocomplete and button presses, as a member of a guild or in a DM.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11)  # view channel, send messages
 DISCORD_EPOCH = 1_420_070_400_000
 EXPIRY_SECONDS = 3.0
+UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a request may upload, as on a server without boosts
 
 _counter = itertools.count(1)
 
@@ -165,6 +168,30 @@ class Guild:
 
 
 @dataclass
+class Attachment:
+    """A file the bot uploaded with a message."""
+
+    id: int
+    filename: str
+    data: bytes
+
+    def payload(self) -> dict[str, Any]:
+        url = f"https://cdn.example/attachments/{self.id}/{self.filename}"
+        return {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": "image/png" if self.filename.endswith(".png") else None,
+        }
+
+
+class TooLarge(Exception):
+    """An upload over the stand-in's limit (Discord answers 413 / 40005)."""
+
+
+@dataclass
 class Message:
     """What the bot put in a channel, as it is now (edits applied)."""
 
@@ -178,6 +205,7 @@ class Message:
     interaction_id: int | None = None
     edits: int = 0
     pinged: frozenset[str] = frozenset()  # "everyone", "here", "user:<id>", "role:<id>"
+    attachments: list[Attachment] = field(default_factory=list)
     at: float = field(default_factory=time.monotonic)  # when it got its present content
 
     @property
@@ -198,6 +226,15 @@ class Message:
     def buttons(self) -> list[dict[str, Any]]:
         return [c for row in self.components for c in row.get("components", [])]
 
+    def images(self) -> list[str]:
+        """The file names the embeds show (`attachment://NAME`), in order."""
+        urls = [(e.get("image") or {}).get("url") or "" for e in self.embeds]
+        return [u.removeprefix("attachment://") for u in urls if u.startswith("attachment://")]
+
+    def pngs(self) -> list[bytes]:
+        """The PNG files the message carries, in order."""
+        return [a.data for a in self.attachments if a.filename.endswith(".png")]
+
     def payload(self, guild_id: int | None) -> dict[str, Any]:
         data = {
             "id": str(self.id),
@@ -207,7 +244,7 @@ class Message:
             "author": {**User(BOT_USER_ID, "clubtd").payload(), "bot": True},
             "embeds": self.embeds,
             "components": self.components,
-            "attachments": [],
+            "attachments": [a.payload() for a in self.attachments],
             "mentions": [],
             "mention_roles": [],
             "mention_everyone": "everyone" in self.pinged,
@@ -247,10 +284,13 @@ class Interaction:
     user: User
     created: float
     responses: list[dict[str, Any]] = field(default_factory=list)  # callback bodies
+    responded: list[float] = field(default_factory=list)  # when each callback came (time.time)
     original: int | None = None  # message id of the response
     followups: list[int] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None  # an autocomplete answer
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    original_edits: int = 0  # edits of the original response (the answer after a deferral)
+    original_deleted: bool = False
 
     @property
     def deferred(self) -> bool:
@@ -283,6 +323,8 @@ class StandIn:
         self.rate_limited: list[str] = []  # "METHOD path" of each 429 given
         self.requests: list[str] = []
         self.sockets: list[web.WebSocketResponse] = []
+        self.upload_limit = UPLOAD_LIMIT
+        self.refused_uploads: list[str] = []  # "METHOD path" of each upload refused
         self.identified = asyncio.Event()
         self.synced = asyncio.Event()  # the bot put its application commands
         self.changed = asyncio.Condition()
@@ -339,6 +381,7 @@ class StandIn:
             ("POST", "/webhooks/{app}/{token}", self._followup),
             ("GET", "/webhooks/{app}/{token}/messages/{message}", self._get_webhook_message),
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_webhook_message),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._delete_webhook_message),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
@@ -451,8 +494,12 @@ class StandIn:
             return error(404, 10062, "Unknown interaction")
         if interaction.responses:
             return error(400, 40060, "Interaction has already been acknowledged.")
-        body = await request.json()
+        try:
+            body, files = await self._upload(request)
+        except TooLarge:
+            return error(413, 40005, "Request entity too large")
         interaction.responses.append(body)
+        interaction.responded.append(time.time())
         kind, data = body["type"], body.get("data") or {}
         message: Message | None = None
         if kind == 8:
@@ -462,6 +509,7 @@ class StandIn:
                 interaction.channel_id,
                 data if kind == 4 else {"content": "", "flags": data.get("flags", 0)},
                 interaction_id=interaction.id,
+                files=files,
             )
             interaction.original = message.id
         elif kind == 7:  # update the message the button is under
@@ -491,8 +539,13 @@ class StandIn:
         interaction = self._interaction_by_token(request.match_info["token"])
         if interaction is None or not interaction.responses:
             return error(404, 10015, "Unknown Webhook")
-        body = await _body(request)
-        message = self._store(interaction.channel_id, body, interaction_id=interaction.id)
+        try:
+            body, files = await self._upload(request)
+        except TooLarge:
+            return error(413, 40005, "Request entity too large")
+        message = self._store(
+            interaction.channel_id, body, interaction_id=interaction.id, files=files
+        )
         interaction.followups.append(message.id)
         await self._notify()
         return json_response(message.payload(interaction.guild_id))
@@ -515,9 +568,26 @@ class StandIn:
         interaction, message = self._webhook_target(request)
         if interaction is None or message is None:
             return error(404, 10008, "Unknown Message")
-        self._edit(message, await _body(request))
+        try:
+            body, files = await self._upload(request)
+        except TooLarge:
+            return error(413, 40005, "Request entity too large")
+        self._edit(message, body, files)
+        if message.id == interaction.original:
+            interaction.original_edits += 1
         await self._notify()
         return json_response(message.payload(interaction.guild_id))
+
+    async def _delete_webhook_message(self, request: web.Request) -> Any:
+        interaction, message = self._webhook_target(request)
+        if interaction is None or message is None:
+            return error(404, 10008, "Unknown Message")
+        del self.messages[message.id]
+        if message.id == interaction.original:
+            interaction.original_deleted = True
+            interaction.original = None
+        await self._notify()
+        return web.Response(status=204)
 
     async def _post_message(self, request: web.Request) -> Any:
         channel_id = int(request.match_info["channel"])
@@ -526,7 +596,11 @@ class StandIn:
             return error(404, 10003, "Unknown Channel")
         if channel_id in self.dm_channels and self.users[self.dm_channels[channel_id]].dms_closed:
             return error(403, 50007, "Cannot send messages to this user")
-        message = self._store(channel_id, await _body(request))
+        try:
+            body, files = await self._upload(request)
+        except TooLarge:
+            return error(413, 40005, "Request entity too large")
+        message = self._store(channel_id, body, files=files)
         await self._notify()
         return json_response(message.payload(guild_id))
 
@@ -534,7 +608,11 @@ class StandIn:
         message = self.messages.get(int(request.match_info["message"]))
         if message is None or message.channel_id != int(request.match_info["channel"]):
             return error(404, 10008, "Unknown Message")
-        self._edit(message, await _body(request))
+        try:
+            body, files = await self._upload(request)
+        except TooLarge:
+            return error(413, 40005, "Request entity too large")
+        self._edit(message, body, files)
         await self._notify()
         return json_response(message.payload(self._guild_of(message.channel_id)))
 
@@ -564,8 +642,21 @@ class StandIn:
     def _guild_of(self, channel_id: int) -> int | None:
         return next((g.id for g in self.guilds.values() if channel_id in g.channels), None)
 
+    async def _upload(self, request: web.Request) -> tuple[dict[str, Any], list[Attachment]]:
+        """Read a request's JSON body and its files; raise TooLarge over the limit."""
+        body, files = await _body(request)
+        if sum(len(data) for _, data in files) > self.upload_limit:
+            self.refused_uploads.append(f"{request.method} {request.path}")
+            raise TooLarge
+        return body, [Attachment(snowflake(), name, data) for name, data in files]
+
     def _store(
-        self, channel_id: int, body: dict[str, Any], *, interaction_id: int | None = None
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        *,
+        interaction_id: int | None = None,
+        files: list[Attachment] | None = None,
     ) -> Message:
         content = body.get("content") or ""
         allowed = body.get("allowed_mentions")
@@ -579,11 +670,16 @@ class StandIn:
             flags=int(body.get("flags") or 0),
             interaction_id=interaction_id,
             pinged=pings(content, allowed),
+            attachments=_attached([], body, files or []),
         )
         self.messages[message.id] = message
         return message
 
-    def _edit(self, message: Message, body: dict[str, Any]) -> None:
+    def _edit(
+        self, message: Message, body: dict[str, Any], files: list[Attachment] | None = None
+    ) -> None:
+        if "attachments" in body or files:
+            message.attachments = _attached(message.attachments, body, files or [])
         if "content" in body:
             message.content = body["content"] or ""
         if "embeds" in body:
@@ -863,12 +959,39 @@ def _options(
     return out
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
-    """Read a JSON body, or the payload_json part of a multipart upload."""
-    if request.content_type.startswith("multipart/"):
-        reader = await request.multipart()
-        async for part in reader:
-            if getattr(part, "name", None) == "payload_json":
-                return json.loads(await part.text())  # type: ignore[union-attr]
-        return {}
-    return dict(await request.json())
+def _attached(
+    kept: list[Attachment], body: dict[str, Any], files: list[Attachment]
+) -> list[Attachment]:
+    """Return a message's attachments after a post or an edit, by Discord's rules: the
+    body's `attachments` lists the old ones to keep (by id) and the new files (by their
+    upload index); without the list, old ones stay and the new ones are added."""
+    listed = body.get("attachments")
+    if listed is None:
+        return [*kept, *files]
+    old = {str(a.id): a for a in kept}
+    out: list[Attachment] = []
+    for item in listed:
+        key = str(item.get("id"))
+        if key in old:
+            out.append(old[key])
+        elif key.isdigit() and int(key) < len(files):
+            out.append(files[int(key)])
+    return out
+
+
+async def _body(request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+    """Read a JSON body, or a multipart upload: its payload_json and its `files[n]`."""
+    if not request.content_type.startswith("multipart/"):
+        return dict(await request.json()), []
+    body: dict[str, Any] = {}
+    files: list[tuple[int, str, bytes]] = []
+    reader = await request.multipart()
+    async for part in reader:
+        name = getattr(part, "name", None) or ""
+        if name == "payload_json":
+            body = json.loads(await part.text())  # type: ignore[union-attr]
+        elif name.startswith("files["):
+            index = int(name.removeprefix("files[").removesuffix("]"))
+            data = bytes(await part.read())  # type: ignore[union-attr]
+            files.append((index, getattr(part, "filename", None) or f"file{index}", data))
+    return body, [(filename, data) for _, filename, data in sorted(files)]

@@ -61,14 +61,23 @@ async def _settled(world: World, seconds: float = 15) -> bool:
     return False
 
 
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
 def _standings(message: Message) -> bool:
-    """Whether a message is the live standings: a group table alone, in the channel."""
+    """Whether a message is the live standings: a group's picture alone, in the channel."""
     return (
         message.channel_id == GENERAL
         and message.interaction_id is None
         and not message.content
-        and any((e.get("title") or "").startswith("Group") for e in message.embeds)
+        and any("group 1" in (e.get("title") or "") for e in message.embeds)
     )
+
+
+def _png(data: bytes) -> tuple[int, int]:
+    """Return a PNG's width and height; fail if the bytes are not a PNG."""
+    assert data[:8] == PNG, data[:16]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 async def test_a_small_tournament_through_slash_commands_and_buttons(world: World) -> None:
@@ -160,10 +169,14 @@ async def test_a_small_tournament_through_slash_commands_and_buttons(world: Worl
     accepted = await standin.answer(await standin.press(opponent, pending, "Accept"))
     assert f"{number}" in accepted.text
 
-    # The standings are one live message in the club's channel, an embed table.
+    # The standings are one live message in the club's channel: the group's picture,
+    # a PNG uploaded with the message and shown in its embed.
     live = await standin.wait_for(_standings)
-    assert "```" in live.embeds[0]["description"]
+    assert len(live.pngs()) == 1 and live.images() == [live.attachments[0].filename]
+    width, height = _png(live.pngs()[0])
+    assert width >= 300 and height >= 100 and len(live.pngs()[0]) > 1000
     assert not live.pinged
+    first_picture = live.pngs()[0]
 
     # A director sets another result: the same standings message is edited in place.
     open_ = await standin.autocomplete(
@@ -173,6 +186,10 @@ async def test_a_small_tournament_through_slash_commands_and_buttons(world: Worl
     await world.slash(world.ana, "result", match=open_[0]["value"], score="3-0")
     await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
     assert [m.id for m in standin.messages.values() if _standings(m)] == [live.id]
+    # The edit replaced the picture: one new PNG (the table changed), no old one kept.
+    assert len(live.pngs()) == 1 and live.pngs()[0] != first_picture
+    _png(live.pngs()[0])
+    assert live.images() == [live.attachments[0].filename]
 
 
 async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -> None:
@@ -184,22 +201,28 @@ async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -
     assert not message.pinged  # and nobody is pinged
     assert message.allowed_mentions == {"parse": []}
 
-    # Bob's DMs are closed: the private "accept?" message becomes a mention in #general.
-    bob = world.players[1]
-    bob.dms_closed = True
+    # The tricky player's DMs are closed: the private "accept?" message becomes a mention
+    # in #general that pings that player only; their name pings nobody.
+    bob, tricky = world.players[1], world.tricky
+    tricky.dms_closed = True
     await world.slash(bob, "register")
-    for player in (world.tricky, bob):
+    for player in (tricky, bob):
         await world.slash(player, "checkin")
     await world.slash(world.eli, "draw")  # Eli is in CLUBTD_DIRECTORS
     mine = await standin.autocomplete(
-        world.tricky, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+        bob, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
     )
-    await world.slash(world.tricky, "report", score="3-1", match=mine[0]["value"])
+    await world.slash(bob, "report", score="3-1", match=mine[0]["value"])
     mention = await standin.wait_for(
-        lambda m: m.channel_id == GENERAL and f"<@{bob.id}>" in m.content
+        lambda m: m.channel_id == GENERAL and f"<@{tricky.id}>" in m.content
     )
-    assert mention.pinged == frozenset({f"user:{bob.id}"})  # only Bob
-    assert not standin.dms(bob.id)
+    assert mention.pinged == frozenset({f"user:{tricky.id}"})  # only the tricky player
+    allowed = mention.allowed_mentions or {}
+    assert allowed["parse"] == [] and [int(u) for u in allowed["users"]] == [tricky.id]
+    assert not allowed.get("roles")
+    assert "@everyone" not in mention.content and "@\u200beveryone" in mention.content
+    assert "\\*\\*x\\*\\*" in mention.content
+    assert not standin.dms(tricky.id)
 
 
 async def test_a_restart_keeps_buttons_and_a_duplicate_interaction_counts_once(

@@ -1,0 +1,148 @@
+"""Discord's 3-second rule, forced: a slow answer is deferred, then edited in.
+
+The adapter runs in this process (not as `clubtd run`) so a test can hand it a slow
+picture renderer through its `draw` injection point: drawing then takes longer than
+Discord's 3 seconds. The interaction must be deferred within `defer_after` (a type 5
+callback, ephemeral for a private answer) and the answer must replace the deferred
+"thinking" message (an edit of the original response) with the picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import discord
+import pytest
+import pytest_asyncio
+
+from bot import pictures
+from bot.bootstrap import build
+from bot.clock import RealClock
+from bot.discord_adapter.service import DiscordConfig, DiscordService
+from bot.pictures import Drawn
+from bot.settings import Settings
+from commands.replies import Picture
+from tests.discord.conftest import GENERAL, GUILD
+from tests.discord.process import require_discord
+from tests.discord.standin import EPHEMERAL, EXPIRY_SECONDS, StandIn, User
+from tests.discord.test_e2e import _png
+
+SLOW = EXPIRY_SECONDS + 0.5  # longer than Discord waits for an answer
+DEFER_AFTER = 0.5
+
+
+@dataclass
+class SlowDraw:
+    """The real renderer, after `delay` seconds (in the worker thread it runs in)."""
+
+    delay: float = 0.0
+    calls: list[str] = field(default_factory=list)
+
+    def __call__(self, picture: Picture, language: str, timezone: str) -> Drawn:
+        self.calls.append(picture.name)
+        time.sleep(self.delay)
+        return pictures.render(picture, language, timezone)
+
+
+@dataclass
+class Adapter:
+    standin: StandIn
+    service: DiscordService
+    draw: SlowDraw
+    ana: User
+    players: list[User]
+
+    async def slash(self, who: User, name: str, /, **options: object) -> str:
+        interaction = await self.standin.slash(
+            who,
+            name,
+            guild_id=GUILD,
+            channel_id=GENERAL,
+            **options,  # type: ignore[arg-type]
+        )
+        return (await self.standin.answer(interaction)).text
+
+
+@pytest_asyncio.fixture
+async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
+    reason = require_discord()
+    if reason is not None:
+        pytest.skip(reason)
+    standin = StandIn()
+    standin.guild(GUILD, "HG Club", {GENERAL: "general"})
+    ana = standin.user(800_001, "Ana")
+    standin.join(GUILD, ana, manage=True)
+    players = [standin.user(810_000 + i, n) for i, n in enumerate(["Alice", "Bob"], 1)]
+    for player in players:
+        standin.join(GUILD, player)
+    await standin.start()
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
+    app = await build(settings, clock=RealClock())
+    draw = SlowDraw()
+    config = DiscordConfig(
+        token=standin.token, api_url=standin.api_url, outbox_interval=0.2, defer_after=DEFER_AFTER
+    )
+    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    service = DiscordService(
+        config,
+        uow_factory=app.uow_factory,
+        command_config=app.config,
+        outbox=app.outbox,
+        clock=app.clock.now,
+        draw=draw,
+    )
+    try:
+        await service.start()
+        await asyncio.wait_for(service.ready.wait(), timeout=30)
+        yield Adapter(standin, service, draw, ana, players)
+    finally:
+        await service.stop()
+        await app.close()
+        await standin.stop()
+        discord.http.Route.BASE = base  # type: ignore[misc]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+async def test_a_slow_answer_is_deferred_then_edited_in(adapter: Adapter) -> None:
+    standin = adapter.standin
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+    opened = await adapter.slash(
+        adapter.ana, "tournament", sub="new", name="Cup", start=start, approval="no"
+    )
+    assert "Cup" in opened
+    for player in adapter.players:
+        await adapter.slash(player, "register")
+        await adapter.slash(player, "checkin")
+    await adapter.slash(adapter.ana, "draw")
+    await asyncio.sleep(0.5)  # the live standings (drawn quickly) go out first
+
+    adapter.draw.delay = SLOW
+    alice, bob = adapter.players
+    asked = time.time()
+    standings, schedule = await asyncio.gather(
+        standin.slash(alice, "standings", guild_id=GUILD, channel_id=GENERAL),
+        standin.slash(bob, "schedule", guild_id=GUILD, channel_id=GENERAL),
+    )
+    answers = await asyncio.gather(
+        standin.wait_for(lambda m: m.id == standings.original and bool(m.attachments), seconds=20),
+        standin.wait_for(lambda m: m.id == schedule.original and bool(m.attachments), seconds=20),
+    )
+    for interaction, answer in zip((standings, schedule), answers, strict=True):
+        # Deferred ("thinking") well within Discord's 3 seconds...
+        assert [r["type"] for r in interaction.responses] == [5]
+        assert interaction.responded[0] - interaction.created < DEFER_AFTER + 1.5
+        # ...and answered later by editing that message: no second message.
+        assert interaction.original_edits == 1 and not interaction.followups
+        assert time.time() - asked >= SLOW
+        assert len(answer.pngs()) == 1
+        _png(answer.pngs()[0])
+    # The public command was deferred in the open, the private one privately.
+    assert not standings.responses[0].get("data", {}).get("flags", 0) & EPHEMERAL
+    assert schedule.responses[0]["data"]["flags"] & EPHEMERAL
+    assert not answers[0].ephemeral and answers[1].ephemeral
+    assert "group-1" in answers[0].attachments[0].filename
