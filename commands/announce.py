@@ -95,10 +95,10 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
                 standings_due.add(match.group)
             elif match.key is not None:
                 bracket_due = True
-        if isinstance(
-            event, ev.KnockoutStarted | ev.MatchReady | ev.PlayerReplaced | ev.MatchReset
-        ):
+        if isinstance(event, ev.MatchReady | ev.PlayerReplaced | ev.MatchReset):
             bracket_due = True
+    if any(isinstance(event, ev.KnockoutStarted) for event in events):
+        bracket_due = False  # the start's own message carries the bracket
     for group in state.groups:
         if group.name in standings_due:
             out.append(
@@ -343,16 +343,10 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 said.append(msg("reinstate.matches", matches=", ".join(map(str, reopened))))
             return [notice(Reply(tuple(said)))]
         case ev.KnockoutStarted(qualifiers=qualifiers):
-            return [
-                notice(
-                    Reply(
-                        (
-                            msg("knockout.started", qualifiers=qualifiers),
-                            views.bracket_table(state, names),
-                        )
-                    )
-                )
-            ]
+            # The bracket shows once: as a picture where pictures are on, else as text.
+            bracket = pictures.bracket_picture(state, names)
+            shown = bracket if bracket is not None else views.bracket_table(state, names)
+            return [notice(Reply((msg("knockout.started", qualifiers=qualifiers), shown)))]
         case ev.MatchReady(match=number, white=white, black=black, start=start):
             match = state.matches[number]
             line = msg(

@@ -16,7 +16,7 @@ from commands.params import Args, suggestions
 from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
-from commands.replies import Msg, Name, Param, Reply, When, msg, say, to_payload
+from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
 from commands.session import CommandConfig, Invocation, Session, with_club
 from tournament.club import Club
 from tournament.model import Refused
@@ -99,7 +99,10 @@ async def handle(
             await uow.commit()
             return _response(reply, context, held=held)
     except Refused as refusal:
-        reply = Reply((msg(f"refused.{refusal.code}", **_params(refusal.params)),))
+        reply = Reply(
+            (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
+            _choice_buttons(inv.text, refusal),
+        )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
         example = str(error.params.get("example", "/report 3-1"))
@@ -305,10 +308,25 @@ async def _join(
     return say("club.join_pending", club=Name(club.name), link=link)
 
 
+def _choice_buttons(text: str, refusal: Refused) -> tuple[Button, ...]:
+    """Return a button per tournament a "which tournament?" refusal offers: the same
+    command again, naming that tournament."""
+    names = refusal.params.get("_choices")
+    if refusal.code != "which_tournament" or not isinstance(names, tuple):
+        return ()
+    return tuple(
+        Button(msg("button.tournament", tournament=Name(name)), f'{text} tournament:"{name}"')
+        for name in names
+        if '"' not in name
+    )
+
+
 def _params(params: Mapping[str, object]) -> dict[str, Param]:
     """Make refusal parameters renderable; text is user data, so it is escaped."""
     out: dict[str, Param] = {}
     for key, value in params.items():
+        if key.startswith("_"):
+            continue  # for the code that answers, not for the message
         if isinstance(value, bool):
             out[key] = str(value)
         elif isinstance(value, int | float):

@@ -173,7 +173,7 @@ async def ranking(s: Session, a: Args) -> Reply:
         (
             r.rank,
             names.get(r.player, f"#{r.player}"),
-            f"{r.points:.2f}",
+            float(r.points),
             r.tournaments,
             r.prize_eligible,
         )

@@ -81,11 +81,13 @@ class Param:
             return self.choices[0]
         return _EXAMPLES[self.type]
 
-    def usage(self) -> str:
-        """Return how this parameter is typed, e.g. `3-1` or `reason:"..."`."""
+    def usage(self, typed: str | list[str] | None = None) -> str:
+        """Return how this parameter is typed, e.g. `3-1` or `reason:"..."`; with what the
+        person `typed` in place of the example, so a hint can be copied as it stands."""
+        shown = self.sample if not typed else _as_typed(typed)
         if self.positional:
-            return self.sample
-        return f"{self.name}:{self.sample}"
+            return shown
+        return f"{self.name}:{shown}"
 
     def choice(self, text: str) -> str | None:
         """Return the canonical choice `text` means, or None."""
@@ -150,14 +152,19 @@ class Signature:
     params: tuple[Param, ...]
     preset_options: bool = False  # also accepts the preset's keys (/tournament new)
 
-    def usage(self, *, full: bool = False) -> str:
-        """Return the command as it is typed: required parameters, or all with `full`."""
+    def usage(
+        self, *, full: bool = False, typed: Mapping[str, str | list[str]] | None = None
+    ) -> str:
+        """Return the command as it is typed: required parameters (and those `typed`), or
+        all with `full`; what the person typed stands in for the examples."""
+        typed = typed or {}
         words = [f"/{self.path}"]
         for param in self.params:
             if param is TOURNAMENT:
                 continue
-            if param.required:
-                words.append(param.usage())
+            given = typed.get(param.name)
+            if param.required or given:
+                words.append(param.usage(given))
             elif full:
                 words.append(f"[{param.usage()}]")
         if full and self.preset_options:
@@ -198,10 +205,10 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
         given = raw.get(param.name)
         if given is None or (isinstance(given, str) and not given.strip()):
             if param.required:
-                _missing(signature, param)
+                _missing(signature, param, raw)
             continue
         values[param.name] = _convert(signature, param, given)
-    return Args(signature.path, values, extra, signature.usage())
+    return Args(signature.path, values, extra, signature.usage(typed=raw))
 
 
 def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param]) -> None:
@@ -222,8 +229,8 @@ def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param])
     raise Refused("unknown_option", option=key, command=signature.path, allowed=allowed)
 
 
-def _missing(signature: Signature, param: Param) -> None:
-    usage = signature.usage()
+def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[str]]) -> None:
+    usage = signature.usage(typed=typed)
     specific = {
         "code": "join_code_required",
         "start": "start_required",
@@ -235,9 +242,19 @@ def _missing(signature: Signature, param: Param) -> None:
         raise Refused(specific[param.name], usage=usage)
     if signature.path == "tournament new" and param.name == "name":
         raise Refused("tournament_name_required")
+    if param.type == "tournament":
+        raise Refused("which_tournament_required", usage=usage)
     if param.type == "score":
         raise Refused("score_required", usage=usage)
     raise Refused("missing_arg", arg=param.usage(), usage=usage)
+
+
+def _as_typed(value: str | list[str]) -> str:
+    """Return a typed value as it would be typed again: quoted when it has a space."""
+    if isinstance(value, list):
+        return " ".join(_as_typed(v) for v in value)
+    value = " ".join(value.split())
+    return f'"{value}"' if " " in value or not value else value
 
 
 def _merge_scores(words: Sequence[str]) -> list[str]:
@@ -308,10 +325,28 @@ def _bind_positional(
         while end < len(words) and not any(_shape(p, words[end]) for p in later):
             end += 1
         taken = words[index:end]
+        if len(taken) == 1 and end == len(words):
+            _near_choice(signature, later, taken[0], raw)
         if taken:
             raw[param.name] = taken if param.many else " ".join(taken)
         index = end
     return words[index:]
+
+
+def _near_choice(
+    signature: Signature, later: list[Param], word: str, raw: dict[str, str | list[str]]
+) -> None:
+    """Refuse a last word that is a near miss of a later choice (`/result 5 viod`), rather
+    than read it as a name nobody has."""
+    for param in later:
+        if param.type != "choice" or param.choice(word) is not None:
+            continue
+        # Short choices ("all") are too near short names ("Al") to guess.
+        long_ones = [c for c in param.choices if len(c) >= 4]
+        close = difflib.get_close_matches(word.lower(), long_ones, n=1, cutoff=0.74)
+        if close:
+            usage = signature.usage(typed={**raw, param.name: close[0]})
+            raise Refused("did_you_mean_word", text=word, suggestion=close[0], usage=usage)
 
 
 def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:

@@ -130,7 +130,7 @@ class CardView:
 class RankingLine:
     rank: int
     player: Param
-    points: str
+    points: Param  # a float, written as the club's language writes decimals
     tournaments: int
     eligible: bool
 
@@ -405,7 +405,7 @@ def card_view(
     )
 
 
-def ranking_view(title: Msg, rows: list[tuple[int, str, str, int, bool]]) -> RankingView:
+def ranking_view(title: Msg, rows: list[tuple[int, str, float, int, bool]]) -> RankingView:
     """Return a ranking table: (rank, name, points, tournaments, prize-eligible) rows."""
     return RankingView(
         title=title,
@@ -472,7 +472,7 @@ def card_picture(
 
 
 def ranking_picture(
-    name: str, table: Table, rows: list[tuple[int, str, str, int, bool]]
+    name: str, table: Table, rows: list[tuple[int, str, float, int, bool]]
 ) -> Picture:
     """Return a ranking as a picture, with its text table as its twin."""
     return Picture(

@@ -150,6 +150,7 @@ class Session:
             raise Refused(
                 "which_tournament",
                 choices=" · ".join(f'tournament:"{t.name}"' for t in found.candidates),
+                _choices=tuple(t.name for t in found.candidates),
             )
         return None
 

@@ -75,10 +75,12 @@ def clean(text: str) -> str:
 
 @dataclass
 class Metrics:
-    """What a drawing did, for tests: the smallest font used and the texts shortened."""
+    """What a drawing did, for tests: the smallest font used, the texts shortened and
+    every line drawn."""
 
     smallest: int = 10_000
     shortened: list[tuple[str, str]] = field(default_factory=list)
+    drawn: list[str] = field(default_factory=list)
 
 
 def fit(
@@ -160,6 +162,7 @@ class Canvas:
         face = font(size, bold)
         shown = fit(text, face, room, self.metrics, name=name) if room is not None else clean(text)
         self.metrics.smallest = min(self.metrics.smallest, max(size, MIN_FONT))
+        self.metrics.drawn.append(shown)
         self.draw.text(xy, shown, font=face, fill=fill, anchor=anchor)
         return width_of(shown, face)
 
@@ -176,6 +179,7 @@ class Canvas:
             fill=colour,
         )
         self.draw.text((x + pad, y), label, font=face, fill=PAPER, anchor="lm")
+        self.metrics.drawn.append(label)
         self.metrics.smallest = min(self.metrics.smallest, max(size, MIN_FONT))
         return text_width + 2 * pad
 

@@ -246,7 +246,7 @@ def ranking(view: RankingView, text: Text, value: Value) -> Canvas:
             cells=(
                 str(line.rank),
                 value(line.player),
-                line.points,
+                value(line.points),
                 str(line.tournaments),
                 yes if line.eligible else no,
             ),

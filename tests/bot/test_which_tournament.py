@@ -104,7 +104,9 @@ def test_two_tournaments_tonight_ask_which_and_a_cancelled_one_leaves_every_defa
     assert lines[3:] == [
         '[18:00] #club: Which tournament? Add tournament:"May Cup" · tournament:"May Cup 2" '
         "to the command.",
-        '[18:00] #club: Add a reason: /tournament cancel "May Cup" reason:"..."',
+        '  [May Cup: /register tournament:"May Cup"] '
+        '[May Cup 2: /register tournament:"May Cup 2"]',
+        '[18:00] #club: Add a reason: /tournament cancel "May Cup 2" reason:"..."',
         "[18:00] #club: May Cup 2 is cancelled: created by mistake.",
         "[18:00] #club: dave, you are entered in May Cup (Fri, May 1, 20:00). "
         "Please confirm you will come: /confirm",

@@ -115,6 +115,26 @@ def test_missing_and_bad_values_say_what_to_type() -> None:
     assert refusal("/ranking weekly").code == "bad_choice"
 
 
+def test_a_hint_repeats_what_was_typed_instead_of_the_example() -> None:
+    """A director copies the hint: it must name their tournament, not "May Cup"."""
+    refused = refusal('/tournament cancel "Navodari Cup"')
+    assert refused.code == "reason_required"
+    assert refused.params["usage"] == '/tournament cancel "Navodari Cup" reason:"..."'
+    assert refusal("/forfeit bob").params["usage"] == '/forfeit bob reason:"..."'
+    missing = refusal('/tournament cancel reason:"snow storm"')
+    assert missing.code == "which_tournament_required"
+    assert missing.params["usage"].endswith('reason:"snow storm"')
+
+
+def test_a_near_miss_of_a_word_is_not_read_as_a_name() -> None:
+    refused = refusal("/result 5 viod")
+    assert refused.code == "did_you_mean_word"
+    assert refused.params["usage"] == "/result 5 void"
+    assert bound("/result 5 void").values["void"] == "void"
+    # A short choice stays out of it: "Al" is a name, not a typo of "all".
+    assert bound("/forfeit Al reason:late").values["player"] == "Al"
+
+
 def test_usage_comes_from_the_declaration() -> None:
     assert BY_NAME["forfeit"].usage() == '/forfeit alice reason:"..."'
     assert BY_NAME["report"].usage(full=True).startswith("/report 3-1 [match:5]")

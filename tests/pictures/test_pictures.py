@@ -203,7 +203,7 @@ def test_a_schedule_card_and_the_ranking(tmp_path: Path) -> None:
     assert_like_golden("card", draw(card, "es", ZONE).png(), tmp_path)
     ranking = ranking_view(
         msg("title.ranking_season", club="Club Navodari"),
-        [(i, n, f"{3 - i * 0.25:.2f}", 4 - i % 3, i % 2 == 1) for i, n in player_names(8).items()],
+        [(i, n, 3 - i * 0.25, 4 - i % 3, i % 2 == 1) for i, n in player_names(8).items()],
     )
     assert_like_golden("ranking", draw(ranking, "ro", ZONE).png(), tmp_path)
 
@@ -243,3 +243,14 @@ def test_the_font_ships_in_the_package_data() -> None:
     for path in fonts:
         relative = path.relative_to(ROOT / "bot").as_posix()
         assert any(fnmatch(relative, pattern) for pattern in patterns), relative
+
+
+def test_ranking_points_are_written_as_the_club_language_writes_decimals() -> None:
+    ranking = ranking_view(
+        msg("title.ranking_season", club="Club Navodari"),
+        [(1, "Ana Popescu", 2.3, 4, True), (2, "Bogdan Ionescu", 12.75, 3, False)],
+    )
+    drawn_ro = draw(ranking, "ro", ZONE).metrics.drawn
+    drawn_en = draw(ranking, "en", ZONE).metrics.drawn
+    assert "2,30" in drawn_ro and "12,75" in drawn_ro
+    assert "2.30" in drawn_en and "12.75" in drawn_en
