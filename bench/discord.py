@@ -4,8 +4,10 @@ Both bots run as processes (`clubtd run`, and bench/discord_echo.py) against the
 Discord stand-in (tests/discord/standin.py) in this process. A sample is the time from
 the stand-in sending INTERACTION_CREATE on the gateway to the bot's visible answer
 being stored (the callback message, or the follow-up after a deferral). clubtd answers
-`/report` (a write: SQLite commit, outbox rows) and `/standings` (a read); the echo
-bot answers `/echo`. Samples alternate between the bots, so both see the same machine.
+`/report` (a write: SQLite commit, outbox rows) and `/standings` (a read, answered with
+the group's picture: drawn, uploaded as a file; after a deferral when that takes over a
+second), then `/standings` again with `/club pictures:no` (the text table in an embed);
+the echo bot answers `/echo`. Samples alternate between the bots, so both see the same machine.
 Prints p50/p99 per command and the clubtd/echo ratio.
 Run: python -m bench.discord [--players 24] [--samples 40]
 """
@@ -109,7 +111,7 @@ async def run(players: int, samples: int) -> int:
         if not matches:
             print("no open matches after the draw: see", workdir, file=sys.stderr)
             return 1
-        times: dict[str, list[float]] = {"report": [], "standings": [], "echo": []}
+        times: dict[str, list[float]] = {"report": [], "standings": [], "text": [], "echo": []}
         for number, white, _ in matches[:samples]:
             times["report"].append(
                 await latency(clubtd, slash(people[white], "report", score="3-1", match=number))
@@ -119,6 +121,14 @@ async def run(players: int, samples: int) -> int:
             who = people[1000 + index % players]
             times["standings"].append(await latency(clubtd, slash(who, "standings")))
             times["echo"].append(await latency(echo, echo_once()))
+        await clubtd.answer(await slash(director, "club", sub="settings", pictures="no"))
+        for index in range(samples):
+            who = people[1000 + index % players]
+            times["text"].append(await latency(clubtd, slash(who, "standings")))
+            times["echo"].append(await latency(echo, echo_once()))
+        deferred = sum(
+            1 for i in clubtd.interactions.values() if [r["type"] for r in i.responses] == [5]
+        )
     finally:
         await bot.stop()
         await baseline.stop()
@@ -126,15 +136,22 @@ async def run(players: int, samples: int) -> int:
         await echo.stop()
     echo_p50, echo_p99 = percentile(times["echo"], 0.5), percentile(times["echo"], 0.99)
     print(f"Discord reply latency through the stand-in ({players} players, {os.cpu_count()} CPUs)")
-    print(f"{'command':<12}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'p50 ratio':>11}{'p99 ratio':>11}")
-    for name in ("report", "standings", "echo"):
+    print(f"{'command':<18}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'p50 ratio':>11}{'p99 ratio':>11}")
+    labels = {
+        "report": "/report",
+        "standings": "/standings (png)",
+        "text": "/standings (text)",
+        "echo": "/echo",
+    }
+    for name, label in labels.items():
         values = times[name]
         p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
         print(
-            f"/{name:<11}{len(values):>5}{p50 * 1000:>10.1f}{p99 * 1000:>10.1f}"
+            f"{label:<18}{len(values):>5}{p50 * 1000:>10.1f}{p99 * 1000:>10.1f}"
             f"{p50 / echo_p50:>10.2f}x{p99 / echo_p99:>10.2f}x"
         )
     print(f"mean echo {statistics.mean(times['echo']) * 1000:.1f} ms")
+    print(f"clubtd interactions deferred (answered after a type 5 callback): {deferred}")
     return 0
 
 

@@ -1,10 +1,12 @@
 """Discord's 3-second rule, forced: a slow answer is deferred, then edited in.
 
 The adapter runs in this process (not as `clubtd run`) so a test can hand it a slow
-picture renderer through its `draw` injection point: drawing then takes longer than
-Discord's 3 seconds. The interaction must be deferred within `defer_after` (a type 5
-callback, ephemeral for a private answer) and the answer must replace the deferred
-"thinking" message (an edit of the original response) with the picture.
+picture renderer (its `draw` injection point) or a slow scheduler poke (`poke`, awaited
+after a command): answering then takes longer than Discord's 3 seconds. The interaction
+must be deferred within `defer_after` (a type 5 callback, ephemeral for a private
+command) and the answer must replace the deferred "thinking" message (an edit of the
+original response); an answer only its asker may see, deferred in the open, replaces
+the public placeholder with a private follow-up.
 """
 
 from __future__ import annotations
@@ -50,10 +52,21 @@ class SlowDraw:
 
 
 @dataclass
+class SlowPoke:
+    """The scheduler's poke after a command, taking `delay` seconds."""
+
+    delay: float = 0.0
+
+    async def __call__(self) -> None:
+        await asyncio.sleep(self.delay)
+
+
+@dataclass
 class Adapter:
     standin: StandIn
     service: DiscordService
     draw: SlowDraw
+    poke: SlowPoke
     ana: User
     players: list[User]
 
@@ -83,7 +96,7 @@ async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
     await standin.start()
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
     app = await build(settings, clock=RealClock())
-    draw = SlowDraw()
+    draw, poke = SlowDraw(), SlowPoke()
     config = DiscordConfig(
         token=standin.token, api_url=standin.api_url, outbox_interval=0.2, defer_after=DEFER_AFTER
     )
@@ -95,11 +108,12 @@ async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
         outbox=app.outbox,
         clock=app.clock.now,
         draw=draw,
+        poke=poke,
     )
     try:
         await service.start()
         await asyncio.wait_for(service.ready.wait(), timeout=30)
-        yield Adapter(standin, service, draw, ana, players)
+        yield Adapter(standin, service, draw, poke, ana, players)
     finally:
         await service.stop()
         await app.close()
@@ -146,3 +160,22 @@ async def test_a_slow_answer_is_deferred_then_edited_in(adapter: Adapter) -> Non
     assert schedule.responses[0]["data"]["flags"] & EPHEMERAL
     assert not answers[0].ephemeral and answers[1].ephemeral
     assert "group-1" in answers[0].attachments[0].filename
+
+
+async def test_a_slow_private_answer_replaces_a_public_placeholder(adapter: Adapter) -> None:
+    standin = adapter.standin
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+    await adapter.slash(adapter.ana, "tournament", sub="new", name="Cup", start=start)
+    adapter.poke.delay = SLOW
+    alice = adapter.players[0]
+    # /rules is not a private command, but its answer is for the asker only.
+    rules = await standin.slash(alice, "rules", guild_id=GUILD, channel_id=GENERAL)
+    answer = await standin.answer(rules, seconds=20)
+    assert [r["type"] for r in rules.responses] == [5]
+    assert not rules.responses[0].get("data", {}).get("flags", 0) & EPHEMERAL
+    assert rules.original_deleted and rules.followups == [answer.id]
+    assert answer.ephemeral and answer.text
+    # Nothing of it is left in the open: no placeholder, no public copy.
+    assert not [
+        m for m in standin.in_channel(GENERAL) if m.interaction_id == rules.id and not m.ephemeral
+    ]
