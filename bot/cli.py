@@ -137,7 +137,8 @@ def console(
         typer.Option(
             "--pictures",
             metavar="DIR",
-            help="Write pictures (tables, brackets) to DIR, with --script.",
+            help="Write pictures (tables, brackets) to DIR and show them as "
+            "[picture: NAME.png] lines.",
         ),
     ] = None,
 ) -> None:
@@ -155,6 +156,9 @@ def console(
         )
         if text is not None:
             return await run_script(bot, text, pictures=pictures)
+        if pictures is not None:
+            await asyncio.to_thread(pictures.mkdir, parents=True, exist_ok=True)
+            bot.pictures = pictures
         return await interactive(bot, built.clock.now, as_name=as_name, real_clock=real_clock)
 
     raise typer.Exit(with_app(db, work))

@@ -387,6 +387,10 @@ def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
             )
         case "choice":
             chosen = param.choice(text)
+            close = [] if chosen else suggestions(text, param.choices, limit=1)
+            if close and len(close[0]) >= 4:
+                typed = signature.usage(typed={param.name: close[0]})
+                raise Refused("did_you_mean_word", text=text, suggestion=close[0], usage=typed)
             if chosen is None:
                 raise Refused(
                     "bad_choice", option=param.name, text=text, choices=", ".join(param.choices)

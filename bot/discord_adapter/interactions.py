@@ -24,9 +24,9 @@ from bot import pictures
 from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
+from bot.sending.replies import ReplyOutbox
 from bot.sending.serial import PerKey
 from commands.dispatch import Response, handle
-from commands.replies import to_payload
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
 from storage.outbox import OutboxStore
@@ -188,14 +188,8 @@ class InteractionHandlers:
 
     async def _settle(self, response: Response, *, sent: bool) -> None:
         """Mark the carried announcements sent with the answer, or give them to the sender."""
-        if self.outbox is None or not response.held:
-            return
-        now = self.clock()
-        for row_id in response.held:
-            if sent:
-                await self.outbox.mark_sent(row_id, at=now)
-            else:
-                await self.outbox.release(row_id, at=now)
+        replies = ReplyOutbox(PLATFORM, self.uow_factory, self.outbox, self.clock)
+        await replies.settle(response, "" if sent else None)
 
     async def _answer(
         self,
@@ -278,17 +272,8 @@ class InteractionHandlers:
                 thinking = False
 
     async def _queue(self, inv: Invocation, response: Response) -> None:
-        if response.club_id is None:
-            return
-        async with self.uow_factory() as uow:
-            await uow.outbox.add(
-                club_id=response.club_id,
-                platform=PLATFORM,
-                chat=inv.chat,
-                payload=to_payload(response.reply),
-                created_at=self.clock(),
-            )
-            await uow.commit()
+        replies = ReplyOutbox(PLATFORM, self.uow_factory, self.outbox, self.clock)
+        await replies.queue(inv.chat, response, "the interaction could not be answered")
 
     # -- autocomplete --
 

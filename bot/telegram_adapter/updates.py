@@ -34,13 +34,14 @@ from telegram.error import (
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.sending.replies import ReplyOutbox
 from bot.sending.serial import PerKey
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
 from bot.telegram_adapter.delivery import Messenger
 from bot.telegram_adapter.formatting import Outgoing, render
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response, handle
-from commands.replies import say, to_payload
+from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -119,6 +120,7 @@ class UpdateHandlers:
         self.throttle = throttle or Throttle()
         self._sleep = sleep
         self.reply_max_wait = reply_max_wait
+        self.replies = ReplyOutbox(PLATFORM, uow_factory, outbox, clock)
         self.serial = PerKey()  # one person's updates in order (they run concurrently)
 
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -271,6 +273,7 @@ class UpdateHandlers:
             try:
                 if await self._paced(where.user_id):
                     await self.messenger.send(where.user_id, outgoing)
+                    await self._settle(response, None)  # the group did not see it
                     return
             except TelegramError as error:
                 # Never started the bot, or any other trouble: answer in the group.
@@ -318,44 +321,15 @@ class UpdateHandlers:
         return True
 
     async def _settle(self, response: Response, sent: list[int] | None) -> None:
-        """Mark the carried announcements sent with the reply, or give them to the sender."""
-        if self.outbox is None or not response.held:
-            return
-        now = self.clock()
-        for row_id in response.held:
-            if sent:
-                message_ids = ",".join(str(i) for i in sent)
-                await self.outbox.mark_sent(row_id, at=now, platform_message_id=message_ids)
-            else:
-                await self.outbox.release(row_id, at=now)
+        """Mark the carried announcements sent with the reply (`sent`: its message ids),
+        or give them to the sender (None or none)."""
+        await self.replies.settle(response, ",".join(str(i) for i in sent) if sent else None)
 
     async def _queue(
         self, inv: Invocation, response: Response, why: str, *, partly: bool = False
     ) -> None:
         """Hand a reply that could not go now to the outbox sender."""
-        if response.reply.secret:
-            log.warning("a secret reply to %s was not sent (%s); it is not queued", inv.user, why)
-            return
-        if response.held and self.outbox is not None:
-            # The reply is an announcement already queued: the sender posts that row.
-            await self._settle(response, None)
-            return
-        if partly:
-            log.warning("reply to %s went out in part (%s)", inv.user, why)
-            return
-        if response.club_id is None:
-            log.warning("reply to %s lost (%s): no club to queue it for", inv.user, why)
-            return
-        log.info("reply to %s queued in the outbox: %s", inv.user, why)
-        async with self.uow_factory() as uow:
-            await uow.outbox.add(
-                club_id=response.club_id,
-                platform=PLATFORM,
-                chat=inv.chat,
-                payload=to_payload(response.reply),
-                created_at=self.clock(),
-            )
-            await uow.commit()
+        await self.replies.queue(inv.chat, response, f"to {inv.user}: {why}", partly=partly)
 
     async def _is_admin(self, message: Message, user: User) -> bool:
         if is_anonymous_admin(message):

@@ -133,6 +133,9 @@ def test_a_near_miss_of_a_word_is_not_read_as_a_name() -> None:
     assert bound("/result 5 void").values["void"] == "void"
     # A short choice stays out of it: "Al" is a name, not a typo of "all".
     assert bound("/forfeit Al reason:late").values["player"] == "Al"
+    seson = refusal("/ranking seson")
+    assert (seson.code, seson.params["usage"]) == ("did_you_mean_word", "/ranking season")
+    assert refusal("/ranking weekly").code == "bad_choice"
 
 
 def test_usage_comes_from_the_declaration() -> None:

@@ -1,0 +1,82 @@
+"""Reply or queue: a command's answer goes out at once, or through the outbox.
+
+An adapter answers a command in its chat right away when it can. A reply may carry
+announcements the command queued (`Response.held`, leased to the reply): once the reply
+went out where the chat sees it they are marked sent with it, otherwise they are
+released to the outbox sender. A reply that could not go now is queued as an outbox row
+of its own, unless it is a secret (it would be shown later, maybe where it must not),
+an announcement already queued, or partly out already.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from commands.dispatch import Response
+from commands.replies import to_payload
+from storage.outbox import OutboxStore
+from storage.unit_of_work import SqlUnitOfWork
+
+log = logging.getLogger("clubtd.replies")
+
+
+class ReplyOutbox:
+    """Settle and queue one platform's replies; cheap to build where it is needed."""
+
+    def __init__(
+        self,
+        platform: str,
+        uow_factory: Callable[[], SqlUnitOfWork],
+        outbox: OutboxStore | None,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.platform = platform
+        self.uow_factory = uow_factory
+        self.outbox = outbox
+        self.clock = clock
+
+    async def settle(self, response: Response, sent: str | None) -> None:
+        """Mark the announcements a reply carries sent with it, or release them.
+
+        `sent` holds the reply's message ids ("" when the platform gave none); None
+        means the reply did not go out where the chat sees it, so the sender posts them.
+        """
+        if self.outbox is None or not response.held:
+            return
+        at = self.clock()
+        for row_id in response.held:
+            if sent is None:
+                await self.outbox.release(row_id, at=at)
+            else:
+                await self.outbox.mark_sent(row_id, at=at, platform_message_id=sent or None)
+
+    async def queue(
+        self, chat: str, response: Response, why: str, *, partly: bool = False
+    ) -> bool:
+        """Hand a reply that could not go now to the outbox sender; return whether a row
+        was queued for it. `partly`: some of its parts are in the chat already."""
+        await self.settle(response, None)
+        if response.reply.secret:
+            log.warning("a secret reply in %s was not sent (%s); it is not queued", chat, why)
+            return False
+        if response.held:
+            return False  # the reply is an announcement already queued: the sender posts it
+        if partly:
+            log.warning("a reply in %s went out in part (%s)", chat, why)
+            return False
+        if response.club_id is None:
+            log.warning("a reply in %s is lost (%s): no club to queue it for", chat, why)
+            return False
+        log.info("a reply in %s is queued in the outbox: %s", chat, why)
+        async with self.uow_factory() as uow:
+            await uow.outbox.add(
+                club_id=response.club_id,
+                platform=self.platform,
+                chat=chat,
+                payload=to_payload(response.reply),
+                created_at=self.clock(),
+            )
+            await uow.commit()
+        return True
