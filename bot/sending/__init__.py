@@ -1,3 +1,5 @@
 """What every chat adapter shares about sending (ARCHITECTURE: adapters are transport
-plus rendering): neutral transport errors, pacing, the outbox sender loop, the button
-store and per-person serialisation."""
+plus rendering): neutral transport errors and the `Transport` interface (transport.py),
+the outbox sender loop (outbox.py), pacing (pacing.py), the button store (buttons.py),
+reply-or-queue (replies.py) and per-person serialisation (serial.py). Telegram and
+Discord each bring only a transport and their rendering."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -58,6 +59,22 @@ async def test_a_button_command_too_long_for_callback_data_goes_by_token(
     h.service.messenger.buttons._known.clear()
     await h.send(callback_update(2, BOB, data, chat_id=GROUP, message_id=5))
     assert "Bartholomew" in h.request.texts(GROUP)[-1]
+
+
+async def test_a_button_token_stored_before_the_shared_store_still_works(
+    harness: Harness,
+) -> None:
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    # What the Telegram adapter stored before: "#" + 24 hex digits of the command's
+    # SHA-256, keyed without a prefix in the button_tokens table.
+    command = '/register name:"Philippa Longname-Featherstonehaugh of the Old Table"'
+    token = "#" + hashlib.sha256(command.encode()).hexdigest()[:24]
+    async with h.service.handlers.uow_factory() as uow:
+        await uow.buttons.put(token, command, h.clock.now())
+        await uow.commit()
+    await h.send(callback_update(2, BOB, token, chat_id=GROUP, message_id=5))
+    assert "Philippa" in h.request.texts(GROUP)[-1]
 
 
 async def test_a_reply_that_cannot_go_now_is_queued_not_lost(harness: Harness) -> None:

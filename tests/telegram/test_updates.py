@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
+from datetime import timedelta
 
 from sqlalchemy import select
 
+from bot.telegram_adapter.updates import Where
+from commands.dispatch import Response
+from commands.replies import Name, say, to_payload
+from commands.session import Invocation
 from storage import tables as t
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import BOT_USERNAME, GROUP, callback_update, message_update, user
@@ -133,3 +139,37 @@ async def test_start_from_the_deep_link_shows_the_help(harness: Harness) -> None
     await harness.send(message_update(2, BOB, "/register"))
     await harness.send(message_update(3, BOB, "/start hi", chat_id=BOB["id"]))
     assert harness.request.texts(BOB["id"])[-1].startswith("Commands:")
+
+
+async def test_a_reply_that_goes_privately_releases_the_groups_announcement(
+    harness: Harness,
+) -> None:
+    h = harness
+    await open_cup(h)
+    await h.drain()
+    reply = say("club.checkin_open", tournament=Name("January Cup"))
+    async with h.service.handlers.uow_factory() as uow:
+        club = await uow.clubs.for_chat("telegram", str(GROUP))
+        assert club is not None
+        (row_id,) = await uow.outbox.add_many(
+            [
+                {
+                    "club_id": club.id,
+                    "platform": "telegram",
+                    "chat": str(GROUP),
+                    "payload": to_payload(reply),
+                    "created_at": h.clock.now(),
+                    "held_until": h.clock.now() + timedelta(minutes=2),
+                }
+            ]
+        )
+        await uow.commit()
+    private = Response(
+        dataclasses.replace(reply, private=True), "en", "UTC", club.id, held=(row_id,)
+    )
+    inv = Invocation("telegram", str(GROUP), str(BOB["id"]), "Bob", "/x", h.clock.now())
+    await h.service.handlers.reply(inv, Where(GROUP, BOB["id"], False, None), private)
+    assert "January Cup" in h.request.texts(BOB["id"])[-1]
+    # The group did not see it: its announcement goes now, not after the two minutes.
+    assert await h.drain() == 1
+    assert "January Cup" in h.request.texts(GROUP)[-1]
