@@ -179,3 +179,30 @@ async def test_a_slow_private_answer_replaces_a_public_placeholder(adapter: Adap
     assert not [
         m for m in standin.in_channel(GENERAL) if m.interaction_id == rules.id and not m.ephemeral
     ]
+
+
+async def test_a_private_answer_too_late_for_discord_goes_to_the_askers_dms(
+    adapter: Adapter,
+) -> None:
+    standin = adapter.standin
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+    await adapter.slash(
+        adapter.ana, "tournament", sub="new", name="Cup", start=start, approval="no"
+    )
+    for player in adapter.players:
+        await adapter.slash(player, "register")
+        await adapter.slash(player, "checkin")
+    await adapter.slash(adapter.ana, "draw")
+    # Not deferred in time (as if the process stalled): the interaction expires.
+    adapter.service.handlers.defer_after = SLOW + 5
+    adapter.draw.delay = SLOW
+    bob = adapter.players[1]
+    asked = await standin.slash(bob, "schedule", guild_id=GUILD, channel_id=GENERAL)
+    card = await standin.wait_for(
+        lambda m: m in standin.dms(bob.id) and bool(m.attachments), seconds=30
+    )
+    assert not asked.responses  # Discord never got an answer in time
+    _png(card.pngs()[0])
+    assert card.attachments[0].filename.endswith("-bob.png")
+    in_the_open = [a.filename for m in standin.in_channel(GENERAL) for a in m.attachments]
+    assert not [name for name in in_the_open if name.endswith("-bob.png")]

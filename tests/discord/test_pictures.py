@@ -9,7 +9,7 @@ the answer and the live standings go out as their text twins instead.
 from __future__ import annotations
 
 from tests.discord.conftest import GENERAL, GUILD, World
-from tests.discord.standin import Message
+from tests.discord.standin import UPLOAD_LIMIT, Message
 from tests.discord.test_e2e import _new_cup, _png
 
 
@@ -68,22 +68,40 @@ async def test_a_refused_upload_sends_the_text_twin(world: World) -> None:
     standings = await _ask(world, world.players[0], "standings")
     assert not standings.attachments
     assert "```" in standings.embeds[0]["description"] and "Alice" in standings.text
-    assert any("/callback" in refused for refused in standin.refused_uploads)
+    assert any(r.endswith("/callback") for r in standin.refused_uploads)
 
     # The live standings after a result: refused as a file, posted as the table.
-    alice = world.players[0]
-    mine = await standin.autocomplete(
-        world.ana, "result", "match", guild_id=GUILD, channel_id=GENERAL, match=""
-    )
-    assert mine
-    await world.slash(world.ana, "result", match=mine[0]["value"], score="3-0")
-    live = await standin.wait_for(
-        lambda m: (
-            m.channel_id == GENERAL
-            and m.interaction_id is None
-            and any((e.get("title") or "") == "Group 1" for e in m.embeds)
-        ),
-        seconds=30,
-    )
-    assert not live.attachments and alice.name in live.text
-    assert any("/channels/" in refused for refused in standin.refused_uploads)
+    async def result() -> None:
+        open_ = await standin.autocomplete(
+            world.ana, "result", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+        )
+        assert open_
+        await world.slash(world.ana, "result", match=open_[0]["value"], score="3-0")
+
+    def live_standings(message: Message) -> bool:
+        return (
+            message.channel_id == GENERAL
+            and message.interaction_id is None
+            and any(e.get("title") in ("Group 1", "January Cup: group 1") for e in message.embeds)
+        )
+
+    await result()
+    live = await standin.wait_for(live_standings, seconds=30)
+    assert not live.attachments and world.players[0].name in live.text
+    assert any(r.startswith("POST /api/v10/channels/") for r in standin.refused_uploads)
+
+    # Another result: the edit with the new picture is refused too; the table is
+    # edited into the same message instead.
+    before = live.text
+    await result()
+    await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
+    assert not live.attachments and live.text != before
+    assert any(r.startswith("PATCH /api/v10/channels/") for r in standin.refused_uploads)
+
+    # Uploads work again: the next result turns the same message into the picture.
+    standin.upload_limit = UPLOAD_LIMIT
+    await result()
+    await standin.wait_for(lambda m: m.id == live.id and bool(m.attachments), seconds=30)
+    assert len(live.pngs()) == 1 and live.images() == [live.attachments[0].filename]
+    _png(live.pngs()[0])
+    assert [m.id for m in standin.messages.values() if live_standings(m)] == [live.id]
