@@ -93,6 +93,17 @@ def _apply(
         match.disputed_by = None
     else:
         checked = reports.checked_score(state, match, change, floor=False)
+        stands = (match.white_score, match.black_score, match.tiebreaks, match.lot_winner)
+        if match.status is MatchStatus.FINISHED and stands == (
+            checked.white,
+            checked.black,
+            checked.tiebreaks,
+            checked.lot_winner,
+        ):
+            # Nothing to correct: saying "corrected" would tell the club something changed.
+            raise Refused(
+                "result_unchanged", match=number, white=match.white_score, black=match.black_score
+            )
         reports.finish(state, match, checked, at, how="director", settle=False)
     _clear_forfeit_marks(state, match, forfeiters)
     after = (match.white_score, match.black_score)

@@ -521,6 +521,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} ha terminado.",
     "refused.tournament_cancelled": "{tournament} está anulado: /tournament list muestra los demás.",
     "refused.tournament_in_play": "{name} todavía se está jugando: termínalo primero.",
+    "refused.result_unchanged": "La partida {match} ya está en {white}-{black}: no cambia nada.",
     "refused.did_you_mean_word": "«{text}»: ¿querías decir {suggestion}? {usage}",
     "refused.which_tournament_required": "Indica qué torneo: {usage} (/tournament list muestra sus nombres)",
     "refused.tournament_name_required": 'Añade un nombre: /tournament new name:"Copa de Enero" start:"2026-01-31 20:00"',

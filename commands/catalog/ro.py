@@ -521,6 +521,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} s-a încheiat.",
     "refused.tournament_cancelled": "{tournament} este anulat: /tournament list arată celelalte turnee.",
     "refused.tournament_in_play": "{name} încă se joacă: încheiați-l mai întâi.",
+    "refused.result_unchanged": "Meciul {match} are deja scorul {white}-{black}: nu se schimbă nimic.",
     "refused.did_you_mean_word": "„{text}”: ați vrut să scrieți {suggestion}? {usage}",
     "refused.which_tournament_required": "Spuneți care turneu: {usage} (/tournament list arată numele lor)",
     "refused.tournament_name_required": 'Adăugați un nume: /tournament new name:"Cupa Ianuarie" start:"2026-01-31 20:00"',

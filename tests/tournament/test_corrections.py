@@ -148,6 +148,18 @@ def test_a_void_extra_game_is_not_brought_back_NAV_TIE() -> None:
     assert refused.value.code == "extra_game_void"
 
 
+def test_a_correction_to_the_score_that_stands_is_refused_and_changes_nothing() -> None:
+    """Announcing "corrected (was 7-5)" for 7-5 would tell the club something changed."""
+    state = finished()
+    final = final_of(state)
+    same = FinalScore(white=final.white_score, black=final.black_score)
+    placements = list(state.placements)
+    with pytest.raises(Refused) as refused:
+        corrections.correct(state, final.number, same, LATER)
+    assert refused.value.code == "result_unchanged"
+    assert state.placements == placements
+
+
 def test_reopening_an_unplayed_match_is_refused() -> None:
     state = new_tournament(load_preset("hgv-backgammon"), 4, START, seed=1)
     progress.draw(state, tuple(sorted(state.entries)), START)
@@ -271,7 +283,11 @@ def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
             change = "void" if match.status is not MatchStatus.VOID else "reopen"
         else:
             change = "reopen"
-        corrections.correct(state, match.number, change, at, confirmed=True)
+        try:
+            corrections.correct(state, match.number, change, at, confirmed=True)
+        except Refused as refused:
+            assert refused.code == "result_unchanged"  # the score that stands: a no-op
+            continue
         due.sweep(state, at)
         at += timedelta(minutes=1)
     _complete(state, rng, at)
