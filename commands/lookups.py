@@ -301,12 +301,12 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
 async def help_(s: Session, a: Args) -> Reply:
     """List the commands you may use; /help COMMAND explains one and its options."""
     # The registry lists this very handler, so it is imported when /help runs.
-    from commands.registry import BY_NAME, COMMANDS, CommandSpec
+    from commands.registry import BY_NAME, CommandSpec, shown_to
 
     def line(spec: CommandSpec) -> Msg:
         return msg("help.line", usage=spec.usage(full=True), summary=msg(spec.summary_key))
 
-    allowed = [spec for spec in COMMANDS if spec.role == "player" or s.is_director]
+    allowed = shown_to(director=s.is_director)
     words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
     if words:
         spec = BY_NAME.get(words[0])

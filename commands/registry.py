@@ -352,6 +352,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
 BY_NAME: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}
 
 
+def shown_to(*, director: bool) -> tuple[CommandSpec, ...]:
+    """Return the commands a player (or a director) is shown: /help and chat menus."""
+    return tuple(spec for spec in COMMANDS if director or spec.role == "player")
+
+
 def every_command() -> Iterator[CommandSpec]:
     """Yield every command and subcommand, each command before its subcommands."""
     for spec in COMMANDS:

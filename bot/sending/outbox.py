@@ -165,7 +165,8 @@ class OutboxSender:
             ids = await self.transport.deliver(row.chat, reply, mine, live, progress)
         except RetryLater as error:
             seconds = error.seconds if error.seconds > 0 else self._backoff(row)
-            self.transport.pause(row.chat, seconds)
+            if error.seconds > 0:  # the platform said so: replies to the chat wait too
+                self.transport.pause(row.chat, seconds)
             await self.store.mark_retry(
                 row.id, at=self.clock(), retry_at=self._at(seconds), error=f"retry: {error}"
             )

@@ -39,7 +39,7 @@ from bot.telegram_adapter.updates import Poke, UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer
 from bot.throttle import Rate, Throttle
 from commands.catalog import LANGUAGES, template
-from commands.registry import COMMANDS
+from commands.registry import shown_to
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -114,8 +114,7 @@ def bot_commands(language: str, *, directors: bool) -> list[BotCommand]:
     """Return the command menu: player commands, or every command for directors."""
     return [
         BotCommand(spec.name, template(language, f"help.{spec.name}")[:256] or spec.name)
-        for spec in COMMANDS
-        if directors or spec.role == "player"
+        for spec in shown_to(director=directors)
     ]
 
 

@@ -150,6 +150,25 @@ async def test_retry_later_holds_the_chats_later_rows_in_order(engine: AsyncEngi
     assert await _statuses(engine) == [("g", "sent"), ("g", "sent"), ("h", "sent")]
 
 
+async def test_a_passing_fault_is_retried_with_backoff_without_pausing_the_chat(
+    engine: AsyncEngine,
+) -> None:
+    transport = FakeTransport(fail={"g": [RetryLater(0.0, "502"), RetryLater(0.0, "502")]})
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title")])
+    await sender.run_once()
+    clock.at += timedelta(seconds=2)
+    await sender.run_once()
+    assert transport.paused == {}  # only the platform's own retry-after pauses a chat
+    clock.at += timedelta(seconds=3)
+    assert await sender.run_once() == 0  # backing off: 4 s after the second failure
+    clock.at += timedelta(seconds=1)
+    await sender.run_once()
+    (row,) = await _rows(engine)
+    assert (row.status, row.attempts) == ("sent", 3)
+
+
 async def test_unreachable_person_is_told_and_rejected_rows_fail(engine: AsyncEngine) -> None:
     transport = FakeTransport(fail={"user:5": [Unreachable("50007")], "g": [Rejected("400")]})
     await _setup(engine, [("user:5", "help.me"), ("g", "help.title")])
