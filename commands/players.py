@@ -305,4 +305,12 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
     names = await s.names(set(match.players))
     if agree:
         return Reply((views.match_line(match, names),))
-    return say("dispute.done", match=number)
+    # The same words as the club's announcement, so the chat sees it once.
+    disputed = msg(
+        "report.disputed",
+        by=views.name(names, player.id),
+        match=number,
+        white=views.name(names, match.white),
+        black=views.name(names, match.black),
+    )
+    return Reply((disputed,))

@@ -193,7 +193,6 @@ MESSAGES: dict[str, str] = {
         "Match {match} ({white} v {black}) is disputed by {by}. Director: /result {white} "
         "3-1 {black}"
     ),
-    "dispute.done": "Match {match} is disputed: a director will set the result.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Which match? Tap one, or add match:NUMBER to {usage}.",
     # -- tournament --

@@ -170,7 +170,6 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} lo ha impugnado. Director: /result {white} 3-1 {black}",
-    "dispute.done": "Encuentro {match} impugnado: un director fijará el resultado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número a {usage}, por ejemplo match:3.",
     # -- tournament --

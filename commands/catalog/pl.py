@@ -170,7 +170,6 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik. Sędzia: /result {white} 3-1 {black}",
-    "dispute.done": "Mecz {match} jest sporny: wynik ustali sędzia.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer do {usage}, na przykład match:3.",
     # -- tournament --

@@ -170,7 +170,6 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}. Arbitru: /result {white} 3-1 {black}",
-    "dispute.done": "Partida {match} este contestată: un arbitru va stabili rezultatul.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei la {usage}, de exemplu match:3.",
     # -- tournament --
