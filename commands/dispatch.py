@@ -53,12 +53,12 @@ async def handle(
     except ParseError as error:
         if error.code in ("not_a_command", "empty") and not inv.private:
             return None  # people chat in the club's group: not everything is for the bot
-        if not await _first_delivery(inv, uow_factory):
+        if not await _first_delivery(inv, uow_factory, context):
             return None
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:
-        if not await _first_delivery(inv, uow_factory):
+        if not await _first_delivery(inv, uow_factory, context):
             return None
         close = suggestions(parsed.name, list(BY_NAME))
         if close:
@@ -145,12 +145,21 @@ def _response(
     )
 
 
-async def _first_delivery(inv: Invocation, uow_factory: UnitOfWorkFactory) -> bool:
-    """Remember an update refused before any club is opened; False when seen before."""
-    if not inv.update_id:
-        return True
+async def _first_delivery(
+    inv: Invocation, uow_factory: UnitOfWorkFactory, context: _Context | None = None
+) -> bool:
+    """Remember an update refused before any club is opened; False when seen before.
+
+    With a `context`, the chat's club (if it has one) gives the refusal its language.
+    """
     async with uow_factory() as uow:
-        first = await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+        first = True
+        if inv.update_id:
+            first = await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+        if context is not None and not inv.private:
+            club = await uow.clubs.for_chat(inv.platform, inv.chat)
+            if club is not None:
+                context.use(club)
         await uow.commit()
     return first
 

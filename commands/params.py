@@ -190,7 +190,7 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             _unknown_option(signature, key, by_key)
             continue
         raw[known.name] = value
-    leftover = _bind_positional(signature, list(_merge_scores(words)), raw)
+    leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
     if leftover:
         texts = [p.name for p in signature.params if p.type == "text" and p.name in raw]
         if texts:
@@ -255,6 +255,20 @@ def _as_typed(value: str | list[str]) -> str:
         return " ".join(_as_typed(v) for v in value)
     value = " ".join(value.split())
     return f'"{value}"' if " " in value or not value else value
+
+
+def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
+    """Read `/report 3 1` (a phone keyboard's way) as the score 3-1, where a score is all
+    the command takes positionally."""
+    positional = [p for p in signature.params if p.positional]
+    if (
+        len(positional) == 1
+        and positional[0].type == "score"
+        and len(words) == 2
+        and all(w.isdigit() and len(w) <= 2 for w in words)
+    ):
+        return [f"{words[0]}-{words[1]}"]
+    return words
 
 
 def _merge_scores(words: Sequence[str]) -> list[str]:

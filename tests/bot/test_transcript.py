@@ -212,3 +212,16 @@ def test_a_club_can_turn_pictures_off(clubtd: Clubtd, script: Script, tmp_path: 
     assert "  Tables and brackets go out as text" in result.stdout
     after = result.stdout.split("pictures:on)")[1]
     assert "Group 1" in after and "[picture:" not in after
+
+
+def test_an_unknown_command_is_answered_in_the_club_language(
+    clubtd: Clubtd, script: Script
+) -> None:
+    text = (
+        '@club name:"Club Navodari" language:ro\n@director ana\nana: /club\nmaria: /raport 2-1\n'
+    )
+    result = clubtd("console", "--script", script("ro.t", text), "--db", "sqlite:///ro.db")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].endswith(
+        "Nu cunosc /raport. Ați vrut să scrieți /report? Trimiteți /help pentru lista de comenzi."
+    )

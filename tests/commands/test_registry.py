@@ -138,6 +138,12 @@ def test_a_near_miss_of_a_word_is_not_read_as_a_name() -> None:
     assert refusal("/ranking weekly").code == "bad_choice"
 
 
+def test_a_score_typed_as_two_numbers_is_the_score() -> None:
+    """`/report 3 1`: a phone keyboard puts a space where the dash is hard to reach."""
+    assert bound("/report 3 1").values["score"] == [(3, 1)]
+    assert refusal("/report 3 1 2").code != "did_you_mean_word"  # not read as 3-1
+
+
 def test_usage_comes_from_the_declaration() -> None:
     assert BY_NAME["forfeit"].usage() == '/forfeit alice reason:"..."'
     assert BY_NAME["report"].usage(full=True).startswith("/report 3-1 [match:5]")
