@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable, whom_to_tell
 from bot.telegram_adapter.delivery import Messenger
 from bot.telegram_adapter.formatting import Outgoing, render
 from commands.catalog import template
@@ -123,11 +123,7 @@ class TelegramTransport:
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Ask someone who never started the bot to start it, in the club's groups."""
-        async with self.uow_factory() as uow:
-            chats = await uow.clubs.chats(club_id)
-            player = await uow.players.by_account(club_id, PLATFORM, user)
-        groups = [c for p, c in chats if p == PLATFORM and not c.startswith("user:")]
-        name = player.name if player is not None else user
+        groups, name = await whom_to_tell(self.uow_factory, PLATFORM, club_id, user)
         text = start_bot_text(club.language, user, name, self.messenger.bot.username)
         told = False
         for group in groups:
