@@ -7,10 +7,12 @@ what to do without knowing the platform.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from commands.replies import Reply
+from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import Club
 
 
@@ -76,3 +78,15 @@ class Transport(Protocol):
         so the next try of the private message tells them.
         """
         ...
+
+
+async def whom_to_tell(
+    uow_factory: Callable[[], SqlUnitOfWork], platform: str, club_id: int, user: str
+) -> tuple[list[str], str]:
+    """Return the club's shared chats on `platform` and the name of the person with the
+    account `user` (the account id when nobody has it): for `tell_unreachable`."""
+    async with uow_factory() as uow:
+        chats = await uow.clubs.chats(club_id)
+        player = await uow.players.by_account(club_id, platform, user)
+    shared = [chat for p, chat in chats if p == platform and not chat.startswith("user:")]
+    return shared, player.name if player is not None else user

@@ -183,7 +183,7 @@ class TelegramService:
             uow_factory=uow_factory,
             config=command_config,
             clock=clock,
-            messenger=self.messenger,
+            transport=self.transport,
             admins=self.admins,
             poke=poke,
             queued=self.sender.wake,

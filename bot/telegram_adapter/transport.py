@@ -4,8 +4,9 @@ It renders a row's reply as Telegram HTML, sends it in parts (or edits the live 
 in place) and maps Telegram's errors to the neutral ones: a 429 is `RetryLater` at the
 server's `retry_after`, a 403 in a private chat `Unreachable` (the person never started
 the bot), any other refusal `Rejected`, a network error or a 5xx `RetryLater` with the
-loop's backoff. A group that became a supergroup is relinked here and sent to there.
-Someone who never started the bot is mentioned in the club's groups with a deep link.
+loop's backoff. Replies to commands go through `send`, with the same errors. A group
+that became a supergroup is relinked here and sent to there. Someone who never started
+the bot is mentioned in the club's groups with a deep link.
 """
 
 from __future__ import annotations
@@ -14,21 +15,24 @@ import asyncio
 import contextlib
 import html
 import logging
-from collections.abc import Awaitable, Callable
+import warnings
+from collections.abc import Awaitable, Callable, Iterator
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
 
-from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable
+from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable, whom_to_tell
 from bot.telegram_adapter.delivery import Messenger
 from bot.telegram_adapter.formatting import Outgoing, render
-from bot.telegram_adapter.updates import PLATFORM, retry_seconds
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import Club
 
-log = logging.getLogger("clubtd.telegram.outbox")
+log = logging.getLogger("clubtd.telegram.send")
+
+PLATFORM = "telegram"
 
 START_BOT_KEY = "telegram.start_bot"
 DEEP_LINK = "https://t.me/{username}?start=hi"
@@ -76,52 +80,50 @@ class TelegramTransport:
         outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
         if outgoing.empty:
             return ""
-        try:
-            ids = await self._deliver(chat_id, outgoing, live, progress)
-        except RetryAfter as error:
-            raise RetryLater(retry_seconds(error), f"429: {error}") from error
-        except Forbidden as error:
-            if chat.startswith("user:"):
-                raise Unreachable(f"403: {error}") from error
-            raise Rejected(f"403: {error}") from error
-        except BadRequest as error:
-            raise Rejected(f"400: {error}") from error
-        except TelegramError as error:  # NetworkError, TimedOut, a 5xx: worth another try
-            raise RetryLater(0.0, f"{error!r}") from error
-        return ",".join(str(i) for i in ids)
-
-    async def _deliver(
-        self, chat_id: int, outgoing: Outgoing, live: str | None, progress: Progress
-    ) -> list[int]:
         if live:
             ids = [int(part) for part in live.split(",") if part.strip().isdigit()]
-            # A vanished or differently split message: post a new one instead.
-            if ids and await self.messenger.edit(chat_id, ids, outgoing):
-                return ids
+            with neutral_errors(private=chat_id > 0):
+                # A vanished or differently split message: post a new one instead.
+                if ids and await self.messenger.edit(chat_id, ids, outgoing):
+                    return ",".join(str(i) for i in ids)
+        ids = await self.send(chat_id, outgoing, progress=progress)
+        return ",".join(str(i) for i in ids)
+
+    async def send(
+        self,
+        chat_id: int,
+        outgoing: Outgoing,
+        *,
+        progress: Progress,
+        reply_to: int | None = None,
+    ) -> list[int]:
+        """Send every part (buttons under the last); return the message ids.
+
+        The parts `progress` holds went out before and are not sent again; each part
+        sent is added to it, also when a later one fails.
+        """
         progress.parts = len(outgoing.photos) + len(outgoing.chunks)
-        # The parts that went out before a failure are not sent again on the retry.
         sent = [int(i) for i in progress.sent]
         try:
-            try:
-                return await self.messenger.send(chat_id, outgoing, sent=sent)
-            except ChatMigrated as migrated:
-                # The group became a supergroup and we missed the service message: relink
-                # the club (its later rows follow), and send this one there.
-                new = int(migrated.new_chat_id)
-                log.warning("chat %s moved to %s: relinking and sending there", chat_id, new)
-                if self.moved is not None:
-                    await self.moved(chat_id, new)
-                return await self.messenger.send(new, outgoing, sent=sent)
+            with neutral_errors(private=chat_id > 0):
+                try:
+                    return await self.messenger.send(
+                        chat_id, outgoing, reply_to=reply_to, sent=sent
+                    )
+                except ChatMigrated as migrated:
+                    # The group became a supergroup and we missed the service message:
+                    # relink the club (its later rows follow), and send this one there.
+                    new = int(migrated.new_chat_id)
+                    log.warning("chat %s moved to %s: relinking and sending there", chat_id, new)
+                    if self.moved is not None:
+                        await self.moved(chat_id, new)
+                    return await self.messenger.send(new, outgoing, sent=sent)
         finally:
             progress.sent[:] = [str(i) for i in sent]
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Ask someone who never started the bot to start it, in the club's groups."""
-        async with self.uow_factory() as uow:
-            chats = await uow.clubs.chats(club_id)
-            player = await uow.players.by_account(club_id, PLATFORM, user)
-        groups = [c for p, c in chats if p == PLATFORM and not c.startswith("user:")]
-        name = player.name if player is not None else user
+        groups, name = await whom_to_tell(self.uow_factory, PLATFORM, club_id, user)
         text = start_bot_text(club.language, user, name, self.messenger.bot.username)
         told = False
         for group in groups:
@@ -138,6 +140,32 @@ class TelegramTransport:
             told = True
         if groups and not told:
             raise RetryLater(self.max_wait, "no group of the club could be told now")
+
+
+@contextlib.contextmanager
+def neutral_errors(*, private: bool) -> Iterator[None]:
+    """Turn Telegram's errors into the shared sending layer's (see the module doc)."""
+    try:
+        yield
+    except RetryAfter as error:
+        raise RetryLater(retry_seconds(error), f"429: {error}") from error
+    except Forbidden as error:
+        if private:
+            raise Unreachable(f"403: {error}") from error
+        raise Rejected(f"403: {error}") from error
+    except BadRequest as error:
+        raise Rejected(f"400: {error}") from error
+    except TelegramError as error:  # NetworkError, TimedOut, a 5xx: worth another try
+        raise RetryLater(0.0, f"{error!r}") from error
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """Return the server's retry_after in seconds (an int or a timedelta, by version)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = error.retry_after
+    seconds = value.total_seconds() if hasattr(value, "total_seconds") else float(value)
+    return max(seconds, 0.0)
 
 
 def chat_id_of(chat: str) -> int:

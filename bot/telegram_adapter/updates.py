@@ -16,29 +16,21 @@ import asyncio
 import contextlib
 import inspect
 import logging
-import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-)
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
-from telegram.warnings import PTBDeprecationWarning
 
 from bot.sending.replies import ReplyOutbox
 from bot.sending.serial import PerKey
+from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
-from bot.telegram_adapter.delivery import Messenger
-from bot.telegram_adapter.formatting import Outgoing, render
+from bot.telegram_adapter.formatting import render
+from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response, handle
 from commands.replies import say
@@ -48,7 +40,6 @@ from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
-PLATFORM = "telegram"
 START_AS = "/help"  # what /start (a deep link, the Start button) runs
 REPLY_MAX_WAIT = 2.0  # seconds a reply may wait for the chat's limits; longer: the outbox
 
@@ -100,7 +91,7 @@ class UpdateHandlers:
         uow_factory: Callable[[], SqlUnitOfWork],
         config: CommandConfig,
         clock: Callable[[], datetime],
-        messenger: Messenger,
+        transport: TelegramTransport,
         admins: AdminCache,
         poke: Poke | None = None,
         queued: Callable[[], None] | None = None,
@@ -112,7 +103,8 @@ class UpdateHandlers:
         self.uow_factory = uow_factory
         self.config = config
         self.clock = clock
-        self.messenger = messenger
+        self.transport = transport
+        self.messenger = transport.messenger
         self.admins = admins
         self.poke = poke
         self.queued = queued
@@ -272,10 +264,10 @@ class UpdateHandlers:
         if response.reply.private and not where.private:
             try:
                 if await self._paced(where.user_id):
-                    await self.messenger.send(where.user_id, outgoing)
+                    await self.transport.send(where.user_id, outgoing, progress=Progress())
                     await self._settle(response, None)  # the group did not see it
                     return
-            except TelegramError as error:
+            except SendError as error:
                 # Never started the bot, or any other trouble: answer in the group.
                 log.info(
                     "private reply to %s failed (%s): answering in the group", inv.user, error
@@ -285,31 +277,23 @@ class UpdateHandlers:
                 outgoing = render(
                     say("secret_needs_private_chat"), response.language, response.timezone
                 )
-        sent: list[int] = []
+        progress = Progress()
         try:
             if not await self._paced(where.chat_id):
                 await self._queue(inv, response, "paced: the chat's send limit")
                 return
-            await self._send(where, outgoing, sent)
-        except RetryAfter as error:
-            self.messenger.pause(where.chat_id, retry_seconds(error))
-            await self._queue(inv, response, f"429 {error}", partly=bool(sent))
-        except (Forbidden, BadRequest) as error:
+            await self.transport.send(
+                where.chat_id, outgoing, progress=progress, reply_to=where.reply_to
+            )
+        except RetryLater as error:
+            if error.seconds > 0:
+                self.messenger.pause(where.chat_id, error.seconds)
+            await self._queue(inv, response, str(error), partly=bool(progress.sent))
+        except (Unreachable, Rejected) as error:
             log.warning("reply to %s in %s refused: %s", inv.user, where.chat_id, error)
-            await self._settle(response, sent or None)
-        except NetworkError as error:
-            await self._queue(inv, response, f"network: {error}", partly=bool(sent))
+            await self._settle(response, progress.sent)
         else:
-            await self._settle(response, sent)
-
-    async def _send(self, where: Where, outgoing: Outgoing, sent: list[int]) -> None:
-        try:
-            await self.messenger.send(where.chat_id, outgoing, reply_to=where.reply_to, sent=sent)
-        except ChatMigrated as migrated:
-            # The group became a supergroup: relink its club, and answer there.
-            new = int(migrated.new_chat_id)
-            await self.move_chat(where.chat_id, new)
-            await self.messenger.send(new, outgoing, sent=sent)
+            await self._settle(response, progress.sent)
 
     async def _paced(self, chat_id: int) -> bool:
         """Wait for the chat's send limits if it is a short wait; False if it is not."""
@@ -320,10 +304,10 @@ class UpdateHandlers:
             await self._sleep(delay)
         return True
 
-    async def _settle(self, response: Response, sent: list[int] | None) -> None:
+    async def _settle(self, response: Response, sent: list[str] | None) -> None:
         """Mark the carried announcements sent with the reply (`sent`: its message ids),
         or give them to the sender (None or none)."""
-        await self.replies.settle(response, ",".join(str(i) for i in sent) if sent else None)
+        await self.replies.settle(response, ",".join(sent) if sent else None)
 
     async def _queue(
         self, inv: Invocation, response: Response, why: str, *, partly: bool = False
@@ -335,15 +319,6 @@ class UpdateHandlers:
         if is_anonymous_admin(message):
             return True
         return await self.admins.is_admin(message.chat.id, user.id)
-
-
-def retry_seconds(error: RetryAfter) -> float:
-    """Return the server's retry_after in seconds (an int or a timedelta, by version)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value = error.retry_after
-    seconds = value.total_seconds() if hasattr(value, "total_seconds") else float(value)
-    return max(seconds, 0.0)
 
 
 async def _call(poke: Poke) -> None:

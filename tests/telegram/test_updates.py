@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from datetime import timedelta
 
 from sqlalchemy import select
 
 from bot.telegram_adapter.updates import Where
-from commands.dispatch import Response
-from commands.replies import Name, say, to_payload
 from commands.session import Invocation
 from storage import tables as t
+from tests.security.test_telegram_findings import held_row
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import BOT_USERNAME, GROUP, callback_update, message_update, user
 
@@ -145,31 +143,11 @@ async def test_a_reply_that_goes_privately_releases_the_groups_announcement(
     harness: Harness,
 ) -> None:
     h = harness
-    await open_cup(h)
-    await h.drain()
-    reply = say("club.checkin_open", tournament=Name("January Cup"))
-    async with h.service.handlers.uow_factory() as uow:
-        club = await uow.clubs.for_chat("telegram", str(GROUP))
-        assert club is not None
-        (row_id,) = await uow.outbox.add_many(
-            [
-                {
-                    "club_id": club.id,
-                    "platform": "telegram",
-                    "chat": str(GROUP),
-                    "payload": to_payload(reply),
-                    "created_at": h.clock.now(),
-                    "held_until": h.clock.now() + timedelta(minutes=2),
-                }
-            ]
-        )
-        await uow.commit()
-    private = Response(
-        dataclasses.replace(reply, private=True), "en", "UTC", club.id, held=(row_id,)
-    )
+    _, held = await held_row(h)  # an announcement leased to a reply that says the same
+    private = dataclasses.replace(held, reply=dataclasses.replace(held.reply, private=True))
     inv = Invocation("telegram", str(GROUP), str(BOB["id"]), "Bob", "/x", h.clock.now())
     await h.service.handlers.reply(inv, Where(GROUP, BOB["id"], False, None), private)
     assert "January Cup" in h.request.texts(BOB["id"])[-1]
-    # The group did not see it: its announcement goes now, not after the two minutes.
+    # The group did not see it: its announcement goes now, not after the lease.
     assert await h.drain() == 1
     assert "January Cup" in h.request.texts(GROUP)[-1]
