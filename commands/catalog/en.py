@@ -552,6 +552,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_cancelled": "{tournament} is cancelled: /tournament list shows the others.",
     "refused.tournament_in_play": "{name} is still being played: finish it first.",
     "refused.result_unchanged": "Match {match} already stands at {white}-{black}: nothing changed.",
+    "refused.value_needs_key": "Write it with its option: {usage}",
     "refused.did_you_mean_word": "“{text}”: did you mean {suggestion}? {usage}",
     "refused.which_tournament_required": "Say which tournament: {usage} (/tournament list shows their names)",
     "refused.tournament_name_required": 'Add a name: /tournament new name:"January Cup" start:"2026-01-31 20:00"',

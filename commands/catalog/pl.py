@@ -522,6 +522,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_cancelled": "{tournament} jest odwołany: /tournament list pokazuje pozostałe.",
     "refused.tournament_in_play": "Turniej {name} wciąż trwa: najpierw go zakończ.",
     "refused.result_unchanged": "Mecz {match} ma już wynik {white}-{black}: nic się nie zmienia.",
+    "refused.value_needs_key": "Napisz to z nazwą opcji: {usage}",
     "refused.did_you_mean_word": "„{text}”: czy chodziło o {suggestion}? {usage}",
     "refused.which_tournament_required": "Podaj, który turniej: {usage} (/tournament list pokazuje ich nazwy)",
     "refused.tournament_name_required": 'Dodaj nazwę: /tournament new name:"Puchar Stycznia" start:"2026-01-31 20:00"',

@@ -522,6 +522,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_cancelled": "{tournament} este anulat: /tournament list arată celelalte turnee.",
     "refused.tournament_in_play": "{name} încă se joacă: încheiați-l mai întâi.",
     "refused.result_unchanged": "Partida {match} are deja scorul {white}-{black}: nu se schimbă nimic.",
+    "refused.value_needs_key": "Scrieți-o cu opțiunea ei: {usage}",
     "refused.did_you_mean_word": "„{text}”: ați vrut să scrieți {suggestion}? {usage}",
     "refused.which_tournament_required": "Spuneți care turneu: {usage} (/tournament list arată numele lor)",
     "refused.tournament_name_required": 'Adăugați un nume: /tournament new name:"Cupa Ianuarie" start:"2026-01-31 20:00"',

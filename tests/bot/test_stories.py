@@ -186,7 +186,8 @@ def test_a_final_corrected_after_the_finish_changes_champion_points_and_season_H
         ["2", "Gina R.", "1.18"],
         ["3", "bob", "0.60"],
     ]
-    season = lines.index("[10:00] #club: HG Backgammon: season ranking")
+    season = lines.index("[10:00] #club: [picture: ranking-season-backgammon.png]") + 1
+    assert lines[season] == "  HG Backgammon: season ranking"  # under its picture line
     assert re.split(r"\s{2,}", lines[season + 2].strip())[:3] == ["1", "Alice Moreno", "2.22"]
     exported = clubtd("export", "--db", database_url, "--format", "json")
     assert exported.exit_code == 0, exported.stderr
