@@ -54,6 +54,15 @@ def parse_directors(value: Any) -> Directors:
     return frozenset(found)
 
 
+def secret_text(value: Any) -> str | None:
+    """Return a setting that may be a pydantic SecretStr as plain text (None if blank):
+    what an adapter reads its token and webhook secret with."""
+    if value is None:
+        return None
+    text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
+    return text.strip() or None
+
+
 class Settings(BaseSettings):
     """Everything the bot reads from its environment; nothing else reads it."""
 

@@ -14,7 +14,6 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 
 import discord
@@ -62,8 +61,8 @@ class InteractionHandlers:
         self.defer_after = defer_after
         self.poke = poke
         self.queued = queued
-        self.outbox = outbox
         self.draw = draw
+        self.replies = ReplyOutbox(PLATFORM, uow_factory, outbox, clock)
         self.serial = PerKey()
 
     # -- who --
@@ -174,22 +173,15 @@ class InteractionHandlers:
         try:
             await self._answer(interaction, outgoing, posts, hidden, deferred_hidden=ephemeral)
         except (discord.NotFound, discord.HTTPException) as error:
-            # The interaction expired (3 s / 15 min) or Discord had trouble: post instead.
+            # The interaction expired (3 s / 15 min) or Discord had trouble: post instead;
+            # what only the asker was to see goes to their direct messages.
             log.info("interaction %s answer failed (%s): queued", interaction.id, error)
-            await self._settle(response, sent=False)
-            if response.reply.secret:
-                log.warning("a secret answer to %s was not sent; it is not queued", inv.user)
-            elif not response.held:
-                # What only the asker was to see goes to their direct messages.
-                where = replace(inv, chat=f"user:{inv.user}") if hidden else inv
-                await self._queue(where, response)
+            chat = f"user:{inv.user}" if hidden else inv.chat
+            why = f"to {inv.user}: the interaction could not be answered"
+            await self.replies.queue(chat, response, why)
         else:
-            await self._settle(response, sent=not hidden)
-
-    async def _settle(self, response: Response, *, sent: bool) -> None:
-        """Mark the carried announcements sent with the answer, or give them to the sender."""
-        replies = ReplyOutbox(PLATFORM, self.uow_factory, self.outbox, self.clock)
-        await replies.settle(response, "" if sent else None)
+            # The carried announcements went out with the answer, unless it was hidden.
+            await self.replies.settle(response, None if hidden else "")
 
     async def _answer(
         self,
@@ -270,10 +262,6 @@ class InteractionHandlers:
                     interaction, twin, view if last else None, outgoing, hidden, thinking
                 )
                 thinking = False
-
-    async def _queue(self, inv: Invocation, response: Response) -> None:
-        replies = ReplyOutbox(PLATFORM, self.uow_factory, self.outbox, self.clock)
-        await replies.queue(inv.chat, response, "the interaction could not be answered")
 
     # -- autocomplete --
 

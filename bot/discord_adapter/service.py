@@ -28,6 +28,7 @@ from bot.discord_adapter.transport import DiscordTransport
 from bot.sending.buttons import ButtonStore
 from bot.sending.outbox import OutboxSender
 from bot.sending.pacing import Window, WindowPacer
+from bot.settings import secret_text
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -55,7 +56,7 @@ class DiscordConfig:
 
 
 def config_from_settings(settings: Any) -> DiscordConfig:
-    token = _secret(settings.discord_token)
+    token = secret_text(settings.discord_token)
     if token is None:
         raise ValueError("CLUBTD_DISCORD_TOKEN is not set")
     return DiscordConfig(
@@ -63,13 +64,6 @@ def config_from_settings(settings: Any) -> DiscordConfig:
         api_url=getattr(settings, "discord_api_url", None) or None,
         director_role=getattr(settings, "discord_director_role", None) or None,
     )
-
-
-def _secret(value: Any) -> str | None:
-    if value is None:
-        return None
-    text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
-    return text.strip() or None
 
 
 class ClubClient(discord.Client):

@@ -21,7 +21,14 @@ from bot.discord_adapter.posts import CANNOT_DM, Draw, Post, prepare, refuses_fi
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
-from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
+from bot.sending.transport import (
+    Progress,
+    Rejected,
+    RetryLater,
+    SendError,
+    Unreachable,
+    whom_to_tell,
+)
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
@@ -111,25 +118,17 @@ class DiscordTransport:
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Mention the person in the club's server channel: DMs to them are refused."""
-        async with self.uow_factory() as uow:
-            chats = await uow.clubs.chats(club_id)
-            player = await uow.players.by_account(club_id, PLATFORM, user)
-        name = escape(player.name if player is not None else user, "markdown")
-        mention = f"<@{int(user)}> ({name})"
-        raw = template(club.language, "discord.dms_closed")
-        text = raw.replace("{name}", mention)
+        servers, name = await whom_to_tell(self.uow_factory, PLATFORM, club_id, user)
+        if not servers:
+            raise Rejected(f"no Discord channel of club {club_id} to mention {user} in")
+        mention = f"<@{int(user)}> ({escape(name, 'markdown')})"
+        text = template(club.language, "discord.dms_closed").replace("{name}", mention)
         outgoing = Outgoing((text,), (), (), mentions=(int(user),))
-        told = False
-        for platform, chat in chats:
-            if platform != PLATFORM or chat.startswith("user:"):
-                continue
+        for chat in servers:
             try:
                 await self.send(await self.channel_for(chat), outgoing, chat)
             except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
                 raise neutral(error, chat) from error
-            told = True
-        if not told:
-            raise Rejected(f"no Discord channel of club {club_id} to mention {user} in")
 
     # -- sending --
 

@@ -31,6 +31,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.sending.outbox import OutboxSender
+from bot.settings import secret_text
 from bot.telegram_adapter.admins import AdminCache
 from bot.telegram_adapter.delivery import Messenger, buttons
 from bot.telegram_adapter.pacing import Limits, pacer
@@ -89,25 +90,17 @@ class TelegramConfig:
 
 def config_from_settings(settings: Any) -> TelegramConfig:
     """Read the Telegram settings; the webhook ones are optional until the lead adds them."""
-    token = _secret(settings.telegram_token)
+    token = secret_text(settings.telegram_token)
     if token is None:
         raise ValueError("CLUBTD_TELEGRAM_TOKEN is not set")
     return TelegramConfig(
         token=token,
         api_url=getattr(settings, "telegram_api_url", None) or None,
         webhook_url=getattr(settings, "telegram_webhook_url", None) or None,
-        webhook_secret=_secret(getattr(settings, "telegram_webhook_secret", None)),
+        webhook_secret=secret_text(getattr(settings, "telegram_webhook_secret", None)),
         webhook_listen=getattr(settings, "telegram_webhook_listen", None) or "0.0.0.0",
         webhook_port=int(getattr(settings, "telegram_webhook_port", None) or 8443),
     )
-
-
-def _secret(value: Any) -> str | None:
-    """Return a setting that may be a pydantic SecretStr as plain text (None if blank)."""
-    if value is None:
-        return None
-    text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
-    return text.strip() or None
 
 
 def bot_commands(language: str, *, directors: bool) -> list[BotCommand]:

@@ -38,7 +38,7 @@ class FakeTransport:
     platform: str = "fake"
     parts: int = 1
     sent: list[tuple[str, str, str | None]] = field(default_factory=list)
-    languages: list[str] = field(default_factory=list)
+    languages: dict[str, str] = field(default_factory=dict)  # chat -> rendered in
     told: list[str] = field(default_factory=list)
     tell_fails: list[Exception] = field(default_factory=list)
     paused: dict[str, float] = field(default_factory=dict)
@@ -55,7 +55,7 @@ class FakeTransport:
     async def deliver(
         self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
     ) -> str:
-        self.languages.append(club.language)
+        self.languages[chat] = club.language
         key = reply.parts[0].key  # type: ignore[union-attr]
         progress.parts = self.parts
         for index in range(len(progress.sent), self.parts):
@@ -283,4 +283,5 @@ async def test_a_direct_message_is_rendered_in_its_players_language(
     payload = {**to_payload(say("help.me")), "language": "pl"}
     await _setup(engine, [("user:5", payload), ("user:6", "help.me")])
     await _sender(engine, transport).run_once()
-    assert transport.languages == ["pl", "en"]
+    # The two chats are sent concurrently: which goes first is not fixed.
+    assert transport.languages == {"user:5": "pl", "user:6": "en"}

@@ -156,6 +156,14 @@ def test_config_reads_the_settings_and_derives_urls() -> None:
         config_from_settings(Unset())
 
 
+def test_a_blank_webhook_secret_is_unset_so_one_is_generated() -> None:
+    settings = Settings(
+        telegram_token="123:abc",  # type: ignore[arg-type]
+        telegram_webhook_secret="   ",  # type: ignore[arg-type]
+    )
+    assert config_from_settings(settings).webhook_secret is None
+
+
 async def test_from_app_builds_the_adapter_clubtd_run_starts(engine: AsyncEngine) -> None:
     """bot.runner.ADAPTERS["telegram"] = from_app: settings, storage, clock and poke."""
     pokes: list[str] = []
