@@ -213,6 +213,12 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:
+        size = re.fullmatch(r"at most the group size \((\d+)\)", error.allowed)
+        if error.key == "groups.qualifiers" and size:
+            # Said in the words the director typed (group_size:, qualifiers:).
+            raise Refused(
+                "groups_too_small", size=int(size.group(1)), qualifiers=error.value
+            ) from None
         raise Refused(
             "bad_preset", option=error.key, value=str(error.value), allowed=_expected(error)
         ) from None

@@ -457,6 +457,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_language": "{text} is not available: choose one of {languages}.",
     "refused.bad_lot": "lot: takes won or lost (directors: first, second, white or black).",
     "refused.bad_match_number": "{text} is not a match number: write match:3.",
+    "refused.groups_too_small": "Groups of {size} cannot send {qualifiers} players through: use group_size:{qualifiers} or more, or qualifiers:{size} or fewer.",
+    "refused.bad_timezone_close": "{text} is not a time zone: did you mean {suggestion}? Write it like Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} does not fit: it takes {allowed}.",
     "refused.bad_preset_name": "There is no preset {text}: did you mean preset:{suggestion}? Presets: {presets}.",
     "refused.bad_result_args": "Write the result as {usage}, or /result 12 3-1 for match 12 (white first).",

@@ -427,6 +427,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_language": "{text} no está disponible: elige uno de estos: {languages}.",
     "refused.bad_lot": "lot: admite won o lost (directores: first, second, white o black).",
     "refused.bad_match_number": "{text} no es un número de encuentro: escribe match:3.",
+    "refused.groups_too_small": "Grupos de {size} no pueden clasificar a {qualifiers} jugadores: usa group_size:{qualifiers} o más, o qualifiers:{size} o menos.",
+    "refused.bad_timezone_close": "{text} no es una zona horaria: ¿querías decir {suggestion}? Escríbela como Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} no sirve: admite {allowed}.",
     "refused.bad_preset_name": "No hay ningún reglamento {text}: ¿querías decir preset:{suggestion}? Reglamentos: {presets}.",
     "refused.bad_result_args": "Escribe el resultado así: {usage}, o /result 12 3-1 para el encuentro 12 (blancas primero).",

@@ -427,6 +427,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_language": "Język {text} jest niedostępny: wybierz jeden z: {languages}.",
     "refused.bad_lot": "lot: przyjmuje won albo lost (sędziowie: first, second, white albo black).",
     "refused.bad_match_number": "{text} to nie numer meczu: napisz match:3.",
+    "refused.groups_too_small": "Grupy po {size} nie mogą wyłonić {qualifiers} awansujących: użyj group_size:{qualifiers} lub więcej albo qualifiers:{size} lub mniej.",
+    "refused.bad_timezone_close": "{text} to nie strefa czasowa: czy chodziło o {suggestion}? Zapisz ją jak Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} nie pasuje: oczekiwano {allowed}.",
     "refused.bad_preset_name": "Nie ma regulaminu {text}: czy chodziło o preset:{suggestion}? Regulaminy: {presets}.",
     "refused.bad_result_args": "Wpisz wynik jako {usage} albo /result 12 3-1 dla meczu nr 12 (najpierw białe).",

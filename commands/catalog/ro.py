@@ -427,6 +427,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_language": "{text} nu este disponibilă: alegeți una dintre {languages}.",
     "refused.bad_lot": "lot: acceptă won sau lost (arbitrii: first, second, white sau black).",
     "refused.bad_match_number": "{text} nu este un număr de partidă: scrieți match:3.",
+    "refused.groups_too_small": "Grupele de câte {size} nu pot califica {qualifiers} jucători: folosiți group_size:{qualifiers} sau mai mult, ori qualifiers:{size} sau mai puțin.",
+    "refused.bad_timezone_close": "{text} nu este un fus orar: ați vrut să scrieți {suggestion}? Scrieți-l ca Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} nu se potrivește: se acceptă {allowed}.",
     "refused.bad_preset_name": "Nu există regulamentul {text}: ați vrut să scrieți preset:{suggestion}? Regulamente: {presets}.",
     "refused.bad_result_args": "Scrieți rezultatul ca {usage} sau /result 12 3-1 pentru partida 12 (întâi jucătorul cu albe).",
