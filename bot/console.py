@@ -254,10 +254,11 @@ class ConsoleBot:
     ) -> None:
         rendered = renderer.reply(reply)
         body = rendered.text
-        drawing = self.pictures is not None and club.pictures
-        if drawing and any(isinstance(p, Picture) for p in reply.parts):
+        if club.pictures and any(isinstance(p, Picture) for p in reply.parts):
+            # INTERFACE 3: a picture prints as [picture: NAME.png], written to --pictures
+            # DIR when given; without a folder its text twin follows, so nothing is lost.
             blocks = [
-                self._picture(part, club)
+                self._picture(part, club, renderer)
                 if isinstance(part, Picture)
                 else renderer.reply(Reply((part,))).text
                 for part in reply.parts
@@ -268,11 +269,13 @@ class ConsoleBot:
         text = message_lines(self.stamp(now, club), where(chat), body, rendered.buttons)
         self.output.message(text)
 
-    def _picture(self, picture: Picture, club: Club) -> str:
-        """Write a picture to the pictures directory; return how it is shown."""
+    def _picture(self, picture: Picture, club: Club, renderer: Renderer) -> str:
+        """Write a picture to the pictures directory, if any; return how it is shown."""
+        if self.pictures is None:
+            twin = renderer.reply(Reply(picture.fallback)).text if picture.fallback else ""
+            return "\n".join(filter(None, (f"[picture: {picture.name}.png]", twin)))
         from bot.pictures import render  # Pillow loads only when pictures are drawn
 
-        assert self.pictures is not None
         drawn = render(picture, club.language, club.timezone)
         self.pictures.mkdir(parents=True, exist_ok=True)
         (self.pictures / drawn.filename).write_bytes(drawn.png)

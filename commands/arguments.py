@@ -5,9 +5,11 @@ Each reader raises `Refused` with a code whose catalog message says what to type
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from commands.parsing import Parsed
 from tournament.model import Refused
@@ -91,11 +93,40 @@ def local_time(text: str | None, zone: str) -> datetime:
 
 
 def time_zone(text: str) -> str:
+    """Return the IANA zone `text` means: exact, any case, or a city only one zone has
+    (`Bucharest`); refuse with the closest zones otherwise."""
+    text = text.strip()
     try:
         ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError):
-        raise Refused("bad_timezone", text=text) from None
-    return text
+        pass
+    else:
+        return text
+    wanted = text.lower().replace(" ", "_")
+    by_name, by_city = _zones()
+    if wanted in by_name:
+        return by_name[wanted]
+    cities = by_city.get(wanted.rsplit("/", 1)[-1], [])
+    if len(cities) == 1:
+        return cities[0]
+    close = cities or [
+        by_city[c][0]
+        for c in difflib.get_close_matches(wanted.rsplit("/", 1)[-1], list(by_city), n=3)
+    ]
+    if close:
+        raise Refused("bad_timezone_close", text=text, suggestion=" / ".join(close))
+    raise Refused("bad_timezone", text=text)
+
+
+@functools.cache
+def _zones() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Return the zones by lower-case name and by lower-case city (the last part)."""
+    names = sorted(z for z in available_timezones() if "/" in z and not z.startswith("Etc/"))
+    by_city: dict[str, list[str]] = {}
+    for zone in names:
+        by_city.setdefault(zone.rsplit("/", 1)[-1].lower(), []).append(zone)
+    by_name = {zone.lower(): zone for zone in names} | {"utc": "UTC"}
+    return by_name, by_city
 
 
 def reason(parsed: Parsed, *, usage: str) -> str:

@@ -213,6 +213,12 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:
+        size = re.fullmatch(r"at most the group size \((\d+)\)", error.allowed)
+        if error.key == "groups.qualifiers" and size:
+            # Said in the words the director typed (group_size:, qualifiers:).
+            raise Refused(
+                "groups_too_small", size=int(size.group(1)), qualifiers=error.value
+            ) from None
         raise Refused(
             "bad_preset", option=error.key, value=str(error.value), allowed=_expected(error)
         ) from None
@@ -388,7 +394,8 @@ async def result(s: Session, a: Args) -> Reply:
     else:
         raise Refused("bad_result_args", usage=a.usage)
     reason = (a.text("reason") or "").strip()
-    if not progress.touched(match) and not isinstance(change, str):
+    if not match.is_final and not isinstance(change, str):
+        # An open match (disputed, reported, under way) gets its result: no correction.
         s.events.extend(reports.set_result(state, match.number, change, s.now))
         s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
         names = await s.names(set(match.players))
@@ -453,14 +460,20 @@ async def reinstate(s: Session, a: Args) -> Reply:
     """Undo a withdrawal, no-show or removal, with a reason; lift the suspension it caused."""
     reason = a.text("reason") or ""
     player, state = await _named_entry(s, a)
-    s.events.extend(attendance.reinstate(state, player.id, s.now))
-    for record in sanctions.caused_by(
-        await s.uow.sanctions.for_club(s.club.id), player.id, state.id
-    ):
+    events = attendance.reinstate(state, player.id, s.now)
+    s.events.extend(events)
+    lifted = sanctions.caused_by(await s.uow.sanctions.for_club(s.club.id), player.id, state.id)
+    for record in lifted:
         sanctions.end(record, s.now, how="lifted", note=reason)
         await s.uow.sanctions.save(record)
     s.log("reinstate", player=player.name, reason=reason)
-    return say("reinstate.done", name=Name(player.name), tournament=Name(state.name))
+    # The club's announcement, and what the director needs besides: one message.
+    said = announce.notices(state, events, await s.names(set(state.entries)))
+    parts = [part for notice in said[:1] for part in notice.reply.parts]
+    if lifted:
+        parts.append(msg("reinstate.lifted", name=Name(player.name)))
+    parts.append(msg("reinstate.checkin", name=Name(player.name)))
+    return Reply(tuple(parts))
 
 
 async def lot(s: Session, a: Args) -> Reply:

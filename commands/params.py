@@ -197,6 +197,15 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             # name:Navodari Cup without quotes: the value ends at the space.
             value = " ".join([str(raw[texts[0]]), *leftover])
             raise Refused("unquoted_value", example=f'{texts[0]}:"{value}"')
+        keyed = [
+            p
+            for p in signature.params
+            if p.type == "text" and p.required and not p.positional and p.name not in raw
+        ]
+        if keyed:
+            # /tournament new Dec Cup start:...: the words are the name, typed without name:.
+            typed = {**raw, keyed[0].name: " ".join(leftover)}
+            raise Refused("value_needs_key", usage=signature.usage(typed=typed))
         raise Refused(
             "unexpected_words", words=" ".join(leftover), usage=signature.usage(full=True)
         )

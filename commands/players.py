@@ -156,7 +156,8 @@ async def report(s: Session, a: Args) -> Reply:
         events = reports.report_score(state, match.number, player.id, score, s.now)
     except ScoreError as error:
         # The hint shows this match's own length: a final to 7 is not reported 3-1.
-        raise ScoreError(error.code, **error.params, example=report_usage(match)) from None
+        example = report_usage(match, state.preset.game)
+        raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)
     names = await s.names(set(match.players))
@@ -179,8 +180,12 @@ async def report(s: Session, a: Args) -> Reply:
     )
 
 
-def report_usage(match: Match) -> str:
+def report_usage(match: Match, game: str) -> str:
     """Return how to report `match`: a winning score of its own length, yours first."""
+    if game == "draughts":
+        # 2 points a game (WAR-V): a match of two games adds up to 4, e.g. 3-1.
+        total = 2 * match.length
+        return f"/report {total - 1}-1" if total > 2 else f"/report {total}-0"
     return f"/report {match.length}-{max(match.length - 2, 0)}"
 
 
@@ -245,7 +250,7 @@ async def pick_match(
     if len(started) == 1:
         return started[0]
     if usage is None:
-        usage = " · ".join(dict.fromkeys(report_usage(m) for m in started))
+        usage = " · ".join(dict.fromkeys(report_usage(m, state.preset.game) for m in started))
     names = await s.names({q for m in started for q in m.players})
     buttons = tuple(
         Button(

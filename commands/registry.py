@@ -69,6 +69,17 @@ OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
 YES_NO = {"true": "yes", "on": "yes", "1": "yes", "si": "yes", "sí": "yes", "da": "yes"}
 YES_NO |= {"tak": "yes", "false": "no", "off": "no", "0": "no", "nu": "no", "nie": "no"}
+# A language typed by name, in any of the four: language:romanian, language:polski.
+LANGUAGE_NAMES = {
+    name: code
+    for code, names in {
+        "en": ("english", "inglés", "ingles", "engleză", "engleza", "angielski"),
+        "es": ("spanish", "español", "espanol", "spaniolă", "spaniola", "hiszpański"),
+        "ro": ("romanian", "rumano", "română", "romana", "romanesc", "rumuński"),
+        "pl": ("polish", "polaco", "poloneză", "poloneza", "polski", "polska"),
+    }.items()
+    for name in names
+}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 
@@ -133,7 +144,13 @@ def _club() -> CommandSpec:
         (
             Param("name", "text", example='"HG Backgammon"'),
             Param("timezone", "text", aliases=("tz",), example="Europe/Madrid"),
-            Param("language", "choice", aliases=("lang",), choices=LANGUAGES),
+            Param(
+                "language",
+                "choice",
+                aliases=("lang",),
+                choices=LANGUAGES,
+                synonyms=LANGUAGE_NAMES,
+            ),
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
             Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
         ),
@@ -266,6 +283,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "language",
                 "choice",
                 choices=(*LANGUAGES, "club"),
+                synonyms=LANGUAGE_NAMES,
                 aliases=("lang",),
                 description="arg.my_language",
             ),
@@ -380,7 +398,12 @@ def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, .
 def bind_line(spec: CommandSpec, words: tuple[str, ...], parsed: Parsed) -> Args:
     """Bind a line's words and options to `spec`; refuse a mistyped subcommand helpfully."""
     positional = any(p.positional for p in spec.params)
-    if spec.subcommands and words and not positional:
+    # /club name:Navodari Club: "Club" is the rest of an unquoted value, not a subcommand.
+    unquoted = any(
+        p.type == "text" and not {p.name, *p.aliases}.isdisjoint(parsed.options)
+        for p in spec.params
+    )
+    if spec.subcommands and words and not positional and not unquoted:
         subs = [s.word for s in spec.subcommands]
         close = suggestions(words[0], subs)
         raise Refused(

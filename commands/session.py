@@ -40,11 +40,11 @@ def with_club(reply: Reply, club_id: int) -> Reply:
     return Reply(reply.parts, buttons, reply.private, reply.secret)
 
 
-def _says_all_of(announcement: dict[str, Any], reply: dict[str, Any]) -> bool:
-    """Return whether an announcement repeats every part of a reply (which has no buttons)."""
-    if reply["buttons"] or not reply["parts"]:
+def _says_all_of(fuller: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Return whether one message repeats every part of another (which has no buttons)."""
+    if other["buttons"] or not other["parts"]:
         return False
-    return all(part in announcement["parts"] for part in reply["parts"])
+    return all(part in fuller["parts"] for part in other["parts"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +291,8 @@ class Session:
                     elif self.fuller_reply is None and _says_all_of(payload, echo):
                         self.fuller_reply = notice.reply  # one message per event
                         carried = True
+                    elif _says_all_of(echo, payload):
+                        carried = True  # the reply says it all, and more for its reader
                 messages.append(
                     {
                         "club_id": self.club.id,

@@ -111,7 +111,8 @@ def test_ranking_import_matches_names_and_adds_newcomers(
     assert "2 new players without a chat account" in result.stdout
     shown = clubtd("console", "--script", script("r.t", "bob: /ranking\n"), "--db", url)
     assert shown.stdout.splitlines() == [
-        "[19:00] #club: Club: season ranking",
+        "[19:00] #club: [picture: ranking-season-backgammon.png]",
+        "  Club: season ranking",
         "  #  Player       Points  Carried  Played  Prizes",
         "  1  Alice Smith   10.50    10.50       0  no",
         "  2  bob            7.00     7.00       0  no",

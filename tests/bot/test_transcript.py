@@ -92,7 +92,7 @@ def test_the_next_transcript_continues_on_the_stored_clock(
     result = clubtd("console", "--script", script("later.t", later), "--db", database_url)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "[20:15] #club: Group 1"
+    assert lines[:2] == ["[20:15] #club: [picture: cup-group-1.png]", "  Group 1"]
     stamped = [line for line in lines if line.startswith("[")]
     assert stamped[1:] == [
         "[20:20] #club: bob is 20 minutes late for match 1: alice gets 1 point. alice 2-0 bob",
@@ -104,7 +104,7 @@ def test_the_next_transcript_continues_on_the_stored_clock(
         "[20:30] @bob: You are suspended from the club's next tournament: you confirmed and did "
         "not come.",
         "[20:30] #club: Cup is over. Champion: alice!",
-        "[20:30] #club: Group 1",
+        "[20:30] #club: [picture: cup-group-1.png]",
     ]
 
 
@@ -179,9 +179,11 @@ def test_pictures_are_written_and_printed(clubtd: Clubtd, script: Script, tmp_pa
     assert lines.count("[20:30] #club: [picture: cup-group-1.png]") == 2
     with Image.open(pictures / "cup-group-1.png") as image:
         assert image.format == "PNG" and image.width == 1000
-    # Without a directory the same night prints the tables as text.
+    # Without a directory a picture still prints as its line, its table as text under it.
     again = clubtd("console", "--script", script("q.t", "ana: /standings\n"), "--db", url)
-    assert "Group 1" in again.stdout and "[picture:" not in again.stdout
+    shown = again.stdout.splitlines()
+    at = shown.index("[20:30] #club: [picture: cup-group-1.png]")
+    assert shown[at + 1] == "  Group 1"
 
 
 def test_interactive_console_reads_stdin(clubtd: Clubtd) -> None:

@@ -138,6 +138,23 @@ def test_a_near_miss_of_a_word_is_not_read_as_a_name() -> None:
     assert refusal("/ranking weekly").code == "bad_choice"
 
 
+def test_a_name_typed_without_its_option_is_shown_with_it() -> None:
+    refused = refusal('/tournament new Dec Cup start:"2026-12-05 18:00"')
+    assert refused.code == "value_needs_key"
+    assert refused.params["usage"] == ('/tournament new name:"Dec Cup" start:"2026-12-05 18:00"')
+
+
+def test_an_unquoted_value_is_not_taken_for_a_subcommand() -> None:
+    assert refusal("/club name:Navodari Club").params["example"] == 'name:"Navodari Club"'
+    assert refusal("/club tz:New York").params["example"] == 'timezone:"New York"'
+    assert refusal("/club lnk").code == "unknown_subcommand"
+
+
+def test_a_language_may_be_typed_by_its_name() -> None:
+    assert bound("/club language:romanian").values["language"] == "ro"
+    assert bound("/me language:polski").values["language"] == "pl"
+
+
 def test_a_score_typed_as_two_numbers_is_the_score() -> None:
     """`/report 3 1`: a phone keyboard puts a space where the dash is hard to reach."""
     assert bound("/report 3 1").values["score"] == [(3, 1)]
