@@ -23,9 +23,12 @@ from bot import pictures
 from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
+from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
 from bot.sending.serial import PerKey
+from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response, handle
+from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
 from storage.outbox import OutboxStore
@@ -52,6 +55,8 @@ class InteractionHandlers:
         queued: Callable[[], None] | None = None,
         outbox: OutboxStore | None = None,
         draw: Draw = pictures.render,
+        throttle: Throttle | None = None,
+        languages: ChatLanguages | None = None,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
@@ -63,6 +68,8 @@ class InteractionHandlers:
         self.queued = queued
         self.draw = draw
         self.replies = ReplyOutbox(PLATFORM, uow_factory, outbox, clock)
+        self.throttle = throttle or Throttle()
+        self.languages = languages or ChatLanguages(uow_factory, PLATFORM, config.default_language)
         self.serial = PerKey()
 
     # -- who --
@@ -100,7 +107,8 @@ class InteractionHandlers:
 
     async def command(self, interaction: discord.Interaction, name: str, text: str) -> None:
         """Run a slash command (already turned into its command line)."""
-        await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS)
+        if await self._admitted(interaction):
+            await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS)
 
     async def on_button(self, interaction: discord.Interaction) -> None:
         data: object = dict(interaction.data or {}).get("custom_id", "")
@@ -110,7 +118,30 @@ class InteractionHandlers:
         if command is None:
             await interaction.response.send_message("?", ephemeral=True)
             return
-        await self.run(interaction, command, ephemeral=False)
+        if await self._admitted(interaction):
+            await self.run(interaction, command, ephemeral=False)
+
+    async def _admitted(self, interaction: discord.Interaction) -> bool:
+        """Apply the per-person throttle (bot/throttle.py): the first refusal is said once,
+        privately, in the chat's language; later ones go unanswered until the bucket
+        refills (Discord then tells only the asker that the command did not respond)."""
+        user = str(interaction.user.id)
+        verdict = self.throttle.allow(user)
+        if verdict is Verdict.RUN:
+            return True
+        if verdict is Verdict.REFUSE:
+            private = interaction.guild_id is None
+            language = await self.languages.of(
+                f"user:{user}" if private else str(interaction.guild_id)
+            )
+            outgoing = render(say("throttled"), language, self.config.default_timezone)
+            try:
+                posts = await prepare(outgoing, self.draw)
+                await self._answer(interaction, outgoing, posts, True, deferred_hidden=True)
+            except discord.HTTPException as error:
+                log.info("could not tell %s to slow down: %s", user, error)
+        log.info("throttled %s in %s", user, interaction.guild_id or "DMs")
+        return False
 
     async def run(self, interaction: discord.Interaction, text: str, *, ephemeral: bool) -> None:
         inv = self.invocation(interaction, text)

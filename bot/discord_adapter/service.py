@@ -24,11 +24,13 @@ from bot import pictures
 from bot.discord_adapter.interactions import InteractionHandlers
 from bot.discord_adapter.posts import Draw
 from bot.discord_adapter.slash import Translator, build_commands
-from bot.discord_adapter.transport import DiscordTransport
+from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.buttons import ButtonStore
+from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
 from bot.sending.pacing import Window, WindowPacer
 from bot.settings import secret_text
+from bot.throttle import Rate, Throttle
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -53,6 +55,7 @@ class DiscordConfig:
     window: Window = field(default_factory=Window)
     outbox_interval: float = 1.0
     defer_after: float = 1.0  # answer within Discord's 3 s: defer what takes longer
+    throttle: Rate = field(default_factory=Rate)  # per person: a burst, then one every 3 s
 
 
 def config_from_settings(settings: Any) -> DiscordConfig:
@@ -137,6 +140,10 @@ class DiscordService:
             queued=self.sender.wake,
             outbox=outbox,
             draw=draw,
+            throttle=Throttle(config.throttle, clock=monotonic),
+            languages=ChatLanguages(
+                uow_factory, PLATFORM, command_config.default_language, monotonic=monotonic
+            ),
         )
         self._task: asyncio.Task[None] | None = None
 

@@ -30,12 +30,13 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
 from bot.settings import secret_text
 from bot.telegram_adapter.admins import AdminCache
 from bot.telegram_adapter.delivery import Messenger, buttons
 from bot.telegram_adapter.pacing import Limits, pacer
-from bot.telegram_adapter.transport import TelegramTransport
+from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.telegram_adapter.updates import Poke, UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer
 from bot.throttle import Rate, Throttle
@@ -182,6 +183,9 @@ class TelegramService:
             queued=self.sender.wake,
             outbox=outbox,
             throttle=Throttle(config.throttle, clock=monotonic),
+            languages=ChatLanguages(
+                uow_factory, PLATFORM, command_config.default_language, monotonic=monotonic
+            ),
         )
         self.transport.moved = self.handlers.move_chat
         self.application.add_handler(

@@ -25,6 +25,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
 from bot.sending.serial import PerKey
 from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
@@ -97,6 +98,7 @@ class UpdateHandlers:
         queued: Callable[[], None] | None = None,
         outbox: OutboxStore | None = None,
         throttle: Throttle | None = None,
+        languages: ChatLanguages | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         reply_max_wait: float = REPLY_MAX_WAIT,
     ) -> None:
@@ -110,6 +112,7 @@ class UpdateHandlers:
         self.queued = queued
         self.outbox = outbox
         self.throttle = throttle or Throttle()
+        self.languages = languages or ChatLanguages(uow_factory, PLATFORM, config.default_language)
         self._sleep = sleep
         self.reply_max_wait = reply_max_wait
         self.replies = ReplyOutbox(PLATFORM, uow_factory, outbox, clock)
@@ -183,14 +186,15 @@ class UpdateHandlers:
             log.info("club %s: chat %s became supergroup %s", club_id, old, new)
 
     async def _admitted(self, identity: str, where: Where) -> bool:
-        """Apply the per-person throttle; the first refusal is said politely, once."""
+        """Apply the per-person throttle; the first refusal is said politely, once, in
+        the chat's language."""
         verdict = self.throttle.allow(identity)
         if verdict is Verdict.RUN:
             return True
         if verdict is Verdict.REFUSE:
-            outgoing = render(
-                say("throttled"), self.config.default_language, self.config.default_timezone
-            )
+            chat = f"user:{where.user_id}" if where.private else str(where.chat_id)
+            language = await self.languages.of(chat)
+            outgoing = render(say("throttled"), language, self.config.default_timezone)
             with contextlib.suppress(TelegramError):
                 if self.messenger.delay(where.chat_id) <= self.reply_max_wait:
                     await self._sleep(self.messenger.delay(where.chat_id))

@@ -1,12 +1,12 @@
 """Discord's 3-second rule, forced: a slow answer is deferred, then edited in.
 
-The adapter runs in this process (not as `clubtd run`) so a test can hand it a slow
-picture renderer (its `draw` injection point) or a slow scheduler poke (`poke`, awaited
-after a command): answering then takes longer than Discord's 3 seconds. The interaction
-must be deferred within `defer_after` (a type 5 callback, ephemeral for a private
-command) and the answer must replace the deferred "thinking" message (an edit of the
-original response); an answer only its asker may see, deferred in the open, replaces
-the public placeholder with a private follow-up.
+The adapter runs in this process (tests/discord/inprocess.py) so a test can hand it a
+slow picture renderer (its `draw` injection point) or a slow scheduler poke (`poke`,
+awaited after a command): answering then takes longer than Discord's 3 seconds. The
+interaction must be deferred within `defer_after` (a type 5 callback, ephemeral for a
+private command) and the answer must replace the deferred "thinking" message (an edit
+of the original response); an answer only its asker may see, deferred in the open,
+replaces the public placeholder with a private follow-up.
 """
 
 from __future__ import annotations
@@ -14,112 +14,24 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import discord
-import pytest
 import pytest_asyncio
 
-from bot import pictures
-from bot.bootstrap import build
-from bot.clock import RealClock
-from bot.discord_adapter.service import DiscordConfig, DiscordService
-from bot.pictures import Drawn
-from bot.settings import Settings
-from commands.replies import Picture
 from tests.discord.conftest import GENERAL, GUILD
-from tests.discord.process import require_discord
-from tests.discord.standin import EPHEMERAL, EXPIRY_SECONDS, StandIn, User
+from tests.discord.inprocess import Adapter, running
+from tests.discord.standin import EPHEMERAL, EXPIRY_SECONDS
 from tests.discord.test_e2e import _png
 
 SLOW = EXPIRY_SECONDS + 0.5  # longer than Discord waits for an answer
 DEFER_AFTER = 0.5
 
 
-@dataclass
-class SlowDraw:
-    """The real renderer, after `delay` seconds (in the worker thread it runs in)."""
-
-    delay: float = 0.0
-    calls: list[str] = field(default_factory=list)
-
-    def __call__(self, picture: Picture, language: str, timezone: str) -> Drawn:
-        self.calls.append(picture.name)
-        time.sleep(self.delay)
-        return pictures.render(picture, language, timezone)
-
-
-@dataclass
-class SlowPoke:
-    """The scheduler's poke after a command, taking `delay` seconds."""
-
-    delay: float = 0.0
-
-    async def __call__(self) -> None:
-        await asyncio.sleep(self.delay)
-
-
-@dataclass
-class Adapter:
-    standin: StandIn
-    service: DiscordService
-    draw: SlowDraw
-    poke: SlowPoke
-    ana: User
-    players: list[User]
-
-    async def slash(self, who: User, name: str, /, **options: object) -> str:
-        interaction = await self.standin.slash(
-            who,
-            name,
-            guild_id=GUILD,
-            channel_id=GENERAL,
-            **options,  # type: ignore[arg-type]
-        )
-        return (await self.standin.answer(interaction)).text
-
-
 @pytest_asyncio.fixture
 async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
-    reason = require_discord()
-    if reason is not None:
-        pytest.skip(reason)
-    standin = StandIn()
-    standin.guild(GUILD, "HG Club", {GENERAL: "general"})
-    ana = standin.user(800_001, "Ana")
-    standin.join(GUILD, ana, manage=True)
-    players = [standin.user(810_000 + i, n) for i, n in enumerate(["Alice", "Bob"], 1)]
-    for player in players:
-        standin.join(GUILD, player)
-    await standin.start()
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
-    app = await build(settings, clock=RealClock())
-    draw, poke = SlowDraw(), SlowPoke()
-    config = DiscordConfig(
-        token=standin.token, api_url=standin.api_url, outbox_interval=0.2, defer_after=DEFER_AFTER
-    )
-    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    service = DiscordService(
-        config,
-        uow_factory=app.uow_factory,
-        command_config=app.config,
-        outbox=app.outbox,
-        clock=app.clock.now,
-        draw=draw,
-        poke=poke,
-    )
-    try:
-        await service.start()
-        await asyncio.wait_for(service.ready.wait(), timeout=30)
-        yield Adapter(standin, service, draw, poke, ana, players)
-    finally:
-        await service.stop()
-        await app.close()
-        await standin.stop()
-        discord.http.Route.BASE = base  # type: ignore[misc]
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+    async with running(tmp_path, defer_after=DEFER_AFTER) as adapter:
+        yield adapter
 
 
 async def test_a_slow_answer_is_deferred_then_edited_in(adapter: Adapter) -> None:

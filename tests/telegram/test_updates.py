@@ -8,6 +8,8 @@ import html
 from sqlalchemy import select
 
 from bot.telegram_adapter.updates import Where
+from bot.throttle import Rate
+from commands.catalog import template
 from commands.session import Invocation
 from storage import tables as t
 from tests.security.test_telegram_findings import held_row
@@ -151,3 +153,28 @@ async def test_a_reply_that_goes_privately_releases_the_groups_announcement(
     # The group did not see it: its announcement goes now, not after the lease.
     assert await h.drain() == 1
     assert "January Cup" in h.request.texts(GROUP)[-1]
+
+
+async def _spam(h: Harness, who: dict[str, object], first_id: int, chat_id: int) -> str:
+    """Send more commands at once than the throttle lets through; return the last answer."""
+    for update_id in range(first_id, first_id + Rate().burst + 3):
+        await h.send(message_update(update_id, who, "/help", chat_id=chat_id))
+    return html.unescape(h.request.texts(chat_id)[-1])
+
+
+async def test_slow_down_is_said_in_the_clubs_language_in_its_group(harness: Harness) -> None:
+    await open_cup(harness)
+    await harness.send(message_update(2, ANA, "/club language:pl"))
+    assert await _spam(harness, BOB, 10, GROUP) == template("pl", "throttled")
+
+
+async def test_slow_down_is_said_in_the_persons_own_language_privately(harness: Harness) -> None:
+    await open_cup(harness)
+    await harness.send(message_update(2, ANA, "/club language:pl"))
+    await harness.send(message_update(3, BOB, "/register"))
+    await harness.send(message_update(4, BOB, "/me language:ro", chat_id=BOB["id"]))
+    harness.clock.advance(seconds=60)  # Bob's bucket is full again
+    assert await _spam(harness, BOB, 10, BOB["id"]) == template("ro", "throttled")
+    await harness.send(message_update(30, CRUZ, "/register"))  # the club's only: Polish
+    harness.clock.advance(seconds=60)
+    assert await _spam(harness, CRUZ, 40, CRUZ["id"]) == template("pl", "throttled")

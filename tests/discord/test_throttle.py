@@ -1,0 +1,75 @@
+"""A player spamming slash commands or buttons is throttled on Discord too (bot/throttle.py):
+a burst runs, then one private "slow down" in the chat's language, then no answer until
+the bucket refills; other people are not held up."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.throttle import Rate
+from commands.catalog import template
+from tests.discord.conftest import GENERAL, GUILD
+from tests.discord.inprocess import Adapter, running
+from tests.discord.standin import Interaction, User
+
+BURST = 3
+
+
+@pytest_asyncio.fixture
+async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
+    # No refill within a test: what is refused does not depend on the machine's speed.
+    async with running(tmp_path, throttle=Rate(burst=BURST, per_command=3600.0)) as adapter:
+        start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+        await adapter.slash(adapter.ana, "tournament", sub="new", name="Cup", start=start)
+        await adapter.slash(adapter.ana, "club", sub="settings", language="pl")
+        yield adapter
+
+
+async def _ask(adapter: Adapter, who: User, name: str, **options: object) -> Interaction:
+    """`who` runs a slash command in #general, or privately with `private=True`."""
+    private = bool(options.pop("private", False))
+    where = {} if private else {"guild_id": GUILD, "channel_id": GENERAL}
+    return await adapter.standin.slash(who, name, **where, **options)  # type: ignore[arg-type]
+
+
+async def _unanswered(interaction: Interaction) -> bool:
+    await asyncio.sleep(0.5)  # time enough for an answer that would come
+    return not interaction.responses
+
+
+async def test_spam_gets_one_private_slow_down_in_the_clubs_language(adapter: Adapter) -> None:
+    standin, (alice, bob) = adapter.standin, adapter.players
+    slow_down = template("pl", "throttled")
+    for _ in range(BURST):
+        assert (await standin.answer(await _ask(adapter, alice, "help"))).text != slow_down
+    refusal = await standin.answer(await _ask(adapter, alice, "help"))
+    assert refusal.text == slow_down
+    assert refusal.ephemeral  # only Alice sees it: the channel is not spammed
+    ignored = await _ask(adapter, alice, "help")  # told once: then no answer
+    assert await adapter.slash(bob, "help") != slow_down  # Bob is not held up
+    assert await _unanswered(ignored)
+
+
+async def test_buttons_count_too(adapter: Adapter) -> None:
+    standin, alice = adapter.standin, adapter.players[0]
+    registered = await standin.answer(await _ask(adapter, alice, "register"))
+    for _ in range(BURST - 1):
+        await standin.answer(await _ask(adapter, alice, "help"))
+    label = registered.buttons()[0]["label"]
+    refusal = await standin.answer(await standin.press(alice, registered, label))
+    assert refusal.text == template("pl", "throttled") and refusal.ephemeral
+
+
+async def test_privately_the_slow_down_is_in_the_players_own_language(adapter: Adapter) -> None:
+    standin, alice = adapter.standin, adapter.players[0]
+    await standin.answer(await _ask(adapter, alice, "register"))
+    await standin.answer(await _ask(adapter, alice, "me", private=True, language="ro"))
+    for _ in range(BURST - 2):  # /register and /me took their share of the burst
+        await standin.answer(await _ask(adapter, alice, "help", private=True))
+    refusal = await standin.answer(await _ask(adapter, alice, "help", private=True))
+    assert refusal.text == template("ro", "throttled")
