@@ -97,8 +97,23 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
                 bracket_due = True
         if isinstance(event, ev.MatchReady | ev.PlayerReplaced | ev.MatchReset):
             bracket_due = True
-    if any(isinstance(event, ev.KnockoutStarted) for event in events):
-        bracket_due = False  # the start's own message carries the bracket
+        # Matches played again (a reinstated player, a reset pairing) change the table.
+        reset = (
+            event.reopened
+            if isinstance(event, ev.EntryReinstated)
+            else (event.match,)
+            if isinstance(event, ev.MatchReset)
+            else ()
+        )
+        for number in reset:
+            again = state.matches.get(number)
+            if again is not None and again.stage in (Stage.GROUP, Stage.TIEBREAK) and again.group:
+                standings_due.add(again.group)
+    started = any(isinstance(event, ev.KnockoutStarted) for event in events)
+    if started and not any(isinstance(event, ev.ResultCorrected) for event in events):
+        # The start's own message carries the bracket; a correction that reshaped a
+        # bracket already on show edits its live picture instead.
+        bracket_due = False
     for group in state.groups:
         if group.name in standings_due:
             out.append(

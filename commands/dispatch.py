@@ -24,6 +24,7 @@ from tournament.scoring import ScoreError
 
 log = logging.getLogger("clubtd.commands")
 
+MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
 JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
 JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
@@ -101,7 +102,7 @@ async def handle(
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
-            _choice_buttons(inv.text, refusal),
+            _choice_buttons(inv, target.writes, refusal),
         )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
@@ -317,12 +318,19 @@ async def _join(
     return say("club.join_pending", club=Name(club.name), link=link)
 
 
-def _choice_buttons(text: str, refusal: Refused) -> tuple[Button, ...]:
+def _choice_buttons(inv: Invocation, writes: bool, refusal: Refused) -> tuple[Button, ...]:
     """Return a button per tournament a "which tournament?" refusal offers: the same
-    command again, naming that tournament."""
+    command again, naming that tournament.
+
+    Whoever presses a button runs its command as themselves: in a group, a command that
+    changes something (`/withdraw confirm`) is not offered to everyone who can tap.
+    """
     names = refusal.params.get("_choices")
     if refusal.code != "which_tournament" or not isinstance(names, tuple):
         return ()
+    if (writes and not inv.private) or len(inv.text) > MAX_BUTTON_TEXT:
+        return ()
+    text = " ".join(inv.text.split())
     return tuple(
         Button(msg("button.tournament", tournament=Name(name)), f'{text} tournament:"{name}"')
         for name in names

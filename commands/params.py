@@ -361,6 +361,8 @@ def _near_choice(
 ) -> None:
     """Refuse a last word that is a near miss of a later choice (`/result 5 viod`), rather
     than read it as a name nobody has."""
+    if any(p.type == "score" and p.name in raw for p in signature.params):
+        return  # after a score the last word is a name (`/result Vida 3-1 Voids`)
     for param in later:
         if param.type != "choice" or param.choice(word) is not None:
             continue

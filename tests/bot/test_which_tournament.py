@@ -96,6 +96,7 @@ def test_two_tournaments_tonight_ask_which_and_a_cancelled_one_leaves_every_defa
         'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
         'ana: /tournament new name:"May Cup 2" start:"2026-05-01 21:00" approval:no\n'
         "dave: /register\n"
+        "dave: /rules\n"
         'ana: /tournament cancel "May Cup 2"\n'
         'ana: /tournament cancel name:"may cup 2" reason:"created by mistake"\n'
         "dave: /register\n"
@@ -104,8 +105,11 @@ def test_two_tournaments_tonight_ask_which_and_a_cancelled_one_leaves_every_defa
     assert lines[3:] == [
         '[18:00] #club: Which tournament? Add tournament:"May Cup" · tournament:"May Cup 2" '
         "to the command.",
-        '  [May Cup: /register tournament:"May Cup"] '
-        '[May Cup 2: /register tournament:"May Cup 2"]',
+        # A look-up offers a button per tournament; /register (a change) does not: in a
+        # group, whoever taps a button runs it as themselves.
+        '[18:00] #club: Which tournament? Add tournament:"May Cup" · tournament:"May Cup 2" '
+        "to the command.",
+        '  [May Cup: /rules tournament:"May Cup"] [May Cup 2: /rules tournament:"May Cup 2"]',
         '[18:00] #club: Add a reason: /tournament cancel "May Cup 2" reason:"..."',
         "[18:00] #club: May Cup 2 is cancelled: created by mistake.",
         "[18:00] #club: dave, you are entered in May Cup (Fri, May 1, 20:00). "

@@ -82,3 +82,17 @@ def test_every_event_causes_a_notice_or_is_silent_on_purpose(cls: type[ev.Event]
         assert notice.reply.parts, cls.__name__
         text = renderer.reply(notice.reply).text
         assert "{" not in text, (cls.__name__, text)
+
+
+def test_a_reinstated_player_refreshes_the_live_group_table() -> None:
+    """The forfeits a departure caused are undone: the live table must not keep them."""
+    from tournament import attendance, progress
+
+    state = new_tournament(load_preset("hgv-backgammon"), 6, T, seed=3)
+    progress.draw(state, tuple(sorted(state.entries)), T)
+    player = state.groups[0].players[0]
+    attendance.leave(state, player, T, reason="left")
+    events = attendance.reinstate(state, player, T)
+    names = {p: f"p{p}" for p in state.entries}
+    live = [n.coalesce for n in announce.notices(state, events, names) if n.coalesce]
+    assert live == [f"standings:{state.id}:{state.groups[0].name}"]

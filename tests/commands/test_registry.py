@@ -131,6 +131,8 @@ def test_a_near_miss_of_a_word_is_not_read_as_a_name() -> None:
     assert refused.code == "did_you_mean_word"
     assert refused.params["usage"] == "/result 5 void"
     assert bound("/result 5 void").values["void"] == "void"
+    # After a score the last word is the opponent, however close to "void".
+    assert bound("/result Vida 3-1 Voids").values["opponent"] == "Voids"
     # A short choice stays out of it: "Al" is a name, not a typo of "all".
     assert bound("/forfeit Al reason:late").values["player"] == "Al"
     seson = refusal("/ranking seson")
