@@ -11,7 +11,6 @@ Private things (/me, /schedule, refusals) are ephemeral.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -25,9 +24,10 @@ from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
+from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
 from bot.throttle import Throttle, Verdict
-from commands.dispatch import Response, handle
+from commands.dispatch import Response
 from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
@@ -51,7 +51,7 @@ class InteractionHandlers:
         transport: DiscordTransport,
         director_role: str | None = None,
         defer_after: float = 1.0,
-        poke: Callable[[], object] | None = None,
+        poke: Poke | None = None,
         queued: Callable[[], None] | None = None,
         outbox: OutboxStore | None = None,
         draw: Draw = pictures.render,
@@ -165,24 +165,15 @@ class InteractionHandlers:
 
     async def _work(self, inv: Invocation) -> tuple[Response, Outgoing, list[Post]] | None:
         """Run the command and draw its answer's pictures: all the slow part."""
-        response = await self._handle(inv)
+        response = await run_command(
+            inv, uow_factory=self.uow_factory, config=self.config, poke=self.poke
+        )
         if response is None:
             return None
         outgoing = render(
             response.reply, response.language, response.timezone, pictures=response.pictures
         )
         return response, outgoing, await prepare(outgoing, self.draw)
-
-    async def _handle(self, inv: Invocation) -> Response | None:
-        response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
-        if response is not None and not response.refused and self.poke is not None:
-            try:
-                result = self.poke()
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                log.exception("poke failed")
-        return response
 
     async def reply(
         self,

@@ -29,6 +29,7 @@ from bot.sending.buttons import ButtonStore
 from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
 from bot.sending.pacing import Window, WindowPacer
+from bot.sending.running import Poke
 from bot.settings import secret_text
 from bot.throttle import Rate, Throttle
 from commands.session import CommandConfig
@@ -111,7 +112,7 @@ class DiscordService:
         command_config: CommandConfig,
         outbox: OutboxStore,
         clock: Callable[[], datetime],
-        poke: Callable[[], object] | None = None,
+        poke: Poke | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         draw: Draw = pictures.render,
     ) -> None:

@@ -32,12 +32,13 @@ from telegram.request import BaseRequest
 
 from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
+from bot.sending.running import Poke
 from bot.settings import secret_text
 from bot.telegram_adapter.admins import AdminCache
 from bot.telegram_adapter.delivery import Messenger, buttons
 from bot.telegram_adapter.pacing import Limits, pacer
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
-from bot.telegram_adapter.updates import Poke, UpdateHandlers
+from bot.telegram_adapter.updates import UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer
 from bot.throttle import Rate, Throttle
 from commands.catalog import LANGUAGES, template

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,13 +26,14 @@ from telegram.ext import ContextTypes
 
 from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
+from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
 from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
 from bot.telegram_adapter.formatting import render
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
-from commands.dispatch import Response, handle
+from commands.dispatch import Response
 from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from storage.outbox import OutboxStore
@@ -78,9 +78,6 @@ def command_text(text: str, bot_username: str | None) -> str | None:
     if name.lower() == "/start":
         return START_AS
     return stripped if not at else f"{name} {rest}".strip()
-
-
-Poke = Callable[[], object]
 
 
 class UpdateHandlers:
@@ -243,10 +240,10 @@ class UpdateHandlers:
 
     async def run(self, inv: Invocation, where: Where) -> Response | None:
         """Run one command, reply, and tell the scheduler and the outbox sender."""
-        response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
+        response = await run_command(
+            inv, uow_factory=self.uow_factory, config=self.config, poke=self.poke
+        )
         if response is not None:
-            if not response.refused and self.poke is not None:
-                await _call(self.poke)
             await self.reply(inv, where, response)
         if self.queued is not None:
             self.queued()  # the command may have queued announcements
@@ -323,12 +320,3 @@ class UpdateHandlers:
         if is_anonymous_admin(message):
             return True
         return await self.admins.is_admin(message.chat.id, user.id)
-
-
-async def _call(poke: Poke) -> None:
-    try:
-        result = poke()
-        if inspect.isawaitable(result):
-            await result
-    except Exception:
-        log.exception("poke failed")

@@ -1,0 +1,39 @@
+"""Run one command for an adapter: the use case, then a poke to the scheduler.
+
+A command that changed something (it was not refused) may have moved a deadline, so
+the scheduler is poked; the poke may be a plain or an async function, and its failure
+is logged, never the command's.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+
+from commands.dispatch import Response, handle
+from commands.session import CommandConfig, Invocation
+from storage.unit_of_work import SqlUnitOfWork
+
+log = logging.getLogger("clubtd.commands")
+
+Poke = Callable[[], object]
+
+
+async def run_command(
+    inv: Invocation,
+    *,
+    uow_factory: Callable[[], SqlUnitOfWork],
+    config: CommandConfig,
+    poke: Poke | None,
+) -> Response | None:
+    """Return the command's response (None: nothing to say, or a redelivery)."""
+    response = await handle(inv, uow_factory=uow_factory, config=config)
+    if response is not None and not response.refused and poke is not None:
+        try:
+            result = poke()
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("poke failed")
+    return response
