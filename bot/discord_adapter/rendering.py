@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.pictures import separate
+from bot.sending.parts import split_lines
 from commands.rendering import Renderer
 from commands.replies import Msg, Picture, Reply
 
@@ -110,27 +111,7 @@ def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True)
 
 def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     """Split text at line ends into messages of at most `limit` characters."""
-    if not text.strip():
-        return []
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            parts.append(current)
-            current = line
-        else:
-            candidate_ok = candidate
-            current = candidate_ok
-    if current.strip():
-        parts.append(current)
-    return parts
+    return split_lines(text, limit)
 
 
 def custom_id(command: str) -> str | None:

@@ -127,7 +127,12 @@ class DiscordService:
             self.client, self.pacer, self.buttons, uow_factory, draw=draw
         )
         self.sender = OutboxSender(
-            outbox, self.transport, uow_factory, clock, interval=config.outbox_interval
+            outbox,
+            self.transport,
+            uow_factory,
+            clock,
+            interval=config.outbox_interval,
+            monotonic=monotonic,
         )
         self.handlers = InteractionHandlers(
             uow_factory=uow_factory,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.pictures import separate
+from bot.sending.parts import split_lines
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply
 
@@ -171,26 +172,7 @@ def _split_html(text: str, limit: int) -> list[str]:
 
 def split_plain(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Split plain text at line ends (or spaces) into messages of at most `limit`."""
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while length(line) > limit:
-            cut = line.rfind(" ", 0, limit) if " " in line[:limit] else limit
-            cut = cut if cut > 0 else limit
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        candidate = f"{current}\n{line}" if current else line
-        if length(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current.strip():
-        chunks.append(current)
-    return [c for c in chunks if c.strip()]
+    return split_lines(text, limit, length)
 
 
 def _copy(tag: _Open) -> _Open:
