@@ -8,6 +8,10 @@ short mention in the club's chat (once an hour at most) and is tried again a few
 The parts of a multi-part message that went out are remembered across retries; a row
 refused after some parts went out is marked sent, with what went wrong.
 One chat gets at most `chat_budget` seconds of a round (waits for its limits included).
+A held chat stays held: a row queued meanwhile waits too, so the chat's order holds. A
+row that keeps failing without the platform saying why is given up after a few tries
+(a bug in it: 3, a passing fault: 10, about a quarter of an hour), so it cannot hold
+the chat's later rows forever.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ class OutboxSender:
         dm_retry: timedelta = timedelta(minutes=2),
         dm_attempts: int = 5,
         tell_again_after: float = 3600.0,
+        bug_attempts: int = 3,
+        fault_attempts: int = 10,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -60,6 +66,8 @@ class OutboxSender:
         self.dm_retry = dm_retry
         self.dm_attempts = dm_attempts
         self.tell_again_after = tell_again_after
+        self.bug_attempts = bug_attempts
+        self.fault_attempts = fault_attempts
         self._sleep = sleep
         self._monotonic = monotonic
         self._wake = asyncio.Event()
@@ -69,6 +77,7 @@ class OutboxSender:
         self._progress: dict[int, Progress] = {}  # row id -> the parts already sent
         self._told: dict[tuple[int, str], float] = {}  # (club, person) -> tell again after
         self._clubs: dict[int, tuple[Club, float]] = {}
+        self._blocked: dict[str, float] = {}  # chat -> held until (monotonic)
 
     def start(self) -> None:
         if self._task is None:
@@ -116,6 +125,12 @@ class OutboxSender:
 
     async def _drain_chat(self, chat: str, rows: list[OutboxRow]) -> None:
         started = self._monotonic()
+        blocked = self._blocked.get(chat, 0.0) - started
+        if blocked > 0:
+            # An earlier row of this chat waits for its retry: what came after waits too.
+            await self._hold(rows, blocked, "behind an earlier row of this chat")
+            return
+        self._blocked.pop(chat, None)
         for index, row in enumerate(rows):
             delay = self.transport.delay(chat)
             spent = self._monotonic() - started
@@ -128,13 +143,32 @@ class OutboxSender:
                 held = await self._send(row)
             except Exception as error:  # a bug must not lose the row: try it again later
                 log.exception("outbox row %s failed unexpectedly", row.id)
-                held = self._backoff(row)
-                await self.store.mark_retry(
-                    row.id, at=self.clock(), retry_at=self._at(held), error=f"error: {error!r}"
-                )
+                held = await self._retry_or_give_up(row, f"error: {error!r}", self.bug_attempts)
             if held is not None:
+                self._block(chat, held)
                 await self._hold(rows[index + 1 :], held, f"behind row {row.id}")
                 return
+
+    def _block(self, chat: str, seconds: float) -> None:
+        now = self._monotonic()
+        if len(self._blocked) > 10_000:
+            self._blocked = {c: until for c, until in self._blocked.items() if until > now}
+        self._blocked[chat] = max(self._blocked.get(chat, 0.0), now + seconds)
+
+    async def _retry_or_give_up(self, row: OutboxRow, why: str, attempts: int) -> float | None:
+        """Back off and try the row again, or give it up after `attempts` failures."""
+        seconds = self._backoff(row)
+        if self._failures.get(row.id, 0) >= attempts:
+            went = self._done(row).sent
+            log.error("outbox row %s given up after %s tries: %s", row.id, attempts, why)
+            await self.store.mark_failed(
+                row.id,
+                at=self.clock(),
+                error=f"given up after {attempts} tries ({len(went)} parts out): {why}",
+            )
+            return None
+        await self.store.mark_retry(row.id, at=self.clock(), retry_at=self._at(seconds), error=why)
+        return seconds
 
     async def _hold(self, rows: list[OutboxRow], seconds: float, why: str) -> None:
         retry_at = self._at(seconds)
@@ -164,13 +198,17 @@ class OutboxSender:
         try:
             ids = await self.transport.deliver(row.chat, reply, mine, live, progress)
         except RetryLater as error:
-            seconds = error.seconds if error.seconds > 0 else self._backoff(row)
-            if error.seconds > 0:  # the platform said so: replies to the chat wait too
-                self.transport.pause(row.chat, seconds)
+            if error.seconds <= 0:  # a passing fault, unless it never passes
+                return await self._retry_or_give_up(row, f"retry: {error}", self.fault_attempts)
+            # The platform said how long: replies to the chat wait too.
+            self.transport.pause(row.chat, error.seconds)
             await self.store.mark_retry(
-                row.id, at=self.clock(), retry_at=self._at(seconds), error=f"retry: {error}"
+                row.id,
+                at=self.clock(),
+                retry_at=self._at(error.seconds),
+                error=f"retry: {error}",
             )
-            return seconds
+            return error.seconds
         except Unreachable as error:
             if row.chat.startswith("user:"):
                 await self._unreachable(row, club, str(error))
@@ -179,7 +217,7 @@ class OutboxSender:
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"{error}")
             return None
         except Rejected as error:
-            went = self._done(row).sent
+            went = progress.sent
             if went:
                 # Part of the message is in the chat: it was not "not sent". Record what
                 # went out and why the rest did not, instead of calling it failed.
@@ -191,9 +229,11 @@ class OutboxSender:
                 )
             else:
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"rejected: {error}")
+            self._done(row)
             return None
-        self._done(row)
+        # Forgotten only once marked: if marking fails, the retry sends no part again.
         await self.store.mark_sent(row.id, at=self.clock(), platform_message_id=ids or None)
+        self._done(row)
         return None
 
     def _done(self, row: OutboxRow) -> Progress:

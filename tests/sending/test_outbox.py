@@ -285,3 +285,51 @@ async def test_a_direct_message_is_rendered_in_its_players_language(
     await _sender(engine, transport).run_once()
     # The two chats are sent concurrently: which goes first is not fixed.
     assert transport.languages == {"user:5": "pl", "user:6": "en"}
+
+
+async def _queue(engine: AsyncEngine, chat: str, key: str) -> None:
+    """Queue one more row for the club the first rows were queued for."""
+    club_id = (await _rows(engine))[0].club_id
+    async with unit_of_work_factory(engine)() as uow:
+        await uow.outbox.add(
+            club_id=club_id,
+            platform="fake",
+            chat=chat,
+            payload=to_payload(say(key)),
+            created_at=NOW,
+        )
+        await uow.commit()
+
+
+async def test_a_row_that_keeps_failing_is_given_up_and_the_chat_goes_on(
+    engine: AsyncEngine,
+) -> None:
+    """A poison row must not hold the chat's later rows for the rest of the night."""
+    transport = FakeTransport(fail={"g": [RuntimeError("a bug")] * 3})
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title"), ("g", "help.me")])
+    for _ in range(4):
+        await sender.run_once()
+        clock.at += timedelta(seconds=10)
+    first, second = await _rows(engine)
+    assert first.status == "failed" and "given up after 3 tries" in first.last_error
+    assert second.status == "sent" and transport.sent == [("g", "help.me", None)]
+
+
+async def test_a_row_queued_behind_a_failing_one_waits_for_it(engine: AsyncEngine) -> None:
+    """Per-chat order holds even for a row that was not claimed with the failing one."""
+    transport = FakeTransport(fail={"g": [RetryLater(0.0, "502")]})
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title"), ("g", "help.me")])
+    await sender.run_once()  # help.title fails: 2 s of backoff, help.me held behind it
+    clock.at += timedelta(seconds=1)
+    await _queue(engine, "g", "help.line")
+    await sender.run_once()  # only help.line is due: it must not overtake
+    assert transport.sent == []
+    clock.at += timedelta(seconds=2)
+    for _ in range(3):
+        await sender.run_once()
+        clock.at += timedelta(seconds=2)
+    assert [key for _, key, _ in transport.sent] == ["help.title", "help.me", "help.line"]
