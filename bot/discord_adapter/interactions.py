@@ -11,10 +11,12 @@ Private things (/me, /schedule, refusals) are ephemeral.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import datetime
 
+import aiohttp
 import discord
 from discord.utils import MISSING
 
@@ -26,6 +28,7 @@ from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
 from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
+from bot.sending.transport import SendError
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response
 from commands.replies import say
@@ -37,6 +40,16 @@ from storage.unit_of_work import SqlUnitOfWork
 log = logging.getLogger("clubtd.discord")
 
 EPHEMERAL_COMMANDS = frozenset({"me", "schedule", "help"})
+# What answering an interaction may raise: Discord's refusals and the network's faults
+# (the same that DiscordTransport.deliver maps to the sending layer's errors).
+ANSWER_ERRORS = (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError)
+
+
+@dataclasses.dataclass(slots=True)
+class Went:
+    """How many messages of an answer are out (in the chat or to the asker)."""
+
+    count: int = 0
 
 
 class InteractionHandlers:
@@ -138,7 +151,7 @@ class InteractionHandlers:
             try:
                 posts = await prepare(outgoing, self.draw)
                 await self._answer(interaction, outgoing, posts, True, deferred_hidden=True)
-            except discord.HTTPException as error:
+            except ANSWER_ERRORS as error:
                 log.info("could not tell %s to slow down: %s", user, error)
         log.info("throttled %s in %s", user, interaction.guild_id or "DMs")
         return False
@@ -151,7 +164,7 @@ class InteractionHandlers:
             if not done:
                 try:
                     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-                except discord.HTTPException as error:
+                except ANSWER_ERRORS as error:
                     log.warning("could not defer interaction %s: %s", interaction.id, error)
             worked = await task
         if worked is None:
@@ -188,22 +201,50 @@ class InteractionHandlers:
         """Answer the interaction; what cannot go now goes through the outbox.
 
         Announcements the reply carries (`held`) are marked sent once it went out where
-        the channel sees it; a hidden answer or a failed one hands them to the sender.
+        the club's posts go: in the open, in the club's channel (or the asker's DMs for a
+        private chat). A hidden answer, one in another channel of the server, or a
+        failed one hands them to the sender, which posts them in the club's channel.
+        An answer that failed after some of its messages went is not queued again (that
+        would repeat them); what it carries went with those first messages.
         A secret (a link or claim code) is only ever answered hidden, and never queued.
         """
         hidden = ephemeral or response.refused or response.reply.private or response.reply.secret
+        went = Went()
         try:
-            await self._answer(interaction, outgoing, posts, hidden, deferred_hidden=ephemeral)
-        except (discord.NotFound, discord.HTTPException) as error:
-            # The interaction expired (3 s / 15 min) or Discord had trouble: post instead;
-            # what only the asker was to see goes to their direct messages.
+            await self._answer(
+                interaction, outgoing, posts, hidden, deferred_hidden=ephemeral, went=went
+            )
+        except ANSWER_ERRORS as error:
+            # The interaction expired (3 s / 15 min), Discord had trouble or the network
+            # failed: post instead; what only the asker was to see goes to their DMs.
             log.info("interaction %s answer failed (%s): queued", interaction.id, error)
             chat = f"user:{inv.user}" if hidden else inv.chat
             why = f"to {inv.user}: the interaction could not be answered"
-            await self.replies.queue(chat, response, why)
+            if went.count and not await self._in_clubs_channel(interaction, inv, hidden):
+                # Its first messages are out, but not where the club's news go: what it
+                # carries goes through the sender, the rest of it is not queued.
+                await self.replies.settle(response, None)
+                response = dataclasses.replace(response, held=())
+            await self.replies.queue(chat, response, why, partly=went.count > 0)
         else:
-            # The carried announcements went out with the answer, unless it was hidden.
-            await self.replies.settle(response, None if hidden else "")
+            carried = await self._in_clubs_channel(interaction, inv, hidden)
+            await self.replies.settle(response, "" if carried else None)
+
+    async def _in_clubs_channel(
+        self, interaction: discord.Interaction, inv: Invocation, hidden: bool
+    ) -> bool:
+        """Whether an answer in the open here is where the club's announcements go: its
+        remembered channel (a server), or the asker's own DMs (a private chat)."""
+        if hidden:
+            return False
+        if inv.private:
+            return True
+        try:
+            channel = await self.transport.channel_for(inv.chat)
+        except (SendError, *ANSWER_ERRORS) as error:
+            log.info("no channel known for %s (%s): the sender posts its news", inv.chat, error)
+            return False
+        return interaction.channel_id == channel
 
     async def _answer(
         self,
@@ -213,9 +254,12 @@ class InteractionHandlers:
         hidden: bool,
         *,
         deferred_hidden: bool,
+        went: Went | None = None,
     ) -> None:
         """Send the answer: the interaction's response (or, after a deferral, an edit of
-        the "thinking" message), then follow-ups; buttons under the last message."""
+        the "thinking" message), then follow-ups; buttons under the last message.
+        `went` counts the messages that went out, also when a later one fails."""
+        went = went if went is not None else Went()
         view = await self.transport.view(outgoing)
         posts = posts or [ACK]
         thinking = interaction.response.is_done()  # deferred: the original is a placeholder
@@ -230,7 +274,9 @@ class InteractionHandlers:
         try:
             for index, post in enumerate(posts):
                 buttons = view if view is not None and index == len(posts) - 1 else None
-                await self._answer_post(interaction, post, buttons, outgoing, hidden, thinking)
+                await self._answer_post(
+                    interaction, post, buttons, outgoing, hidden, thinking, went
+                )
                 thinking = False
         finally:
             if view is not None:
@@ -244,6 +290,7 @@ class InteractionHandlers:
         outgoing: Outgoing,
         hidden: bool,
         thinking: bool,
+        went: Went,
     ) -> None:
         """Send one message of the answer; if Discord refuses its pictures, their text."""
         mentions = outgoing.allowed_mentions()
@@ -281,9 +328,11 @@ class InteractionHandlers:
             for index, twin in enumerate(post.fallback):
                 last = index == len(post.fallback) - 1
                 await self._answer_post(
-                    interaction, twin, view if last else None, outgoing, hidden, thinking
+                    interaction, twin, view if last else None, outgoing, hidden, thinking, went
                 )
                 thinking = False
+        else:
+            went.count += 1
 
     # -- autocomplete --
 

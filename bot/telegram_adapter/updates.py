@@ -289,7 +289,7 @@ class UpdateHandlers:
         except RetryLater as error:
             if error.seconds > 0:
                 self.messenger.pause(where.chat_id, error.seconds)
-            await self._queue(inv, response, str(error), partly=bool(progress.sent))
+            await self._queue(inv, response, str(error), sent=progress.sent)
         except (Unreachable, Rejected) as error:
             log.warning("reply to %s in %s refused: %s", inv.user, where.chat_id, error)
             await self._settle(response, progress.sent)
@@ -311,10 +311,17 @@ class UpdateHandlers:
         await self.replies.settle(response, ",".join(sent) if sent else None)
 
     async def _queue(
-        self, inv: Invocation, response: Response, why: str, *, partly: bool = False
+        self, inv: Invocation, response: Response, why: str, *, sent: list[str] | None = None
     ) -> None:
-        """Hand a reply that could not go now to the outbox sender."""
-        await self.replies.queue(inv.chat, response, f"to {inv.user}: {why}", partly=partly)
+        """Hand a reply that could not go now to the outbox sender; `sent` holds the ids
+        of its parts that went out already (they are not sent again)."""
+        await self.replies.queue(
+            inv.chat,
+            response,
+            f"to {inv.user}: {why}",
+            partly=bool(sent),
+            sent=",".join(sent or []),
+        )
 
     async def _is_admin(self, message: Message, user: User) -> bool:
         if is_anonymous_admin(message):

@@ -101,3 +101,11 @@ async def test_a_secret_reply_still_releases_what_it_carries(engine: AsyncEngine
     secret = dataclasses.replace(response, reply=dataclasses.replace(response.reply, secret=True))
     assert not await _replies(engine).queue("g", secret, "network")
     assert await _claimable(engine) == 1 and len(await _rows(engine)) == 1
+
+
+async def test_a_reply_out_in_part_marks_what_it_carries_sent(engine: AsyncEngine) -> None:
+    response = await _held(engine)
+    assert not await _replies(engine).queue("g", response, "429", partly=True, sent="41")
+    (row,) = await _rows(engine)  # not queued again: its first part is in the chat
+    assert (row.status, row.platform_message_id) == ("sent", "41")
+    assert await _claimable(engine) == 0

@@ -1,0 +1,82 @@
+"""The club's news go to its channel, whichever channel a command was answered in.
+
+On Discord the club is the server; its announcements (outbox rows) go to the one
+channel remembered for it. A command's answer may carry an announcement (the outbox row
+is then marked sent with it), but only an answer in that channel carries it: one in
+another channel of the server leaves it to the sender, which posts it in the club's
+channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest_asyncio
+
+from tests.discord.conftest import GENERAL, GUILD
+from tests.discord.inprocess import Adapter, running
+
+CHAT = 700_000_000_000_000_009  # a second channel of the server: #chat
+
+
+@pytest_asyncio.fixture
+async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
+    async with running(tmp_path) as adapter:
+        adapter.standin.guilds[GUILD].channels[CHAT] = "chat"
+        yield adapter
+
+
+async def _drawn(adapter: Adapter) -> None:
+    """Ana opens a cup in #general (the club's channel from then on) and draws it."""
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+    await adapter.slash(
+        adapter.ana, "tournament", sub="new", name="Cup", start=start, approval="no"
+    )
+    for player in adapter.players:
+        await adapter.slash(player, "register")
+        await adapter.slash(player, "checkin")
+    await adapter.slash(adapter.ana, "draw")
+
+
+async def test_a_dispute_answered_in_another_channel_reaches_the_clubs_channel(
+    adapter: Adapter,
+) -> None:
+    standin = adapter.standin
+    await _drawn(adapter)
+    alice, bob = adapter.players
+    mine = await standin.autocomplete(
+        alice, "report", "match", guild_id=GUILD, channel_id=CHAT, match=""
+    )
+    match = mine[0]["value"]
+    reported = await standin.slash(
+        alice, "report", guild_id=GUILD, channel_id=CHAT, score="3-1", match=match
+    )
+    await standin.answer(reported)
+    disputed = await standin.slash(bob, "dispute", guild_id=GUILD, channel_id=CHAT, match=match)
+    answer = await standin.answer(disputed)
+    assert answer.channel_id == CHAT and "disputed" in answer.text
+    # The dispute is posted in #general too, where the club's directors read its news.
+    news = await standin.wait_for(
+        lambda m: m.channel_id == GENERAL and m.interaction_id is None and "disputed by" in m.text,
+        seconds=15,
+    )
+    assert "Bob" in news.text
+
+
+async def test_an_answer_in_the_clubs_channel_still_carries_the_news(adapter: Adapter) -> None:
+    standin = adapter.standin
+    await _drawn(adapter)
+    alice, bob = adapter.players
+    mine = await standin.autocomplete(
+        alice, "report", "match", guild_id=GUILD, channel_id=GENERAL, match=""
+    )
+    match = mine[0]["value"]
+    await adapter.slash(alice, "report", score="3-1", match=match)
+    answer = await adapter.slash(bob, "dispute", match=match)
+    assert "disputed by" in answer
+    await asyncio.sleep(1.0)  # the sender runs every 0.2 s: time to post a second copy
+    copies = [m for m in standin.in_channel(GENERAL) if "disputed by" in m.text]
+    assert len(copies) == 1 and copies[0].interaction_id is not None
