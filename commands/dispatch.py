@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from commands import resolver
 from commands.params import Args, suggestions
-from commands.parsing import ParseError, parse
+from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
@@ -102,7 +102,7 @@ async def handle(
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
-            _choice_buttons(inv, target.writes, refusal),
+            _choice_buttons(inv, parsed, club_hint, target.writes, refusal),
         )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
@@ -318,7 +318,9 @@ async def _join(
     return say("club.join_pending", club=Name(club.name), link=link)
 
 
-def _choice_buttons(inv: Invocation, writes: bool, refusal: Refused) -> tuple[Button, ...]:
+def _choice_buttons(
+    inv: Invocation, parsed: Parsed, club: str | None, writes: bool, refusal: Refused
+) -> tuple[Button, ...]:
     """Return a button per tournament a "which tournament?" refusal offers: the same
     command again, naming that tournament.
 
@@ -328,14 +330,29 @@ def _choice_buttons(inv: Invocation, writes: bool, refusal: Refused) -> tuple[Bu
     names = refusal.params.get("_choices")
     if refusal.code != "which_tournament" or not isinstance(names, tuple):
         return ()
-    if (writes and not inv.private) or len(inv.text) > MAX_BUTTON_TEXT:
+    if writes and not inv.private:
         return ()
-    text = " ".join(inv.text.split())
+    # Built again from the parsed line (never the raw text), with what it said.
+    words = [f"/{parsed.name}", *(_typed(w) for w in parsed.args)]
+    words += [f"{key}:{_typed(value)}" for key, value in parsed.options.items()]
+    if club is not None:
+        words.append(f"club:{_typed(club)}")  # a private chat's buttons name their club
+    text = " ".join(words)
+    if len(text) > MAX_BUTTON_TEXT or any(
+        '"' in w for w in (*parsed.args, *parsed.options.values())
+    ):
+        return ()
     return tuple(
         Button(msg("button.tournament", tournament=Name(name)), f'{text} tournament:"{name}"')
         for name in names
         if '"' not in name
     )
+
+
+def _typed(value: str) -> str:
+    """Return a word or value as it is typed: quoted when it has a space."""
+    value = " ".join(value.split())
+    return f'"{value}"' if " " in value or not value else value
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:
