@@ -25,9 +25,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from bot import pictures
+from bot.pictures import Drawn
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
 from bot.telegram_adapter.formatting import Outgoing, Photo, keyboard
+from commands.replies import Picture
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
@@ -35,6 +37,8 @@ log = logging.getLogger("clubtd.telegram")
 CALLBACK_DATA_LIMIT = 64  # bytes a button's callback data may carry
 _TAG = re.compile(r"<[^>]*>")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+Draw = Callable[[Picture, str, str], Drawn]  # the picture renderer (bot.pictures.render)
 
 
 def not_modified(error: BadRequest) -> bool:
@@ -71,12 +75,29 @@ def buttons(
 
 
 class Messenger:
-    """Send and edit messages; every message sent is recorded with the pacer."""
+    """Send and edit messages; every message sent is recorded with the pacer. Pictures
+    are drawn by `draw` off the event loop; one that cannot be drawn goes as its text."""
 
-    def __init__(self, bot: Bot, buttons: ButtonStore, pacer: WindowPacer) -> None:
+    def __init__(
+        self, bot: Bot, buttons: ButtonStore, pacer: WindowPacer, draw: Draw = pictures.render
+    ) -> None:
         self.bot = bot
         self.buttons = buttons
         self.pacer = pacer
+        self.draw = draw
+
+    async def _drawn(self, photo: Photo) -> Drawn | None:
+        """Draw a picture in a worker thread; None if drawing it failed and it has a text
+        twin (a bug there must not lose the message: its text goes instead)."""
+        try:
+            return await asyncio.to_thread(
+                self.draw, photo.picture, photo.language, photo.timezone
+            )
+        except Exception:
+            if not photo.fallback:
+                raise
+            log.exception("could not draw %s: sending its text", photo.picture.name)
+            return None
 
     def delay(self, chat_id: int) -> float:
         """Return how many seconds `chat_id` must wait before its next message."""
@@ -129,10 +150,11 @@ class Messenger:
         markup: InlineKeyboardMarkup | None,
         reply_to: int | None,
     ) -> Message:
-        """Send a picture as a photo; if Telegram refuses the photo, send its text."""
-        drawn = await asyncio.to_thread(
-            pictures.render, photo.picture, photo.language, photo.timezone
-        )
+        """Send a picture as a photo; if it cannot be drawn or Telegram refuses the
+        photo, send its text."""
+        drawn = await self._drawn(photo)
+        if drawn is None:
+            return await self._send_text(chat_id, photo.fallback, markup, reply_to)
         reply = (
             ReplyParameters(reply_to, allow_sending_without_reply=True)
             if reply_to is not None
@@ -153,11 +175,21 @@ class Messenger:
             # A photo Telegram will not take (too large, say): the same content as text.
             log.warning("Telegram refused a picture (%s): sending its text", error)
             self._record(chat_id)
-            for chunk in photo.fallback[:-1]:
-                await self._send_chunk(chat_id, chunk, None, reply_to)
-            return await self._send_chunk(chat_id, photo.fallback[-1], markup, reply_to)
+            return await self._send_text(chat_id, photo.fallback, markup, reply_to)
         self._record(chat_id)
         return message
+
+    async def _send_text(
+        self,
+        chat_id: int,
+        chunks: tuple[str, ...],
+        markup: InlineKeyboardMarkup | None,
+        reply_to: int | None,
+    ) -> Message:
+        """Send a picture's text twin (buttons under its last chunk); return the last."""
+        for chunk in chunks[:-1]:
+            await self._send_chunk(chat_id, chunk, None, reply_to)
+        return await self._send_chunk(chat_id, chunks[-1], markup, reply_to)
 
     async def _send_chunk(
         self,
@@ -232,10 +264,11 @@ class Messenger:
     async def _edit_photo(
         self, chat_id: int, message_id: int, photo: Photo, markup: InlineKeyboardMarkup | None
     ) -> bool:
-        """Put a new picture in a photo message; False if that message cannot take it."""
-        drawn = await asyncio.to_thread(
-            pictures.render, photo.picture, photo.language, photo.timezone
-        )
+        """Put a new picture in a photo message; False if that message cannot take it
+        (or the picture cannot be drawn: its text is then posted anew)."""
+        drawn = await self._drawn(photo)
+        if drawn is None:
+            return False
         media = InputMediaPhoto(drawn.png, caption=drawn.caption, filename=drawn.filename)
         try:
             await self.bot.edit_message_media(

@@ -84,8 +84,12 @@ class TelegramTransport:
             ids = [int(part) for part in live.split(",") if part.strip().isdigit()]
             with neutral_errors(private=chat_id > 0):
                 # A vanished or differently split message: post a new one instead.
-                if ids and await self.messenger.edit(chat_id, ids, outgoing):
-                    return ",".join(str(i) for i in ids)
+                try:
+                    if ids and await self.messenger.edit(chat_id, ids, outgoing):
+                        return ",".join(str(i) for i in ids)
+                except ChatMigrated as migrated:
+                    # The live message stayed in the old group: for us it is gone.
+                    chat_id = await self._relink(chat_id, migrated)
         ids = await self.send(chat_id, outgoing, progress=progress)
         return ",".join(str(i) for i in ids)
 
@@ -111,15 +115,19 @@ class TelegramTransport:
                         chat_id, outgoing, reply_to=reply_to, sent=sent
                     )
                 except ChatMigrated as migrated:
-                    # The group became a supergroup and we missed the service message:
-                    # relink the club (its later rows follow), and send this one there.
-                    new = int(migrated.new_chat_id)
-                    log.warning("chat %s moved to %s: relinking and sending there", chat_id, new)
-                    if self.moved is not None:
-                        await self.moved(chat_id, new)
+                    new = await self._relink(chat_id, migrated)
                     return await self.messenger.send(new, outgoing, sent=sent)
         finally:
             progress.sent[:] = [str(i) for i in sent]
+
+    async def _relink(self, chat_id: int, migrated: ChatMigrated) -> int:
+        """The group became a supergroup and we missed the service message: relink the
+        club (its later rows follow) and return the new chat, where this one goes."""
+        new = int(migrated.new_chat_id)
+        log.warning("chat %s moved to %s: relinking and sending there", chat_id, new)
+        if self.moved is not None:
+            await self.moved(chat_id, new)
+        return new
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Ask someone who never started the bot to start it, in the club's groups."""
