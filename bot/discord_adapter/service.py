@@ -123,7 +123,10 @@ class DiscordService:
         self.client = ClubClient(self)
         self.ready = asyncio.Event()
         self.pacer = WindowPacer(config.window, clock=monotonic)
-        self.buttons = ButtonStore(uow_factory, prefix=BUTTON_KEY, limit=CUSTOM_ID_LIMIT - 4)
+        # Buttons posted before the button_tokens table kept their tokens in meta.
+        self.buttons = ButtonStore(
+            uow_factory, prefix=BUTTON_KEY, limit=CUSTOM_ID_LIMIT - 4, legacy_meta=True
+        )
         self.transport = DiscordTransport(
             self.client, self.pacer, self.buttons, uow_factory, draw=draw
         )

@@ -5,7 +5,9 @@ A platform limits what a button can carry (Telegram 64 bytes of callback data, D
 the button_tokens table (pruned with the other stores), so a button pressed after a
 restart still runs what it said. Button commands are built by the use cases from
 parsed values, never from typed text, so the tokens stay few and small; the in-memory
-copy keeps only the most recent ones.
+copy keeps only the most recent ones. Discord's first tokens were kept in the meta table
+(under the same key); a store made with `legacy_meta` still finds those, and copies each
+into the table the first time it is pressed.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ class ButtonStore:
     """Map commands to what a button carries and back.
 
     `limit` is how many bytes a button carries; `prefix` is put before a token's key in
-    the table (Telegram's tokens were stored without one, and stay so).
+    the table (Telegram's tokens were stored without one, and stay so); `legacy_meta`:
+    look a token missing from the table up in the meta table too, where buttons posted
+    before the table was used keep theirs.
     """
 
     def __init__(
@@ -41,12 +45,14 @@ class ButtonStore:
         prefix: str = "",
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         remembered: int = REMEMBERED,
+        legacy_meta: bool = False,
     ) -> None:
         self._uow_factory = uow_factory
         self._prefix = prefix
         self._limit = limit
         self._clock = clock
         self._remembered = remembered
+        self._legacy_meta = legacy_meta
         self._known: OrderedDict[str, str] = OrderedDict()
 
     def fits(self, command: str) -> bool:
@@ -75,6 +81,11 @@ class ButtonStore:
         if command is None:
             async with self._uow_factory() as uow:
                 command = await uow.buttons.get(self._prefix + data)
+                if command is None and self._legacy_meta:
+                    command = await uow.meta.get(self._prefix + data)
+                    if command is not None:  # into the table: found there from now on
+                        await uow.buttons.put(self._prefix + data, command, self._clock())
+                        await uow.commit()
             if command is None:
                 return None
         self._keep(data, command)

@@ -4,7 +4,7 @@ On Discord the club is the server; its announcements (outbox rows) go to the one
 channel remembered for it. A command's answer may carry an announcement (the outbox row
 is then marked sent with it), but only an answer in that channel carries it: one in
 another channel of the server leaves it to the sender, which posts it in the club's
-channel.
+channel. And a button posted before the token table still finds its command.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.discord_adapter.service import BUTTON_KEY
+from bot.sending.buttons import token_for
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.inprocess import Adapter, running
 
@@ -80,3 +82,13 @@ async def test_an_answer_in_the_clubs_channel_still_carries_the_news(adapter: Ad
     await asyncio.sleep(1.0)  # the sender runs every 0.2 s: time to post a second copy
     copies = [m for m in standin.in_channel(GENERAL) if "disputed by" in m.text]
     assert len(copies) == 1 and copies[0].interaction_id is not None
+
+
+async def test_a_button_posted_before_the_token_table_still_works(adapter: Adapter) -> None:
+    # Before the button_tokens table, Discord kept a long command's token in meta.
+    command = "/result match:7 score:3-1 tournament:" + "y" * 80
+    token = token_for(command)
+    async with adapter.service.handlers.uow_factory() as uow:
+        await uow.meta.set(BUTTON_KEY + token, command)
+        await uow.commit()
+    assert await adapter.service.transport.buttons.command_for(token) == command
