@@ -73,3 +73,24 @@ async def test_privately_the_slow_down_is_in_the_players_own_language(adapter: A
         await standin.answer(await _ask(adapter, alice, "help", private=True))
     refusal = await standin.answer(await _ask(adapter, alice, "help", private=True))
     assert refusal.text == template("ro", "throttled")
+
+
+async def test_autocomplete_takes_nothing_from_the_allowance(adapter: Adapter) -> None:
+    # Autocomplete fires on every keystroke: it is not throttled, and must not use up
+    # the person's commands either.
+    standin, alice = adapter.standin, adapter.players[0]
+    for typed in ("h", "hg", "hgv", "hgv-", "hgv-b"):
+        await standin.autocomplete(
+            alice,
+            "tournament",
+            "preset",
+            guild_id=GUILD,
+            channel_id=GENERAL,
+            sub="new",
+            name="x",
+            start="y",
+            preset=typed,
+        )
+    slow_down = template("pl", "throttled")
+    for _ in range(BURST):  # her whole burst is still hers
+        assert (await standin.answer(await _ask(adapter, alice, "help"))).text != slow_down
