@@ -227,7 +227,9 @@ def card(view: CardView, text: Text, value: Value) -> Canvas:
         )
         for line in view.lines
     ]
-    return draw_table(text(view.title), text(view.subtitle), columns, rows, ())
+    # The checker before each opponent is the colour this player has: say so once.
+    colours = (text(Msg("picture.legend.colours", {})),) if view.lines else ()
+    return draw_table(text(view.title), text(view.subtitle), columns, rows, colours)
 
 
 def ranking(view: RankingView, text: Text, value: Value) -> Canvas:

@@ -62,6 +62,7 @@ MESSAGES: dict[str, str] = {
     "picture.legend.withdrawn": "withdrew: left the tournament.",
     "picture.legend.no_show": "no-show: did not come.",
     "picture.legend.removed": "removed: results no longer count.",
+    "picture.legend.colours": "○ you play white, ● you play black.",
     "picture.legend.bracket": "Green bar and bold: the winner. Blue: to play now. Grey: waiting for earlier results.",
     "picture.knockout": "Knockout",
     "picture.consolation": "Last Chance",

@@ -62,6 +62,7 @@ MESSAGES: dict[str, str] = {
     "picture.legend.withdrawn": "retirado: dejó el torneo.",
     "picture.legend.no_show": "ausente: no se presentó.",
     "picture.legend.removed": "anulado: sus resultados ya no cuentan.",
+    "picture.legend.colours": "○ juegas con blancas, ● con negras.",
     "picture.legend.bracket": "Barra verde y negrita: el ganador. Azul: se juega ahora. Gris: espera resultados anteriores.",
     "picture.knockout": "Eliminatoria",
     "picture.consolation": "El Último Chance",

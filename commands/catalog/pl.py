@@ -62,6 +62,7 @@ MESSAGES: dict[str, str] = {
     "picture.legend.withdrawn": "wycofany: opuścił turniej.",
     "picture.legend.no_show": "nieobecny: nie stawił się.",
     "picture.legend.removed": "anulowany: jego wyniki już się nie liczą.",
+    "picture.legend.colours": "○ grasz białymi, ● czarnymi.",
     "picture.legend.bracket": "Zielona kreska i pogrubienie: zwycięzca. Niebieskie: gra się teraz. Szare: czeka na wcześniejsze wyniki.",
     "picture.knockout": "Faza pucharowa",
     "picture.consolation": "Ostatnia Szansa",

@@ -62,6 +62,7 @@ MESSAGES: dict[str, str] = {
     "picture.legend.withdrawn": "retras: a părăsit turneul.",
     "picture.legend.no_show": "absent: nu s-a prezentat.",
     "picture.legend.removed": "anulat: rezultatele lui nu mai contează.",
+    "picture.legend.colours": "○ jucați cu albele, ● cu negrele.",
     "picture.legend.bracket": "Bară verde și îngroșat: câștigătorul. Albastru: se joacă acum. Gri: așteaptă rezultatele anterioare.",
     "picture.knockout": "Eliminatorii",
     "picture.consolation": "Ultima Șansă",
