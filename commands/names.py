@@ -53,14 +53,15 @@ def skeleton(name: str) -> str:
     folded, NFKC, format characters dropped, each character replaced by the smallest
     member of its look-alike class, spaces ignored.
     """
-    prototypes = _prototypes()
+    prototypes, sequences = _prototypes(), _sequences()
     folded = unicodedata.normalize("NFKC", name).casefold()
     out = []
     for char in unicodedata.normalize("NFD", folded):
         category = unicodedata.category(char)
         if category in _DROPPED or category.startswith("Z") or category == "Mn":
             continue  # invisible, space, or an accent: none tells two names apart at a glance
-        out.append(prototypes.get(char, char))
+        prototype = prototypes.get(char, char)
+        out.append(sequences.get(prototype, prototype))
     return unicodedata.normalize("NFC", "".join(out))
 
 
@@ -90,11 +91,36 @@ def shorten(name: str, limit: int) -> str:
 
 
 @cache
-def _prototypes() -> dict[str, str]:
-    """Map each confusable character to its class's prototype (union-find, once)."""
-    data = json.loads(
+def _sequences() -> dict[str, str]:
+    """Map a letter that reads as several ("m" as "rn", "æ" as "ae") to them, as UTS #39's
+    skeleton does, so "Amold" and "Arnold" meet."""
+    prototypes = _prototypes()
+
+    def shape(text: str) -> str:  # each character as skeleton() maps it
+        return "".join(prototypes.get(c, c) for c in text.casefold())
+
+    found: dict[str, str] = {}
+    for char, glyphs in _table().items():
+        for glyph in glyphs:
+            for one, many in ((char, glyph["c"]), (glyph["c"], char)):
+                if len(one) == 1 and len(many) > 1 and many.isascii() and many.isalpha():
+                    key, value = shape(one), shape(many)
+                    found[key] = min(found.get(key, value), value)  # one, whatever the order
+    return found
+
+
+@cache
+def _table() -> dict[str, list[dict[str, str]]]:
+    table: dict[str, list[dict[str, str]]] = json.loads(
         resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
     )
+    return table
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Map each confusable character to its class's prototype (union-find, once)."""
+    data = _table()
     parent: dict[str, str] = {}
 
     def find(char: str) -> str:
@@ -109,7 +135,7 @@ def _prototypes() -> dict[str, str]:
         for glyph in glyphs:
             other = "".join(c for c in glyph["c"] if unicodedata.category(c) != "Cf")
             if len(char) != 1 or len(other) != 1:
-                continue  # multi-character look-alikes ("rn" for "m") are left out
+                continue  # multi-character look-alikes ("rn" for "m"): see _sequences
             a, b = find(char), find(other)
             if a != b:
                 # The smaller code point wins, so ASCII letters are the prototypes.

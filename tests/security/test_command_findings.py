@@ -89,6 +89,19 @@ async def test_finding_9_a_look_alike_of_a_player_is_refused(
     assert await count(engine, t.players) == 1
 
 
+async def test_finding_9_letters_that_read_as_two_pass_for_nobody(engine: AsyncEngine) -> None:
+    """UTS #39: "rn" reads as "m", so "Amold" beside "Arnold" is refused."""
+    assert names.skeleton("Amold") == names.skeleton("Arnold")
+    assert names.skeleton("Æsa") == names.skeleton("Aesa")
+    assert names.look_alike("Ana", ["Arnold", "Anna"]) is None
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("arnold", '/register name:"Arnold"')
+    answer = await chat.say("mallory", '/register name:"Amold"')
+    assert "Arnold" in answer and "looks just like" in answer
+    assert await count(engine, t.players) == 1
+
+
 async def test_finding_9_a_name_cannot_fake_a_bot_line(engine: AsyncEngine) -> None:
     chat = Chat(engine)
     await chat.say("ana", "/club")
