@@ -217,15 +217,17 @@ class OutboxStore:
         await self._mark(row_id, next_attempt_at=at, leased_until=None)
 
     async def mark_retry(
-        self, row_id: int, *, at: datetime, retry_at: datetime, error: str
+        self, row_id: int, *, at: datetime, retry_at: datetime, error: str, tried: bool = True
     ) -> None:
-        """Give a row back to be tried again at `retry_at` (a 429 or network error)."""
+        """Give a row back to be tried again at `retry_at` (a 429 or network error);
+        `tried=False` for a row only held back (pacing, behind another): no attempt."""
+        attempts = t.outbox.c.attempts + 1 if tried else t.outbox.c.attempts
         await self._mark(
             row_id,
             next_attempt_at=retry_at,
             last_attempt_at=at,
             last_error=error,
-            attempts=t.outbox.c.attempts + 1,
+            attempts=attempts,
             leased_until=None,
         )
 

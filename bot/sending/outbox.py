@@ -10,8 +10,10 @@ refused after some parts went out is marked sent, with what went wrong.
 One chat gets at most `chat_budget` seconds of a round (waits for its limits included).
 A held chat stays held: a row queued meanwhile waits too, so the chat's order holds. A
 row that keeps failing without the platform saying why is given up after a few tries
-(a bug in it: 3, a passing fault: 10, about a quarter of an hour), so it cannot hold
-the chat's later rows forever.
+(a bug in it: 3; a passing fault: 10, about a quarter of an hour, and only while the
+platform takes other messages: an outage gives nothing up), so it cannot hold the
+chat's later rows forever. The database's own hiccups count as passing faults. Rows only
+held back (pacing, behind another) do not use up a direct message's tries.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+
+from sqlalchemy.exc import DBAPIError
 
 from bot.sending.transport import Progress, Rejected, RetryLater, Transport, Unreachable
 from commands.replies import from_payload
@@ -73,11 +77,13 @@ class OutboxSender:
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
-        self._failures: dict[int, int] = {}
+        self._failures: dict[tuple[int, str], int] = {}  # (row id, "bug" | "fault")
         self._progress: dict[int, Progress] = {}  # row id -> the parts already sent
         self._told: dict[tuple[int, str], float] = {}  # (club, person) -> tell again after
         self._clubs: dict[int, tuple[Club, float]] = {}
         self._blocked: dict[str, float] = {}  # chat -> held until (monotonic)
+        self._first_failed: dict[int, float] = {}  # row id -> its first failure (monotonic)
+        self._last_ok = 0.0  # when the platform last took a message (monotonic)
 
     def start(self) -> None:
         if self._task is None:
@@ -135,17 +141,20 @@ class OutboxSender:
             delay = self.transport.delay(chat)
             spent = self._monotonic() - started
             if delay > self.max_wait or spent + delay > self.chat_budget:
+                self._block(chat, delay)  # a row queued meanwhile must not overtake these
                 await self._hold(rows[index:], delay, "paced: the chat's send limit")
                 return
             if delay > 0:
                 await self._sleep(delay)
             try:
                 held = await self._send(row)
+            except DBAPIError as error:  # the database, not the row: a passing fault
+                log.warning("outbox row %s: database error %r", row.id, error)
+                held = await self._retry_or_give_up(row, f"database: {error!r}", "fault")
             except Exception as error:  # a bug must not lose the row: try it again later
                 log.exception("outbox row %s failed unexpectedly", row.id)
-                held = await self._retry_or_give_up(row, f"error: {error!r}", self.bug_attempts)
-            if held is not None:
-                self._block(chat, held)
+                held = await self._retry_or_give_up(row, f"error: {error!r}", "bug")
+            if held is not None:  # the row blocked its chat before it was marked
                 await self._hold(rows[index + 1 :], held, f"behind row {row.id}")
                 return
 
@@ -155,25 +164,40 @@ class OutboxSender:
             self._blocked = {c: until for c, until in self._blocked.items() if until > now}
         self._blocked[chat] = max(self._blocked.get(chat, 0.0), now + seconds)
 
-    async def _retry_or_give_up(self, row: OutboxRow, why: str, attempts: int) -> float | None:
-        """Back off and try the row again, or give it up after `attempts` failures."""
-        seconds = self._backoff(row)
-        if self._failures.get(row.id, 0) >= attempts:
-            went = self._done(row).sent
-            log.error("outbox row %s given up after %s tries: %s", row.id, attempts, why)
+    async def _retry_or_give_up(self, row: OutboxRow, why: str, kind: str) -> float | None:
+        """Back off and try the row again, or give it up: a bug after `bug_attempts`
+        failures; a passing fault after `fault_attempts`, and only if the platform took
+        other messages since this row first failed (an outage is waited out)."""
+        failures = self._failures.get((row.id, kind), 0) + 1
+        self._failures[(row.id, kind)] = failures
+        first = self._first_failed.setdefault(row.id, self._monotonic())
+        seconds = float(min(2**failures, 300))
+        if kind == "bug":
+            hopeless, tries = failures >= self.bug_attempts, self.bug_attempts
+        else:
+            hopeless = failures >= self.fault_attempts and self._last_ok > first
+            tries = self.fault_attempts
+        if hopeless:
+            went = self._progress.get(row.id, Progress()).sent
+            log.error("outbox row %s given up after %s tries: %s", row.id, tries, why)
             await self.store.mark_failed(
                 row.id,
                 at=self.clock(),
-                error=f"given up after {attempts} tries ({len(went)} parts out): {why}",
+                error=f"given up after {tries} tries ({len(went)} parts out): {why}",
             )
+            self._done(row)  # only once marked: a failed mark keeps what went
             return None
+        self._block(row.chat, seconds)  # before the mark, so its own next round is not held
         await self.store.mark_retry(row.id, at=self.clock(), retry_at=self._at(seconds), error=why)
         return seconds
 
     async def _hold(self, rows: list[OutboxRow], seconds: float, why: str) -> None:
+        """Hold rows back without counting an attempt (a direct message's tries count)."""
         retry_at = self._at(seconds)
         for row in rows:
-            await self.store.mark_retry(row.id, at=self.clock(), retry_at=retry_at, error=why)
+            await self.store.mark_retry(
+                row.id, at=self.clock(), retry_at=retry_at, error=why, tried=False
+            )
 
     def _at(self, seconds: float) -> datetime:
         return self.clock() + timedelta(seconds=seconds)
@@ -199,9 +223,10 @@ class OutboxSender:
             ids = await self.transport.deliver(row.chat, reply, mine, live, progress)
         except RetryLater as error:
             if error.seconds <= 0:  # a passing fault, unless it never passes
-                return await self._retry_or_give_up(row, f"retry: {error}", self.fault_attempts)
+                return await self._retry_or_give_up(row, f"retry: {error}", "fault")
             # The platform said how long: replies to the chat wait too.
             self.transport.pause(row.chat, error.seconds)
+            self._block(row.chat, error.seconds)  # before the mark: it is not held by itself
             await self.store.mark_retry(
                 row.id,
                 at=self.clock(),
@@ -213,8 +238,8 @@ class OutboxSender:
             if row.chat.startswith("user:"):
                 await self._unreachable(row, club, str(error))
             else:
-                self._done(row)
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"{error}")
+                self._done(row)
             return None
         except Rejected as error:
             went = progress.sent
@@ -231,6 +256,7 @@ class OutboxSender:
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"rejected: {error}")
             self._done(row)
             return None
+        self._last_ok = self._monotonic()
         # Forgotten only once marked: if marking fails, the retry sends no part again.
         await self.store.mark_sent(row.id, at=self.clock(), platform_message_id=ids or None)
         self._done(row)
@@ -238,17 +264,15 @@ class OutboxSender:
 
     def _done(self, row: OutboxRow) -> Progress:
         """Forget what the loop kept about a row that is settled; return its progress."""
-        self._failures.pop(row.id, None)
+        for kind in ("bug", "fault"):
+            self._failures.pop((row.id, kind), None)
+        self._first_failed.pop(row.id, None)
+        if len(self._failures) > 10_000 or len(self._first_failed) > 10_000:
+            self._failures.clear()  # rows settled elsewhere: their counts start afresh
+            self._first_failed.clear()
         if len(self._progress) > 10_000:
             self._progress = {k: v for k, v in self._progress.items() if v.sent}
         return self._progress.pop(row.id, None) or Progress()
-
-    def _backoff(self, row: OutboxRow) -> float:
-        failures = self._failures.get(row.id, 0) + 1
-        self._failures[row.id] = failures
-        if len(self._failures) > 10_000:
-            self._failures.clear()
-        return float(min(2**failures, 300))
 
     async def _unreachable(self, row: OutboxRow, club: Club, why: str) -> None:
         user = row.chat.removeprefix("user:")
@@ -260,8 +284,8 @@ class OutboxSender:
         if attempts < self.dm_attempts and not expired:
             await self.store.mark_retry(row.id, at=self.clock(), retry_at=retry_at, error=error)
         else:
-            self._done(row)
             await self.store.mark_failed(row.id, at=self.clock(), error=error)
+            self._done(row)
 
     async def _tell(self, club_id: int, club: Club, user: str) -> None:
         """Mention the person in the club's chat, unless they were told recently."""

@@ -2,8 +2,9 @@
 
 An adapter answers a command in its chat right away when it can. A reply may carry
 announcements the command queued (`Response.held`, leased to the reply): once the reply
-went out where the chat sees it they are marked sent with it (also when only its first
-parts went), otherwise they are released to the outbox sender. A reply that could not go
+went out where the chat sees it they are marked sent with it, otherwise (also when only
+its first parts went: a repeated first part is better than a lost tail) they are
+released to the outbox sender. A reply that could not go
 now is queued as an outbox row of its own, unless it is a secret (it would be shown
 later, maybe where it must not), an announcement already queued, or partly out already.
 """
@@ -53,16 +54,16 @@ class ReplyOutbox:
                 await self.outbox.mark_sent(row_id, at=at, platform_message_id=sent or None)
 
     async def queue(
-        self, chat: str, response: Response, why: str, *, partly: bool = False, sent: str = ""
+        self, chat: str, response: Response, why: str, *, partly: bool = False
     ) -> bool:
         """Hand a reply that could not go now to the outbox sender; return whether a row
         was queued for it.
 
-        `partly`: some of its parts are in the chat already (`sent`: their message ids,
-        if known). It is not queued again (that would repeat them), and the
-        announcements it carries are marked sent with those parts: their text is out.
+        `partly`: some of its parts are in the chat already. It is not queued again
+        (that would repeat them); the announcements it carries go to the sender all the
+        same, whole: their later parts may be among those that did not go.
         """
-        await self.settle(response, (sent or "") if partly else None)
+        await self.settle(response, None)
         if response.reply.secret:
             log.warning("a secret reply in %s was not sent (%s); it is not queued", chat, why)
             return False

@@ -314,14 +314,8 @@ class UpdateHandlers:
         self, inv: Invocation, response: Response, why: str, *, sent: list[str] | None = None
     ) -> None:
         """Hand a reply that could not go now to the outbox sender; `sent` holds the ids
-        of its parts that went out already (they are not sent again)."""
-        await self.replies.queue(
-            inv.chat,
-            response,
-            f"to {inv.user}: {why}",
-            partly=bool(sent),
-            sent=",".join(sent or []),
-        )
+        of its parts that went out already (the reply is not queued again)."""
+        await self.replies.queue(inv.chat, response, f"to {inv.user}: {why}", partly=bool(sent))
 
     async def _is_admin(self, message: Message, user: User) -> bool:
         if is_anonymous_admin(message):

@@ -333,3 +333,93 @@ async def test_a_row_queued_behind_a_failing_one_waits_for_it(engine: AsyncEngin
         await sender.run_once()
         clock.at += timedelta(seconds=2)
     assert [key for _, key, _ in transport.sent] == ["help.title", "help.me", "help.line"]
+
+
+async def test_a_paced_hold_is_not_overtaken_by_a_newer_row(engine: AsyncEngine) -> None:
+    transport = FakeTransport(delays={"g": 3.0})  # the chat's window is full for 3 s
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title"), ("g", "help.me")])
+    await sender.run_once()
+    clock.at += timedelta(seconds=1.6)
+    transport.delays["g"] = 1.4
+    await _queue(engine, "g", "help.line")
+    await sender.run_once()  # only the newest is due: it waits for the older two
+    clock.at += timedelta(seconds=5)
+    transport.delays["g"] = 0.0
+    for _ in range(2):
+        await sender.run_once()
+        clock.at += timedelta(seconds=5)
+    assert [key for _, key, _ in transport.sent] == ["help.title", "help.me", "help.line"]
+
+
+async def test_an_outage_gives_nothing_up(engine: AsyncEngine) -> None:
+    """Every chat failing alike is the network, not the rows: they wait it out."""
+    down = [RetryLater(0.0, "NetworkError")] * 12
+    transport = FakeTransport(fail={"g": list(down), "h": list(down)})
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title"), ("h", "help.me")])
+    for _ in range(200):
+        await sender.run_once()
+        clock.at += timedelta(seconds=20)
+    assert await _statuses(engine) == [("g", "sent"), ("h", "sent")]
+
+
+async def test_a_fault_only_one_row_meets_is_given_up_while_others_go(
+    engine: AsyncEngine,
+) -> None:
+    transport = FakeTransport(fail={"g": [RetryLater(0.0, "502")] * 10})
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("g", "help.title"), ("h", "help.me")])
+    for _ in range(120):
+        await sender.run_once()
+        clock.at += timedelta(seconds=20)
+        if len(await _rows(engine)) < 6:
+            await _queue(engine, "h", "help.line")  # the platform takes other chats' rows
+    first = (await _rows(engine))[0]
+    assert first.status == "failed" and "given up after 10 tries" in first.last_error
+
+
+async def test_a_database_hiccup_is_a_passing_fault_not_a_bug(engine: AsyncEngine) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    class Locked:
+        def __init__(self, store: OutboxStore, times: int) -> None:
+            self.store, self.times = store, times
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.store, name)
+
+        async def live_message(self, *args: Any) -> str | None:
+            if self.times:
+                self.times -= 1
+                raise OperationalError("SELECT", {}, Exception("database is locked"))
+            return await self.store.live_message(*args)
+
+    transport = FakeTransport()
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    sender.store = Locked(sender.store, 4)  # type: ignore[assignment]
+    await _setup(engine, [("g", "help.title", "standings:1")])
+    for _ in range(8):
+        await sender.run_once()
+        clock.at += timedelta(seconds=20)
+    (row,) = await _rows(engine)
+    assert row.status == "sent" and transport.sent == [("g", "help.title", None)]
+
+
+async def test_holds_do_not_use_up_a_direct_messages_tries(engine: AsyncEngine) -> None:
+    """A DM held back behind another is not a DM tried: its 403s get their own tries."""
+    transport = FakeTransport(
+        fail={"user:5": [RetryLater(0.0, "502")] * 4 + [Unreachable("403")] * 9}
+    )
+    clock = Clock()
+    sender = _sender(engine, transport, clock)
+    await _setup(engine, [("user:5", "help.title"), ("user:5", "help.me")])
+    for _ in range(6):
+        await sender.run_once()
+        clock.at += timedelta(seconds=40)
+    second = (await _rows(engine))[1]
+    assert second.status == "pending" and second.attempts == 1  # one real try, a 403
