@@ -12,7 +12,8 @@ from commands.session import Session
 from tournament import attendance, reports, sanctions
 from tournament.club import Player
 from tournament.model import MatchStatus, Refused, TournamentStatus
-from tournament.scoring import GameKind, ScoreError, lot_word, named_first
+from tournament.preset import Game
+from tournament.scoring import GameKind, ScoreError, example_score, lot_word, named_first
 from tournament.state import Match, TournamentState
 
 GAME_KINDS: dict[str, GameKind] = {
@@ -180,13 +181,10 @@ async def report(s: Session, a: Args) -> Reply:
     )
 
 
-def report_usage(match: Match, game: str) -> str:
+def report_usage(match: Match, game: Game) -> str:
     """Return how to report `match`: a winning score of its own length, yours first."""
-    if game == "draughts":
-        # 2 points a game (WAR-V): a match of two games adds up to 4, e.g. 3-1.
-        total = 2 * match.length
-        return f"/report {total - 1}-1" if total > 2 else f"/report {total}-0"
-    return f"/report {match.length}-{max(match.length - 2, 0)}"
+    mine, theirs = example_score(game, match.length)
+    return f"/report {mine}-{theirs}"
 
 
 async def report_game(s: Session, a: Args) -> Reply:

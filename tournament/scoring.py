@@ -143,6 +143,15 @@ def winning_score(game: Game, length: int) -> int:
     return 2 * length if game == "draughts" else length
 
 
+def example_score(game: Game, length: int) -> tuple[int, int]:
+    """Return a score that ends a match of `length`, the winner's first: for hints."""
+    won = winning_score(game, length)
+    if game == "draughts":
+        # A match's points add up to 2 a game (WAR-GAME): 3-1 for two games.
+        return (won - 1, 1) if won > 2 else (won, 0)
+    return won, max(won - 2, 0)
+
+
 def draughts_game_points(outcome: Outcome) -> int:
     """Return a player's points for one draughts game: win 2, draw 1, loss 0 (WAR-GAME)."""
     points = _DRAUGHTS_POINTS.get(outcome)

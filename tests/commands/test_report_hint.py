@@ -1,4 +1,4 @@
-"""The score a refusal suggests can itself be reported (WAR-V, HGV-5.2)."""
+"""The score a refusal suggests can itself be reported (WAR-GAME, HGV-5.2)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def suggested(length: int, game: str) -> FinalScore:
     return FinalScore(int(white), int(black))
 
 
-def test_the_draughts_hint_adds_up_to_two_points_a_game_WAR_V() -> None:
+def test_the_draughts_hint_adds_up_to_two_points_a_game_WAR_GAME() -> None:
     rules = load_preset("warcaby-100").scoring
     assert report_usage(match_of(2), "draughts") == "/report 3-1"
     for length in (1, 2, 3):
