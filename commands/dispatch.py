@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from commands import resolver
-from commands.params import Args, suggestions
+from commands.params import Args, as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
@@ -333,10 +333,10 @@ def _choice_buttons(
     if writes and not inv.private:
         return ()
     # Built again from the parsed line (never the raw text), with what it said.
-    words = [f"/{parsed.name}", *(_typed(w) for w in parsed.args)]
-    words += [f"{key}:{_typed(value)}" for key, value in parsed.options.items()]
+    words = [f"/{parsed.name}", *(as_typed(w) for w in parsed.args)]
+    words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
     if club is not None:
-        words.append(f"club:{_typed(club)}")  # a private chat's buttons name their club
+        words.append(f"club:{as_typed(club)}")  # a private chat's buttons name their club
     text = " ".join(words)
     if len(text) > MAX_BUTTON_TEXT or any(
         '"' in w for w in (*parsed.args, *parsed.options.values())
@@ -347,12 +347,6 @@ def _choice_buttons(
         for name in names
         if '"' not in name
     )
-
-
-def _typed(value: str) -> str:
-    """Return a word or value as it is typed: quoted when it has a space."""
-    value = " ".join(value.split())
-    return f'"{value}"' if " " in value or not value else value
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:

@@ -84,7 +84,7 @@ class Param:
     def usage(self, typed: str | list[str] | None = None) -> str:
         """Return how this parameter is typed, e.g. `3-1` or `reason:"..."`; with what the
         person `typed` in place of the example, so a hint can be copied as it stands."""
-        shown = self.sample if not typed else _as_typed(typed)
+        shown = self.sample if not typed else as_typed(typed)
         if self.positional:
             return shown
         return f"{self.name}:{shown}"
@@ -258,10 +258,10 @@ def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[
     raise Refused("missing_arg", arg=param.usage(), usage=usage)
 
 
-def _as_typed(value: str | list[str]) -> str:
+def as_typed(value: str | list[str]) -> str:
     """Return a typed value as it would be typed again: quoted when it has a space."""
     if isinstance(value, list):
-        return " ".join(_as_typed(v) for v in value)
+        return " ".join(as_typed(v) for v in value)
     value = " ".join(value.split())
     return f'"{value}"' if " " in value or not value else value
 
@@ -364,14 +364,20 @@ def _near_choice(
     if any(p.type == "score" and p.name in raw for p in signature.params):
         return  # after a score the last word is a name (`/result Vida 3-1 Voids`)
     for param in later:
-        if param.type != "choice" or param.choice(word) is not None:
-            continue
-        # Short choices ("all") are too near short names ("Al") to guess.
-        long_ones = [c for c in param.choices if len(c) >= 4]
-        close = difflib.get_close_matches(word.lower(), long_ones, n=1, cutoff=0.74)
-        if close:
-            usage = signature.usage(typed={**raw, param.name: close[0]})
-            raise Refused("did_you_mean_word", text=word, suggestion=close[0], usage=usage)
+        if param.type == "choice" and param.choice(word) is None:
+            _refuse_near_miss(signature, param, word, raw)
+
+
+def _refuse_near_miss(
+    signature: Signature, param: Param, word: str, raw: Mapping[str, str | list[str]]
+) -> None:
+    """Refuse `word` as a typo of one of `param`'s choices, if it is close to one."""
+    # Short choices ("all") are too near short names ("Al") to guess.
+    long_ones = [c for c in param.choices if len(c) >= 4]
+    close = difflib.get_close_matches(word.lower(), long_ones, n=1, cutoff=0.74)
+    if close:
+        usage = signature.usage(typed={**raw, param.name: close[0]})
+        raise Refused("did_you_mean_word", text=word, suggestion=close[0], usage=usage)
 
 
 def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
@@ -412,11 +418,8 @@ def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
             )
         case "choice":
             chosen = param.choice(text)
-            close = [] if chosen else suggestions(text, param.choices, limit=1)
-            if close and len(close[0]) >= 4:
-                typed = signature.usage(typed={param.name: close[0]})
-                raise Refused("did_you_mean_word", text=text, suggestion=close[0], usage=typed)
             if chosen is None:
+                _refuse_near_miss(signature, param, text, {})
                 raise Refused(
                     "bad_choice", option=param.name, text=text, choices=", ".join(param.choices)
                 )
