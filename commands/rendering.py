@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Msg, Name, Param, Picture, Reply, Table, When
+from commands.replies import Msg, Name, Param, Reply, Table, When, as_text
 
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
@@ -62,12 +62,7 @@ class Renderer:
         """Render a reply as text; a picture shows as its text twin."""
         blocks: list[str] = []
         tables: list[str] = []
-        parts = [
-            shown
-            for part in reply.parts
-            for shown in (part.fallback if isinstance(part, Picture) else (part,))
-        ]
-        for part in parts:
+        for part in as_text(reply.parts):
             if isinstance(part, Msg):
                 blocks.append(self.message(part))
             else:

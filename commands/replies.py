@@ -6,7 +6,7 @@ in the outbox as `to_payload` JSON and rendered when sent, in the club's languag
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Union
@@ -70,6 +70,15 @@ class Picture:
 
 
 Part = Msg | Table | Picture
+
+
+def as_text(parts: Iterable[Part]) -> list[Msg | Table]:
+    """Return the parts as text shows them: each picture as its text twin."""
+    return [
+        shown
+        for part in parts
+        for shown in (part.fallback if isinstance(part, Picture) else (part,))
+    ]
 
 
 @dataclass(frozen=True, slots=True)

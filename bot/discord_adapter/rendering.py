@@ -19,7 +19,7 @@ import discord
 from bot.pictures import separate
 from bot.sending.parts import split_lines
 from commands.rendering import Renderer
-from commands.replies import Msg, Picture, Reply
+from commands.replies import Msg, Picture, Reply, as_text
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -87,12 +87,7 @@ def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True)
     renderer = Renderer(language, timezone, "markdown")
     texts: list[str] = []
     embeds: list[discord.Embed] = []
-    parts = [
-        shown
-        for part in reply.parts
-        for shown in (part.fallback if isinstance(part, Picture) else (part,))
-    ]
-    for part in parts:
+    for part in as_text(reply.parts):
         if isinstance(part, Msg):
             texts.append(renderer.message(part))
         else:
