@@ -18,7 +18,7 @@ from typing import Literal
 from tournament import progress, reports
 from tournament.events import Event, PairingsConflict, ResultCorrected
 from tournament.model import MatchStatus, PlayerId, Refused, Stage
-from tournament.scoring import FinalScore
+from tournament.scoring import FinalScore, example_score
 from tournament.state import Match, TournamentState
 
 Change = FinalScore | Literal["void", "reopen"]
@@ -101,8 +101,13 @@ def _apply(
             checked.lot_winner,
         ):
             # Nothing to correct: saying "corrected" would tell the club something changed.
+            mine, theirs = example_score(state.preset.game, match.length)
             raise Refused(
-                "result_unchanged", match=number, white=match.white_score, black=match.black_score
+                "result_unchanged",
+                match=number,
+                white=match.white_score,
+                black=match.black_score,
+                example=f"{mine}-{theirs}",
             )
         reports.finish(state, match, checked, at, how="director", settle=False)
     _clear_forfeit_marks(state, match, forfeiters)

@@ -157,6 +157,7 @@ def test_a_correction_to_the_score_that_stands_is_refused_and_changes_nothing() 
     with pytest.raises(Refused) as refused:
         corrections.correct(state, final.number, same, LATER)
     assert refused.value.code == "result_unchanged"
+    assert refused.value.params["example"] == f"{final.length}-{final.length - 2}"  # it fits
     assert state.placements == placements
 
 
