@@ -45,6 +45,7 @@ _AUDITED = (
     ev.TieSettledByLot,
     ev.ExtraGamesVoided,
     ev.PairingsConflict,
+    ev.MatchesHeld,
 )
 
 # Events that cause no message of their own, and why; every other event must cause one
@@ -339,6 +340,11 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                     Reply((msg("correct.reset", match=number, white=n(white), black=n(black)),))
                 )
             ]
+        case ev.MatchesHeld(matches=numbers, groups=groups):
+            line = msg(
+                "correct.held", matches=", ".join(map(str, numbers)), groups=", ".join(groups)
+            )
+            return [notice(Reply((line,)))]
         case ev.PairingsConflict(matches=numbers):
             line = msg("correct.conflict", matches=", ".join(map(str, numbers)))
             return [notice(Reply((line,)))]

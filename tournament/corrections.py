@@ -30,7 +30,7 @@ def plan(state: TournamentState, number: int, change: Change, at: datetime) -> t
     """Return the matches under way or played whose pairing the change would alter."""
     trial = copy.deepcopy(state)
     events = _apply(trial, number, change, at, reason="", reset=False)
-    return _conflicts(events)
+    return conflicts(events)
 
 
 def correct(
@@ -142,7 +142,8 @@ def _clear_forfeit_marks(
             state.entries[player].knockout_forfeit = False
 
 
-def _conflicts(events: Sequence[Event]) -> tuple[int, ...]:
+def conflicts(events: Sequence[Event]) -> tuple[int, ...]:
+    """Return the matches the `PairingsConflict` events list, once each, in order."""
     found: list[int] = []
     for event in events:
         if isinstance(event, PairingsConflict):

@@ -176,6 +176,14 @@ class PairingsConflict(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MatchesHeld(Event):
+    """Knockout matches not yet played wait: a correction reopened `groups` they depend on."""
+
+    matches: tuple[int, ...]
+    groups: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MatchReset(Event):
     """A match under way or played starts afresh between new players (a confirmed change)."""
 

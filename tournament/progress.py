@@ -22,6 +22,7 @@ from tournament.events import (
     ExtraGamesVoided,
     GroupsDrawn,
     KnockoutStarted,
+    MatchesHeld,
     MatchReady,
     MatchReset,
     PairingsConflict,
@@ -171,9 +172,11 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
             events.extend(_schedule_extra_games(state, all_standings(state), at))
     if any(not m.is_final for m in state.stage_matches(*GROUP_STAGES)):
         if state.status is not TournamentStatus.GROUPS:
-            # A correction reopened the group stage: nobody is seeded until it is over.
-            events.extend(_unseed(state, at, reset=reset))
-            events.extend(_advance(state, at, reset=reset, blocked=True))
+            # A correction reopened the group stage after the knockout was drawn: the
+            # bracket keeps its pairings, and the matches not yet played whose pairing
+            # depends on an open group wait for it (`held`); nothing else is invented.
+            events.extend(_hold(state, at))
+            events.extend(_advance(state, at, reset=reset, finish=False))
         events.extend(_unfinish(state, at))
         return events
     tables = all_standings(state)
@@ -181,8 +184,11 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         events.extend(_start_knockout(state, tables, at))
     else:
         events.extend(_reseed(state, tables, at, reset=reset))
-    blocked = any(isinstance(e, PairingsConflict) for e in events)
-    events.extend(_advance(state, at, reset=reset, blocked=blocked))
+    if any(isinstance(e, PairingsConflict) for e in events):
+        # The results contradict a played pairing: nothing more is derived (no pairing,
+        # no "Last Chance", no placements) until a director decides.
+        return events
+    events.extend(_advance(state, at, reset=reset))
     return events
 
 
@@ -244,6 +250,8 @@ def _schedule_extra_games(
     events: list[Event] = []
     rules = state.preset.groups
     for group in state.groups:
+        if group.name not in tables:
+            continue  # still playing its group matches
         for need in tables[group.name].extra_games:
             played = [
                 m
@@ -296,6 +304,9 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
         return []
     voided: dict[str, list[int]] = {}
     for group in state.groups:
+        own = [m for m in state.stage_matches(Stage.GROUP) if m.group == group.name]
+        if any(not m.is_final for m in own):
+            continue  # a reopened group match: its extra games wait for its result
         results = [
             r
             for m in state.stage_matches(Stage.GROUP)
@@ -466,13 +477,20 @@ def _add_bracket(state: TournamentState, bracket: knockout.Bracket, at: datetime
 
 
 def _advance(
-    state: TournamentState, at: datetime, *, reset: bool, blocked: bool = False
+    state: TournamentState, at: datetime, *, reset: bool, finish: bool = True
 ) -> list[Event]:
     events: list[Event] = []
-    if state.preset.knockout.consolation and not state.stage_matches(Stage.CONSOLATION):
+    groups_over = all(m.is_final for m in state.stage_matches(*GROUP_STAGES))
+    if (
+        groups_over
+        and state.preset.knockout.consolation
+        and not state.stage_matches(Stage.CONSOLATION)
+    ):
+        # Only the final group standings say who did not qualify (HGV-7.4.13).
         bracket_ = _consolation_bracket(state)
         if bracket_ is not None:
             _add_bracket(state, bracket_, at)
+    waiting = held(state)
     bracket = [m for m in state.matches.values() if m.key is not None]
     by_key = {m.key: m for m in bracket}
     conflicts: list[int] = []
@@ -482,7 +500,12 @@ def _advance(
         white = _fed(match, match.white, match.white_from, by_key)
         black = _fed(match, match.black, match.black_from, by_key)
         events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if match.start is None and match.white is not None and match.black is not None:
+        if (
+            match.start is None
+            and match.white is not None
+            and match.black is not None
+            and match.number not in waiting
+        ):
             match.start = at + minutes(state.preset.knockout.break_minutes)
             match.created_at = at  # its schedule is published now: no reminder before
             events.append(
@@ -497,8 +520,8 @@ def _advance(
             )
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
-    if conflicts or blocked:
-        return events  # the results contradict a played pairing: a director decides
+    if conflicts or not finish:
+        return events  # a played pairing is contradicted (a director decides), or a group is open
     if _all_done(state):
         events.extend(_finish(state, at))
     else:
@@ -575,7 +598,7 @@ def _reseed(
     events: list[Event] = []
     conflicts: list[int] = []
     _conform(state, MAIN_STAGES, _main_bracket(state, tables), at, reset, events, conflicts)
-    if state.stage_matches(Stage.CONSOLATION):
+    if state.stage_matches(Stage.CONSOLATION) and not conflicts:
         # After the main bracket: its play-ins decide who plays the "Last Chance".
         consolation = _consolation_bracket(state)
         if consolation is not None:
@@ -608,23 +631,56 @@ def _fed(
     return feeder.winner
 
 
-def _unseed(state: TournamentState, at: datetime, *, reset: bool) -> list[Event]:
-    """Take the seeded players out of the stored brackets while the groups are open."""
-    shape = _main_bracket(state, all_standings(state)).by_key()
-    events: list[Event] = []
-    conflicts: list[int] = []
+def held(state: TournamentState) -> frozenset[int]:
+    """Return the bracket matches not yet played that wait for a reopened group.
+
+    While a correction has a group match open again, a seeded side drawn from that
+    group may still change, so its match waits; with rematch avoidance a change may
+    swap opponents within the first-round pool, so the whole pool waits. The
+    "Last Chance" is seeded from every group's non-qualifiers: all of it waits. Matches
+    fed only by other matches, and matches under way or played, are not held.
+    """
+    open_groups = {m.group for m in state.stage_matches(*GROUP_STAGES) if not m.is_final}
+    if not open_groups:
+        return frozenset()
+    waiting = {p for g in state.groups if g.name in open_groups for p in g.players}
+    found: set[int] = set()
+    pools: dict[tuple[Stage, int], list[Match]] = {}
     for match in state.stage_matches(*MAIN_STAGES, Stage.CONSOLATION):
-        if match.key is None:
+        if match.key is None or touched(match):
             continue
-        wanted = shape.get(match.key)
-        seeded_white = wanted is None or wanted.white_from is None
-        seeded_black = wanted is None or wanted.black_from is None
-        white = None if match.white_from is None and seeded_white else match.white
-        black = None if match.black_from is None and seeded_black else match.black
-        events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-    if conflicts:
-        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
-    return events
+        seeded = [
+            player
+            for player, source in (
+                (match.white, match.white_from),
+                (match.black, match.black_from),
+            )
+            if source is None
+        ]
+        if not seeded:
+            continue
+        if match.stage is Stage.CONSOLATION or any(p is None or p in waiting for p in seeded):
+            found.add(match.number)
+        if len(seeded) == 2:
+            pools.setdefault((match.stage, match.round), []).append(match)
+    if state.preset.knockout.avoid_group_rematch:
+        for pool in pools.values():
+            if any(m.number in found for m in pool):
+                found.update(m.number for m in pool)
+    return frozenset(found)
+
+
+def _hold(state: TournamentState, at: datetime) -> list[Event]:
+    """Take the start time off the published matches that now wait for a group."""
+    numbers = sorted(n for n in held(state) if state.matches[n].start is not None)
+    for number in numbers:
+        match = state.matches[number]
+        match.start = match.created_at = None  # published again once the group is over
+        state.done.pop(f"remind:match:{number}", None)
+    if not numbers:
+        return []
+    groups = sorted({m.group or "" for m in state.stage_matches(*GROUP_STAGES) if not m.is_final})
+    return [MatchesHeld(at=at, matches=tuple(numbers), groups=tuple(groups))]
 
 
 def _conform(
@@ -651,10 +707,23 @@ def _conform(
             KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
         )
         return
+    wanted: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
     for bm in bracket.matches:
         match = stored[bm.key]
         white = bm.white if bm.white_from is None and match.white_from is None else match.white
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
+        wanted.append((match, white, black))
+    contradicted = [
+        m.number
+        for m, white, black in wanted
+        if (white, black) != (m.white, m.black) and touched(m)
+    ]
+    if contradicted and not reset:
+        # All or nothing: re-pairing the other matches around a contradicted one could
+        # put a player in two matches at once.
+        conflicts.extend(contradicted)
+        return
+    for match, white, black in wanted:
         events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
 
 

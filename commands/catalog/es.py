@@ -538,4 +538,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
+    # -- core --
+    "correct.held": "Los encuentros {matches} esperan a que el grupo {groups} vuelva a estar completo: se anunciarán entonces.",
 }

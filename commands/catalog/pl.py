@@ -538,4 +538,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
+    # -- core --
+    "correct.held": "Mecze {matches} czekają, aż grupa {groups} znów będzie zakończona: wtedy zostaną ogłoszone.",
 }

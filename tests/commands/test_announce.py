@@ -22,6 +22,7 @@ WORDS = {
     "how": "director",
     "round_name": "final",
     "group": "1",
+    "groups": ("1",),
     "change": "score",
     "was": MatchStatus.FINISHED,
     "note": "",

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament import corrections, due, progress, reports
+from tournament import attendance, corrections, due, progress, reports
 from tournament.events import (
+    MatchesHeld,
     MatchReset,
     PlacementsChanged,
     ResultCorrected,
@@ -30,6 +31,25 @@ def finished(preset: str = "hgv-backgammon", players: int = 6, seed: int = 3) ->
     state = new_tournament(load_preset(preset), players, START, seed=seed)
     play_out(state, seed=seed)
     assert state.status is TournamentStatus.FINISHED
+    return state
+
+
+def groups_played(
+    preset: str = "hgv-backgammon",
+    players: int = 9,
+    seed: int = 3,
+    overrides: dict[str, object] | None = None,
+) -> TournamentState:
+    """Return a tournament whose groups are over and whose knockout was just drawn."""
+    state = new_tournament(load_preset(preset, overrides), players, START, seed=seed)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    rng = random.Random(seed)
+    for match in state.stage_matches(Stage.GROUP):
+        if not match.is_final:
+            reports.finish(
+                state, match, random_score(state.preset, match, rng), START, how="director"
+            )
+    assert state.status is TournamentStatus.KNOCKOUT
     return state
 
 
@@ -117,11 +137,91 @@ def test_a_group_correction_after_the_finish_moves_the_knockout_pairings() -> No
     assert_same_as_replay(state)
 
 
+def bracket_view(state: TournamentState) -> dict[int, tuple[object, ...]]:
+    return {
+        m.number: (m.stage, m.key, m.white, m.black, m.status)
+        for m in state.matches.values()
+        if m.stage not in progress.GROUP_STAGES
+    }
+
+
+def test_reopening_a_group_match_after_the_draw_of_the_knockout_invents_nothing_HGV_4_8() -> None:
+    """Issue 15.1: 8 qualifiers, nobody left for the "Last Chance" (HGV-7.4.13); a group
+    match reopened once the quarter-finals are drawn keeps their pairings, holds them,
+    makes no consolation bracket, and the night still ends with its champion."""
+    state = new_tournament(load_preset("hgv-backgammon"), 9, START, seed=3)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    attendance.leave(state, 9, START, reason="left")  # forfeits the rest: 8 qualify
+    rng = random.Random(3)
+    for match in state.stage_matches(Stage.GROUP):
+        if not match.is_final:
+            reports.finish(
+                state, match, random_score(state.preset, match, rng), START, how="director"
+            )
+    assert state.status is TournamentStatus.KNOCKOUT and not state.stage_matches(Stage.CONSOLATION)
+    bracket = bracket_view(state)
+    group = next(m for m in state.stage_matches(Stage.GROUP) if 9 not in m.players)
+    assert corrections.plan(state, group.number, "reopen", LATER) == ()
+    events = corrections.correct(state, group.number, "reopen", LATER)
+    assert bracket_view(state) == bracket  # no "? v ?", no "Last Chance" of qualifiers
+    waiting = progress.held(state)
+    assert waiting and all(state.matches[n].start is None for n in waiting)
+    assert all(not state.matches[n].is_ready for n in waiting)
+    assert [e for e in events if isinstance(e, MatchesHeld)] == [
+        MatchesHeld(at=LATER, matches=tuple(sorted(waiting)), groups=(group.group or "",))
+    ]
+    reports.set_result(state, group.number, random_score(state.preset, group, rng), LATER)
+    assert progress.held(state) == frozenset()
+    assert not state.stage_matches(Stage.CONSOLATION)
+    assert all(state.matches[n].is_ready for n in waiting)
+    _complete(state, rng, LATER)
+    assert state.status is TournamentStatus.FINISHED
+    assert sum(p.place == 1 for p in state.placements) == 1
+    assert all(p.points != "0.00" for p in state.placements)
+
+
+def test_a_reopened_group_holds_only_the_matches_that_depend_on_it_HGV_4_8() -> None:
+    """Without rematch avoidance, a seeded pairing of other groups' players goes on."""
+    state = groups_played(
+        players=12, seed=4, overrides={"group_size": 4, "knockout.avoid_group_rematch": False}
+    )
+    first = state.stage_matches(Stage.GROUP)[0]
+    own = next(g for g in state.groups if g.name == first.group)
+    corrections.correct(state, first.number, "reopen", LATER)
+    waiting = progress.held(state)
+    for match in state.stage_matches(*progress.MAIN_STAGES):
+        seeded = [
+            p
+            for p, source in ((match.white, match.white_from), (match.black, match.black_from))
+            if source is None
+        ]
+        depends = any(p in own.players for p in seeded)
+        assert (match.number in waiting) == depends, match.key
+        if seeded and not depends and match.white and match.black:
+            assert match.is_ready
+
+
 def test_void_takes_a_group_result_out_of_the_standings() -> None:
     state = finished(players=6)
     match = state.stage_matches(Stage.GROUP)[0]
+    winner, loser = match.winner, match.opponent_of(match.winner or 0)
+    assert winner is not None and loser is not None
+    won, lost = match.score_of(winner), match.score_of(loser)
+    group = next(g for g in state.groups if g.name == match.group)
+
+    def record() -> dict[int, tuple[int, int, int, int]]:
+        rows = progress.standings_of(state, group).rows
+        return {r.player: (r.won, r.lost, r.points_for, r.points_against) for r in rows}
+
+    before = record()
     corrections.correct(state, match.number, "void", LATER, confirmed=True)
     assert match.status is MatchStatus.VOID and match.result() is None
+    after = record()
+    w, lo = before[winner], before[loser]
+    assert after[winner] == (w[0] - 1, w[1], w[2] - won, w[3] - lost)
+    assert after[loser] == (lo[0], lo[1] - 1, lo[2] - lost, lo[3] - won)
+    others = set(group.players) - {winner, loser}
+    assert {p: after[p] for p in others} == {p: before[p] for p in others}
     _complete(state, random.Random(2), LATER)
     assert_same_as_replay(state)
 
@@ -137,15 +237,29 @@ def test_a_reopened_match_forgets_its_deadlines_and_penalties() -> None:
     assert match.start == LATER and match.status is MatchStatus.SCHEDULED
 
 
+def tied_group() -> TournamentState:
+    """Return a Navodari group of three that beat each other in a circle (NAV-TIE)."""
+    state = new_tournament(load_preset("navodari-table"), 3, START, seed=1)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    beats = {(1, 2), (2, 3), (3, 1)}
+    for match in state.stage_matches(Stage.GROUP):
+        assert match.white is not None and match.black is not None
+        white_wins = (match.white, match.black) in beats
+        score = FinalScore(5, 3) if white_wins else FinalScore(3, 5)
+        reports.finish(state, match, score, START, how="director")
+    return state
+
+
 def test_a_void_extra_game_is_not_brought_back_NAV_TIE() -> None:
-    state = finished("navodari-table", 4, 1)
-    extra = next(iter(state.stage_matches(Stage.TIEBREAK)), None)
-    if extra is None:
-        pytest.skip("this draw has no extra games")
-    corrections.correct(state, extra.number, "void", LATER, confirmed=True)
+    state = tied_group()
+    extra = state.stage_matches(Stage.TIEBREAK)
+    assert len(extra) == 3  # the circle is level: one extra game per pair
+    corrections.correct(state, extra[0].number, "void", LATER, confirmed=True)
+    assert extra[0].status is MatchStatus.VOID
     with pytest.raises(Refused) as refused:
-        corrections.correct(state, extra.number, FinalScore(1, 0), LATER, confirmed=True)
+        corrections.correct(state, extra[0].number, FinalScore(1, 0), LATER, confirmed=True)
     assert refused.value.code == "extra_game_void"
+    assert extra[0].status is MatchStatus.VOID
 
 
 def test_a_correction_to_the_score_that_stands_is_refused_and_changes_nothing() -> None:
@@ -180,9 +294,16 @@ def _complete(state: TournamentState, rng: random.Random, at: datetime) -> None:
             return
         wave = [m for m in state.matches.values() if m.is_ready and not m.is_final]
         if not wave:
-            raise AssertionError(f"stuck in {state.status}")
+            # Results that contradict a played pairing wait for a director, who reopens
+            # the listed match (confirmed): it is played again between the right players.
+            conflicts = corrections.conflicts(progress.settle(state, at))
+            if not conflicts:
+                raise AssertionError(f"stuck in {state.status}")
+            corrections.correct(state, conflicts[0], "reopen", at, confirmed=True)
+            continue
         for match in sorted(wave, key=lambda m: m.number):
-            if not match.is_final:
+            # A result earlier in the wave may hold or re-pair a later match.
+            if not match.is_final and match.is_ready:
                 reports.finish(
                     state, match, random_score(state.preset, match, rng), at, how="director"
                 )
@@ -247,18 +368,39 @@ CHANGES = st.lists(
 )
 
 
+def in_knockout(preset: str, players: int, seed: int, waves: int) -> TournamentState:
+    """Return a tournament `waves` rounds of results into its knockout (or finished)."""
+    state = new_tournament(load_preset(preset), players, START, seed=seed)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    rng = random.Random(seed)
+    played_in_knockout = 0
+    while state.status is not TournamentStatus.FINISHED:
+        if state.status is TournamentStatus.KNOCKOUT:
+            if played_in_knockout == waves:
+                break
+            played_in_knockout += 1
+        wave = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        for match in sorted(wave, key=lambda m: m.number):
+            score = random_score(state.preset, match, rng)
+            reports.finish(state, match, score, START, how="director", settle=False)
+        progress.settle(state, START)
+    return state
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(["hgv-backgammon", "navodari-table"]),
     players=st.integers(4, 10),
     seed=st.integers(0, 10**6),
+    waves=st.sampled_from([0, 1, 2, 99]),
     changes=CHANGES,
 )
 def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
-    preset: str, players: int, seed: int, changes: list[tuple[int, str]]
+    preset: str, players: int, seed: int, waves: int, changes: list[tuple[int, str]]
 ) -> None:
-    """For any finished tournament and any corrections, derived = replayed from scratch."""
-    state = finished(preset, players, seed)
+    """For any tournament, from the knockout's draw (`waves` rounds into it) to its
+    finish, and any corrections and reopenings: derived = replayed from scratch."""
+    state = in_knockout(preset, players, seed, waves)
     rng = random.Random(seed)
     at = LATER
     for pick, kind in changes:
@@ -272,6 +414,8 @@ def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
             ),
             key=lambda m: m.number,
         )
+        if not candidates:
+            continue
         match = candidates[pick % len(candidates)]
         if kind == "void" and match.stage is not Stage.GROUP:
             # A bracket match needs a winner (void waits for a director); a voided
