@@ -166,10 +166,16 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     events: list[Event] = []
     if state.status in (TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED):
         return events  # nothing drawn yet, or called off: nothing follows
-    if all(m.is_final for m in state.stage_matches(Stage.GROUP)):
-        events.extend(_void_stale_extra_games(state, at))
-        if all(m.is_final for m in state.stage_matches(*GROUP_STAGES)):
-            events.extend(_schedule_extra_games(state, all_standings(state), at))
+    # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
+    # every group is: its extra games start while the other groups still play.
+    events.extend(_void_stale_extra_games(state, at))
+    complete = [
+        group
+        for group in state.groups
+        if all(m.is_final for m in state.stage_matches(*GROUP_STAGES) if m.group == group.name)
+    ]
+    if complete:
+        events.extend(_schedule_extra_games(state, all_standings(state, complete), at))
     if any(not m.is_final for m in state.stage_matches(*GROUP_STAGES)):
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the

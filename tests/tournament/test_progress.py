@@ -224,3 +224,33 @@ def test_lateness_sweep_finishes_a_tournament_of_no_shows_CLUB_NO_SHOW() -> None
     events = due.sweep(night.state, at("23:59"))
     assert night.state.status is TournamentStatus.FINISHED
     assert any(isinstance(e, TournamentFinished) and e.champion == night.id("ana") for e in events)
+
+
+def test_a_tied_group_plays_its_extra_games_while_other_groups_still_play_NAV_TIE() -> None:
+    """Issue 15.9: the tie of group 1 is known, group 2 is still playing: group 1's extra
+    games are scheduled at once, and a player can report the first one."""
+    names = ("ana", "bob", "cruz", "dan", "eva", "fay")
+    night = Night("navodari-table", group_size=3)
+    night.enter(*names, check_in=at("19:30"))
+    night.draw(*names, when=at("19:45"))
+    first, _ = night.state.groups
+    circle = {(first.players[0], first.players[1]), (first.players[1], first.players[2])}
+    circle.add((first.players[2], first.players[0]))
+    events: list[object] = []
+    for match in night.state.stage_matches(Stage.GROUP):
+        if match.group != first.name:
+            continue
+        winner = match.white if (match.white, match.black) in circle else match.black
+        events += win(night, match, night.name(winner or 0), when="20:40", loser_score=2)
+    scheduled = [e for e in events if isinstance(e, ExtraGamesScheduled)]
+    assert [e.group for e in scheduled] == [first.name]
+    assert any(not m.is_final for m in night.state.stage_matches(Stage.GROUP))  # group 2 plays
+    extra = night.state.stage_matches(Stage.TIEBREAK)
+    assert len(extra) == 3 and {m.group for m in extra} == {first.name}
+    opening = min(extra, key=lambda m: (m.start, m.number))
+    assert opening.white is not None and opening.start == at("20:40")
+    assert opening in reports.reportable(night.state, opening.white, at("20:41"))
+    reports.report_score(
+        night.state, opening.number, opening.white, FinalScore(white=1, black=0), at("20:45")
+    )
+    assert opening.status is MatchStatus.PENDING
