@@ -22,6 +22,7 @@ from storage.unit_of_work import SqlUnitOfWork
 from tournament import ranking
 from tournament.club import Club
 from tournament.model import PlayerId
+from tournament.placements import shared_ranges
 from tournament.preset import load_preset
 from tournament.progress import standings_of
 from tournament.sanctions import Sanction
@@ -159,6 +160,7 @@ def _tournament(
         state.entries.values(),
         key=lambda e: (e.seed is None, e.seed or 0, names.get(e.player, "").casefold()),
     )
+    ranges = shared_ranges([p.place for p in state.placements])
     return {
         "name": state.name,
         "preset": state.preset.id,
@@ -197,11 +199,26 @@ def _tournament(
             _match(state, match, name, zone)
             for match in sorted(state.matches.values(), key=lambda m: m.number)
         ],
-        "placements": [{"place": p.place, "name": name(p.player)} for p in state.placements],
+        "placements": [_placement(p.place, name(p.player), ranges) for p in state.placements],
         "ranking_points": [
             {"name": name(p.player), "points": _points(Decimal(p.points))}
             for p in state.placements
         ],
+    }
+
+
+def _placement(
+    place: int | None, name: str | None, ranges: dict[int, tuple[int, int]]
+) -> dict[str, Any]:
+    """A placement: `place` is the best place of its shared range, `places` the range
+    ("5-9", or "5" alone; PLACE-SHARE)."""
+    if place is None:
+        return {"place": None, "name": name, "places": None}
+    first, last = ranges[place]
+    return {
+        "place": place,
+        "name": name,
+        "places": str(first) if first == last else f"{first}-{last}",
     }
 
 

@@ -295,7 +295,26 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     if entry.youngest_prize or entry.veteran_prize:
         parts.append(msg("rules.age_prizes"))
     parts.append(msg("rules.report", minutes=preset.reporting.accept_minutes))
+    points = preset.ranking
+    places = " · ".join(
+        f"{views.place_label(band.first, band.last)}: {_number(band.points)}"
+        for band in points.places
+    )
+    parts.append(
+        msg(
+            "rules.ranking_places",
+            places=places,
+            participation=_number(points.participation),
+            per_win=_number(points.per_match_won),
+        )
+    )
+    parts.append(msg("rules.place_share"))  # PLACE-SHARE
     return tuple(parts)
+
+
+def _number(value: float) -> str:
+    """Return a preset's points as written in its file: 0.5, 0.25, 2."""
+    return f"{value:g}"
 
 
 async def help_(s: Session, a: Args) -> Reply:

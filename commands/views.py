@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from commands.replies import Msg, Name, Param, Table, When, msg
 from tournament.model import MatchStatus, PlayerId, Stage
+from tournament.placements import shared_ranges
 from tournament.progress import standings_of
 from tournament.standings import Standings
 from tournament.state import Group, Match, TournamentState
@@ -236,9 +237,19 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
     )
 
 
+def place_label(first: int, last: int) -> str:
+    """Return a place as a table shows it: "5", or a shared range "5–9" (PLACE-SHARE)."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
 def placements_table(state: TournamentState, names: Names) -> Table:
+    ranges = shared_ranges([p.place for p in state.placements])
     rows = tuple(
-        (p.place if p.place is not None else "-", name(names, p.player), p.points)
+        (
+            place_label(*ranges[p.place]) if p.place is not None else "-",
+            name(names, p.player),
+            p.points,
+        )
         for p in state.placements
     )
     return Table(

@@ -7,10 +7,24 @@ match (NAV-IV) splits the semi-final losers into 3 and 4.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tournament.knockout import SEMI_FINAL, Bracket, BracketMatch, advance, is_final
 from tournament.model import PlayerId, Stage
+
+
+def shared_ranges(places: Sequence[int | None]) -> dict[int, tuple[int, int]]:
+    """Return the range of places each shared place stands for (PLACE-SHARE).
+
+    Players knocked out at the same stage share the best place of their stage: the
+    four quarter-final losers are all 5, and stand for 5th-8th. A place shared by n
+    players covers P..P+n-1; a place held alone is (P, P).
+    """
+    counts: dict[int, int] = {}
+    for place in places:
+        if place is not None:
+            counts[place] = counts.get(place, 0) + 1
+    return {place: (place, place + count - 1) for place, count in counts.items()}
 
 
 def is_finished(bracket: Bracket, winners: Mapping[str, PlayerId]) -> bool:

@@ -778,7 +778,9 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         qualifiers = [q for t in all_standings(state).values() for q in _qualifiers(state, t)]
         if len(qualifiers) == 1:
             places[qualifiers[0]] = 1
-    unplaced_place = max(places.values(), default=0) + 1
+    # PLACE-SHARE: those knocked out in the groups share the places after everyone the
+    # knockout placed (nine players, four qualifiers: 5th-9th), the best of them counting.
+    unplaced_place = len(places) + 1
     consolation = bracket_of(state, (Stage.CONSOLATION,))
     finalists = (
         set(placements.finalists(consolation, winners(state, (Stage.CONSOLATION,))))
@@ -824,7 +826,12 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         )
         points = tournament_points(state.preset.ranking, performance)
         state.placements.append(Placement(place=place, player=player, points=f"{points:.2f}"))
-    state.placements.sort(key=lambda p: (p.place is None, p.place or 0, -float(p.points)))
+    # Within a shared range, group-stage order: group winners in group order, then the
+    # runners-up, and so on (PLACE-SHARE).
+    order = {player: i for i, player in enumerate(_group_stage_order(state))}
+    state.placements.sort(
+        key=lambda p: (p.place is None, p.place or 0, order.get(p.player, len(order)), p.player)
+    )
     champion = next((p.player for p in state.placements if p.place == 1), None)
     if finished:
         # A correction after the finish: say so only when it changed something.
@@ -845,6 +852,13 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
             veterans=veterans if rules.veteran_prize else (),
         )
     ]
+
+
+def _group_stage_order(state: TournamentState) -> list[PlayerId]:
+    """Return every drawn player by group place, then group: 1st of each group, 2nd, ..."""
+    tables = [all_standings(state)[group.name] for group in state.groups]
+    depth = max((len(t.rows) for t in tables), default=0)
+    return [t.rows[place].player for place in range(depth) for t in tables if place < len(t.rows)]
 
 
 def _unfinish(state: TournamentState, at: datetime) -> list[Event]:

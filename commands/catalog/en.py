@@ -570,4 +570,6 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
     # -- core --
     "correct.held": "Matches {matches} wait until group {groups} is complete again: they are announced then.",
+    "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
+    "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
 }

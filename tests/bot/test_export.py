@@ -178,7 +178,10 @@ def test_the_night_as_exported(exported: dict[str, Any]) -> None:
     )
     assert [g["name"] for g in march["groups"]] == ["1", "2"]
     assert [r["name"] for r in march["groups"][0]["standings"]] == ["p1", "p4", "p5"]
-    assert march["placements"][:2] == [{"place": 1, "name": "p2"}, {"place": 2, "name": "p1"}]
+    assert march["placements"][:2] == [
+        {"place": 1, "name": "p2", "places": "1"},
+        {"place": 2, "name": "p1", "places": "2"},
+    ]
     assert exported["ranking"][0]["name"] == "p2"
     # The season so far: the imported ranking, carried over, plus the March Cup (HGV-8).
     top = exported["ranking"][0]
