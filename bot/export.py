@@ -20,6 +20,7 @@ from bot.console import CLUB_CHAT, PLATFORM
 from storage import tables
 from storage.unit_of_work import SqlUnitOfWork
 from tournament import ranking
+from tournament import sanctions as sanction_rules
 from tournament.club import Club
 from tournament.model import PlayerId
 from tournament.placements import shared_ranges
@@ -74,13 +75,14 @@ async def export_club(
     players = await uow.players.all(club.id)
     names = {p.id: p.name for p in players}
     sanctions = await uow.sanctions.for_club(club.id)
+    statuses = {tid: status for tid, _, _, status in listed}
     return {
         "club": {"name": club.name, "timezone": club.timezone, "language": club.language},
         "players": [
             {
                 "name": player.name,
                 "sanctions": [
-                    _sanction(s, names_by_id) for s in sanctions if s.player == player.id
+                    _sanction(s, names_by_id, statuses) for s in sanctions if s.player == player.id
                 ],
             }
             for player in sorted(players, key=lambda p: (p.name.casefold(), p.name, p.id))
@@ -90,13 +92,19 @@ async def export_club(
     }
 
 
-def _sanction(sanction: Sanction, tournaments: dict[int, str]) -> dict[str, Any]:
+def _sanction(
+    sanction: Sanction, tournaments: dict[int, str], statuses: dict[int, str]
+) -> dict[str, Any]:
+    # "active" is false once the suspension was served (its tournament was played),
+    # lifted or excused; "status" says which.
+    standing = sanction_rules.standing(sanction, statuses)
     return {
         "kind": sanction.kind,
         "reason": sanction.reason,
         "tournament": tournaments.get(sanction.origin) if sanction.origin else None,
         "applies_to": tournaments.get(sanction.applies_to) if sanction.applies_to else None,
-        "active": sanction.active,
+        "active": standing == "active",
+        "status": standing,
     }
 
 

@@ -10,6 +10,7 @@ from commands.params import Args
 from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
+from tournament import sanctions
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import Preset
@@ -49,9 +50,19 @@ async def me(s: Session, a: Args) -> Reply:
             parts.append(
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
+    known = await s.uow.tournaments.list(s.club.id)
+    statuses = {tid: status for tid, _, _, status in known}
+    titles = {tid: name for tid, name, _, _ in known}
     for sanction in await s.uow.sanctions.for_club(s.club.id):
-        if sanction.player == player.id and sanction.active:
-            parts.append(msg("me.sanction", reason=msg(f"reason.{sanction.reason}")))
+        if sanction.player != player.id:
+            continue
+        standing = sanctions.standing(sanction, statuses)
+        reason = msg(f"reason.{sanction.reason}")
+        if standing == "active":
+            parts.append(msg("me.sanction", reason=reason))
+        elif standing == "served" and sanction.applies_to is not None:
+            served = Name(titles.get(sanction.applies_to, ""))
+            parts.append(msg("me.sanction_served", tournament=served, reason=reason))
     return Reply(tuple(parts), private=True)
 
 

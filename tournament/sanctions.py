@@ -7,11 +7,11 @@ Directors excuse a no-show (CLUB-NO-SHOW) or lift a sanction, always with a reas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournament.model import PlayerId, Refused
+from tournament.model import PlayerId, Refused, TournamentStatus
 
 
 @dataclass(slots=True)
@@ -52,6 +52,26 @@ def bind_pending(
             sanction.applies_to = tournament
             bound.append(sanction)
     return bound
+
+
+def standing(sanction: Sanction, statuses: Mapping[int, str]) -> str:
+    """Return where a sanction stands: "active", "served", "lifted" or "excused".
+
+    A suspension is served once the tournament it bars the player from has been played
+    (`statuses` maps the club's tournaments to their status). A cancelled one is not
+    served: cancelling moves the suspension on to the next tournament.
+    """
+    if not sanction.active:
+        return sanction.ended_by or "lifted"
+    target = statuses.get(sanction.applies_to) if sanction.applies_to is not None else None
+    if target == TournamentStatus.FINISHED:
+        return "served"
+    return "active"
+
+
+def in_force(sanction: Sanction, statuses: Mapping[int, str]) -> bool:
+    """Return whether a sanction still bars its player: not ended, not served."""
+    return standing(sanction, statuses) == "active"
 
 
 def suspension_for(

@@ -572,4 +572,5 @@ MESSAGES: dict[str, str] = {
     "correct.held": "Matches {matches} wait until group {groups} is complete again: they are announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
+    "me.sanction_served": "Suspension served: you sat out {tournament} ({reason}).",
 }

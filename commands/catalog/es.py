@@ -542,4 +542,5 @@ MESSAGES: dict[str, str] = {
     "correct.held": "Los encuentros {matches} esperan a que el grupo {groups} vuelva a estar completo: se anunciarán entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",
+    "me.sanction_served": "Suspensión cumplida: no jugaste {tournament} ({reason}).",
 }

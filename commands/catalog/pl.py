@@ -542,4 +542,5 @@ MESSAGES: dict[str, str] = {
     "correct.held": "Mecze {matches} czekają, aż grupa {groups} znów będzie zakończona: wtedy zostaną ogłoszone.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",
+    "me.sanction_served": "Zawieszenie odbyte ({tournament}); powód: {reason}.",
 }

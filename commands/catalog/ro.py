@@ -542,4 +542,5 @@ MESSAGES: dict[str, str] = {
     "correct.held": "Partidele {matches} așteaptă până când grupa {groups} este din nou încheiată: vor fi anunțate atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",
+    "me.sanction_served": "Suspendare ispășită: nu ați jucat la {tournament} ({reason}).",
 }

@@ -195,6 +195,7 @@ def test_the_night_as_exported(exported: dict[str, Any]) -> None:
             "tournament": "March Cup",
             "applies_to": "April Cup",
             "active": True,
+            "status": "active",
         }
     ]
 

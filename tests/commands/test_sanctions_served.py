@@ -1,0 +1,77 @@
+"""A suspension ends: served once its tournament is played, or lifted (HGV-2.3.6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.export import export_club
+from tests.commands.chat import Chat
+from tournament.model import TournamentStatus
+
+
+async def play_to_the_end(chat: Chat) -> None:
+    """The director types every result, white winning, until the tournament is over."""
+    for _ in range(50):
+        state = await chat.tournament()
+        if state.status is TournamentStatus.FINISHED:
+            return
+        ready = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        assert ready, state.status
+        match = min(ready, key=lambda m: m.number)
+        reply = await chat.say("ana", f"/result {match.number} {match.length}-0")
+        assert f"{match.number}" in reply, reply
+    raise AssertionError("never finished")
+
+
+async def sanctions_of(chat: Chat, name: str) -> list[dict[str, Any]]:
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        data = await export_club(uow, club)
+    return next(p["sanctions"] for p in data["players"] if p["name"] == name)
+
+
+async def test_a_served_suspension_is_inactive_in_the_export_and_served_in_me_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    reply = await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    assert "dora" in reply
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    (before,) = await sanctions_of(chat, "dora")
+    assert (before["applies_to"], before["active"]) == ("February Cup", True)
+    assert "Suspended from the next tournament" in await chat.say("dora", "/me", dm=True)
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    chat.at("2026-02-28T19:30")
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/checkin")
+    await chat.say("ana", "/draw")
+    chat.at("2026-02-28T20:05")
+    await play_to_the_end(chat)
+    (after,) = await sanctions_of(chat, "dora")
+    assert (after["active"], after["status"]) == (False, "served")
+    me = await chat.say("dora", "/me", dm=True)
+    assert "Suspended from the next tournament" not in me
+    assert "Suspension served: you sat out February Cup" in me
+
+
+async def test_a_lifted_suspension_is_inactive_in_the_export_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    await chat.say("ana", '/sanction dora reason:"late twice"')
+    await chat.say("ana", '/lift dora reason:"apologised"')
+    (lifted,) = await sanctions_of(chat, "dora")
+    assert (lifted["active"], lifted["status"]) == (False, "lifted")
