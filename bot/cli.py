@@ -237,6 +237,7 @@ def ranking_import(
         AlreadyImported,
         ImportFileError,
         club_game,
+        decode,
         import_ranking,
         read_ranking,
     )
@@ -245,8 +246,8 @@ def ranking_import(
         typer.echo(f"clubtd: --game {game}: choose {' or '.join(GAMES)}", err=True)
         raise typer.Exit(2)
     try:
-        rows = read_ranking(file.read_text(encoding="utf-8-sig"))
-    except (ImportFileError, UnicodeDecodeError) as error:
+        rows = read_ranking(decode(file.read_bytes()))
+    except ImportFileError as error:
         typer.echo(_problems(file, error), err=True)
         raise typer.Exit(2) from None
     out = Console()

@@ -138,11 +138,12 @@ async def _season_ranking(
     latest = max(played, key=lambda s: (s.start, s.id)) if played else None
     year = latest.start.astimezone(zone).year if latest else None
     in_year = {
-        name
-        for _, name, start, _ in await uow.tournaments.list(club.id)
+        tid
+        for tid, _, start, _ in await uow.tournaments.list(club.id)
         if start.astimezone(zone).year == year
     }
-    season = [r for r in ranking.for_game(records, game) if r.tournament in in_year]
+    # By id: next season's "January Cup" is another tournament than this one's.
+    season = [r for r in ranking.for_game(records, game) if r.tournament_id in in_year]
     carried = dict(await uow.rankings.imported(club.id, game, year=year))
     rules = latest.preset.season if latest else load_preset(_PRESET_OF[game]).season
     rows = ranking.season_table(season, rules, carried=carried)

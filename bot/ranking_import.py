@@ -1,8 +1,11 @@
 """`clubtd ranking import FILE.csv`: load a club's ranking from before the bot.
 
-The file is `name,points`, best first (equal points keep the file's order), separated by
-commas or by semicolons (what European spreadsheets write), points with a decimal point
-or a decimal comma; a first line whose points are not a number is a header. Names match
+The file is `name,points` as a spreadsheet saves it: UTF-8 (with or without the BOM
+Excel writes), UTF-16 or Windows-1252 ("CSV" from an older Excel); separated by commas
+or by semicolons (what European spreadsheets write), points with a decimal point or a
+decimal comma; a first line whose points are not a number is a header; a position
+column before the name (`Pos;Jugador;Puntos`) is read and ignored. The rows may come in
+any order: they are sorted by points, and equal points keep the file's order. Names match
 the club's players by display name (ignoring case and spacing); unknown names become
 members without a chat account, who claim their name the first time they /register.
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -51,6 +55,35 @@ class Imported:
     replaced: int  # how many rows an earlier import had
 
 
+# A position column: "1", "2.", "3º", "4)".
+_POSITION = re.compile(r"^\d{1,5}\s*[.º°)]?$")
+
+
+def decode(data: bytes) -> str:
+    """Return a CSV file's text, whichever encoding a spreadsheet saved it in.
+
+    UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Windows-1252, the encoding of
+    "CSV" from Excel on Windows; refuse, saying how to save it, what is none of them.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    else:
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                return data.decode("cp1252")
+            except UnicodeDecodeError:
+                pass
+    raise ImportFileError(
+        "the file is not text in UTF-8 or Windows-1252: save it from the spreadsheet as "
+        '"CSV UTF-8" and import that file'
+    )
+
+
 def separator(text: str) -> str:
     """Return the file's separator: `;` when its first data line has one, else `,`."""
     for line in text.splitlines():
@@ -85,9 +118,11 @@ def read_ranking(text: str) -> list[ImportRow]:
             cells.pop()  # spreadsheets add empty columns at the end
         if not any(cells) or cells[0].startswith("#"):
             continue
-        header, first = first and len(cells) == 2 and _number(cells[1]) is None, False
+        header, first = first and len(cells) in (2, 3) and _number(cells[-1]) is None, False
         if header:
-            continue  # "name,points", "nombre;puntos", ...
+            continue  # "name,points", "nombre;puntos", "Pos;Jugador;Puntos", ...
+        if len(cells) == 3 and _POSITION.match(cells[0]) and _number(cells[2]) is not None:
+            cells = cells[1:]  # a position column: the order is the points'
         if len(cells) != 2:
             hint = (
                 " (a decimal comma needs ; between the columns, or the number in quotes)"
@@ -111,19 +146,14 @@ def read_ranking(text: str) -> list[ImportRow]:
         if key in seen:
             problems.append(f"line {line}: {name!r} is listed twice (also line {seen[key]})")
             continue
-        if rows and points > rows[-1].points:
-            problems.append(
-                f"line {line}: {name} has {raw} points, more than {rows[-1].name} above "
-                f"({rows[-1].points}); list the best first"
-            )
-            continue
         seen[key] = line
         rows.append(ImportRow(line, name, points))
     if problems:
         raise ImportFileError("\n".join([*problems, "nothing was imported; fix the file"]))
     if not rows:
         raise ImportFileError("the file lists nobody: write one name,points line per player")
-    return rows
+    # Best first; sorted() is stable, so equal points keep the file's order.
+    return sorted(rows, key=lambda row: -row.points)
 
 
 async def import_ranking(

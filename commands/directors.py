@@ -197,12 +197,13 @@ async def tournament_new(s: Session, a: Args) -> Reply:
         raise Refused("tournament_name_required")
     name = naming.clean(name, what="tournament")
     listed = await s.uow.tournaments.list(s.club.id)
+    # A name may come back next season; two of one name at once could not be told apart.
+    # Next month's tournament may be opened while this one is played (clubs open the
+    # entries on the night).
+    done = (TournamentStatus.CANCELLED.value, TournamentStatus.FINISHED.value)
     for _, other, _, status in listed:
-        if fold(other) == fold(name) and status != TournamentStatus.CANCELLED.value:
+        if fold(other) == fold(name) and status not in done:
             raise Refused("tournament_exists", name=name)
-    for _, other, _, status in listed:
-        if status in (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value):
-            raise Refused("tournament_in_play", name=other)
     preset_name = a.text("preset") or "hgv-backgammon"
     start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
@@ -577,25 +578,6 @@ async def lift(s: Session, a: Args) -> Reply:
         raise Refused("no_active_sanction", name=player.name)
     s.log("lift", player=player.name, reason=reason)
     return say("lift.done", name=Name(player.name))
-
-
-async def addplayer(s: Session, a: Args) -> Reply:
-    """Enter a player who has no chat account; they join the open tournament too."""
-    name = (a.text("name") or "").strip()
-    if not name:
-        raise Refused("name_required")
-    if await s.uow.players.by_name(s.club.id, name):
-        raise Refused("name_taken", name=name)
-    name = naming.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])
-    born = arguments.born_by(a.date("born"), s.now.date())
-    player = await s.uow.players.add(s.club.id, name, s.now, born=born)
-    s.log("addplayer", player=name)
-    state = await s.maybe_tournament()
-    if state is None or state.status is not TournamentStatus.REGISTRATION:
-        return say("addplayer.club_only", name=Name(name))
-    attendance.register(state, player.id, s.now, born=born, by_director=True)
-    attendance.confirm(state, player.id, s.now)
-    return say("addplayer.done", name=Name(name), tournament=Name(state.name))
 
 
 async def approve(s: Session, a: Args) -> Reply:

@@ -148,7 +148,7 @@ async def ranking(s: Session, a: Args) -> Reply:
         title = _title("title.ranking_novice", s, game, several)
     else:
         year = await season_year(s)
-        records = [r for r in records if r.tournament in year]
+        records = [r for r in records if r.tournament_id in year]
         rows = (
             ranking_rules.season_table(records, season_rules, carried=carried)
             if season_rules
@@ -222,11 +222,12 @@ def _title(key: str, s: Session, game: str, several: bool) -> Msg:
     return msg(key, club=Name(s.club.name))
 
 
-async def season_year(s: Session) -> set[str]:
-    """Return the names of the club's tournaments in the current season (calendar year)."""
+async def season_year(s: Session) -> set[int]:
+    """Return the ids of the club's tournaments in the current season (calendar year):
+    names repeat across seasons, so a season is never chosen by name."""
     listed = await s.uow.tournaments.list(s.club.id)
     year = s.now.year
-    return {name for _, name, start, _ in listed if start.year == year}
+    return {tid for tid, _, start, _ in listed if start.year == year}
 
 
 async def seed_order(s: Session) -> tuple[int, ...]:
@@ -236,7 +237,7 @@ async def seed_order(s: Session) -> tuple[int, ...]:
     game = state.preset.game
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     year = await season_year(s)
-    season = [r for r in records if r.tournament in year]
+    season = [r for r in records if r.tournament_id in year]
     rows = ranking_rules.season_table(season, state.preset.season)
     imported = await s.uow.rankings.imported(s.club.id, game, year=s.now.year)
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from commands import arguments, claims, views
+from commands import arguments, claims, members, views
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, msg, say
+from commands.resolver import fold
 from commands.session import Session
 from tournament import attendance, reports, sanctions
 from tournament.club import Player
@@ -36,6 +37,7 @@ async def register(s: Session, a: Args) -> Reply:
     if born is not None and player.born != born:
         player.born = born
         await s.uow.players.save(player)
+    await _open_for_entries(s, entering=True)
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         return say("register.club_only", club=Name(s.club.name), name=Name(player.name))
@@ -66,6 +68,29 @@ async def register(s: Session, a: Args) -> Reply:
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
 
 
+async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
+    """Make the tournament taking entries the session's, when the one being played is not
+    the player's: next month's entries open on the night this month's is played."""
+    if s.chosen:
+        return
+    listed = await s.uow.tournaments.list(s.club.id)
+    in_play = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
+    playing = {tid for tid, _, _, status in listed if status in in_play}
+    if not playing:
+        return
+    if entering:
+        pass  # /register: tonight's entries are closed, the next one's are open
+    elif s.player is not None and playing & set(await s.uow.tournaments.of_player(s.player.id)):
+        return  # they play tonight: their commands mean tonight
+    open_ = [
+        (start, tid)
+        for tid, _, start, status in listed
+        if status == TournamentStatus.REGISTRATION.value and start > s.now
+    ]
+    if open_:
+        s.choose(min(open_)[1])
+
+
 async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     found = await s.uow.players.by_name(s.club.id, wanted)
     for candidate in found:
@@ -86,7 +111,23 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
         return candidate
     if found:
         raise Refused("name_taken", name=wanted)
-    existing = [p.name for p in await s.uow.players.all(s.club.id)]
+    everyone = await s.uow.players.all(s.club.id)
+    # "rocio" for the imported "Rocío", "Maria Jose" for "María José": the same member,
+    # typed without accents. Not a second player: who it is, and how to claim it.
+    twins = [p for p in everyone if fold(p.name) == fold(wanted)]
+    accounts = await s.uow.players.accounts_of([p.id for p in twins]) if twins else {}
+    for twin in twins:
+        if accounts.get(twin.id):
+            continue
+        if code is not None and await claims.redeem(s, twin, code):
+            await s.uow.players.add_account(twin.id, s.inv.platform, s.inv.user)
+            s.log("claim", player=twin.name)
+            return twin
+        state = await s.maybe_tournament()
+        game = state.preset.game if state is not None else "backgammon"
+        points = await members.season_points(s, twin, game)
+        raise Refused("claim_member_folded", name=twin.name, points=float(points))
+    existing = [p.name for p in everyone]
     wanted = naming.clean_new_player(wanted, existing)
     # Membership is a director's decision (HGV-1.4): a director who registers is a member.
     player = await s.uow.players.add(s.club.id, wanted, s.now, member=s.is_director)
@@ -97,6 +138,7 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
 async def confirm(s: Session, a: Args) -> Reply:
     """Confirm attendance of the tournament you entered."""
     player = await s.me()
+    await _open_for_entries(s)
     state = await s.tournament()
     attendance.confirm(state, player.id, s.now)
     return say("confirm.done", tournament=Name(state.name), start=When(state.start, "datetime"))
@@ -105,6 +147,7 @@ async def confirm(s: Session, a: Args) -> Reply:
 async def withdraw(s: Session, a: Args) -> Reply:
     """Withdraw after a confirmation: free before the draw, as leaving afterwards (HGV-2.3.5)."""
     player = await s.me()
+    await _open_for_entries(s)
     state = await s.tournament()
     attendance.active_entry(state, player.id)
     before = state.status is TournamentStatus.REGISTRATION

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from commands import directors, lookups, players
+from commands import directors, lookups, members, players
 from commands.catalog import LANGUAGES
 from commands.params import TOURNAMENT, Args, Param, Signature, bind, suggestions
 from commands.parsing import Parsed
@@ -167,6 +167,29 @@ def _director() -> CommandSpec:
         directors.director_list,
         "director",
         subcommands=(add, remove, claim),
+        writes=False,
+    )
+
+
+def _player() -> CommandSpec:
+    rename = CommandSpec(
+        "player rename",
+        members.player_rename,
+        "director",
+        (PLAYER, Param("to", "text", required=True, example='"Zofia Kowalska"')),
+    )
+    merge = CommandSpec(
+        "player merge",
+        members.player_merge,
+        "director",
+        (PLAYER, Param("into", "player", required=True, example='"Rocío"')),
+    )
+    remove = CommandSpec("player remove", members.player_remove, "director", (PLAYER,))
+    return CommandSpec(
+        "player",
+        members.player_usage,
+        "director",
+        subcommands=(rename, merge, remove),
         writes=False,
     )
 
@@ -343,11 +366,27 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("lift", directors.lift, "director", (PLAYER, REASON)),
     CommandSpec(
         "addplayer",
-        directors.addplayer,
+        members.addplayer,
         "director",
         (
-            Param("name", "text", required=True, positional=True, example='"Ana P."'),
+            # Several at once: /addplayer "Ana P." "Jorge P." (members matched forgivingly).
+            Param("name", "text", required=True, positional=True, many=True, example='"Ana P."'),
             Param("born", "date"),
+        ),
+    ),
+    _player(),
+    CommandSpec(
+        "redraw",
+        members.redraw,
+        "director",
+        (
+            Param(
+                "confirm",
+                "choice",
+                positional=True,
+                choices=("confirm",),
+                description="arg.redraw_confirm",
+            ),
         ),
     ),
     CommandSpec(

@@ -118,6 +118,11 @@ class Session:
         """Act on this tournament rather than the club's current one."""
         self._chosen = tournament_id
 
+    @property
+    def chosen(self) -> bool:
+        """Whether the command named its tournament (`tournament:`)."""
+        return self._chosen is not None
+
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
             chosen = self._chosen if self._chosen is not None else await self._meant()

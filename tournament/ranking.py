@@ -60,6 +60,8 @@ class TournamentRecord:
     finalists: tuple[PlayerId, ...]
     novices: frozenset[PlayerId] = frozenset()
     game: str = "backgammon"
+    # Names repeat across seasons ("January Cup" every year): tables pick by this id.
+    tournament_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
@@ -165,3 +166,39 @@ class SqlPlayerRepository(SqlRepository):
         c = t.accounts.c
         query = select(c.platform, c.external_id).where(c.player_id == player_id).order_by(c.id)
         return [(r.platform, r.external_id) for r in await (await self._conn()).execute(query)]
+
+    async def merge(self, old: int, new: int) -> None:
+        """Move what the club keeps of player `old` to `new` and delete `old`: chat
+        accounts, sanctions and imported ranking points (added to `new`'s, per game).
+
+        Tournament facts (entries, results, placements) are moved first by the caller,
+        in each tournament's state (`tournament.roster.merge_player`)."""
+        conn = await self._conn()
+        await conn.execute(
+            update(t.accounts).where(t.accounts.c.player_id == old).values(player_id=new)
+        )
+        await conn.execute(
+            update(t.sanctions).where(t.sanctions.c.player_id == old).values(player_id=new)
+        )
+        r = t.ranking_imports.c
+        rows = (
+            await conn.execute(select(t.ranking_imports).where(r.player_id.in_((old, new))))
+        ).all()
+        mine = {row.game: row for row in rows if row.player_id == new}
+        for row in rows:
+            if row.player_id != old:
+                continue
+            kept = mine.get(row.game)
+            if kept is None:
+                await conn.execute(
+                    update(t.ranking_imports).where(r.id == row.id).values(player_id=new)
+                )
+                continue
+            total = Decimal(kept.points) + Decimal(row.points)
+            await conn.execute(
+                update(t.ranking_imports)
+                .where(r.id == kept.id)
+                .values(points=str(total), position=min(kept.position, row.position))
+            )
+            await conn.execute(delete(t.ranking_imports).where(r.id == row.id))
+        await conn.execute(delete(t.players).where(t.players.c.id == old))

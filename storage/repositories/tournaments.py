@@ -246,6 +246,12 @@ class SqlTournamentRepository(SqlRepository):
         result = await (await self._conn()).execute(query)
         return [(r.id, r.name, r.start, r.status) for r in result]
 
+    async def of_player(self, player_id: int) -> builtins.list[int]:
+        """Return the ids of the tournaments `player_id` has an entry in, oldest first."""
+        e = t.entries.c
+        query = select(e.tournament_id).where(e.player_id == player_id).order_by(e.tournament_id)
+        return [r.tournament_id for r in await (await self._conn()).execute(query)]
+
     async def unfinished(self) -> builtins.list[tuple[int, int]]:
         """Return (tournament id, club id) of every tournament not finished (or cancelled)."""
         c = t.tournaments.c
@@ -312,6 +318,7 @@ class SqlTournamentRepository(SqlRepository):
             records.append(
                 TournamentRecord(
                     tournament=tournament.name,
+                    tournament_id=tournament.id,
                     official=tournament.official,
                     points={r.player_id: Decimal(r.points) for r in rows},
                     champion=by_place.get(1),

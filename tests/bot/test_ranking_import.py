@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.bot.conftest import Clubtd, Script
 
 EUROPEAN = "Nombre;Puntos\nAna Pérez;6,40\nBruno;5,15\nCarla;5,15\n;\n"
@@ -63,6 +65,43 @@ def test_every_problem_row_gets_its_own_line(clubtd: Clubtd, tmp_path: Path) -> 
         f"clubtd: {csv}: line 5: 'bob' is listed twice (also line 3)",
         f"clubtd: {csv}: nothing was imported; fix the file",
     ]
+
+
+SPREADSHEET = (
+    "Pos;Jugador;Puntos\n1;María José;0,30\n2;Rocío;0,49\n3;Ana Pérez;6,40\n4;Íñigo;0,30\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "utf-16"])
+def test_a_spreadsheet_csv_in_any_encoding_with_a_position_column_in_any_order(
+    clubtd: Clubtd, tmp_path: Path, encoding: str
+) -> None:
+    """Issue 15 item 8: Excel's encodings, a `Pos` column, rows not sorted by points:
+    sorted best first, equal points keep the file's order (HGV-8)."""
+    csv = tmp_path / "ranking.csv"
+    csv.write_bytes(SPREADSHEET.encode(encoding))
+    result = clubtd("ranking", "import", str(csv), "--db", "sqlite:///r.db")
+    assert result.exit_code == 0, result.stderr
+    exported = json.loads(clubtd("export", "--db", "sqlite:///r.db").stdout)
+    assert [(r["rank"], r["name"], r["points"]) for r in exported["ranking"]] == [
+        (1, "Ana Pérez", 6.4),
+        (2, "Rocío", 0.49),
+        (3, "María José", 0.3),
+        (3, "Íñigo", 0.3),
+    ]
+
+
+def test_a_file_that_is_not_text_gets_one_clear_line(clubtd: Clubtd, tmp_path: Path) -> None:
+    """No raw Python decode error: what to do instead, and nothing imported."""
+    csv = tmp_path / "ranking.csv"
+    csv.write_bytes(b"Ana;3\n\x81\x8d\x8f;2\n")
+    result = clubtd("ranking", "import", str(csv), "--db", "sqlite:///r.db")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"clubtd: {csv}: the file is not text in UTF-8 or Windows-1252: save it from the "
+        'spreadsheet as "CSV UTF-8" and import that file'
+    ]
+    assert "Traceback" not in result.stderr and "codec" not in result.stderr
 
 
 DRAUGHTS_NIGHT = """\

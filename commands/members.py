@@ -1,0 +1,254 @@
+"""A club's members as directors keep them: entering members who have no chat account,
+fixing names, merging a duplicate, taking a player out, drawing again.
+
+A member is matched forgivingly (case, accents, a unique beginning), so `/addplayer
+"jorge p."` enters the imported "Jorge P." instead of making a second, 0-point player.
+Every act is logged with who did it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from commands import arguments, lookups
+from commands import names as naming
+from commands.params import Args
+from commands.replies import Button, Msg, Name, Reply, msg, say
+from commands.resolver import Roster, fold
+from commands.session import Session
+from tournament import attendance, roster, sanctions
+from tournament import ranking as ranking_rules
+from tournament.club import Player
+from tournament.events import GroupsDrawn
+from tournament.model import EntryStatus, Refused, TournamentStatus
+from tournament.state import TournamentState
+
+
+async def season_points(s: Session, player: Player, game: str) -> Decimal:
+    """Return a member's points this season: imported ones plus official tournaments'."""
+    records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
+    year = await lookups.season_year(s)
+    points = sum(
+        (
+            r.points.get(player.id, Decimal(0))
+            for r in records
+            if r.official and r.tournament_id in year
+        ),
+        Decimal(0),
+    )
+    imported = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
+    return points + imported.get(player.id, Decimal(0))
+
+
+def typed_names(a: Args) -> list[str]:
+    """Return the names typed: each quoted one apart, unquoted words as they come."""
+    value = a.values.get("name")
+    if isinstance(value, str):
+        return [value.strip()] if value.strip() else []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return []
+
+
+def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, str]]:
+    """Read the typed names as members of the club (or new names).
+
+    `"Ana P." "Jorge P."` are two names; unquoted words are one name when they are one
+    member's or nobody's (`zofia kowalska`), several when each part is a member's
+    (`ana jorge`). A name that could be several members is refused, saying whom.
+    """
+    if any(" " in word for word in typed):
+        return [_one(known, word) for word in typed]  # quoted: one name each
+    whole = " ".join(typed)
+    found = known.candidates(whole)
+    if len(found) == 1 or len(typed) == 1:
+        return [_one(known, whole)]
+    several: list[tuple[Player | None, str]] = []
+    index = 0
+    while index < len(typed):
+        for end in range(len(typed), index, -1):
+            part = known.candidates(" ".join(typed[index:end]))
+            if len(part) == 1:
+                several.append((part[0], " ".join(typed[index:end])))
+                index = end
+                break
+        else:
+            return [_one(known, whole)]  # not all members: one new name
+    return several
+
+
+def _one(known: Roster, text: str) -> tuple[Player | None, str]:
+    found = known.candidates(text)
+    if len(found) > 1:
+        exact = [p for p in found if fold(p.name) == fold(text)]
+        if len(exact) == 1:
+            return exact[0], text
+        known.one(text)  # refuses: "could be A, B"
+    return (found[0] if found else None), text
+
+
+async def addplayer(s: Session, a: Args) -> Reply:
+    """Enter players who have no chat account; a member of the club is entered, never
+    duplicated: /addplayer "Ana P." "Jorge P."."""
+    typed = typed_names(a)
+    if not typed:
+        raise Refused("name_required")
+    born = arguments.born_by(a.date("born"), s.now.date())
+    known = await Roster.of(s)
+    state = await s.maybe_tournament()
+    parts: list[Msg] = []
+    buttons: tuple[Button, ...] = ()
+    entered: set[int] = set()
+    for member, text in split_names(known, typed):
+        if member is None:
+            existing = [p.name for p in await s.uow.players.all(s.club.id)]
+            name = naming.clean_new_player(text, existing)
+            member = await s.uow.players.add(s.club.id, name, s.now, born=born)
+            s.log("addplayer", player=name)
+            new = True
+        else:
+            s.log("addplayer", player=member.name, member=True)
+            new = False
+        if member.id in entered:
+            continue
+        entered.add(member.id)
+        said, redraw = await _enter(s, state, member, new=new)
+        parts.append(said)
+        if redraw:
+            buttons = (Button(msg("button.redraw"), "/redraw confirm"),)
+    return Reply(tuple(parts), buttons)
+
+
+async def _enter(
+    s: Session, state: TournamentState | None, player: Player, *, new: bool
+) -> tuple[Msg, bool]:
+    """Enter `player` in `state`; return what to say and whether a new draw is needed."""
+    name = Name(player.name)
+    if state is None or state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        return msg("addplayer.club_only" if new else "addplayer.known", name=name), False
+    suspension = sanctions.suspension_for(
+        await s.uow.sanctions.for_club(s.club.id), player.id, state.id
+    )
+    if suspension is not None:
+        raise Refused("addplayer_suspended", name=player.name, tournament=state.name)
+    if state.status is TournamentStatus.REGISTRATION:
+        entry = state.entries.get(player.id)
+        active = entry is not None and entry.status is EntryStatus.ACTIVE
+        if entry is not None and active and entry.confirmed:
+            raise Refused("addplayer_already", name=player.name, tournament=state.name)
+        if not active:
+            attendance.register(
+                state,
+                player.id,
+                s.now,
+                born=player.born,
+                is_member=player.member,
+                by_director=True,
+            )
+        state.entries[player.id].approved = True
+        attendance.confirm(state, player.id, s.now)
+        key = "addplayer.done" if new else "addplayer.member_done"
+        return msg(key, name=name, tournament=Name(state.name)), False
+    roster.walk_in(state, player.id, s.now, born=player.born)
+    s.log("walk_in", player=player.name)
+    return msg("addplayer.walk_in", name=name, tournament=Name(state.name)), True
+
+
+async def player_usage(s: Session, a: Args) -> Reply:
+    """Say what /player does: rename, merge, remove."""
+    return say("player.usage")
+
+
+async def player_rename(s: Session, a: Args) -> Reply:
+    """Fix a player's name everywhere: /player rename "zofia kowalska" to:"Zofia Kowalska"."""
+    player = _named(a, "player")
+    wanted = naming.clean(a.text("to") or "", what="name")
+    others = [p.name for p in await s.uow.players.all(s.club.id) if p.id != player.id]
+    twin = naming.look_alike(wanted, others)
+    if twin is not None:
+        raise Refused("rename_taken", name=wanted, other=twin)
+    if wanted == player.name:
+        raise Refused("rename_same", name=player.name)
+    before = player.name
+    player.name = wanted
+    await s.uow.players.save(player)
+    s.log("player_rename", player=before, to=wanted)
+    return say("player.renamed", old=Name(before), name=Name(wanted))
+
+
+async def player_merge(s: Session, a: Args) -> Reply:
+    """Merge a duplicate into a member: /player merge "Rocío 2" into:"Rocío"; their
+    entries, results, placements, points, sanctions and chat accounts carry over."""
+    old = _named(a, "player")
+    new = _named(a, "into")
+    if old.id == new.id:
+        raise Refused("merge_same", name=old.name)
+    states = [
+        await s.uow.tournaments.get(tid, for_update=True)
+        for tid in await s.uow.tournaments.of_player(old.id)
+    ]
+    for state in states:
+        if roster.plays_in(state, new.id):
+            raise Refused(
+                "merge_both_entered", name=old.name, into=new.name, tournament=state.name
+            )
+    for state in states:
+        roster.merge_player(state, old.id, new.id)
+        await s.uow.tournaments.save(state)
+    await s.uow.players.merge(old.id, new.id)
+    changed = False
+    if old.member and not new.member:
+        new.member, changed = True, True
+    if new.born is None and old.born is not None:
+        new.born, changed = old.born, True
+    if changed:
+        await s.uow.players.save(new)
+    s.log("player_merge", player=old.name, into=new.name, tournaments=len(states))
+    return say("player.merged", old=Name(old.name), name=Name(new.name), tournaments=len(states))
+
+
+async def player_remove(s: Session, a: Args) -> Reply:
+    """Take a player out of a tournament before its draw: /player remove alice."""
+    player = _named(a, "player")
+    state = await s.tournament()
+    roster.remove(state, player.id, s.now)
+    s.log("player_remove", player=player.name, reason=a.text("reason") or "")
+    return say("player.removed", name=Name(player.name), tournament=Name(state.name))
+
+
+async def redraw(s: Session, a: Args) -> Reply:
+    """Draw the groups again, before the first result; asks for `confirm` first."""
+    state = await s.tournament()
+    if state.status is TournamentStatus.REGISTRATION or state.draw is None:
+        raise Refused("redraw_not_drawn", tournament=state.name)
+    if state.status is not TournamentStatus.GROUPS or roster.has_results(state):
+        raise Refused("redraw_too_late", tournament=state.name)
+    if a.choice("confirm") != "confirm":
+        waiting = roster.waiting_for_draw(state)
+        names = await s.names(set(waiting))
+        ask = msg(
+            "redraw.ask",
+            tournament=Name(state.name),
+            walk_ins=Name(", ".join(names[p] for p in waiting) or "-"),
+        )
+        return Reply((ask,), (Button(msg("button.redraw"), "/redraw confirm"),))
+    order = await lookups.seed_order(s)
+    events = roster.redraw(state, order, s.now)
+    s.events.extend(events)
+    drawn = next(e for e in events if isinstance(e, GroupsDrawn))
+    s.log("redraw", seed=drawn.seed)
+    # As /draw: the announcement of the groups starts with this line, and is the reply.
+    return say(
+        "draw.done",
+        groups=drawn.groups,
+        matches=drawn.matches,
+        seed=drawn.seed,
+        fingerprint=state.draw.fingerprint if state.draw else "",
+    )
+
+
+def _named(a: Args, key: str) -> Player:
+    player = a.player(key)
+    if player is None:
+        raise Refused("player_name_required", usage=a.usage)
+    return player

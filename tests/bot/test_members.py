@@ -1,0 +1,220 @@
+"""Members as a director keeps them (issue 15): members without accounts entered by a
+forgiving name, walk-ins, names fixed and merged, a new draw, next month opened on the
+night. Each is a transcript on one database, as a club plays it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.bot.conftest import Clubtd, Script
+
+SETUP = '@club name:"HG" timezone:UTC\n@director ana\n@clock 2026-01-30 17:00\n'
+RANKING = "Jorge P.;6,40\nRocío;0,49\nMaría José;0,30\nAna P.;0,20\n"
+JANUARY = (
+    '@clock 2026-01-30 18:00\nana: /tournament new name:"January Cup" start:"2026-01-31 20:00"\n'
+)
+
+
+def _club(clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str) -> None:
+    """A club whose ranking was imported: four members, none with a chat account."""
+    assert clubtd("console", "--script", script("s.t", SETUP), "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text(RANKING, encoding="utf-8")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+
+
+def _play(clubtd: Clubtd, script: Script, database_url: str, text: str) -> str:
+    result = clubtd("console", "--script", script("n.t", text), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stdout
+    return str(result.stdout)
+
+
+def _export(clubtd: Clubtd, database_url: str, *args: str) -> dict[str, Any]:
+    result = clubtd("export", "--db", database_url, "--format", "json", *args)
+    assert result.exit_code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_addplayer_enters_an_imported_member_by_a_forgiving_name(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """`/addplayer "jorge p."` is the imported Jorge P., not a 0-point "Jorge P. 2";
+    several at once, quoted or not, and a new name beside them."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "jorge p."\n'
+        + 'ana: /addplayer "Ana P." "zofia kowalska"\n'
+        + "ana: /addplayer maria jose\n",
+    )
+    assert "Jorge P., a member of the club, is entered in January Cup" in out
+    assert "Ana P., a member of the club, is entered in January Cup" in out
+    assert "zofia kowalska is entered in January Cup (confirmed)." in out
+    assert "María José, a member of the club, is entered in January Cup" in out
+    assert "is taken" not in out and "Jorge P. 2" not in out
+    data = _export(clubtd, database_url)
+    assert sorted(p["name"] for p in data["players"]) == [
+        "Ana P.",
+        "Jorge P.",
+        "María José",
+        "Rocío",
+        "zofia kowalska",
+    ]
+    entries = data["tournaments"][0]["entries"]
+    assert {e["name"] for e in entries} == {"Jorge P.", "Ana P.", "zofia kowalska", "María José"}
+    assert all(e["confirmed"] for e in entries)
+
+
+def test_a_walk_in_after_the_draw_is_entered_for_a_new_draw_or_told_why_not(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Before the first result a walk-in is entered and /redraw (with confirm) puts them in
+    a group; after it the reply says why not and nothing changes."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "Jorge P." Rocío "María José"\n'
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + "ana: /addplayer Bob\n"
+        + "ana: /redraw\n"
+        + "ana: /redraw confirm\n"
+        + "ana: /result 1 3-1\n"
+        + "ana: /addplayer Dan\n"
+        + "ana: /redraw confirm\n",
+    )
+    assert "Bob is entered in January Cup, but its groups are drawn already" in out
+    assert "/redraw confirm" in out
+    assert "(new players: Bob). Send /redraw confirm." in out
+    assert "January Cup has results already, so nobody can join its groups now" in out
+    assert "its groups can no longer be drawn again" in out
+    january = _export(clubtd, database_url)["tournaments"][0]
+    in_groups = {p for g in january["groups"] for p in g["players"]}
+    assert in_groups == {"Jorge P.", "Rocío", "María José", "Bob"}
+    assert "Dan" not in {e["name"] for e in january["entries"]}
+    assert len(january["matches"]) == 6  # a round robin of four, drawn once more
+
+
+def test_register_without_accents_finds_the_unclaimed_member(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """ "rocio" is told she may be the imported "Rocío" (with her points) and how to claim
+    her; no "Rocío 2" is proposed or made. With the claim code she keeps her points."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY + "rocio: /register\n" + 'mj: /register name:"Maria Jose"\n',
+    )
+    assert "Are you Rocío, 0.49 points in the ranking? Ask a director for your claim code" in out
+    assert "Are you María José, 0.30 points in the ranking?" in out
+    assert "Rocío 2" not in out
+    assert len(_export(clubtd, database_url)["players"]) == 4
+
+
+def test_player_rename_merge_and_remove(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Names are fixed everywhere; a duplicate's results and points go to the member; a
+    player is taken out before the draw. Director-only, logged."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "zofia kowalska" "Rocío B" Jorge\n'
+        + 'ana: /player rename "zofia kowalska" to:"Zofia Kowalska"\n'
+        + "ana: /player remove jorge\n"
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + "ana: /result 1 3-1\n"
+        + "ana: /result 2 7-5\n"
+        + 'ana: /player merge "Rocío B" into:rocio\n'
+        + 'bob: /player rename rocio to:"Rocío A"\n',
+    )
+    assert "zofia kowalska is now called Zofia Kowalska, in every table." in out
+    assert "Jorge P. is taken out of January Cup." in out
+    assert "Rocío B is merged into Rocío: 1 tournament with results" in out
+    assert "Only directors can use /player rename." in out
+    assert "Rocío A" not in out.split("Only directors")[0]
+    data = _export(clubtd, database_url)
+    january = data["tournaments"][0]
+    assert january["status"] == "finished"
+    placed = {p["name"] for p in january["placements"]}
+    assert placed == {"Zofia Kowalska", "Rocío"}
+    assert {e["name"]: e["status"] for e in january["entries"]}["Jorge P."] == "removed"
+    names = [p["name"] for p in data["players"]]
+    assert "Rocío B" not in names and "zofia kowalska" not in names
+    rocio = next(r for r in data["ranking"] if r["name"] == "Rocío")
+    won = next(p["points"] for p in january["ranking_points"] if p["name"] == "Rocío")
+    assert rocio["points"] == round(0.49 + won, 2)
+    assert rocio["carried_over"] == 0.49
+
+
+def test_next_month_opens_and_takes_entries_while_this_one_is_played(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """February is created on January's night; /register, /confirm go to February for
+    someone not playing tonight, while tonight's players act on January."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "Jorge P." Rocío\n'
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no\n'
+        + "carl: /register\n"
+        + "carl: /confirm\n"
+        + "ana: /result 1 3-1\n",
+    )
+    assert "still being played" not in out
+    assert "February Cup is open for entries" in out
+    assert "carl, you are entered in February Cup" in out
+    assert "Match 1: Jorge P. 3-1 Rocío" in out or "Match 1: Rocío 3-1 Jorge P." in out
+    tournaments = _export(clubtd, database_url)["tournaments"]
+    february = next(t for t in tournaments if t["name"] == "February Cup")
+    assert [(e["name"], e["confirmed"]) for e in february["entries"]] == [("carl", True)]
+
+
+def test_a_name_reused_next_season_is_another_tournament(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Next year's "January Cup" neither collides with this year's nor brings its points
+    into next season's table; `export --tournament` picks the latest of the name."""
+    assert clubtd("console", "--script", script("s.t", SETUP), "--db", database_url).exit_code == 0
+    night = (
+        JANUARY
+        + "ana: /addplayer alice\nana: /addplayer bob\n@clock 2026-01-31 20:00\nana: /draw\n"
+        "ana: /result alice 3-1 bob\nana: /result 2 7-1\n"
+    )
+    _play(clubtd, script, database_url, night)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        night.replace("2026-01-3", "2027-01-3").replace("alice 3-1 bob", "bob 3-1 alice")
+        + "ana: /ranking\n",
+    )
+    assert "already" not in out.split("January Cup is open")[0]
+    data = _export(clubtd, database_url)
+    assert [t["start"][:4] for t in data["tournaments"]] == ["2026", "2027"]
+    season = {r["name"]: r["points"] for r in data["ranking"]}
+    latest = data["tournaments"][1]
+    assert season == {p["name"]: p["points"] for p in latest["ranking_points"]}
+    one = _export(clubtd, database_url, "--tournament", "january cup")
+    assert [t["start"][:4] for t in one["tournaments"]] == ["2027"]

@@ -1,0 +1,159 @@
+"""Who plays in a tournament, as a director changes it: walk-ins, removals, a new draw,
+and one player merged into another.
+
+A director may enter a player after the draw (a walk-in) or draw again only while no
+result exists: once a match has a score, a report or a lateness point, the groups are
+what was played. A removal is for the entry list, before the draw; after it, a player
+who stops playing withdraws or forfeits (HGV-2.3.5). Merging a duplicate rewrites every
+fact of the tournament that names it, so its results and points carry over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, datetime
+
+from tournament import progress
+from tournament.events import Event
+from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
+from tournament.state import Entry, TournamentState
+
+# The effects of the automatic sweep that belong to matches (due.py's keys): a new draw
+# has new matches, whose reminders and lateness steps are still to come.
+_MATCH_KEYS = ("remind:match:", "late:", "forfeit:", "accept:")
+
+
+def has_results(state: TournamentState) -> bool:
+    """Return whether anything was played: a final match, a report, a game, a penalty."""
+    if state.status in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED):
+        return True
+    return any(
+        m.is_final or m.report is not None or m.games or m.white_score or m.black_score
+        for m in state.matches.values()
+    ) or any(not p.cancelled for p in state.penalties.values())
+
+
+def walk_in(
+    state: TournamentState, player: PlayerId, at: datetime, *, born: date | None = None
+) -> Entry:
+    """Enter `player` after the draw, confirmed, for a new draw (`redraw`) to place.
+
+    Only before the first result: afterwards the groups are what was played, and the
+    refusal says so.
+    """
+    if state.status is TournamentStatus.REGISTRATION:
+        raise ValueError("before the draw a player registers (attendance.register)")
+    if state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise Refused("walk_in_finished", tournament=state.name)
+    if has_results(state):
+        raise Refused("walk_in_too_late", tournament=state.name)
+    existing = state.entries.get(player)
+    if existing is not None and existing.status is EntryStatus.ACTIVE:
+        if state.group_of(player) is not None:
+            raise Refused("already_registered", tournament=state.name)
+        return existing  # entered already, waiting for the new draw
+    entry = Entry(
+        player=player,
+        registered_at=at,
+        born=born or (existing.born if existing else None),
+        approved=True,
+        confirmed_at=at,
+    )
+    state.entries[player] = entry
+    return entry
+
+
+def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
+    """Return the players entered after the draw, whom only a new draw places."""
+    if state.status is not TournamentStatus.GROUPS:
+        return []
+    return [
+        e.player
+        for e in state.entries.values()
+        if e.status is EntryStatus.ACTIVE and e.approved and state.group_of(e.player) is None
+    ]
+
+
+def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
+    """Take a player out of the entry list, before the draw (a director's act)."""
+    entry = state.entries.get(player)
+    if entry is None or entry.status is not EntryStatus.ACTIVE:
+        raise Refused("remove_not_entered", tournament=state.name)
+    if state.status is not TournamentStatus.REGISTRATION and state.group_of(player) is not None:
+        raise Refused("remove_after_draw", tournament=state.name)
+    entry.status = EntryStatus.REMOVED
+    entry.withdrawn_at = at
+    return entry
+
+
+def redraw(state: TournamentState, ranking: tuple[PlayerId, ...], at: datetime) -> list[Event]:
+    """Draw the groups again, before the first result, with whoever is entered now.
+
+    The players the first draw left out (neither confirmed nor here) are taken back into
+    account; a random draw uses the next seed, so it is a new lot, reproducible as well.
+    """
+    if state.status is TournamentStatus.REGISTRATION or state.draw is None:
+        raise Refused("redraw_not_drawn", tournament=state.name)
+    if state.status is not TournamentStatus.GROUPS or has_results(state):
+        raise Refused("redraw_too_late", tournament=state.name)
+    drawn_at = state.draw.at
+    seed = state.draw.seed + 1
+    for entry in state.entries.values():
+        if entry.status is EntryStatus.WITHDRAWN and entry.withdrawn_at == drawn_at:
+            entry.status = EntryStatus.ACTIVE  # left out by the draw, not by themselves
+            entry.withdrawn_at = None
+        entry.seed = None
+    state.groups = []
+    state.matches = {}
+    state.penalties = {}
+    state.done = {k: v for k, v in state.done.items() if not k.startswith(_MATCH_KEYS)}
+    state.draw = None
+    state.memo.clear()
+    state.status = TournamentStatus.REGISTRATION
+    return progress.draw(state, ranking, at, seed=seed)
+
+
+def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:
+    """Make every fact of the tournament that names `old` name `new` instead.
+
+    The caller checks first that `new` did not play in it too (`plays_in`).
+    """
+    if new in state.entries and old in state.entries:
+        raise Refused("merge_both_entered", tournament=state.name)
+
+    def swap(player: PlayerId | None) -> PlayerId | None:
+        return new if player == old else player
+
+    if old in state.entries:
+        entry = state.entries.pop(old)
+        entry.player = new
+        state.entries[new] = entry
+    state.groups = [
+        replace(g, players=tuple(new if p == old else p for p in g.players)) for g in state.groups
+    ]
+    for match in state.matches.values():
+        match.white = swap(match.white)
+        match.black = swap(match.black)
+        match.winner = swap(match.winner)
+        match.disputed_by = swap(match.disputed_by)
+        match.forfeited_by = frozenset(new if p == old else p for p in match.forfeited_by)
+        if match.report is not None and match.report.by == old:
+            match.report = replace(match.report, by=new)
+    for penalty in state.penalties.values():
+        if penalty.against == old:
+            penalty.against = new
+    for placement in state.placements:
+        if placement.player == old:
+            placement.player = new
+    if state.draw is not None:
+        state.draw = replace(
+            state.draw,
+            ranking=tuple(new if p == old else p for p in state.draw.ranking),
+            players=tuple(new if p == old else p for p in state.draw.players),
+        )
+    state.memo.clear()
+
+
+def plays_in(state: TournamentState, player: PlayerId) -> bool:
+    """Return whether `player` has an entry in the tournament."""
+    return player in state.entries
