@@ -25,7 +25,7 @@ from tournament.club import Player
 from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import PresetError, load_preset
-from tournament.scoring import FinalScore, lot_word, named_first
+from tournament.scoring import FinalScore, example_score, lot_word, named_first
 from tournament.state import Match, TournamentState
 
 
@@ -741,6 +741,8 @@ async def status(s: Session, a: Args) -> Reply:
     ):
         if matches:
             first = matches[0]
+            # The hint sets the score reported, or one that ends a match of its length.
+            won, lost = example_score(state.preset.game, first.length)
             parts.append(
                 msg(
                     key,
@@ -748,6 +750,8 @@ async def status(s: Session, a: Args) -> Reply:
                     match=first.number,
                     white=views.name(names, first.white),
                     black=views.name(names, first.black),
+                    command=views.result_command(first, first.report, game=state.preset.game),
+                    report=f"/report {won}-{lost}",
                 )
             )
             parts.extend(views.match_line(m, names) for m in matches)

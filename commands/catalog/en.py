@@ -190,10 +190,7 @@ MESSAGES: dict[str, str] = {
     "report.conflict": (
         "Match {match}: your report differs from your opponent's. A director will set the result."
     ),
-    "report.disputed": (
-        "Match {match} ({white} v {black}) is disputed by {by}. Director: /result {white} "
-        "3-1 {black}"
-    ),
+    "report.disputed": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first (a match to {length}). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Which match? Tap one, or add match:NUMBER to {usage}.",
     # -- tournament --
@@ -310,9 +307,9 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",
     "glance.start_passed": "The start ({start}) has passed and the groups are not drawn: {count, plural, one {# player} other {# players}} can be drawn now with /draw.",
     "glance.late": 'Late ({count}); to stop the clock for a match: /pause {match} reason:"..."; to forfeit: /forfeit and the name:',
-    "glance.disputed": "Disputed ({count}): set the result, for example /result {white} 3-1 {black}:",
-    "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or set them: /result {match} 3-1:",
-    "glance.missing": "Started, no result yet ({count}); the winner sends /report 3-1, or you: /result {match} 3-1:",
+    "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
+    "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
+    "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
     "glance.all_clear": "Nothing needs you right now.",
     "help.title": "Commands:",
     "help.line": "{usage}: {summary}",
@@ -568,4 +565,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
+    # -- words --
+    "report.disputed_both": "Match {match} ({white} v {black}): the reports differ. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} or {other_command}.",
 }

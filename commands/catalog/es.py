@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded": "Encuentro {match}: {white} {score} {black} anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a los {minutes, plural, one {# minuto} other {# minutos}}.",
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
-    "report.disputed": "Encuentro {match} ({white} contra {black}): {by} lo ha impugnado. Director: /result {white} 3-1 {black}",
+    "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número a {usage}, por ejemplo match:3.",
     # -- tournament --
@@ -280,9 +280,9 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",
     "glance.start_passed": "La hora de inicio ({start}) ya pasó y los grupos no están sorteados: {count, plural, one {se puede sortear a # jugador} other {se puede sortear a # jugadores}} ahora con /draw.",
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: /pause {match} reason:"..."; para dar forfait: /forfeit y el nombre:',
-    "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo /result {white} 3-1 {black}:",
-    "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o anótalos: /result {match} 3-1:",
-    "glance.missing": "Empezados, sin resultado ({count}); el ganador envía /report 3-1, o tú: /result {match} 3-1:",
+    "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
+    "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
+    "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
     "help.title": "Comandos:",
     "help.line": "{usage}: {summary}",
@@ -538,4 +538,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
+    # -- words --
+    "report.disputed_both": "Encuentro {match} ({white} contra {black}): los resultados no coinciden. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} o {other_command}.",
 }

@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} może go zaakceptować albo zakwestionować; po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny.",
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
-    "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik. Sędzia: /result {white} 3-1 {black}",
+    "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer do {usage}, na przykład match:3.",
     # -- tournament --
@@ -280,9 +280,9 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "W losowaniu {count, plural, one {może teraz wziąć udział # osoba} few {mogą teraz wziąć udział # osoby} many {może teraz wziąć udział # osób} other {może teraz wziąć udział # osoby}}: /draw.",
     "glance.start_passed": "Godzina rozpoczęcia ({start}) minęła, a grupy nie są rozlosowane: {count, plural, one {w losowaniu może wziąć udział # osoba} few {w losowaniu mogą wziąć udział # osoby} many {w losowaniu może wziąć udział # osób} other {w losowaniu może wziąć udział # osoby}}, wyślij /draw.",
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: /pause {match} reason:"..."; walkower: /forfeit i nazwisko:',
-    "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład /result {white} 3-1 {black}:",
-    "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo wpisz: /result {match} 3-1:",
-    "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła /report 3-1 albo Ty: /result {match} 3-1:",
+    "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
+    "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
+    "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
     "help.title": "Polecenia:",
     "help.line": "{usage}: {summary}",
@@ -538,4 +538,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
+    # -- words --
+    "report.disputed_both": "Mecz {match} ({white} – {black}): zgłoszone wyniki się różnią. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Sędzia: {command} albo {other_command}.",
 }

@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}.",
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
-    "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}. Arbitru: /result {white} 3-1 {black}",
+    "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei la {usage}, de exemplu match:3.",
     # -- tournament --
@@ -280,9 +280,9 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {Acum poate intra la tragerea la sorți # jucător} few {Acum pot intra la tragerea la sorți # jucători} other {Acum pot intra la tragerea la sorți # de jucători}}: /draw.",
     "glance.start_passed": "Ora de start ({start}) a trecut și grupele nu sunt trase la sorți: {count, plural, one {poate intra acum # jucător} few {pot intra acum # jucători} other {pot intra acum # de jucători}}, cu /draw.",
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: /pause {match} reason:"..."; pentru neprezentare: /forfeit și numele:',
-    "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu /result {white} 3-1 {black}:",
-    "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau stabiliți-le: /result {match} 3-1:",
-    "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite /report 3-1, sau dumneavoastră: /result {match} 3-1:",
+    "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
+    "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
+    "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
     "help.title": "Comenzi:",
     "help.line": "{usage}: {summary}",
@@ -538,4 +538,6 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Ați vrut să scrieți /{command} {suggestion}? Acceptă: {subcommands}.",
     "telegram.start_bot": "{name}, încă nu vă pot scrie în privat: deschideți {link} și apăsați Start; apoi vă pot trimite mementourile și butoanele.",
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
+    # -- words --
+    "report.disputed_both": "Partida {match} ({white} – {black}): scorurile raportate diferă. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Arbitru: {command} sau {other_command}.",
 }
