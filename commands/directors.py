@@ -362,11 +362,22 @@ async def result(s: Session, a: Args) -> Reply:
     found = a.scores("score")
     first, second = a.player("player"), a.player("opponent")
     number = a.match("match")
-    if number is not None and first is None and second is None:
+    if number is not None and (first is not None or second is None):
         match = state.matches.get(number)
         if match is None:
             raise Refused("no_such_match", match=number)
-        white_first = True
+        named = [p for p in (first, second) if p is not None]
+        if not all(match.involves(p.id) for p in named):
+            names = await s.names(set(match.players))
+            raise Refused(
+                "result_not_their_match",
+                match=number,
+                names=Name(" / ".join(p.name for p in named)),
+                white=views.name(names, match.white),
+                black=views.name(names, match.black),
+            )
+        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's.
+        white_first = first is None or match.white == first.id
     elif number is None and first is not None and second is not None:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]
@@ -376,11 +387,11 @@ async def result(s: Session, a: Args) -> Reply:
         match = open_ones[0] if open_ones else candidates[-1]
         white_first = match.white == first.id
     else:
-        raise Refused("bad_result_args", usage=a.usage)
+        raise Refused("bad_result_args", forms=_result_forms(state))
     change: corrections.Change
     if a.choice("void"):
         if found:
-            raise Refused("bad_result_args", usage=a.usage)
+            raise Refused("bad_result_args", forms=_result_forms(state, match))
         change = "void"
     elif found:
         main, *phases = found
@@ -392,7 +403,7 @@ async def result(s: Session, a: Args) -> Reply:
             lot=lot_word(a.choice("lot")),
         )
     else:
-        raise Refused("bad_result_args", usage=a.usage)
+        raise Refused("bad_result_args", forms=_result_forms(state, match))
     reason = (a.text("reason") or "").strip()
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction.
@@ -404,6 +415,16 @@ async def result(s: Session, a: Args) -> Reply:
         "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
     )
     return await _correct(s, state, match, change, a, again)
+
+
+def _result_forms(state: TournamentState, match: Match | None = None) -> str:
+    """Return the ways to type a result, with a score that ends this match (or a group
+    match): never the line that failed."""
+    length = match.length if match is not None else state.preset.groups.match_length
+    won, lost = example_score(state.preset.game, length)
+    number = match.number if match is not None else 12
+    forms = [f"/result alice {won}-{lost} bob", f"/result {number} {won}-{lost}"]
+    return " · ".join([*forms, f"/result {number} void"])
 
 
 def _white_first(score: FinalScore) -> list[tuple[int, int]]:

@@ -304,7 +304,7 @@ async def help_(s: Session, a: Args) -> Reply:
     from commands.registry import BY_NAME, CommandSpec, shown_to
 
     def line(spec: CommandSpec) -> Msg:
-        return msg("help.line", usage=spec.usage(full=True), summary=msg(spec.summary_key))
+        return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
 
     allowed = shown_to(director=s.is_director)
     words = [w.lower().lstrip("/") for w in a.values.get("command", [])]

@@ -38,6 +38,9 @@ class CommandSpec:
     preset_options: bool = False  # takes the preset's keys as options too
     # "chat": acts on the chat itself before any club is opened there (/club join).
     scope: Scope = "club"
+    # How /help shows it when one usage line would suggest mixes that do not work:
+    # the ways to type it, without the command; options nobody mentions follow them.
+    forms: tuple[str, ...] = ()
 
     @property
     def word(self) -> str:
@@ -56,6 +59,19 @@ class CommandSpec:
 
     def usage(self, *, full: bool = False) -> str:
         return self.signature.usage(full=full)
+
+    def help_usage(self) -> str:
+        """Return the command as /help shows it: its forms, or every parameter."""
+        if not self.forms:
+            return self.usage(full=True)
+        said = {word for form in self.forms for word in form.split()}
+        rest = [
+            f"[{p.usage()}]"
+            for p in self.params
+            if p.usage() not in said and p.type != "tournament"
+        ]
+        ways = " · ".join(f"/{self.name} {form}" for form in self.forms)
+        return " ".join([ways, *rest])
 
 
 REASON = Param("reason", "text", required=True, aliases=("why",))
@@ -316,6 +332,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("reason", "text", aliases=("why",)),
             CONFIRM,
         ),
+        forms=("alice 3-1 bob", "5 3-1", "5 void"),
     ),
     CommandSpec("reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM)),
     CommandSpec("reinstate", directors.reinstate, "director", (PLAYER, REASON)),

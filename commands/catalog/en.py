@@ -360,8 +360,8 @@ MESSAGES: dict[str, str] = {
     "arg.opponent": "the other player",
     "arg.reason": "why (kept in the log)",
     "arg.all": "all: every remaining match (the player left)",
-    "arg.void": "void: the match does not count",
-    "arg.confirm": "confirm: go ahead although played matches change",
+    "arg.void": "the match does not count",
+    "arg.confirm": "go ahead although played matches change",
     "arg.lot_seed": "the lot's seed, to replay a lot",
     "arg.tournament": "which tournament, when the club has several",
     "expect.whole_number": "a whole number, for example 4",
@@ -459,7 +459,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_timezone_close": "{text} is not a time zone: did you mean {suggestion}? Write it like Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} does not fit: it takes {allowed}.",
     "refused.bad_preset_name": "There is no preset {text}: did you mean preset:{suggestion}? Presets: {presets}.",
-    "refused.bad_result_args": "Write the result as {usage}, or /result 12 3-1 for match 12 (white first).",
+    "refused.bad_result_args": "Write the result like this: {forms}. A named player's score comes first; with a match number alone, white's.",
     "refused.bad_seed": "{text} is not a seed: write a whole number, for example seed:4711.",
     "refused.bad_score": "{text} is not a score. Write it as {usage}, your score first.",
     "refused.bad_timezone": "{text} is not a time zone: write it like Europe/Madrid or America/Caracas.",
@@ -567,4 +567,5 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
     # -- words --
     "report.disputed_both": "Match {match} ({white} v {black}): the reports differ. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} or {other_command}.",
+    "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with /schedule all, or give the names alone: /result NAME SCORE NAME.",
 }

@@ -333,8 +333,8 @@ MESSAGES: dict[str, str] = {
     "arg.opponent": "el otro jugador",
     "arg.reason": "el motivo (queda en el registro)",
     "arg.all": "all: todas las partidas que le quedan (se fue)",
-    "arg.void": "void: el encuentro no cuenta",
-    "arg.confirm": "confirm: seguir aunque cambien encuentros ya jugados",
+    "arg.void": "el encuentro no cuenta",
+    "arg.confirm": "seguir aunque cambien encuentros ya jugados",
     "arg.lot_seed": "la semilla del sorteo, para repetirlo",
     "arg.tournament": "qué torneo, cuando el club tiene varios",
     "expect.whole_number": "un número entero, por ejemplo 4",
@@ -432,7 +432,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_timezone_close": "{text} no es una zona horaria: ¿querías decir {suggestion}? Escríbela como Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} no sirve: admite {allowed}.",
     "refused.bad_preset_name": "No hay ningún reglamento {text}: ¿querías decir preset:{suggestion}? Reglamentos: {presets}.",
-    "refused.bad_result_args": "Escribe el resultado así: {usage}, o /result 12 3-1 para el encuentro 12 (blancas primero).",
+    "refused.bad_result_args": "Escribe el resultado así: {forms}. Van primero los puntos del jugador nombrado primero; con solo el número de encuentro, los de blancas.",
     "refused.bad_seed": "{text} no es una semilla: escribe un número entero, por ejemplo seed:4711.",
     "refused.bad_score": "{text} no es un resultado. Escríbelo así: {usage}, con tus puntos primero.",
     "refused.bad_timezone": "{text} no es una zona horaria: escríbela como America/Caracas o Europe/Madrid.",
@@ -540,4 +540,5 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
     # -- words --
     "report.disputed_both": "Encuentro {match} ({white} contra {black}): los resultados no coinciden. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} o {other_command}.",
+    "refused.result_not_their_match": "El encuentro {match} es {white} contra {black}, no {names}. Comprueba el número con /schedule all, o da solo los nombres: /result NOMBRE RESULTADO NOMBRE.",
 }

@@ -333,8 +333,8 @@ MESSAGES: dict[str, str] = {
     "arg.opponent": "drugi zawodnik",
     "arg.reason": "powód (zostaje w dzienniku)",
     "arg.all": "all: wszystkie pozostałe mecze (zawodnik wyszedł)",
-    "arg.void": "void: mecz się nie liczy",
-    "arg.confirm": "confirm: kontynuuj, choć zmienią się rozegrane mecze",
+    "arg.void": "mecz się nie liczy",
+    "arg.confirm": "kontynuuj, choć zmienią się rozegrane mecze",
     "arg.lot_seed": "ziarno losowania, aby je powtórzyć",
     "arg.tournament": "który turniej, gdy klub ma kilka",
     "expect.whole_number": "liczbę całkowitą, na przykład 4",
@@ -432,7 +432,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_timezone_close": "{text} to nie strefa czasowa: czy chodziło o {suggestion}? Zapisz ją jak Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} nie pasuje: oczekiwano {allowed}.",
     "refused.bad_preset_name": "Nie ma regulaminu {text}: czy chodziło o preset:{suggestion}? Regulaminy: {presets}.",
-    "refused.bad_result_args": "Wpisz wynik jako {usage} albo /result 12 3-1 dla meczu nr 12 (najpierw białe).",
+    "refused.bad_result_args": "Wpisz wynik tak: {forms}. Najpierw punkty gracza podanego jako pierwszy; przy samym numerze meczu – punkty białych.",
     "refused.bad_seed": "{text} to nie ziarno losowania: wpisz liczbę całkowitą, na przykład seed:4711.",
     "refused.bad_score": "{text} to nie wynik. Zapisz go jako {usage}, swój wynik pierwszy.",
     "refused.bad_timezone": "{text} to nie strefa czasowa: zapisz ją jak Europe/Warsaw albo Europe/Madrid.",
@@ -540,4 +540,5 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
     # -- words --
     "report.disputed_both": "Mecz {match} ({white} – {black}): zgłoszone wyniki się różnią. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Sędzia: {command} albo {other_command}.",
+    "refused.result_not_their_match": "Mecz {match} to {white} – {black}, a nie {names}. Sprawdź numer przez /schedule all albo podaj same nazwiska: /result GRACZ WYNIK GRACZ.",
 }

@@ -333,8 +333,8 @@ MESSAGES: dict[str, str] = {
     "arg.opponent": "celălalt jucător",
     "arg.reason": "motivul (rămâne în jurnal)",
     "arg.all": "all: toate meciurile rămase (jucătorul a plecat)",
-    "arg.void": "void: partida nu contează",
-    "arg.confirm": "confirm: continuă deși se schimbă partide deja jucate",
+    "arg.void": "partida nu contează",
+    "arg.confirm": "continuă deși se schimbă partide deja jucate",
     "arg.lot_seed": "sămânța tragerii la sorți, pentru a o repeta",
     "arg.tournament": "care turneu, când clubul are mai multe",
     "expect.whole_number": "un număr întreg, de exemplu 4",
@@ -432,7 +432,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_timezone_close": "{text} nu este un fus orar: ați vrut să scrieți {suggestion}? Scrieți-l ca Europe/Madrid.",
     "refused.bad_preset": "{option}:{value} nu se potrivește: se acceptă {allowed}.",
     "refused.bad_preset_name": "Nu există regulamentul {text}: ați vrut să scrieți preset:{suggestion}? Regulamente: {presets}.",
-    "refused.bad_result_args": "Scrieți rezultatul ca {usage} sau /result 12 3-1 pentru partida 12 (întâi jucătorul cu albe).",
+    "refused.bad_result_args": "Scrieți rezultatul așa: {forms}. Întâi punctele jucătorului numit primul; doar cu numărul partidei, ale jucătorului cu albe.",
     "refused.bad_seed": "{text} nu este o sămânță: scrieți un număr întreg, de exemplu seed:4711.",
     "refused.bad_score": "{text} nu este un scor. Scrieți-l ca {usage}, cu scorul dumneavoastră primul.",
     "refused.bad_timezone": "{text} nu este un fus orar: scrieți-l ca Europe/Bucharest sau Europe/Madrid.",
@@ -540,4 +540,5 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
     # -- words --
     "report.disputed_both": "Partida {match} ({white} – {black}): scorurile raportate diferă. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Arbitru: {command} sau {other_command}.",
+    "refused.result_not_their_match": "Partida {match} este {white} – {black}, nu {names}. Verificați numărul cu /schedule all sau dați doar numele: /result JUCĂTOR SCOR JUCĂTOR.",
 }

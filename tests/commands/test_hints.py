@@ -88,3 +88,41 @@ async def test_the_disputing_players_matching_score_settles_it_CLUB_REPORT(
     await chat.say(black, "/report 2-3")
     match = (await chat.tournament()).matches[number]
     assert (match.status, match.white_score, match.black_score) == (MatchStatus.FINISHED, 3, 2)
+
+
+async def test_a_result_with_its_number_and_both_names_is_understood(engine: AsyncEngine) -> None:
+    """`/result 16 rocio 7-5 alex`, a natural way to type a correction, sets rocio's score
+    first once match 16 is theirs (issue 15, item 7)."""
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat)
+    reply = await chat.say("ana", f"/result {number} {black} 3-1 {white}")
+    match = (await chat.tournament()).matches[number]
+    assert (match.white_score, match.black_score) == (1, 3), reply
+    reply = await chat.say("ana", f"/result {number} {white} 3-2 {black} confirm")
+    match = (await chat.tournament()).matches[number]
+    assert (match.white_score, match.black_score) == (3, 2), reply
+
+
+async def test_a_result_hint_never_repeats_the_line_that_failed(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    number = next(m.number for m in state.matches.values() if not m.involves(dora))
+    typed = f"/result {number} bob 3-1 dora"
+    reply = await chat.say("ana", typed)
+    assert typed not in reply and f"Match {number} is" in reply
+    for typed in (f"/result {number} 3-1 void", f"/result {number}", "/result bob"):
+        reply = await chat.say("ana", typed)
+        assert not re.search(re.escape(typed) + r"\s*([.·]|$)", reply), reply
+        assert "/result alice 3-1 bob" in reply, reply
+    assert (await chat.tournament()).matches[number].status is MatchStatus.SCHEDULED
+
+
+async def test_help_result_documents_only_forms_that_work(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    reply = await chat.say("ana", "/help result")
+    usage = reply.splitlines()[0]
+    assert usage.startswith("/result alice 3-1 bob · /result 5 3-1 · /result 5 void "), usage
+    assert "[5] [alice]" not in reply and "void: void:" not in reply
+    assert "confirm: confirm:" not in reply
