@@ -180,13 +180,17 @@ async def club(s: Session, a: Args) -> Reply:
 async def tournament_info(s: Session, a: Args) -> Reply:
     """Show the tournament: preset, start, status and entries."""
     state = await s.tournament()
+    waiting = [
+        e for e in state.entries.values() if e.status is EntryStatus.ACTIVE and not e.approved
+    ]
     return say(
-        "tournament.info",
+        "tournament.info_waiting" if waiting else "tournament.info",
         tournament=Name(state.name),
         preset=state.preset.id,
         start=When(state.start, "datetime"),
         status=msg(f"tstatus.{state.status.value}"),
         entries=len(state.playing()),
+        waiting=len(waiting),
     )
 
 
@@ -739,6 +743,8 @@ async def status(s: Session, a: Args) -> Reply:
             )
         drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
         key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+        if not drawable:
+            key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
         parts.append(msg(key, count=len(drawable), start=When(state.start)))
     late: list[Match] = []
     missing: list[Match] = []

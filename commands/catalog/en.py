@@ -568,4 +568,6 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Match {match} ({white} v {black}): the reports differ. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} or {other_command}.",
     "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with /schedule all, or give the names alone: /result NAME SCORE NAME.",
+    "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}, and {waiting, plural, one {# player waits} other {# players wait}} for approval: /approve all.",
+    "glance.nobody_to_draw": "Nobody can be drawn yet: a player is drawn once approved as a member and confirmed (/confirm) or at the venue (/checkin, /present).",
 }

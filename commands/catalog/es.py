@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Encuentro {match} ({white} contra {black}): los resultados no coinciden. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} o {other_command}.",
     "refused.result_not_their_match": "El encuentro {match} es {white} contra {black}, no {names}. Comprueba el número con /schedule all, o da solo los nombres: /result NOMBRE RESULTADO NOMBRE.",
+    "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# inscrito} other {# inscritos}} y {waiting, plural, one {# jugador espera} other {# jugadores esperan}} la aprobación: /approve all.",
+    "glance.nobody_to_draw": "Todavía no se puede sortear a nadie: entra en el sorteo quien está aprobado como socio y ha confirmado (/confirm) o ya está en el local (/checkin, /present).",
 }

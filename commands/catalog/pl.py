@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Mecz {match} ({white} – {black}): zgłoszone wyniki się różnią. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Sędzia: {command} albo {other_command}.",
     "refused.result_not_their_match": "Mecz {match} to {white} – {black}, a nie {names}. Sprawdź numer przez /schedule all albo podaj same nazwiska: /result GRACZ WYNIK GRACZ.",
+    "tournament.info_waiting": "Turniej {tournament} ({preset}), {start}: {status}, {entries, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}}; na zatwierdzenie {waiting, plural, one {czeka # osoba} few {czekają # osoby} many {czeka # osób} other {czeka # osoby}}: /approve all.",
+    "glance.nobody_to_draw": "Jeszcze nikogo nie można rozlosować: w losowaniu bierze udział osoba zatwierdzona jako członek klubu, która potwierdziła udział (/confirm) albo jest na miejscu (/checkin, /present).",
 }

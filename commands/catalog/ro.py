@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Partida {match} ({white} – {black}): scorurile raportate diferă. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Arbitru: {command} sau {other_command}.",
     "refused.result_not_their_match": "Partida {match} este {white} – {black}, nu {names}. Verificați numărul cu /schedule all sau dați doar numele: /result JUCĂTOR SCOR JUCĂTOR.",
+    "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}}, iar {waiting, plural, one {# jucător așteaptă} few {# jucători așteaptă} other {# de jucători așteaptă}} aprobarea: /approve all.",
+    "glance.nobody_to_draw": "Încă nu poate fi tras nimeni la sorți: intră la tragere cine e aprobat ca membru și și-a confirmat venirea (/confirm) sau e deja la locul de joc (/checkin, /present).",
 }

@@ -34,3 +34,25 @@ async def test_a_score_glued_to_report_is_reported(engine: AsyncEngine) -> None:
     assert "recorded" in reply
     (match,) = (await chat.tournament()).matches.values()
     assert match.status is MatchStatus.PENDING
+
+
+async def test_tournament_info_counts_the_players_waiting_for_approval_HGV_1_4(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:yes')
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+    reply = await chat.say("ana", "/tournament info")
+    assert "0 entries, and 3 players wait for approval: /approve all" in reply, reply
+
+
+async def test_status_never_offers_a_draw_of_nobody_HGV_1_4(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:yes')
+    await chat.say("bob", "/register")
+    reply = await chat.say("ana", "/status")
+    assert "0 players" not in reply and "Nobody can be drawn yet" in reply, reply
+    await chat.say("ana", "/approve all")
+    await chat.say("bob", "/confirm")
+    assert "1 player can be drawn now: /draw." in await chat.say("ana", "/status")
