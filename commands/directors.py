@@ -24,7 +24,7 @@ from tournament import (
 from tournament.club import Player
 from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
-from tournament.preset import PresetError, load_preset
+from tournament.preset import ALIASES, PresetError, load_preset
 from tournament.scoring import FinalScore, example_score, lot_word, named_first
 from tournament.state import Match, TournamentState
 
@@ -211,7 +211,8 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
         raise Refused("start_in_past", start=When(start, "datetime"))
-    tweaks = dict(a.extra)
+    # Switches typed in the club's language: consolation:sí, third_place:nie, approval:da.
+    tweaks = {key: _switch_word(value) for key, value in a.extra.items()}
     if s.club.approval is not None and "approval" not in tweaks:
         tweaks["approval"] = "true" if s.club.approval else "false"  # the club's setting
     try:
@@ -223,9 +224,10 @@ async def tournament_new(s: Session, a: Args) -> Reply:
             raise Refused(
                 "groups_too_small", size=int(size.group(1)), qualifiers=error.value
             ) from None
-        raise Refused(
-            "bad_preset", option=error.key, value=str(error.value), allowed=_expected(error)
-        ) from None
+        # Said with the option and value as typed (consolation:quizás), not the preset's.
+        key = next((k for k in a.extra if ALIASES.get(k, k) == error.key), error.key)
+        typed = a.extra.get(key, str(error.value))
+        raise Refused("bad_preset", option=key, value=typed, allowed=_expected(error)) from None
     seed = a.integer("seed")
     state = TournamentState(
         id=0,
@@ -313,6 +315,15 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     told = Reply((msg("tournament.cancelled", tournament=Name(state.name), reason=Name(reason)),))
     s.notify(told)  # the club's other chats hear it too; this one only once
     return told
+
+
+def _switch_word(value: str) -> str:
+    """Return a yes or no typed in any club language as the preset reads it; a number
+    (`group_length:1`) or another word stays as typed."""
+    if value.strip().isdigit():
+        return value
+    found = arguments.yes_no_word(value)
+    return value if found is None else ("true" if found else "false")
 
 
 def _expected(error: PresetError) -> Msg | str:

@@ -570,4 +570,5 @@ MESSAGES: dict[str, str] = {
     "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with /schedule all, or give the names alone: /result NAME SCORE NAME.",
     "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}, and {waiting, plural, one {# player waits} other {# players wait}} for approval: /approve all.",
     "glance.nobody_to_draw": "Nobody can be drawn yet: a player is drawn once approved as a member and confirmed (/confirm) or at the venue (/checkin, /present).",
+    "expect.yes_no_or": "yes, no or {others}",
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.params import bind
 from commands.parsing import parse
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
@@ -56,3 +57,64 @@ async def test_status_never_offers_a_draw_of_nobody_HGV_1_4(engine: AsyncEngine)
     await chat.say("ana", "/approve all")
     await chat.say("bob", "/confirm")
     assert "1 player can be drawn now: /draw." in await chat.say("ana", "/status")
+
+
+async def _created(chat: Chat, options: str, preset: str = "navodari-table") -> str:
+    return await chat.say(
+        "ana", f'/tournament new name:"Cupa" preset:{preset} start:"2026-01-31 20:00" {options}'
+    )
+
+
+async def test_last_chance_is_the_consolation_option_HGV_7_4_13(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    reply = await _created(chat, "last_chance:yes")
+    assert "Cupa" in reply and "no option" not in reply, reply
+    assert (await chat.tournament()).preset.knockout.consolation
+
+
+async def test_switches_are_typed_yes_or_no_in_the_clubs_languages(engine: AsyncEngine) -> None:
+    """consolation:da, third_place:nie, Última_Chance:sí: one yes/no reader for all."""
+    chat = Chat(engine)
+    reply = await _created(chat, "consolation:da third_place:nie ultima_chance:sí")
+    assert "does not fit" not in reply, reply
+    knockout = (await chat.tournament()).preset.knockout
+    assert knockout.consolation and not knockout.third_place
+
+
+async def test_a_switch_that_is_no_yes_or_no_is_answered_in_the_clubs_words(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    reply = await _created(chat, "consolation:quizás")
+    assert reply == "consolation:quizás no sirve: admite sí o no.", reply
+
+
+def test_a_lot_is_won_or_lost_in_every_language_and_a_colour_on_result_WAR_V() -> None:
+    from commands.registry import BY_NAME, select
+
+    for command in ("/result 5 2-2 1-1 lot:{}", "/report 2-2 1-1 lot:{}"):
+        for typed, meant in (
+            ("won", "won"),
+            ("ganó", "won"),
+            ("wygrałem", "won"),
+            ("câștigat", "won"),
+            ("lost", "lost"),
+            ("perdí", "lost"),
+            ("przegrana", "lost"),
+            ("pierdut", "lost"),
+        ):
+            parsed = parse(command.format(typed))
+            target, words = select(BY_NAME[parsed.name], parsed)
+            args = bind(target.signature, parsed, words)
+            assert args.choice("lot") == meant, (command, typed)
+    for typed, meant in (
+        ("white", "white"),
+        ("negras", "black"),
+        ("białe", "white"),
+        ("first", "first"),
+        ("negru", "black"),
+    ):
+        parsed = parse(f"/result 5 2-2 1-1 lot:{typed}")
+        target, words = select(BY_NAME["result"], parsed)
+        assert bind(target.signature, parsed, words).choice("lot") == meant
