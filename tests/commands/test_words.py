@@ -118,3 +118,22 @@ def test_a_lot_is_won_or_lost_in_every_language_and_a_colour_on_result_WAR_V() -
         parsed = parse(f"/result 5 2-2 1-1 lot:{typed}")
         target, words = select(BY_NAME["result"], parsed)
         assert bind(target.signature, parsed, words).choice("lot") == meant
+
+
+async def test_help_tournament_new_lists_the_preset_options_in_the_clubs_words(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    reply = await chat.say("ana", "/help tournament new")
+    assert "consolation:tak|nie: drabinka „Ostatnia szansa”" in reply, reply
+    assert "group_size:3: liczba graczy w grupie" in reply
+
+
+async def test_rules_show_the_options_with_their_values_HGV_7_4_13(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:ro")
+    await _created(chat, "consolation:da group_size:4")
+    reply = await chat.say("ana", "/rules")
+    assert "consolation:da: tabloul „Ultima Șansă”" in reply, reply
+    assert "third_place:da" in reply and "group_size:4" in reply
