@@ -259,21 +259,10 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
             return [notice(Reply((line,), buttons), player=opponent, expires_at=event.accept_by)]
         case ev.ReportDisputed(match=number, by=by):
             match = state.matches[number]
-            return [
-                notice(
-                    Reply(
-                        (
-                            msg(
-                                "report.disputed",
-                                by=n(by),
-                                match=number,
-                                white=n(match.white),
-                                black=n(match.black),
-                            ),
-                        )
-                    )
-                )
-            ]
+            if match.report is None:  # settled since: say how it stands
+                return [notice(Reply((views.match_line(match, names),)))]
+            line = views.disputed_line(match, names, by=by, game=state.preset.game)
+            return [notice(Reply((line,)))]
         case ev.MatchFinished():
             match = state.matches[event.match]
             return [notice(Reply((views.match_line(match, names),)))]

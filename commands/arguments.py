@@ -137,12 +137,27 @@ def reason(parsed: Parsed, *, usage: str) -> str:
     return text
 
 
+# Yes and no as a club types them, in its four languages: the one list every yes/no
+# option reads (club settings, /tournament new, the preset's switches).
+YES_WORDS = frozenset({"yes", "y", "true", "on", "1", "si", "sí", "da", "tak"})
+NO_WORDS = frozenset({"no", "n", "false", "off", "0", "nu", "nie"})
+YES_NO_SYNONYMS = {word: "yes" for word in YES_WORDS} | {word: "no" for word in NO_WORDS}
+
+
+def yes_no_word(text: str) -> bool | None:
+    """Return the yes or no `text` means, in any of the club languages, or None."""
+    lowered = text.strip().lower().rstrip(".!")
+    if lowered in YES_WORDS:
+        return True
+    if lowered in NO_WORDS:
+        return False
+    return None
+
+
 def yes_no(text: str | None, *, default: bool) -> bool:
     if text is None:
         return default
-    lowered = text.strip().lower()
-    if lowered in ("yes", "true", "on", "1", "si", "sí", "da", "tak"):
-        return True
-    if lowered in ("no", "false", "off", "0", "nu", "nie"):
-        return False
-    raise Refused("bad_yes_no", text=text)
+    found = yes_no_word(text)
+    if found is None:
+        raise Refused("bad_yes_no", text=text)
+    return found

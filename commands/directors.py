@@ -24,8 +24,8 @@ from tournament import (
 from tournament.club import Player
 from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
-from tournament.preset import PresetError, load_preset
-from tournament.scoring import FinalScore, lot_word, named_first
+from tournament.preset import ALIASES, PresetError, load_preset
+from tournament.scoring import FinalScore, example_score, lot_word, named_first
 from tournament.state import Match, TournamentState
 
 
@@ -180,13 +180,17 @@ async def club(s: Session, a: Args) -> Reply:
 async def tournament_info(s: Session, a: Args) -> Reply:
     """Show the tournament: preset, start, status and entries."""
     state = await s.tournament()
+    waiting = [
+        e for e in state.entries.values() if e.status is EntryStatus.ACTIVE and not e.approved
+    ]
     return say(
-        "tournament.info",
+        "tournament.info_waiting" if waiting else "tournament.info",
         tournament=Name(state.name),
         preset=state.preset.id,
         start=When(state.start, "datetime"),
         status=msg(f"tstatus.{state.status.value}"),
         entries=len(state.playing()),
+        waiting=len(waiting),
     )
 
 
@@ -208,7 +212,8 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     start = arguments.local_time(a.text("start"), s.club.timezone)
     if start <= s.now:
         raise Refused("start_in_past", start=When(start, "datetime"))
-    tweaks = dict(a.extra)
+    # Switches typed in the club's language: consolation:sí, third_place:nie, approval:da.
+    tweaks = {key: _switch_word(value) for key, value in a.extra.items()}
     if s.club.approval is not None and "approval" not in tweaks:
         tweaks["approval"] = "true" if s.club.approval else "false"  # the club's setting
     try:
@@ -220,9 +225,10 @@ async def tournament_new(s: Session, a: Args) -> Reply:
             raise Refused(
                 "groups_too_small", size=int(size.group(1)), qualifiers=error.value
             ) from None
-        raise Refused(
-            "bad_preset", option=error.key, value=str(error.value), allowed=_expected(error)
-        ) from None
+        # Said with the option and value as typed (consolation:quizás), not the preset's.
+        key = next((k for k in a.extra if ALIASES.get(k, k) == error.key), error.key)
+        typed = a.extra.get(key, str(error.value))
+        raise Refused("bad_preset", option=key, value=typed, allowed=_expected(error)) from None
     seed = a.integer("seed")
     state = TournamentState(
         id=0,
@@ -312,6 +318,15 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     return told
 
 
+def _switch_word(value: str) -> str:
+    """Return a yes or no typed in any club language as the preset reads it; a number
+    (`group_length:1`) or another word stays as typed."""
+    if value.strip().isdigit():
+        return value
+    found = arguments.yes_no_word(value)
+    return value if found is None else ("true" if found else "false")
+
+
 def _expected(error: PresetError) -> Msg | str:
     """Say in the club's language what a preset option takes (PresetError says it in English)."""
     words = {"a whole number": "expect.whole_number", "true or false": "expect.yes_no"}
@@ -363,11 +378,22 @@ async def result(s: Session, a: Args) -> Reply:
     found = a.scores("score")
     first, second = a.player("player"), a.player("opponent")
     number = a.match("match")
-    if number is not None and first is None and second is None:
+    if number is not None and (first is not None or second is None):
         match = state.matches.get(number)
         if match is None:
             raise Refused("no_such_match", match=number)
-        white_first = True
+        named = [p for p in (first, second) if p is not None]
+        if not all(match.involves(p.id) for p in named):
+            names = await s.names(set(match.players))
+            raise Refused(
+                "result_not_their_match",
+                match=number,
+                names=Name(" / ".join(p.name for p in named)),
+                white=views.name(names, match.white),
+                black=views.name(names, match.black),
+            )
+        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's.
+        white_first = first is None or match.white == first.id
     elif number is None and first is not None and second is not None:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]
@@ -377,11 +403,11 @@ async def result(s: Session, a: Args) -> Reply:
         match = open_ones[0] if open_ones else candidates[-1]
         white_first = match.white == first.id
     else:
-        raise Refused("bad_result_args", usage=a.usage)
+        raise Refused("bad_result_args", forms=_result_forms(state))
     change: corrections.Change
     if a.choice("void"):
         if found:
-            raise Refused("bad_result_args", usage=a.usage)
+            raise Refused("bad_result_args", forms=_result_forms(state, match))
         change = "void"
     elif found:
         main, *phases = found
@@ -393,7 +419,7 @@ async def result(s: Session, a: Args) -> Reply:
             lot=lot_word(a.choice("lot")),
         )
     else:
-        raise Refused("bad_result_args", usage=a.usage)
+        raise Refused("bad_result_args", forms=_result_forms(state, match))
     reason = (a.text("reason") or "").strip()
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction.
@@ -405,6 +431,16 @@ async def result(s: Session, a: Args) -> Reply:
         "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
     )
     return await _correct(s, state, match, change, a, again)
+
+
+def _result_forms(state: TournamentState, match: Match | None = None) -> str:
+    """Return the ways to type a result, with a score that ends this match (or a group
+    match): never the line that failed."""
+    length = match.length if match is not None else state.preset.groups.match_length
+    won, lost = example_score(state.preset.game, length)
+    number = match.number if match is not None else 12
+    forms = [f"/result alice {won}-{lost} bob", f"/result {number} {won}-{lost}"]
+    return " · ".join([*forms, f"/result {number} void"])
 
 
 def _white_first(score: FinalScore) -> list[tuple[int, int]]:
@@ -700,6 +736,8 @@ async def status(s: Session, a: Args) -> Reply:
             )
         drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
         key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+        if not drawable:
+            key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
         parts.append(msg(key, count=len(drawable), start=When(state.start)))
     late: list[Match] = []
     missing: list[Match] = []
@@ -723,6 +761,8 @@ async def status(s: Session, a: Args) -> Reply:
     ):
         if matches:
             first = matches[0]
+            # The hint sets the score reported, or one that ends a match of its length.
+            won, lost = example_score(state.preset.game, first.length)
             parts.append(
                 msg(
                     key,
@@ -730,6 +770,8 @@ async def status(s: Session, a: Args) -> Reply:
                     match=first.number,
                     white=views.name(names, first.white),
                     black=views.name(names, first.black),
+                    command=views.result_command(first, first.report, game=state.preset.game),
+                    report=f"/report {won}-{lost}",
                 )
             )
             parts.extend(views.match_line(m, names) for m in matches)

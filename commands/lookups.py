@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal, get_args, get_origin, get_type_hints
 
 from commands import pictures, views
 from commands.catalog import LANGUAGES
 from commands.params import Args
-from commands.replies import Msg, Name, Part, Reply, Table, When, msg, say
+from commands.replies import Msg, Name, Param, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import ranking as ranking_rules
 from tournament import sanctions
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
-from tournament.preset import Preset
+from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
 from tournament.state import TournamentState
 
 GAMES = ("backgammon", "draughts")
@@ -248,7 +249,8 @@ async def rules(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     if state is None:
         raise Refused("no_tournament")
-    return Reply(rules_summary(state.preset), private=True)
+    options = preset_options(state.preset, now=True)
+    return Reply((*rules_summary(state.preset), *options), private=True)
 
 
 def rules_summary(preset: Preset) -> tuple[Msg, ...]:
@@ -329,13 +331,33 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def preset_options(preset: Preset, *, now: bool) -> list[Msg]:
+    """List the options `/tournament new` takes besides its own, by their short names,
+    each with its values in the club's words (`consolation:sí|no`) or, with `now`, the
+    value `preset` has."""
+    lines = [msg("options.now" if now else "options.title")]
+    for short, dotted in ALIASES.items():
+        section, _, field = dotted.partition(".")
+        value = getattr(getattr(preset, section), field)
+        hint = get_type_hints(type(getattr(preset, section)))[field]
+        shown: Param
+        if isinstance(value, bool):
+            shown = msg(f"word.{'yes' if value else 'no'}") if now else msg("options.yes_no")
+        elif get_origin(hint) is Literal and not now:
+            shown = "|".join(str(choice) for choice in get_args(hint))
+        else:
+            shown = str(value)
+        lines.append(msg("options.line", key=short, value=shown, description=msg(f"opt.{short}")))
+    return lines
+
+
 async def help_(s: Session, a: Args) -> Reply:
     """List the commands you may use; /help COMMAND explains one and its options."""
     # The registry lists this very handler, so it is imported when /help runs.
     from commands.registry import BY_NAME, CommandSpec, shown_to
 
     def line(spec: CommandSpec) -> Msg:
-        return msg("help.line", usage=spec.usage(full=True), summary=msg(spec.summary_key))
+        return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
 
     allowed = shown_to(director=s.is_director)
     words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
@@ -354,6 +376,8 @@ async def help_(s: Session, a: Args) -> Reply:
                 parts.append(
                     msg("help.param", name=param.usage(), description=msg(param.description_key))
                 )
+            if one.preset_options:
+                parts.extend(preset_options(load_preset(PRESET_NAMES[0]), now=False))
         return Reply(tuple(parts), private=True)
     lines = [msg("help.title")]
     for spec in allowed:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from commands import arguments
 from commands.parsing import Parsed
+from commands.replies import Msg, msg
 from tournament.model import Refused
 from tournament.preset import PRESET_NAMES, override_keys
 
@@ -96,6 +98,25 @@ class Param:
             return lowered
         return self.synonyms.get(lowered)
 
+
+# A preset's options by the names clubs give them (HGV-7.4.13's "Last Chance", "El Último
+# Chance", "Ultima Șansă", "Ostatnia szansa"; the third-place match), beside its own keys.
+PRESET_OPTION_WORDS: Mapping[str, str] = {
+    "last_chance": "consolation",
+    "lastchance": "consolation",
+    "ultimo_chance": "consolation",
+    "ultima_chance": "consolation",
+    "el_ultimo_chance": "consolation",
+    "ultima_oportunidad": "consolation",
+    "ultima_sansa": "consolation",
+    "ostatnia_szansa": "consolation",
+    "third": "third_place",
+    "tercer_puesto": "third_place",
+    "locul_3": "third_place",
+    "locul_trei": "third_place",
+    "trzecie_miejsce": "third_place",
+    "mecz_o_trzecie_miejsce": "third_place",
+}
 
 TOURNAMENT = Param("tournament", "tournament")
 """Every command accepts `tournament:"May Cup"` (INTERFACE §1)."""
@@ -184,6 +205,8 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     for key, value in parsed.options.items():
         known = by_key.get(key)
         if known is None:
+            if signature.preset_options:
+                key = PRESET_OPTION_WORDS.get(_fold(key), key)
             if signature.preset_options and key in override_keys():
                 extra[key] = value
                 continue
@@ -256,6 +279,12 @@ def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[
     if param.type == "score":
         raise Refused("score_required", usage=usage)
     raise Refused("missing_arg", arg=param.usage(), usage=usage)
+
+
+def _fold(word: str) -> str:
+    """Lower-case without accents: `Última_Șansă` is `ultima_sansa`."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def as_typed(value: str | list[str]) -> str:
@@ -420,11 +449,17 @@ def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
             chosen = param.choice(text)
             if chosen is None:
                 _refuse_near_miss(signature, param, text, {})
-                raise Refused(
-                    "bad_choice", option=param.name, text=text, choices=", ".join(param.choices)
-                )
+                raise Refused("bad_choice", option=param.name, text=text, choices=_choices(param))
             return chosen
     raise AssertionError(param.type)  # pragma: no cover - every type is handled above
+
+
+def _choices(param: Param) -> Msg | str:
+    """Return a choice's values as the club says them: yes or no in its language."""
+    if set(param.choices) <= {"yes", "no", "preset"} and "yes" in param.choices:
+        rest = [c for c in param.choices if c not in ("yes", "no")]
+        return msg("expect.yes_no_or", others=", ".join(rest)) if rest else msg("expect.yes_no")
+    return ", ".join(param.choices)
 
 
 def suggestions(word: str, pool: Sequence[str], *, limit: int = 3) -> list[str]:

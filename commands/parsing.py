@@ -6,6 +6,7 @@ are accepted. A malformed line raises `ParseError` with a code for the catalog.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Straight and typographic double quotes; a single quote stays an apostrophe (O'Brien).
@@ -45,10 +46,10 @@ def parse(text: str) -> Parsed:
     tokens = _tokens(stripped[1:])
     if not tokens or tokens[0][1]:
         raise ParseError("not_a_command")
-    name = tokens[0][0].split("@", 1)[0].lower()
+    name, glued = _command_word(tokens[0][0].split("@", 1)[0].lower())
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ParseError("not_a_command")
-    args: list[str] = []
+    args: list[str] = [glued] if glued else []
     options: dict[str, str] = {}
     for token, quoted in tokens[1:]:
         key, colon, value = token.partition(":")
@@ -57,6 +58,27 @@ def parse(text: str) -> Parsed:
         else:
             args.append(token)
     return Parsed(name=name, args=tuple(args), options=options)
+
+
+_DASHES = "-‐‑–—"
+# A command's letters, then (after a dash, or none) a value glued on: /report-3-1.
+_GLUED = re.compile(r"^([^\W\d]+(?:[" + _DASHES + r"][^\W\d]+)*)[" + _DASHES + r"]?(\d.*)$")
+
+
+_WORDS = re.compile(r"^[^\W\d]+(?:[" + _DASHES + r"][^\W\d]+)*$")
+
+
+def _command_word(word: str) -> tuple[str, str]:
+    """Return the command a first word names and a value glued to it: `/check-in` and
+    `/Check-In` are /checkin, `/report-3-1` is /report 3-1."""
+    glued = ""
+    found = _GLUED.match(word)
+    if found:
+        word, glued = found.group(1), found.group(2)
+    if _WORDS.match(word):
+        for dash in _DASHES:
+            word = word.replace(dash, "")
+    return word, glued
 
 
 def _is_key(key: str) -> bool:

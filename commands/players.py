@@ -352,11 +352,4 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
     if agree:
         return Reply((views.match_line(match, names),))
     # The same words as the club's announcement, so the chat sees it once.
-    disputed = msg(
-        "report.disputed",
-        by=views.name(names, player.id),
-        match=number,
-        white=views.name(names, match.white),
-        black=views.name(names, match.black),
-    )
-    return Reply((disputed,))
+    return Reply((views.disputed_line(match, names, by=player.id, game=state.preset.game),))

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from commands import directors, lookups, members, players
+from commands import arguments, directors, lookups, members, players
 from commands.catalog import LANGUAGES
 from commands.params import TOURNAMENT, Args, Param, Signature, bind, suggestions
 from commands.parsing import Parsed
@@ -38,6 +38,9 @@ class CommandSpec:
     preset_options: bool = False  # takes the preset's keys as options too
     # "chat": acts on the chat itself before any club is opened there (/club join).
     scope: Scope = "club"
+    # How /help shows it when one usage line would suggest mixes that do not work:
+    # the ways to type it, without the command; options nobody mentions follow them.
+    forms: tuple[str, ...] = ()
 
     @property
     def word(self) -> str:
@@ -57,6 +60,19 @@ class CommandSpec:
     def usage(self, *, full: bool = False) -> str:
         return self.signature.usage(full=full)
 
+    def help_usage(self) -> str:
+        """Return the command as /help shows it: its forms, or every parameter."""
+        if not self.forms:
+            return self.usage(full=True)
+        said = {word for form in self.forms for word in form.split()}
+        rest = [
+            f"[{p.usage()}]"
+            for p in self.params
+            if p.usage() not in said and p.type != "tournament"
+        ]
+        ways = " · ".join(f"/{self.name} {form}" for form in self.forms)
+        return " ".join([ways, *rest])
+
 
 REASON = Param("reason", "text", required=True, aliases=("why",))
 PLAYER = Param("player", "player", required=True, positional=True)
@@ -67,8 +83,7 @@ REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
-YES_NO = {"true": "yes", "on": "yes", "1": "yes", "si": "yes", "sí": "yes", "da": "yes"}
-YES_NO |= {"tak": "yes", "false": "no", "off": "no", "0": "no", "nu": "no", "nie": "no"}
+YES_NO = arguments.YES_NO_SYNONYMS
 # A language typed by name, in any of the four: language:romanian, language:polski.
 LANGUAGE_NAMES = {
     name: code
@@ -80,6 +95,87 @@ LANGUAGE_NAMES = {
     }.items()
     for name in names
 }
+# Who won a lot (WAR-V), in the club's words: won/lost is the reporter's side, or on
+# /result the first named player's; a colour names a side.
+LOT_WON_LOST = {
+    word: "won"
+    for word in (
+        "win",
+        "ganó",
+        "gano",
+        "gané",
+        "gane",
+        "ganado",
+        "ganada",
+        "wygrał",
+        "wygral",
+        "wygrałem",
+        "wygralem",
+        "wygrałam",
+        "wygralam",
+        "wygrana",
+        "câștigat",
+        "castigat",
+        "câștig",
+        "castig",
+    )
+} | {
+    word: "lost"
+    for word in (
+        "lose",
+        "loss",
+        "perdió",
+        "perdio",
+        "perdí",
+        "perdi",
+        "perdido",
+        "perdida",
+        "przegrał",
+        "przegral",
+        "przegrałem",
+        "przegralem",
+        "przegrałam",
+        "przegralam",
+        "przegrana",
+        "pierdut",
+        "pierdere",
+    )
+}
+LOT_WORDS = (
+    LOT_WON_LOST
+    | {
+        word: "white"
+        for word in (
+            "blancas",
+            "blanco",
+            "blancos",
+            "białe",
+            "biale",
+            "biały",
+            "bialy",
+            "alb",
+            "albe",
+            "albul",
+            "albele",
+        )
+    }
+    | {
+        word: "black"
+        for word in (
+            "negras",
+            "negro",
+            "negros",
+            "czarne",
+            "czarny",
+            "negru",
+            "negre",
+            "negrul",
+            "negrele",
+        )
+    }
+    | {"primero": "first", "pierwszy": "first", "primul": "first", "segundo": "second"}
+)
+LOT_WORDS |= {"drugi": "second", "doilea": "second", "al_doilea": "second"}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 
@@ -116,7 +212,7 @@ def _report() -> CommandSpec:
             Param("score", "score", required=True, positional=True, many=True),
             MATCH,
             opponent,
-            Param("lot", "choice", choices=("won", "lost")),
+            Param("lot", "choice", choices=("won", "lost"), synonyms=LOT_WON_LOST),
         ),
         subcommands=(game,),
     )
@@ -335,10 +431,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("score", "score", positional=True, many=True),
             Param("opponent", "player", positional=True, example="bob"),
             Param("void", "choice", positional=True, choices=("void",)),
-            Param("lot", "choice", choices=("white", "black", "first", "second")),
+            Param(
+                "lot",
+                "choice",
+                choices=("won", "lost", "white", "black", "first", "second"),
+                synonyms=LOT_WORDS,
+            ),
             Param("reason", "text", aliases=("why",)),
             CONFIRM,
         ),
+        forms=("alice 3-1 bob", "5 3-1", "5 void"),
     ),
     CommandSpec("reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM)),
     CommandSpec("reinstate", directors.reinstate, "director", (PLAYER, REASON)),

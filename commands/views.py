@@ -7,9 +7,11 @@ from collections.abc import Iterable, Mapping
 from commands.replies import Msg, Name, Param, Table, When, msg
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
+from tournament.preset import Game
 from tournament.progress import standings_of
+from tournament.scoring import example_score
 from tournament.standings import Standings
-from tournament.state import Group, Match, TournamentState
+from tournament.state import Group, Match, Report, TournamentState
 
 Names = Mapping[PlayerId, str]
 _STANDINGS_HEADER = tuple(
@@ -125,6 +127,49 @@ def score(
     key = "score.with_lot" if lot is not None else "score.with_tiebreaks"
     return msg(
         key, white=white, black=black, phases=phases, side=msg(f"word.{lot}") if lot else ""
+    )
+
+
+def result_command(match: Match, report: Report | None = None, *, game: Game) -> str:
+    """Return the `/result` a director copies to settle `match`: the score `report` gave,
+    white's first, else a winning score of the match's own length (HGV-5.3)."""
+    if report is None:
+        won, lost = example_score(game, match.length)
+        return f"/result {match.number} {won}-{lost}"
+    words = [f"/result {match.number}", *(f"{w}-{b}" for w, b in _phases(report))]
+    if report.lot_winner is not None:
+        words.append(f"lot:{report.lot_winner}")
+    return " ".join(words)
+
+
+def _phases(report: Report) -> list[tuple[int, int]]:
+    return [(report.white, report.black), *report.tiebreaks]
+
+
+def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Msg:
+    """Return a disputed match as the director must settle it: each player's score, and
+    the `/result` that sets each (CLUB-REPORT)."""
+    report = match.report
+    assert report is not None
+    params: dict[str, Param] = {
+        "match": match.number,
+        "white": name(names, match.white),
+        "black": name(names, match.black),
+        "by": name(names, by),
+        "reporter": name(names, report.by),
+        "score": score(report.white, report.black, report.tiebreaks, report.lot_winner),
+        "command": result_command(match, report, game=game),
+        "length": match.length,
+    }
+    counter = report.counter
+    if counter is None:
+        return msg("report.disputed", **params)
+    return msg(
+        "report.disputed_both",
+        other=name(names, counter.by),
+        other_score=score(counter.white, counter.black, counter.tiebreaks, counter.lot_winner),
+        other_command=result_command(match, counter, game=game),
+        **params,
     )
 
 

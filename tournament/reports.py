@@ -7,6 +7,7 @@ whose result is final.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from tournament import progress
@@ -28,16 +29,28 @@ from tournament.state import Match, Report, TournamentState, minutes
 def report_score(
     state: TournamentState, number: int, by: PlayerId, score: FinalScore, at: datetime
 ) -> list[Event]:
-    """Record `by`'s report of the final score (white first); it waits for the opponent."""
-    match = _open_match(state, number, by)
+    """Record `by`'s report of the final score (white first); it waits for the opponent.
+
+    On a disputed match it is `by`'s own score for the director (CLUB-REPORT): when both
+    players' scores then agree, the result is final.
+    """
+    match = _open_match(state, number, by, disputed=True)
     _check_started(state, match, at)
     checked = checked_score(state, match, score, floor=True)
     report = match.report
     if report is not None and report.by != by:
-        if (report.white, report.black, report.tiebreaks, report.lot_winner) == _key(checked):
+        if _key_of(report) == _key(checked):
             return finish(state, match, checked, at, how="agreed")
+        match.report = _with_counter(report, by, checked, at)
         match.status = MatchStatus.DISPUTED
         match.disputed_by = by
+        return [ReportDisputed(at=at, match=match.number, by=by)]
+    if report is not None and match.status is MatchStatus.DISPUTED:
+        # The first reporter says their score again, or another one.
+        counter = report.counter
+        if counter is not None and _key_of(counter) == _key(checked):
+            return finish(state, match, checked, at, how="agreed")
+        match.report = _with_score(report, checked, at, counter)
         return [ReportDisputed(at=at, match=match.number, by=by)]
     seq = report.seq + 1 if report is not None else 1
     match.report = Report(
@@ -211,12 +224,14 @@ def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[M
     """Return the player's matches a report may be for now (HGV-2.3.4, CLUB-REPORT).
 
     Open, not disputed, and on: started, under way, or both players present for an
-    early start. Earliest first.
+    early start; and a disputed match whose score the player has not given yet.
+    Earliest first.
     """
     return [
         m
         for m in state.open_matches_of(player)
-        if m.status is not MatchStatus.DISPUTED and may_play(state, m, at)
+        if (m.status is not MatchStatus.DISPUTED and may_play(state, m, at))
+        or awaits_own_score(m, player)
     ]
 
 
@@ -226,7 +241,9 @@ def _check_started(state: TournamentState, match: Match, at: datetime) -> None:
         raise Refused("match_not_started", match=match.number, start=match.start)
 
 
-def _open_match(state: TournamentState, number: int, by: PlayerId) -> Match:
+def _open_match(
+    state: TournamentState, number: int, by: PlayerId, *, disputed: bool = False
+) -> Match:
     match = state.matches.get(number)
     if match is None:
         raise Refused("no_such_match", match=number)
@@ -236,7 +253,7 @@ def _open_match(state: TournamentState, number: int, by: PlayerId) -> Match:
         raise Refused("match_not_ready", match=number)
     if match.is_final:
         raise Refused("match_already_final", match=number)
-    if match.status is MatchStatus.DISPUTED:
+    if match.status is MatchStatus.DISPUTED and not disputed:
         raise Refused("match_disputed", match=number)
     return match
 
@@ -263,6 +280,50 @@ def checked_score(
 
 def _side(match: Match, player: PlayerId) -> Side:
     return "white" if player == match.white else "black"
+
+
+def _key_of(report: Report) -> tuple[object, ...]:
+    return (report.white, report.black, report.tiebreaks, report.lot_winner)
+
+
+def _with_counter(report: Report, by: PlayerId, score: FinalScore, at: datetime) -> Report:
+    """Return `report` with the opponent's own, different score beside it."""
+    counter = Report(
+        by=by,
+        white=score.white,
+        black=score.black,
+        at=at,
+        seq=report.seq,
+        tiebreaks=score.tiebreaks,
+        lot_winner=score.lot_winner,
+    )
+    return replace(report, counter=counter)
+
+
+def _with_score(report: Report, score: FinalScore, at: datetime, counter: Report | None) -> Report:
+    """Return the reporter's report with a new score, the opponent's still beside it."""
+    return replace(
+        report,
+        white=score.white,
+        black=score.black,
+        at=at,
+        tiebreaks=score.tiebreaks,
+        lot_winner=score.lot_winner,
+        counter=counter,
+    )
+
+
+def awaits_own_score(match: Match, player: PlayerId) -> bool:
+    """Say whether `player` disputed `match`'s report and has not given their score yet:
+    their next `/report` is that score (CLUB-REPORT)."""
+    report = match.report
+    return (
+        match.status is MatchStatus.DISPUTED
+        and report is not None
+        and report.by != player
+        and match.involves(player)
+        and (report.counter is None or report.counter.by != player)
+    )
 
 
 def _key(score: FinalScore) -> tuple[object, ...]:

@@ -83,6 +83,9 @@ class Report:
     seq: int
     tiebreaks: tuple[tuple[int, int], ...] = ()
     lot_winner: Side | None = None
+    # The opponent's own score, when they contradicted or disputed this report and then
+    # gave theirs (CLUB-REPORT): the director sees both.
+    counter: Report | None = None
 
 
 @dataclass(slots=True)

@@ -224,6 +224,7 @@ def _report_json(report: Report | None) -> dict[str, Any] | None:
         "seq": report.seq,
         "tiebreaks": _pairs(report.tiebreaks),
         "lot_winner": report.lot_winner,
+        "counter": _report_json(report.counter),
     }
 
 
@@ -238,6 +239,7 @@ def _report_from(doc: Mapping[Any, Any] | None) -> Report | None:
         seq=doc["seq"],
         tiebreaks=_pairs_from(doc["tiebreaks"]),
         lot_winner=cast(Side | None, doc["lot_winner"]),
+        counter=_report_from(doc.get("counter")),
     )
 
 

@@ -45,7 +45,7 @@ def test_tournament_new_typos_are_refused_saying_what_to_type(
         "Presets: hgv-backgammon, navodari-table, warcaby-100.",
         "[18:00] #club: /tournament new has no option thirdplace: did you mean third_place:? "
         "It takes name:, preset:, start:, official:, seed:, tournament:, group_size: ... (/rules)",
-        "[18:00] #club: groups.size:five does not fit: it takes a whole number, for example 4.",
+        "[18:00] #club: group_size:five does not fit: it takes a whole number, for example 4.",
         '[18:00] #club: A value with spaces needs quotes: name:"Navodari Cup"',
         "[18:00] #club: /tournament nwe? Did you mean /tournament new? "
         "It takes: new, list, cancel, info.",

@@ -1,0 +1,128 @@
+"""Every hint quotes what was reported or typed and fits the match: copied as it stands,
+it does what it says (issue 15, items 5, 7 and 14; CLUB-REPORT, HGV-5.3)."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import MatchStatus
+
+
+async def _two_players(chat: Chat, extra: str = "") -> tuple[int, str, str]:
+    """Draw bob and cruz into one match, started; return its number, white and black."""
+    await chat.night("bob", "cruz", extra=extra)
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    (match,) = state.matches.values()
+    names = {await chat.player_id(n): n for n in ("bob", "cruz")}
+    assert match.white is not None and match.black is not None
+    return match.number, names[match.white], names[match.black]
+
+
+def _result_commands(text: str) -> list[str]:
+    return re.findall(r"/result \d+ \d+-\d+", text)
+
+
+async def test_the_dispute_hint_sets_the_score_reported_CLUB_REPORT(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat)
+    await chat.say(white, "/report 3-2")
+    reply = await chat.say(black, "/dispute")
+    assert _result_commands(reply) == [f"/result {number} 3-2"]
+    status = await chat.say("ana", "/status")
+    assert f"/result {number} 3-2" in status and "3-1" not in status
+    await chat.say("ana", _result_commands(reply)[0])
+    match = (await chat.tournament()).matches[number]
+    assert (match.status, match.white_score, match.black_score) == (MatchStatus.FINISHED, 3, 2)
+
+
+async def test_a_match_to_5_gets_hints_of_its_own_length_HGV_5_3(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat, extra="group_length:5")
+    status = await chat.say("ana", "/status")
+    assert "/report 5-3" in status and f"/result {number} 5-3" in status
+    assert "3-1" not in status
+    await chat.say(black, "/report 5-4")
+    (hint,) = _result_commands(await chat.say(white, "/dispute"))
+    assert hint == f"/result {number} 4-5"
+    reply = await chat.say("ana", hint)
+    match = (await chat.tournament()).matches[number]
+    assert match.status is MatchStatus.FINISHED, reply
+    assert (match.white_score, match.black_score) == (4, 5)
+
+
+async def test_a_disputing_player_gives_their_own_score_for_that_match_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """`/report 1-3` after `/dispute` is the disputer's score for the disputed match."""
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat)
+    await chat.say(white, "/report 3-2")
+    await chat.say(black, "/dispute")
+    reply = await chat.say(black, "/report 1-3")
+    assert "another" not in reply and f"Match {number}" in reply
+    match = (await chat.tournament()).matches[number]
+    assert match.status is MatchStatus.DISPUTED
+    assert match.report is not None and match.report.counter is not None
+    both = [t for c, t in chat.posted if c == "club" and "reports differ" in t]
+    assert _result_commands(" ".join([reply, *both])) == [
+        f"/result {number} 3-2",
+        f"/result {number} 3-1",
+    ]
+    await chat.say("ana", f"/result {number} 3-1")
+    match = (await chat.tournament()).matches[number]
+    assert (match.white_score, match.black_score) == (3, 1)
+
+
+async def test_the_disputing_players_matching_score_settles_it_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """A dispute pressed by mistake: the same score, given after it, is agreed."""
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat)
+    await chat.say(white, "/report 3-2")
+    await chat.say(black, "/dispute")
+    await chat.say(black, "/report 2-3")
+    match = (await chat.tournament()).matches[number]
+    assert (match.status, match.white_score, match.black_score) == (MatchStatus.FINISHED, 3, 2)
+
+
+async def test_a_result_with_its_number_and_both_names_is_understood(engine: AsyncEngine) -> None:
+    """`/result 16 rocio 7-5 alex`, a natural way to type a correction, sets rocio's score
+    first once match 16 is theirs (issue 15, item 7)."""
+    chat = Chat(engine)
+    number, white, black = await _two_players(chat)
+    reply = await chat.say("ana", f"/result {number} {black} 3-1 {white}")
+    match = (await chat.tournament()).matches[number]
+    assert (match.white_score, match.black_score) == (1, 3), reply
+    reply = await chat.say("ana", f"/result {number} {white} 3-2 {black} confirm")
+    match = (await chat.tournament()).matches[number]
+    assert (match.white_score, match.black_score) == (3, 2), reply
+
+
+async def test_a_result_hint_never_repeats_the_line_that_failed(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    number = next(m.number for m in state.matches.values() if not m.involves(dora))
+    typed = f"/result {number} bob 3-1 dora"
+    reply = await chat.say("ana", typed)
+    assert typed not in reply and f"Match {number} is" in reply
+    for typed in (f"/result {number} 3-1 void", f"/result {number}", "/result bob"):
+        reply = await chat.say("ana", typed)
+        assert not re.search(re.escape(typed) + r"\s*([.·]|$)", reply), reply
+        assert "/result alice 3-1 bob" in reply, reply
+    assert (await chat.tournament()).matches[number].status is MatchStatus.SCHEDULED
+
+
+async def test_help_result_documents_only_forms_that_work(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    reply = await chat.say("ana", "/help result")
+    usage = reply.splitlines()[0]
+    assert usage.startswith("/result alice 3-1 bob · /result 5 3-1 · /result 5 void "), usage
+    assert "[5] [alice]" not in reply and "void: void:" not in reply
+    assert "confirm: confirm:" not in reply

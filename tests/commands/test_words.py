@@ -1,0 +1,139 @@
+"""Commands and values typed the way people type them, in the club's language (issue 15,
+items 10-13 and its polish list)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from commands.params import bind
+from commands.parsing import parse
+from tests.commands.chat import Chat
+from tournament.model import MatchStatus
+
+
+def test_a_hyphen_in_a_command_word_is_typed_for_nothing() -> None:
+    assert parse("/check-in").name == "checkin"
+    assert parse("/Check-In").name == "checkin"
+    assert parse("/report-3-1") == parse("/report 3-1")
+    assert parse("/report–3–1").args == ("3–1",)
+
+
+async def test_check_in_with_a_hyphen_is_answered_as_the_command(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", check_in=())
+    for typed in ("/check-in", "/Check-In"):
+        reply = await chat.say("bob", typed)
+        assert reply and "/checkin" not in reply, reply
+    assert (await chat.tournament()).entries[await chat.player_id("bob")].checked_in
+
+
+async def test_a_score_glued_to_report_is_reported(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    reply = await chat.say("bob", "/report-3-1")
+    assert "recorded" in reply
+    (match,) = (await chat.tournament()).matches.values()
+    assert match.status is MatchStatus.PENDING
+
+
+async def test_tournament_info_counts_the_players_waiting_for_approval_HGV_1_4(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:yes')
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+    reply = await chat.say("ana", "/tournament info")
+    assert "0 entries, and 3 players wait for approval: /approve all" in reply, reply
+
+
+async def test_status_never_offers_a_draw_of_nobody_HGV_1_4(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:yes')
+    await chat.say("bob", "/register")
+    reply = await chat.say("ana", "/status")
+    assert "0 players" not in reply and "Nobody can be drawn yet" in reply, reply
+    await chat.say("ana", "/approve all")
+    await chat.say("bob", "/confirm")
+    assert "1 player can be drawn now: /draw." in await chat.say("ana", "/status")
+
+
+async def _created(chat: Chat, options: str, preset: str = "navodari-table") -> str:
+    return await chat.say(
+        "ana", f'/tournament new name:"Cupa" preset:{preset} start:"2026-01-31 20:00" {options}'
+    )
+
+
+async def test_last_chance_is_the_consolation_option_HGV_7_4_13(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    reply = await _created(chat, "last_chance:yes")
+    assert "Cupa" in reply and "no option" not in reply, reply
+    assert (await chat.tournament()).preset.knockout.consolation
+
+
+async def test_switches_are_typed_yes_or_no_in_the_clubs_languages(engine: AsyncEngine) -> None:
+    """consolation:da, third_place:nie, Última_Chance:sí: one yes/no reader for all."""
+    chat = Chat(engine)
+    reply = await _created(chat, "consolation:da third_place:nie ultima_chance:sí")
+    assert "does not fit" not in reply, reply
+    knockout = (await chat.tournament()).preset.knockout
+    assert knockout.consolation and not knockout.third_place
+
+
+async def test_a_switch_that_is_no_yes_or_no_is_answered_in_the_clubs_words(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    reply = await _created(chat, "consolation:quizás")
+    assert reply == "consolation:quizás no sirve: admite sí o no.", reply
+
+
+def test_a_lot_is_won_or_lost_in_every_language_and_a_colour_on_result_WAR_V() -> None:
+    from commands.registry import BY_NAME, select
+
+    for command in ("/result 5 2-2 1-1 lot:{}", "/report 2-2 1-1 lot:{}"):
+        for typed, meant in (
+            ("won", "won"),
+            ("ganó", "won"),
+            ("wygrałem", "won"),
+            ("câștigat", "won"),
+            ("lost", "lost"),
+            ("perdí", "lost"),
+            ("przegrana", "lost"),
+            ("pierdut", "lost"),
+        ):
+            parsed = parse(command.format(typed))
+            target, words = select(BY_NAME[parsed.name], parsed)
+            args = bind(target.signature, parsed, words)
+            assert args.choice("lot") == meant, (command, typed)
+    for typed, meant in (
+        ("white", "white"),
+        ("negras", "black"),
+        ("białe", "white"),
+        ("first", "first"),
+        ("negru", "black"),
+    ):
+        parsed = parse(f"/result 5 2-2 1-1 lot:{typed}")
+        target, words = select(BY_NAME["result"], parsed)
+        assert bind(target.signature, parsed, words).choice("lot") == meant
+
+
+async def test_help_tournament_new_lists_the_preset_options_in_the_clubs_words(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    reply = await chat.say("ana", "/help tournament new")
+    assert "consolation:tak|nie: drabinka „Ostatnia szansa”" in reply, reply
+    assert "group_size:3: liczba graczy w grupie" in reply
+
+
+async def test_rules_show_the_options_with_their_values_HGV_7_4_13(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:ro")
+    await _created(chat, "consolation:da group_size:4")
+    reply = await chat.say("ana", "/rules")
+    assert "consolation:da: tabloul „Ultima Șansă”" in reply, reply
+    assert "third_place:da" in reply and "group_size:4" in reply
