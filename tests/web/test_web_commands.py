@@ -23,7 +23,7 @@ async def test_web_on_gives_a_link_with_at_least_96_random_bits(engine: AsyncEng
     assert again is not None and again.group(1) == found.group(1)
 
 
-async def test_two_clubs_get_different_links(engine: AsyncEngine) -> None:
+async def test_web_off_then_on_gives_a_new_link(engine: AsyncEngine) -> None:
     chat = Chat(engine)
     first = LINK.search(await chat.say("ana", "/club web:on"))
     assert first is not None
