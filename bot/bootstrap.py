@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.clock import Clock
 from bot.scheduler import Scheduler
-from bot.settings import Settings
+from bot.settings import DEFAULT_WEB_LISTEN, Settings, listen_address, web_base
 from commands.session import CommandConfig
 from commands.sweeping import sweep_due
 from storage.engine import make_engine
@@ -22,6 +23,9 @@ from storage.locks import SchedulerLock
 from storage.migrate import upgrade_engine
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 
 @dataclass
@@ -41,6 +45,16 @@ class App:
         """Apply everything due by `now`; return the next deadline."""
         return await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
 
+    def web_server(self, listen: str | None = None) -> WebServer:
+        """Return the public pages' server (INTERFACE §6) on `listen`, else the setting."""
+        # Imported here: Jinja2 and the QR code load only where pages are served.
+        from bot.web.server import PageStore, WebServer
+
+        host, port = listen_address(listen or self.settings.web_listen or DEFAULT_WEB_LISTEN)
+        base = web_base(self.settings, listen)
+        store = PageStore(engine=self.engine, uow_factory=self.uow_factory, base_url=base)
+        return WebServer(store, host, port)
+
     async def close(self) -> None:
         """Stop the scheduler, give up the lock and close the database."""
         try:
@@ -56,6 +70,7 @@ def command_config(settings: Settings) -> CommandConfig:
         directors=settings.directors,
         default_timezone=settings.timezone,
         default_language=settings.language,
+        web_url=web_base(settings),
     )
 
 

@@ -165,6 +165,62 @@ def console(
 
 
 @app.command()
+def web(
+    db: DbOption = None,
+    listen: Annotated[
+        str | None,
+        typer.Option(
+            "--listen",
+            metavar="HOST:PORT",
+            help="Where to serve the pages (default: CLUBTD_WEB_LISTEN, else 127.0.0.1:8080).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the public pages of the clubs in the database (turned on with /club web:on)."""
+    from bot.settings import listen_address
+
+    if listen is not None:
+        try:
+            listen_address(listen)
+        except ValueError as error:
+            typer.echo(f"clubtd: --listen {error}", err=True)
+            raise typer.Exit(2) from None
+    logging.getLogger("clubtd").setLevel(logging.INFO)
+
+    async def work(built: App) -> int:
+        server = built.web_server(listen)
+        try:
+            await server.start()
+        except OSError as error:
+            where = f"{server.host}:{server.port}"
+            typer.echo(f"clubtd web: cannot listen on {where}: {error}", err=True)
+            return 1
+        typer.echo(
+            f"clubtd web: serving the public pages on http://{server.host}:{server.port} "
+            f"(links start with {server.store.base_url}/c/); Ctrl+C stops."
+        )
+        try:
+            await _until_interrupted()
+        finally:
+            await server.stop()
+        return 0
+
+    raise typer.Exit(with_app(db, work))
+
+
+async def _until_interrupted() -> None:
+    import contextlib
+    import signal
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+@app.command()
 def export(
     db: DbOption = None,
     tournament: Annotated[

@@ -265,3 +265,18 @@ def _points(value: Decimal) -> float:
 
 def _natural(text: str) -> tuple[int, int | str]:
     return (0, int(text)) if text.isdigit() else (1, text)
+
+
+def tournament_object(
+    state: TournamentState, names: dict[PlayerId, str], zone: ZoneInfo
+) -> dict[str, Any]:
+    """Return one tournament as the export writes it (INTERFACE §4): the public pages'
+    JSON uses the same object."""
+    return _tournament(state, names, zone)
+
+
+async def season_rankings(
+    uow: SqlUnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
+) -> dict[str, Any]:
+    """Return `ranking` and `rankings` as the export writes them."""
+    return await _rankings(uow, club, states, names)

@@ -67,12 +67,15 @@ def serve(
     adapters = ADAPTERS if adapters is None else adapters
     err = err or sys.stderr
     wanted = configured(settings)
+    if not wanted and settings.web_listen is not None:
+        # Only the public pages (INTERFACE §6): they still need the scheduler's sweeps.
+        return asyncio.run(_serve(settings, [], stop, err))
     if not wanted:
         print(
             "clubtd run: no chat adapter is configured. Set CLUBTD_TELEGRAM_TOKEN to run the "
-            "Telegram adapter, or CLUBTD_DISCORD_TOKEN to run the Discord adapter (in the "
-            "environment or .env). To try the bot without a chat platform: clubtd console, "
-            "or clubtd demo.",
+            "Telegram adapter, or CLUBTD_DISCORD_TOKEN to run the Discord adapter, or "
+            "CLUBTD_WEB_LISTEN to serve the public pages (in the environment or .env). To try "
+            "the bot without a chat platform: clubtd console, or clubtd demo.",
             file=err,
         )
         return 2
@@ -102,8 +105,20 @@ async def _serve(
             loop.add_signal_handler(sig, stop.set)
     app = await build(settings, clock=RealClock())
     started: list[Adapter] = []
+    pages = app.web_server() if settings.web_listen is not None else None
     try:
         await app.scheduler.start()
+        if pages is not None:
+            try:
+                await pages.start()
+            except OSError as error:  # the port is taken, the address is not ours
+                print(
+                    f"clubtd run: the public pages could not listen on "
+                    f"{settings.web_listen}: {error}",
+                    file=err or sys.stderr,
+                )
+                return 1
+            log.info("public pages on %s:%s", pages.host, pages.port)
         for factory in factories:
             adapter = factory(app)
             try:
@@ -119,6 +134,8 @@ async def _serve(
             log.info("%s adapter started", adapter.platform)
         await stop.wait()
     finally:
+        if pages is not None:
+            await pages.stop()
         for adapter in reversed(started):
             try:
                 await adapter.stop()

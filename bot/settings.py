@@ -87,6 +87,31 @@ class Settings(BaseSettings):
     directors: Annotated[Directors, NoDecode, BeforeValidator(parse_directors)] = frozenset()
     timezone: str = "UTC"
     language: str = "en"
+    # The public pages (INTERFACE §6): where `clubtd run` serves them, and the public
+    # base URL of the links the bot gives (default: http:// + the listen address).
+    web_listen: str | None = None
+    web_url: str | None = None
+
+    @field_validator("web_listen", "web_url", mode="before")
+    @classmethod
+    def _blank_web_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_listen")
+    @classmethod
+    def _listen_address(cls, value: str | None) -> str | None:
+        if value is not None:
+            listen_address(value)
+        return value
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"https?://[^/\s]+", value.strip()):
+            raise ValueError(
+                f"{value!r}: give the pages' public address, e.g. https://club.example.org"
+            )
+        return None if value is None else value.strip().rstrip("/")
 
     @field_validator("timezone")
     @classmethod
@@ -108,3 +133,22 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+
+DEFAULT_WEB_LISTEN = "127.0.0.1:8080"
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    """Read `HOST:PORT` (`[::1]:8080` for IPv6); raise ValueError saying how to write it."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r}: write the address as HOST:PORT, e.g. 127.0.0.1:8080")
+    return host, int(port)
+
+
+def web_base(settings: Settings, listen: str | None = None) -> str:
+    """Return the pages' public base URL: CLUBTD_WEB_URL, else http:// + where they listen."""
+    if settings.web_url:
+        return settings.web_url
+    return "http://" + (listen or settings.web_listen or DEFAULT_WEB_LISTEN)

@@ -66,18 +66,21 @@ def detail(event: ev.Event) -> dict[str, Any]:
     }
 
 
-def notices(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:
+def notices(
+    state: TournamentState, events: list[ev.Event], names: Names, *, link: str | None = None
+) -> list[Notice]:
     """Return the messages the events cause, in order.
 
     A correction and everything it causes for the club (new pairings, placements) are
-    said once, in one message.
+    said once, in one message. `link` is the tournament's public page, while the club's
+    pages are on: the draw and the final carry it.
     """
     out: list[Notice] = []
     standings_due: set[str] = set()
     correction: Notice | None = None
     bracket_due = False
     for event in events:
-        caused = _notices(state, event, names)
+        caused = _notices(state, event, names, link)
         if isinstance(event, ev.ResultCorrected) and correction is None:
             correction = caused[0]
             out.append(correction)
@@ -131,7 +134,9 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
     return out
 
 
-def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Notice]:
+def _notices(
+    state: TournamentState, event: ev.Event, names: Names, link: str | None = None
+) -> list[Notice]:
     def n(player: PlayerId | None) -> Param:
         return views.name(names, player)
 
@@ -279,6 +284,8 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
             drawn += [views.group_table(state, group, names) for group in state.groups]
             first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
             drawn.append(views.schedule_table(state, first, names))
+            if link is not None:
+                drawn.append(msg("web.announce", url=link))
             return [notice(Reply(tuple(drawn)))]
         case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers, again=again):
             line = msg(
@@ -392,5 +399,7 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 finished.append(msg("prize.youngest", players=views.name_list(names, youngest)))
             if veterans:
                 finished.append(msg("prize.veteran", players=views.name_list(names, veterans)))
+            if link is not None:
+                finished.append(msg("web.announce", url=link))
             return [notice(Reply(tuple(finished)))]
     return []

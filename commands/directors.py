@@ -6,7 +6,7 @@ import re
 import secrets
 from datetime import timedelta
 
-from commands import announce, arguments, claims, lookups, views
+from commands import announce, arguments, claims, lookups, views, web
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say, to_payload
@@ -156,6 +156,7 @@ async def club(s: Session, a: Args) -> Reply:
         # The club's say on approving members (HGV-1.4) applies to tournaments created
         # from now on; "preset" lets each preset decide again.
         s.club.approval, changed = {"yes": True, "no": False}.get(approval), True
+    pages = a.choice("web")
     if changed:
         await s.uow.clubs.save(s.club)
         s.log(
@@ -174,6 +175,8 @@ async def club(s: Session, a: Args) -> Reply:
     if approval is not None:
         setting = {True: "on", False: "off", None: "preset"}[s.club.approval]
         parts.append(msg(f"club.approval_{setting}"))
+    if pages is not None:
+        parts.append(await web.switch(s, pages == "on"))
     return Reply(tuple(parts))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from commands import arguments, directors, lookups, members, players
+from commands import arguments, directors, lookups, members, players, web
 from commands.catalog import LANGUAGES
 from commands.params import TOURNAMENT, Args, Param, Signature, bind, suggestions
 from commands.parsing import Parsed
@@ -176,6 +176,10 @@ LOT_WORDS = (
     | {"primero": "first", "pierwszy": "first", "primul": "first", "segundo": "second"}
 )
 LOT_WORDS |= {"drugi": "second", "doilea": "second", "al_doilea": "second"}
+# The public pages (INTERFACE §6): web:on, web:yes, web:sí, web:tak, web:da ...
+ON_OFF = {word: ("on" if meaning == "yes" else "off") for word, meaning in YES_NO.items()}
+ON_OFF |= {"yes": "on", "no": "off", "wł": "on", "wył": "off", "pornit": "on", "oprit": "off"}
+ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 
@@ -249,6 +253,7 @@ def _club() -> CommandSpec:
             ),
             Param("pictures", "choice", choices=("yes", "no"), synonyms=YES_NO),
             Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
+            Param("web", "choice", choices=("on", "off"), synonyms=ON_OFF),
         ),
         subcommands=(link, join, confirm),
     )
@@ -410,6 +415,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         writes=False,
     ),
     CommandSpec("rules", lookups.rules, "player", writes=False),
+    CommandSpec("web", web.web, "player", writes=False),
     CommandSpec(
         "help",
         lookups.help_,

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from commands import announce
+from commands import announce, web
 from commands.announce import Notice
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
 from tournament.club import Club, Player
-from tournament.events import Event, SanctionRecorded
+from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
@@ -77,6 +77,8 @@ class CommandConfig:
     default_language: str = "en"
     default_club_name: str = "Club"
     link_code_minutes: int = 60
+    # The public pages' base URL (CLUBTD_WEB_URL), for the links the bot gives (§6).
+    web_url: str = "http://127.0.0.1:8080"
 
 
 @dataclass
@@ -202,6 +204,13 @@ class Session:
         """Record a director's act or a notable change for the audit log."""
         self.audit.append((action, detail))
 
+    def _announces_link(self) -> bool:
+        """Return whether an announcement that carries the page's link is due (§6)."""
+        return any(isinstance(e, GroupsDrawn | TournamentFinished) for e in self.events)
+
+    async def _page_link(self, state: TournamentState) -> str | None:
+        return await web.tournament_link(self.uow, self.config.web_url, self.club.id, state.id)
+
     async def _record_sanctions(self, state: TournamentState) -> None:
         """Store the suspensions the rules decided (HGV-2.3.5, HGV-2.3.6)."""
         recorded = [e for e in self.events if isinstance(e, SanctionRecorded)]
@@ -238,7 +247,9 @@ class Session:
         state = self._tournament if self.writes else None
         if state is not None:
             names = await self.names(set(state.entries))
-            self.notices = announce.notices(state, self.events, names) + self.notices
+            link = await self._page_link(state) if self._announces_link() else None
+            said = announce.notices(state, self.events, names, link=link)
+            self.notices = said + self.notices
             await self.uow.tournaments.save(state)
             await self._record_sanctions(state)
             for event in self.events:

@@ -58,6 +58,8 @@ class ClubRecord(SQLModel, table=True):
     language: str
     pictures: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     approval: bool | None = None  # approving members (HGV-1.4); None: each preset says
+    # The public pages' secret path (INTERFACE §6): None while the pages are off.
+    web_token: str | None = Field(default=None, unique=True)
     created_at: datetime = _time()
 
 

@@ -24,10 +24,11 @@ from bot.bootstrap import build
 from bot.clock import RealClock
 from bot.console import ConsoleBot
 from bot.export import export_club
-from bot.grammar import TranscriptError, parse_script
+from bot.grammar import CommandStep, NarrationStep, Step, TranscriptError, parse_script
 from bot.ranking_import import import_ranking, read_ranking
 from bot.settings import Settings
 from bot.transcript import TranscriptRunner
+from commands.web import club_path, join, tournament_path
 
 DEMO_DB = "clubtd-demo.db"
 _STAMP = re.compile(r"^\[(\d\d:\d\d)\] ([#@][^:]*): ")
@@ -83,7 +84,7 @@ async def run_demo(
     started = time.perf_counter()
     path = await asyncio.to_thread(_fresh_files, workdir, pictures)
     try:
-        steps = parse_script(demo_file("night.transcript"))
+        steps = with_pages_on(parse_script(demo_file("night.transcript")))
     except TranscriptError as error:
         console.print(Text(f"clubtd demo: night.transcript {error.message}", style="red"))
         return 2
@@ -116,7 +117,10 @@ async def run_demo(
             return 2
         async with app.uow_factory() as uow:
             data = await export_club(uow, bot.club)
+            token = await uow.clubs.web_token(bot.club.id)
+            listed = await uow.tournaments.list(bot.club.id)
         written = bot.written
+        base = app.config.web_url
     finally:
         await app.close()
     _summary(console, data)
@@ -139,7 +143,30 @@ async def run_demo(
         ),
         highlight=False,
     )
+    if token is not None:
+        links = [join(base, club_path(token))]
+        links += [join(base, tournament_path(token, tid)) for tid, _, _, _ in listed]
+        console.print(
+            Text(
+                f"The club's public pages are on. Serve them with "
+                f"`clubtd web --db sqlite:///{DEMO_DB}`, then open:\n  " + "\n  ".join(links),
+                style="bold",
+            ),
+            highlight=False,
+        )
     return 0
+
+
+def with_pages_on(steps: list[tuple[int, Step]]) -> list[tuple[int, Step]]:
+    """Return the night with the director turning the public pages on (INTERFACE §6)
+    before the first command, so the draw and the final carry the page's link."""
+    first = next((i for i, (_, step) in enumerate(steps) if isinstance(step, CommandStep)), 0)
+    line = steps[first][0] if steps else 1
+    pages: list[tuple[int, Step]] = [
+        (line, NarrationStep("The director publishes the club's live pages")),
+        (line, CommandStep("ana", False, "/club web:on")),
+    ]
+    return steps[:first] + pages + steps[first:]
 
 
 def _fresh_files(workdir: Path, pictures: Path | None) -> Path:

@@ -105,6 +105,23 @@ class SqlClubRepository(SqlRepository):
         if (await (await self._conn()).execute(query)).rowcount != 1:
             raise NotFound(f"club {club.id}")
 
+    async def web_token(self, club_id: int) -> str | None:
+        """Return the secret of the club's public pages, None while they are off."""
+        query = select(t.clubs.c.web_token).where(t.clubs.c.id == club_id)
+        return (await (await self._conn()).execute(query)).scalar_one_or_none()
+
+    async def set_web_token(self, club_id: int, token: str | None) -> None:
+        """Turn the club's pages on with a new secret, or off (None): old links die."""
+        query = update(t.clubs).where(t.clubs.c.id == club_id).values(web_token=token)
+        if (await (await self._conn()).execute(query)).rowcount != 1:
+            raise NotFound(f"club {club_id}")
+
+    async def by_web_token(self, token: str) -> Club | None:
+        """Return the club whose pages answer at this secret, if they are on."""
+        query = select(t.clubs).where(t.clubs.c.web_token == token)
+        row = (await (await self._conn()).execute(query)).first()
+        return None if row is None else _club(row)
+
     async def link_chat(
         self, club_id: int, platform: str, chat: str, *, pending: bool = False
     ) -> None:

@@ -1,0 +1,119 @@
+"""`clubtd web`, `clubtd run` with CLUBTD_WEB_LISTEN, the settings (INTERFACE §2, §5)
+and the demo's pages."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import socket
+from pathlib import Path
+
+import aiohttp
+import pytest
+from pydantic import ValidationError
+
+from bot.bootstrap import App, command_config
+from bot.runner import serve
+from bot.settings import Settings, listen_address, web_base
+from tests.bot.conftest import Clubtd
+
+
+def test_the_pages_are_off_by_default_and_links_use_the_listen_address() -> None:
+    settings = Settings()
+    assert settings.web_listen is None and settings.web_url is None
+    assert web_base(settings) == "http://127.0.0.1:8080"
+    assert web_base(settings, "0.0.0.0:9000") == "http://0.0.0.0:9000"
+    assert command_config(settings).web_url == "http://127.0.0.1:8080"
+
+
+def test_web_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLUBTD_WEB_LISTEN", "0.0.0.0:8081")
+    monkeypatch.setenv("CLUBTD_WEB_URL", "https://cup.example.org/")
+    settings = Settings()
+    assert listen_address(settings.web_listen or "") == ("0.0.0.0", 8081)
+    assert command_config(settings).web_url == "https://cup.example.org"
+    assert listen_address("[::1]:8080") == ("::1", 8080)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("CLUBTD_WEB_LISTEN", "8080"), ("CLUBTD_WEB_LISTEN", "host:port"), ("CLUBTD_WEB_URL", "x")],
+)
+def test_bad_web_settings_are_refused_with_an_example(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=r"e\.g\."):
+        Settings()
+
+
+def test_clubtd_web_refuses_a_bad_listen_address(clubtd: Clubtd) -> None:
+    result = clubtd("web", "--listen", "nowhere")
+    assert result.exit_code == 2
+    assert "HOST:PORT" in result.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Probe:
+    """An adapter that asks the pages' address once everything started, then stops."""
+
+    platform = "telegram"
+
+    def __init__(self, app: App, port: int, seen: list[int], stop: asyncio.Event) -> None:
+        self.port, self.seen, self.stop_event = port, seen, stop
+
+    async def start(self) -> None:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{self.port}/c/{'0' * 32}") as answer,
+        ):
+            self.seen.append(answer.status)
+        self.stop_event.set()
+
+    async def stop(self) -> None:
+        pass
+
+
+def test_run_serves_the_pages_when_web_listen_is_set(tmp_path: Path) -> None:
+    port = _free_port()
+    seen: list[int] = []
+    stop = asyncio.Event()
+    settings = Settings(
+        telegram_token="123:abc",
+        web_listen=f"127.0.0.1:{port}",
+        database_url=f"sqlite:///{tmp_path / 'run.db'}",
+    )
+    status = serve(
+        settings,
+        adapters={"telegram": lambda app: Probe(app, port, seen, stop)},
+        stop=stop,
+        err=io.StringIO(),
+    )
+    assert status == 0
+    assert seen == [404]  # the server answered: an unknown club's page is not there
+
+
+def test_run_with_only_the_pages_needs_no_chat_token(tmp_path: Path) -> None:
+    stop = asyncio.Event()
+    stop.set()  # start, then stop at once
+    settings = Settings(
+        web_listen=f"127.0.0.1:{_free_port()}", database_url=f"sqlite:///{tmp_path / 'p.db'}"
+    )
+    assert serve(settings, adapters={}, stop=stop, err=io.StringIO()) == 0
+
+
+def test_the_demo_ends_by_saying_how_to_open_its_pages(clubtd: Clubtd) -> None:
+    result = clubtd("demo")
+    assert result.exit_code == 0, result.stderr
+    out = " ".join(result.stdout.split())  # rich wraps long lines
+    assert "clubtd web --db sqlite:///clubtd-demo.db" in out
+    links = re.findall(r"http://127\.0\.0\.1:8080/c/[0-9a-f]{32}(?:/t/\d+)?", out)
+    assert any("/t/" in link for link in links) and any("/t/" not in link for link in links)
+    assert "Follow it live" in out  # the draw and the final carried the link
