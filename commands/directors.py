@@ -427,18 +427,38 @@ async def _correct(
     a: Args,
     again: str,
 ) -> Reply:
-    """Apply a correction, or ask first when played pairings would change."""
+    """Apply a correction, or ask first when it would undo something: played pairings
+    that would change, or a finished tournament's placements and ranking points."""
     reason = (a.text("reason") or "").strip()
-    conflicts = corrections.plan(state, match.number, change, s.now)
-    if conflicts and not a.choice("confirm"):
+    undone = corrections.impact(state, match.number, change, s.now)
+    conflicts = undone.conflicts
+    if undone.destructive and not a.choice("confirm"):
         command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
-        ask = msg(
-            "correct.confirm",
-            match=match.number,
-            matches=", ".join(map(str, conflicts)),
-            command=command,
-        )
-        return Reply((ask,), (Button(msg("button.confirm_correction"), command),), private=True)
+        asks: list[Msg | Table] = []
+        if undone.unfinishes:
+            champion = undone.champion
+            names = await s.names(set() if champion is None else {champion})
+            asks.append(
+                msg(
+                    "correct.undoes_finish",
+                    match=match.number,
+                    tournament=Name(state.name),
+                    champion=views.name(names, champion),
+                )
+            )
+        if conflicts:
+            asks.append(
+                msg(
+                    "correct.confirm",
+                    match=match.number,
+                    matches=", ".join(map(str, conflicts)),
+                    command=command,
+                )
+            )
+        else:
+            asks.append(msg("correct.go_ahead", command=command))
+        button = Button(msg("button.confirm_correction"), command)
+        return Reply(tuple(asks), (button,), private=True)
     events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)
     s.events.extend(events)
     kind = change if isinstance(change, str) else "score"

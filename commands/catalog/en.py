@@ -573,4 +573,7 @@ MESSAGES: dict[str, str] = {
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
     "me.sanction_served": "Suspension served: you sat out {tournament} ({reason}).",
+    "correct.undoes_finish": "This takes back the final placements and ranking points of {tournament} (champion: {champion}) until match {match} is final again.",
+    "correct.go_ahead": "To go ahead: {command}",
+    "refused.correction_unfinishes": "Correcting match {match} takes back the placements and ranking points of {tournament}. Add confirm to go ahead.",
 }

@@ -543,4 +543,7 @@ MESSAGES: dict[str, str] = {
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",
     "me.sanction_served": "Suspensión cumplida: no jugaste {tournament} ({reason}).",
+    "correct.undoes_finish": "Esto retira la clasificación final y los puntos de ranking de {tournament} (campeón: {champion}) hasta que el encuentro {match} vuelva a ser definitivo.",
+    "correct.go_ahead": "Para seguir: {command}",
+    "refused.correction_unfinishes": "Corregir el encuentro {match} retira la clasificación y los puntos de ranking de {tournament}. Añade confirm para seguir.",
 }

@@ -543,4 +543,7 @@ MESSAGES: dict[str, str] = {
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",
     "me.sanction_served": "Zawieszenie odbyte ({tournament}); powód: {reason}.",
+    "correct.undoes_finish": "To cofa końcową klasyfikację i punkty rankingowe turnieju {tournament} (zwycięzca: {champion}), dopóki mecz {match} znów nie będzie rozstrzygnięty.",
+    "correct.go_ahead": "Aby kontynuować: {command}",
+    "refused.correction_unfinishes": "Poprawka meczu {match} cofa klasyfikację i punkty rankingowe turnieju {tournament}. Dopisz confirm, aby kontynuować.",
 }

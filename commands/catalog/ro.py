@@ -543,4 +543,7 @@ MESSAGES: dict[str, str] = {
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",
     "me.sanction_served": "Suspendare ispășită: nu ați jucat la {tournament} ({reason}).",
+    "correct.undoes_finish": "Aceasta retrage clasamentul final și punctele de clasament ale {tournament} (campion: {champion}) până când partida {match} este din nou definitivă.",
+    "correct.go_ahead": "Pentru a continua: {command}",
+    "refused.correction_unfinishes": "Corectarea partidei {match} retrage clasamentul și punctele de clasament ale {tournament}. Adăugați confirm pentru a continua.",
 }

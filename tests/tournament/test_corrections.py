@@ -90,9 +90,19 @@ def test_a_final_corrected_after_the_finish_changes_champion_places_and_points_H
 
 
 def test_reopening_the_final_withdraws_the_placements_until_it_is_played_again() -> None:
+    """Issue 15.17: it undoes the finish, so it is refused until confirmed."""
     state = finished()
     final = final_of(state)
-    events = corrections.correct(state, final.number, "reopen", LATER)
+    placements = list(state.placements)
+    champion = next(p.player for p in placements if p.place == 1)
+    undone = corrections.impact(state, final.number, "reopen", LATER)
+    assert undone == corrections.Impact(conflicts=(), unfinishes=True, champion=champion)
+    with pytest.raises(Refused) as refused:
+        corrections.correct(state, final.number, "reopen", LATER)
+    assert refused.value.code == "correction_unfinishes"
+    assert final.is_final and state.placements == placements  # nothing changed
+    assert state.status is TournamentStatus.FINISHED
+    events = corrections.correct(state, final.number, "reopen", LATER, confirmed=True)
     assert TournamentReopened(at=LATER) in events
     assert state.status is TournamentStatus.KNOCKOUT and state.placements == []
     assert final.status is MatchStatus.SCHEDULED and final.start == LATER
