@@ -39,6 +39,15 @@ def report_score(
         match.status = MatchStatus.DISPUTED
         match.disputed_by = by
         return [ReportDisputed(at=at, match=match.number, by=by)]
+    if report is not None and (
+        report.white,
+        report.black,
+        report.tiebreaks,
+        report.lot_winner,
+    ) == (_key(checked)):
+        # The same report again (typed twice, or as 3:1 after 3-1): it stands as it was,
+        # its time-out unchanged, and the opponent is not asked a second time.
+        return []
     seq = report.seq + 1 if report is not None else 1
     match.report = Report(
         by=by,
