@@ -395,10 +395,18 @@ def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Noti
                 )
             ]
         case ev.TournamentFinished(champion=champion, youngest=youngest, veterans=veterans):
-            finished: list[Msg | Table] = [
-                msg("tournament.finished", tournament=state.name, champion=n(champion)),
-                views.placements_table(state, names),
-            ]
+            finished: list[Msg | Table]
+            if not state.placements:
+                # Nobody came (every match lost by forfeit): no "Champion: ?!", no empty table.
+                nobody = msg("tournament.finished_nobody", tournament=state.name)
+                return [notice(Reply((nobody,)))]
+            if champion is None:
+                finished = [msg("tournament.finished_no_champion", tournament=state.name)]
+            else:
+                finished = [
+                    msg("tournament.finished", tournament=state.name, champion=n(champion))
+                ]
+            finished.append(views.placements_table(state, names))
             if youngest:
                 finished.append(msg("prize.youngest", players=views.name_list(names, youngest)))
             if veterans:

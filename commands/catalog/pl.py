@@ -546,4 +546,6 @@ MESSAGES: dict[str, str] = {
     "correct.undoes_finish": "To cofa końcową klasyfikację i punkty rankingowe turnieju {tournament} (zwycięzca: {champion}), dopóki mecz {match} znów nie będzie rozstrzygnięty.",
     "correct.go_ahead": "Aby kontynuować: {command}",
     "refused.correction_unfinishes": "Poprawka meczu {match} cofa klasyfikację i punkty rankingowe turnieju {tournament}. Dopisz confirm, aby kontynuować.",
+    "tournament.finished_nobody": "{tournament} zakończony: nikt nie zagrał (wszystkie mecze przegrane walkowerem), więc nie ma zwycięzcy ani punktów rankingowych.",
+    "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
 }
