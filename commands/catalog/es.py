@@ -548,4 +548,5 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Corregir el encuentro {match} retira la clasificación y los puntos de ranking de {tournament}. Añade confirm para seguir.",
     "tournament.finished_nobody": "{tournament} ha terminado: nadie jugó (todos los encuentros se perdieron por incomparecencia), así que no hay campeón ni puntos de ranking.",
     "tournament.finished_no_champion": "{tournament} ha terminado sin campeón: no quedó nadie para jugar las eliminatorias. Puntos de ranking de la fase de grupos:",
+    "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
 }

@@ -548,4 +548,5 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Poprawka meczu {match} cofa klasyfikację i punkty rankingowe turnieju {tournament}. Dopisz confirm, aby kontynuować.",
     "tournament.finished_nobody": "{tournament} zakończony: nikt nie zagrał (wszystkie mecze przegrane walkowerem), więc nie ma zwycięzcy ani punktów rankingowych.",
     "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
+    "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
 }
