@@ -77,6 +77,10 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
     correction: Notice | None = None
     bracket_due = False
     for event in events:
+        if isinstance(event, ev.KnockoutStarted) and standings_due:
+            # The last group table closes the group stage: it comes before the bracket.
+            out.extend(_standings_notices(state, standings_due, names))
+            standings_due.clear()
         caused = _notices(state, event, names)
         if isinstance(event, ev.ResultCorrected) and correction is None:
             correction = caused[0]
@@ -115,20 +119,25 @@ def notices(state: TournamentState, events: list[ev.Event], names: Names) -> lis
         # The start's own message carries the bracket; a correction that reshaped a
         # bracket already on show edits its live picture instead.
         bracket_due = False
-    for group in state.groups:
-        if group.name in standings_due:
-            out.append(
-                Notice(
-                    Reply((pictures.group_picture(state, group, names),)),
-                    coalesce=f"standings:{state.id}:{group.name}",
-                )
-            )
+    out.extend(_standings_notices(state, standings_due, names))
     # The live bracket is a picture only: where pictures cannot be shown, the result
     # and "next match" lines already say the same, one message per event.
     live = pictures.bracket_picture(state, names, text=False) if bracket_due else None
     if live is not None:
         out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
     return out
+
+
+def _standings_notices(state: TournamentState, groups: set[str], names: Names) -> list[Notice]:
+    """Return the live tables of `groups`, in group order."""
+    return [
+        Notice(
+            Reply((pictures.group_picture(state, group, names),)),
+            coalesce=f"standings:{state.id}:{group.name}",
+        )
+        for group in state.groups
+        if group.name in groups
+    ]
 
 
 def _notices(state: TournamentState, event: ev.Event, names: Names) -> list[Notice]:
