@@ -18,7 +18,6 @@ from tournament import (
     corrections,
     overrides,
     progress,
-    reports,
     sanctions,
 )
 from tournament.club import Player
@@ -394,15 +393,31 @@ async def result(s: Session, a: Args) -> Reply:
     else:
         raise Refused("bad_result_args", usage=a.usage)
     reason = (a.text("reason") or "").strip()
-    if not match.is_final and not isinstance(change, str):
-        # An open match (disputed, reported, under way) gets its result: no correction.
-        s.events.extend(reports.set_result(state, match.number, change, s.now))
-        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
-        names = await s.names(set(match.players))
-        return Reply((views.match_line(match, names),))
     again = f"/result {match.number} " + (
         "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
     )
+    if not match.is_final and not isinstance(change, str):
+        # An open match (disputed, reported, under way) gets its result: no correction,
+        # unless it undoes played knockout matches (a group match reopened after them).
+        confirmed = a.choice("confirm") is not None
+        undone = (
+            () if confirmed else corrections.open_conflicts(state, match.number, change, s.now)
+        )
+        if undone:
+            command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
+            ask = msg(
+                "correct.confirm",
+                match=match.number,
+                matches=", ".join(map(str, undone)),
+                command=command,
+            )
+            button = Button(msg("button.confirm_correction"), command)
+            return Reply((ask,), (button,), private=True)
+        events = corrections.set_result(state, match.number, change, s.now, confirmed=confirmed)
+        s.events.extend(events)
+        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
+        names = await s.names(set(match.players))
+        return Reply((views.match_line(match, names),))
     return await _correct(s, state, match, change, a, again)
 
 

@@ -91,6 +91,48 @@ def correct(
     return _apply(state, number, change, at, reason=reason, reset=True)
 
 
+def set_result(
+    state: TournamentState,
+    number: int,
+    score: FinalScore,
+    at: datetime,
+    *,
+    confirmed: bool = False,
+) -> list[Event]:
+    """Give an open match its result as a director (HGV-4.8), played pairings first.
+
+    A group match reopened after knockout matches were played may, once decided, seed
+    other players into them: that undoes those matches, so it is refused
+    ("correction_needs_confirmation") unless `confirmed`; then they start afresh
+    between the players the results give.
+    """
+    if not confirmed:
+        found = open_conflicts(state, number, score, at)
+        if found:
+            raise Refused(
+                "correction_needs_confirmation",
+                match=number,
+                matches=", ".join(map(str, found)),
+            )
+        return reports.set_result(state, number, score, at)
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    if not match.is_ready:
+        raise Refused("match_not_ready", match=number)
+    checked = reports.checked_score(state, match, score, floor=False)
+    events = reports.finish(state, match, checked, at, how="director", settle=False)
+    return events + progress.settle(state, at, reset=True)
+
+
+def open_conflicts(
+    state: TournamentState, number: int, score: FinalScore, at: datetime
+) -> tuple[int, ...]:
+    """Return the played matches an open match's result would give other players."""
+    trial = copy.deepcopy(state)
+    return conflicts(reports.set_result(trial, number, score, at))
+
+
 def _apply(
     state: TournamentState,
     number: int,

@@ -447,3 +447,27 @@ def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
         at += timedelta(minutes=1)
     _complete(state, rng, at)
     assert_same_as_replay(state)
+
+
+def test_deciding_a_reopened_group_match_that_undoes_a_played_pairing_asks_first_HGV_4_8() -> None:
+    """Issue 15.1: the group result would seed another player into a knockout match
+    already played; the director is asked, and confirmed it starts afresh."""
+    state = in_knockout("hgv-backgammon", 5, 0, 1)
+    group = state.matches[3]
+    assert group.stage is Stage.GROUP and group.is_final
+    corrections.correct(state, group.number, "reopen", LATER)
+    length = group.length
+    scores = [FinalScore(length, 0), FinalScore(0, length)]
+    found = {s: corrections.open_conflicts(state, group.number, s, LATER) for s in scores}
+    undoing = next(s for s in scores if found[s])
+    before = bracket_view(state)
+    with pytest.raises(Refused) as refused:
+        corrections.set_result(state, group.number, undoing, LATER)
+    assert refused.value.code == "correction_needs_confirmation"
+    assert not group.is_final and bracket_view(state) == before  # nothing changed
+    events = corrections.set_result(state, group.number, undoing, LATER, confirmed=True)
+    reset = {e.match for e in events if isinstance(e, MatchReset)}
+    assert set(found[undoing]) <= reset
+    assert all(state.matches[n].status is MatchStatus.SCHEDULED for n in found[undoing])
+    _complete(state, random.Random(0), LATER)
+    assert_same_as_replay(state)
