@@ -786,6 +786,20 @@ async def status(s: Session, a: Args) -> Reply:
                 )
             )
             parts.extend(views.match_line(m, names) for m in matches)
+    held = sorted(progress.held(state))
+    if held:
+        # A reopened group match holds the knockout matches that depend on it.
+        reopened = sorted(
+            {m.group or "" for m in state.stage_matches(*progress.GROUP_STAGES) if not m.is_final}
+        )
+        parts.append(
+            msg(
+                "glance.held",
+                count=len(held),
+                matches=", ".join(map(str, held)),
+                groups=", ".join(reopened),
+            )
+        )
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
     return Reply(tuple(parts), private=True)

@@ -579,4 +579,5 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_nobody": "{tournament} is over: nobody played (every match was lost by forfeit), so there is no champion and no ranking points.",
     "tournament.finished_no_champion": "{tournament} is over without a champion: nobody was left to play the knockout. Ranking points for the group stage:",
     "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
+    "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
 }

@@ -549,4 +549,5 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_nobody": "{tournament} ha terminado: nadie jugó (todos los encuentros se perdieron por incomparecencia), así que no hay campeón ni puntos de ranking.",
     "tournament.finished_no_champion": "{tournament} ha terminado sin campeón: no quedó nadie para jugar las eliminatorias. Puntos de ranking de la fase de grupos:",
     "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
+    "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
 }

@@ -549,4 +549,5 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_nobody": "{tournament} zakończony: nikt nie zagrał (wszystkie mecze przegrane walkowerem), więc nie ma zwycięzcy ani punktów rankingowych.",
     "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
     "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
+    "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
 }

@@ -549,4 +549,5 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_nobody": "{tournament} s-a încheiat: nu a jucat nimeni (toate partidele s-au pierdut prin neprezentare), deci nu există campion și nici puncte de clasament.",
     "tournament.finished_no_champion": "{tournament} s-a încheiat fără campion: nu a rămas nimeni pentru eliminatorii. Punctele de clasament pentru faza grupelor:",
     "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
+    "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
 }

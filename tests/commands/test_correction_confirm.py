@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
 from tests.commands.playing import play_to_the_end
-from tournament import corrections
+from tournament import corrections, progress
 from tournament.model import MatchStatus, Stage, TournamentStatus
 from tournament.scoring import FinalScore
 
@@ -76,3 +76,27 @@ async def test_a_reopened_group_result_that_undoes_a_played_knockout_match_asks_
     assert after.matches[number].is_final
     assert all(after.matches[n].status is MatchStatus.SCHEDULED for n in found)
     assert any(f"Match {found[0]} starts afresh" in text for _, text in chat.posted)
+
+
+async def test_status_lists_the_knockout_matches_a_reopened_group_holds_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", "finn", "gus")
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    while state.status is TournamentStatus.GROUPS:
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+        state = await chat.tournament()
+    group = state.stage_matches(Stage.GROUP)[0]
+    await chat.say("ana", f"/reopen {group.number}")
+    held = sorted(progress.held(await chat.tournament()))
+    assert held
+    status = await chat.say("ana", "/status")
+    listed = ", ".join(map(str, held))
+    assert f"Waiting for group {group.group} to be complete again ({len(held)})" in status
+    assert f"matches {listed}." in status
