@@ -18,7 +18,7 @@ from typing import Literal
 
 from tournament import progress, reports
 from tournament.events import Event, PairingsConflict, ResultCorrected, TournamentReopened
-from tournament.model import MatchStatus, PlayerId, Refused, Stage
+from tournament.model import MatchStatus, PlayerId, Refused, Stage, TournamentStatus
 from tournament.scoring import FinalScore, example_score
 from tournament.state import Match, TournamentState
 
@@ -51,9 +51,12 @@ def impact(state: TournamentState, number: int, change: Change, at: datetime) ->
     trial = copy.deepcopy(state)
     events = _apply(trial, number, change, at, reason="", reset=False)
     champion = next((p.player for p in state.placements if p.place == 1), None)
+    found = conflicts(events)
+    # A finished tournament whose played match would start afresh is not finished then.
+    restarts = bool(found) and state.status is TournamentStatus.FINISHED
     return Impact(
-        conflicts=conflicts(events),
-        unfinishes=any(isinstance(e, TournamentReopened) for e in events),
+        conflicts=found,
+        unfinishes=restarts or any(isinstance(e, TournamentReopened) for e in events),
         champion=champion,
     )
 

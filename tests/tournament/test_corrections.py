@@ -123,6 +123,11 @@ def test_a_played_pairing_that_would_change_is_listed_and_changes_only_when_conf
     semi = next(m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "semi_final")
     final = final_of(state)
     assert corrections.plan(state, semi.number, won_by_other(semi), LATER) == (final.number,)
+    # Issue 15.17: restarting the played final also takes back the night's placements.
+    champion = next(p.player for p in state.placements if p.place == 1)
+    assert corrections.impact(state, semi.number, won_by_other(semi), LATER) == (
+        corrections.Impact(conflicts=(final.number,), unfinishes=True, champion=champion)
+    )
     with pytest.raises(Refused) as refused:
         corrections.correct(state, semi.number, won_by_other(semi), LATER)
     assert refused.value.code == "correction_needs_confirmation"
