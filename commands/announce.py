@@ -80,6 +80,10 @@ def notices(
     correction: Notice | None = None
     bracket_due = False
     for event in events:
+        if isinstance(event, ev.KnockoutStarted) and standings_due:
+            # The last group table closes the group stage: it comes before the bracket.
+            out.extend(_standings_notices(state, standings_due, names))
+            standings_due.clear()
         caused = _notices(state, event, names, link)
         if isinstance(event, ev.ResultCorrected) and correction is None:
             correction = caused[0]
@@ -118,20 +122,25 @@ def notices(
         # The start's own message carries the bracket; a correction that reshaped a
         # bracket already on show edits its live picture instead.
         bracket_due = False
-    for group in state.groups:
-        if group.name in standings_due:
-            out.append(
-                Notice(
-                    Reply((pictures.group_picture(state, group, names),)),
-                    coalesce=f"standings:{state.id}:{group.name}",
-                )
-            )
+    out.extend(_standings_notices(state, standings_due, names))
     # The live bracket is a picture only: where pictures cannot be shown, the result
     # and "next match" lines already say the same, one message per event.
     live = pictures.bracket_picture(state, names, text=False) if bracket_due else None
     if live is not None:
         out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
     return out
+
+
+def _standings_notices(state: TournamentState, groups: set[str], names: Names) -> list[Notice]:
+    """Return the live tables of `groups`, in group order."""
+    return [
+        Notice(
+            Reply((pictures.group_picture(state, group, names),)),
+            coalesce=f"standings:{state.id}:{group.name}",
+        )
+        for group in state.groups
+        if group.name in groups
+    ]
 
 
 def _notices(
@@ -391,10 +400,18 @@ def _notices(
                 )
             ]
         case ev.TournamentFinished(champion=champion, youngest=youngest, veterans=veterans):
-            finished: list[Msg | Table] = [
-                msg("tournament.finished", tournament=state.name, champion=n(champion)),
-                views.placements_table(state, names),
-            ]
+            finished: list[Msg | Table]
+            if not state.placements:
+                # Nobody came (every match lost by forfeit): no "Champion: ?!", no empty table.
+                nobody = msg("tournament.finished_nobody", tournament=state.name)
+                return [notice(Reply((nobody,)))]
+            if champion is None:
+                finished = [msg("tournament.finished_no_champion", tournament=state.name)]
+            else:
+                finished = [
+                    msg("tournament.finished", tournament=state.name, champion=n(champion))
+                ]
+            finished.append(views.placements_table(state, names))
             if youngest:
                 finished.append(msg("prize.youngest", players=views.name_list(names, youngest)))
             if veterans:

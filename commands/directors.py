@@ -18,7 +18,6 @@ from tournament import (
     corrections,
     overrides,
     progress,
-    reports,
     sanctions,
 )
 from tournament.club import Player
@@ -424,15 +423,31 @@ async def result(s: Session, a: Args) -> Reply:
     else:
         raise Refused("bad_result_args", forms=_result_forms(state, match))
     reason = (a.text("reason") or "").strip()
-    if not match.is_final and not isinstance(change, str):
-        # An open match (disputed, reported, under way) gets its result: no correction.
-        s.events.extend(reports.set_result(state, match.number, change, s.now))
-        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
-        names = await s.names(set(match.players))
-        return Reply((views.match_line(match, names),))
     again = f"/result {match.number} " + (
         "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
     )
+    if not match.is_final and not isinstance(change, str):
+        # An open match (disputed, reported, under way) gets its result: no correction,
+        # unless it undoes played knockout matches (a group match reopened after them).
+        confirmed = a.choice("confirm") is not None
+        undone = (
+            () if confirmed else corrections.open_conflicts(state, match.number, change, s.now)
+        )
+        if undone:
+            command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
+            ask = msg(
+                "correct.confirm",
+                match=match.number,
+                matches=", ".join(map(str, undone)),
+                command=command,
+            )
+            button = Button(msg("button.confirm_correction"), command)
+            return Reply((ask,), (button,), private=True)
+        events = corrections.set_result(state, match.number, change, s.now, confirmed=confirmed)
+        s.events.extend(events)
+        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
+        names = await s.names(set(match.players))
+        return Reply((views.match_line(match, names),))
     return await _correct(s, state, match, change, a, again)
 
 
@@ -467,18 +482,38 @@ async def _correct(
     a: Args,
     again: str,
 ) -> Reply:
-    """Apply a correction, or ask first when played pairings would change."""
+    """Apply a correction, or ask first when it would undo something: played pairings
+    that would change, or a finished tournament's placements and ranking points."""
     reason = (a.text("reason") or "").strip()
-    conflicts = corrections.plan(state, match.number, change, s.now)
-    if conflicts and not a.choice("confirm"):
+    undone = corrections.impact(state, match.number, change, s.now)
+    conflicts = undone.conflicts
+    if undone.destructive and not a.choice("confirm"):
         command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
-        ask = msg(
-            "correct.confirm",
-            match=match.number,
-            matches=", ".join(map(str, conflicts)),
-            command=command,
-        )
-        return Reply((ask,), (Button(msg("button.confirm_correction"), command),), private=True)
+        asks: list[Msg | Table] = []
+        if undone.unfinishes:
+            champion = undone.champion
+            names = await s.names(set() if champion is None else {champion})
+            asks.append(
+                msg(
+                    "correct.undoes_finish",
+                    match=match.number,
+                    tournament=Name(state.name),
+                    champion=views.name(names, champion),
+                )
+            )
+        if conflicts:
+            asks.append(
+                msg(
+                    "correct.confirm",
+                    match=match.number,
+                    matches=", ".join(map(str, conflicts)),
+                    command=command,
+                )
+            )
+        else:
+            asks.append(msg("correct.go_ahead", command=command))
+        button = Button(msg("button.confirm_correction"), command)
+        return Reply(tuple(asks), (button,), private=True)
     events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)
     s.events.extend(events)
     kind = change if isinstance(change, str) else "score"
@@ -778,6 +813,20 @@ async def status(s: Session, a: Args) -> Reply:
                 )
             )
             parts.extend(views.match_line(m, names) for m in matches)
+    held = sorted(progress.held(state))
+    if held:
+        # A reopened group match holds the knockout matches that depend on it.
+        reopened = sorted(
+            {m.group or "" for m in state.stage_matches(*progress.GROUP_STAGES) if not m.is_final}
+        )
+        parts.append(
+            msg(
+                "glance.held",
+                count=len(held),
+                matches=", ".join(map(str, held)),
+                groups=", ".join(reopened),
+            )
+        )
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
     return Reply(tuple(parts), private=True)

@@ -44,6 +44,9 @@ async def register(s: Session, a: Args) -> Reply:
     suspension = sanctions.suspension_for(
         await s.uow.sanctions.for_club(s.club.id), player.id, state.id
     )
+    if suspension is not None:
+        # Said in the club's chat as often as privately: it names whom it is about.
+        raise Refused("suspended_player", name=player.name, tournament=state.name)
     entry = attendance.register(
         state,
         player.id,

@@ -154,7 +154,8 @@ CELL_WIDTH = 24
 
 
 def _numeric(cell: str) -> bool:
-    bare = cell.replace(".", "", 1).replace(",", "", 1).replace("-", "", 1)
+    # A shared place range ("5–8", PLACE-SHARE) aligns with the single places above it.
+    bare = cell.replace(".", "", 1).replace(",", "", 1).replace("-", "", 1).replace("–", "", 1)
     return bool(cell) and bare.isdigit()
 
 

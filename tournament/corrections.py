@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from tournament import progress, reports
-from tournament.events import Event, PairingsConflict, ResultCorrected
-from tournament.model import MatchStatus, PlayerId, Refused, Stage
+from tournament.events import Event, PairingsConflict, ResultCorrected, TournamentReopened
+from tournament.model import MatchStatus, PlayerId, Refused, Stage, TournamentStatus
 from tournament.scoring import FinalScore, example_score
 from tournament.state import Match, TournamentState
 
@@ -26,11 +27,43 @@ Change = FinalScore | Literal["void", "reopen"]
 BRACKET_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
 
 
-def plan(state: TournamentState, number: int, change: Change, at: datetime) -> tuple[int, ...]:
-    """Return the matches under way or played whose pairing the change would alter."""
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """What a correction would undo, for the director to confirm first (issue 15.17).
+
+    `conflicts`: matches under way or played that would start afresh between other
+    players. `unfinishes`: the tournament is finished and would not be any more, its
+    placements and ranking points taken back until the match is final again;
+    `champion` is the champion they name now.
+    """
+
+    conflicts: tuple[int, ...] = ()
+    unfinishes: bool = False
+    champion: PlayerId | None = None
+
+    @property
+    def destructive(self) -> bool:
+        return bool(self.conflicts) or self.unfinishes
+
+
+def impact(state: TournamentState, number: int, change: Change, at: datetime) -> Impact:
+    """Return what the change would undo, trying it on a copy."""
     trial = copy.deepcopy(state)
     events = _apply(trial, number, change, at, reason="", reset=False)
-    return conflicts(events)
+    champion = next((p.player for p in state.placements if p.place == 1), None)
+    found = conflicts(events)
+    # A finished tournament whose played match would start afresh is not finished then.
+    restarts = bool(found) and state.status is TournamentStatus.FINISHED
+    return Impact(
+        conflicts=found,
+        unfinishes=restarts or any(isinstance(e, TournamentReopened) for e in events),
+        champion=champion,
+    )
+
+
+def plan(state: TournamentState, number: int, change: Change, at: datetime) -> tuple[int, ...]:
+    """Return the matches under way or played whose pairing the change would alter."""
+    return impact(state, number, change, at).conflicts
 
 
 def correct(
@@ -45,16 +78,62 @@ def correct(
     """Correct, void or reopen match `number` and derive everything again.
 
     Refuses ("correction_needs_confirmation") when matches already under way or played
-    would get other players, unless `confirmed`: then they start afresh.
+    would get other players, and ("correction_unfinishes") when a finished tournament
+    would lose its placements and ranking points, unless `confirmed`: then the matches
+    start afresh, and the placements return once the tournament is complete again.
     """
-    conflicts = () if confirmed else plan(state, number, change, at)
-    if conflicts:
+    undone = Impact() if confirmed else impact(state, number, change, at)
+    if undone.conflicts:
         raise Refused(
             "correction_needs_confirmation",
             match=number,
-            matches=", ".join(map(str, conflicts)),
+            matches=", ".join(map(str, undone.conflicts)),
         )
+    if undone.unfinishes:
+        raise Refused("correction_unfinishes", match=number, tournament=state.name)
     return _apply(state, number, change, at, reason=reason, reset=True)
+
+
+def set_result(
+    state: TournamentState,
+    number: int,
+    score: FinalScore,
+    at: datetime,
+    *,
+    confirmed: bool = False,
+) -> list[Event]:
+    """Give an open match its result as a director (HGV-4.8), played pairings first.
+
+    A group match reopened after knockout matches were played may, once decided, seed
+    other players into them: that undoes those matches, so it is refused
+    ("correction_needs_confirmation") unless `confirmed`; then they start afresh
+    between the players the results give.
+    """
+    if not confirmed:
+        found = open_conflicts(state, number, score, at)
+        if found:
+            raise Refused(
+                "correction_needs_confirmation",
+                match=number,
+                matches=", ".join(map(str, found)),
+            )
+        return reports.set_result(state, number, score, at)
+    match = state.matches.get(number)
+    if match is None:
+        raise Refused("no_such_match", match=number)
+    if not match.is_ready:
+        raise Refused("match_not_ready", match=number)
+    checked = reports.checked_score(state, match, score, floor=False)
+    events = reports.finish(state, match, checked, at, how="director", settle=False)
+    return events + progress.settle(state, at, reset=True)
+
+
+def open_conflicts(
+    state: TournamentState, number: int, score: FinalScore, at: datetime
+) -> tuple[int, ...]:
+    """Return the played matches an open match's result would give other players."""
+    trial = copy.deepcopy(state)
+    return conflicts(reports.set_result(trial, number, score, at))
 
 
 def _apply(

@@ -348,9 +348,22 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
 def _rounds(games: Sequence[Match]) -> list[list[Match]]:
     """Split a group's extra games, by number, into the rounds they were scheduled in.
 
-    A round is every pairing of one block of tied players, scheduled together: the
-    longest run of consecutive games that is a complete round robin of its players.
+    A round is every pairing of one block of tied players, scheduled together (at one
+    `created_at`): the longest run of consecutive games scheduled together that is a
+    complete round robin of its players. A void game of an earlier round is never
+    taken for part of a later one.
     """
+    rounds: list[list[Match]] = []
+    start = 0
+    for end in range(1, len(games) + 1):
+        if end == len(games) or games[end].created_at != games[start].created_at:
+            rounds.extend(_round_robins(games[start:end]))
+            start = end
+    return rounds
+
+
+def _round_robins(games: Sequence[Match]) -> list[list[Match]]:
+    """Split games scheduled together into complete round robins, longest first."""
     rounds: list[list[Match]] = []
     i = 0
     while i < len(games):
@@ -594,7 +607,10 @@ def restart(state: TournamentState, match: Match, at: datetime) -> None:
             del state.done[key]
     if match.start is not None and match.start < at:
         match.start = at  # replayed from now: lateness counts from now
-        match.created_at = at
+        if match.stage is not Stage.TIEBREAK:
+            # An extra game keeps the time its round was scheduled: it tells its round
+            # apart from the others (`_rounds`).
+            match.created_at = at
 
 
 def _reseed(

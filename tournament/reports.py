@@ -52,6 +52,10 @@ def report_score(
             return finish(state, match, checked, at, how="agreed")
         match.report = _with_score(report, checked, at, counter)
         return [ReportDisputed(at=at, match=match.number, by=by)]
+    if report is not None and _key_of(report) == _key(checked):
+        # The same report again (typed twice, or as 3:1 after 3-1): it stands as it was,
+        # its time-out unchanged, and the opponent is not asked a second time.
+        return []
     seq = report.seq + 1 if report is not None else 1
     match.report = Report(
         by=by,

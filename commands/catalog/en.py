@@ -655,4 +655,11 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmed",
     "page.nothing_yet": "Nobody has entered yet.",
     "page.penalty": "{name} late: −{points} at {at}",
+    "correct.undoes_finish": "This takes back the final placements and ranking points of {tournament} (champion: {champion}) until match {match} is final again.",
+    "correct.go_ahead": "To go ahead: {command}",
+    "refused.correction_unfinishes": "Correcting match {match} takes back the placements and ranking points of {tournament}. Add confirm to go ahead.",
+    "tournament.finished_nobody": "{tournament} is over: nobody played (every match was lost by forfeit), so there is no champion and no ranking points.",
+    "tournament.finished_no_champion": "{tournament} is over without a champion: nobody was left to play the knockout. Ranking points for the group stage:",
+    "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
+    "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
 }

@@ -628,4 +628,11 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmado",
     "page.nothing_yet": "Todavía no se ha inscrito nadie.",
     "page.penalty": "{name} con retraso: −{points} a las {at}",
+    "correct.undoes_finish": "Esto retira la clasificación final y los puntos de ranking de {tournament} (campeón: {champion}) hasta que el encuentro {match} vuelva a ser definitivo.",
+    "correct.go_ahead": "Para seguir: {command}",
+    "refused.correction_unfinishes": "Corregir el encuentro {match} retira la clasificación y los puntos de ranking de {tournament}. Añade confirm para seguir.",
+    "tournament.finished_nobody": "{tournament} ha terminado: nadie jugó (todos los encuentros se perdieron por incomparecencia), así que no hay campeón ni puntos de ranking.",
+    "tournament.finished_no_champion": "{tournament} ha terminado sin campeón: no quedó nadie para jugar las eliminatorias. Puntos de ranking de la fase de grupos:",
+    "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
+    "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
 }

@@ -628,4 +628,11 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "potwierdził",
     "page.nothing_yet": "Nikt się jeszcze nie zapisał.",
     "page.penalty": "{name} spóźnienie: −{points} o {at}",
+    "correct.undoes_finish": "To cofa końcową klasyfikację i punkty rankingowe turnieju {tournament} (zwycięzca: {champion}), dopóki mecz {match} znów nie będzie rozstrzygnięty.",
+    "correct.go_ahead": "Aby kontynuować: {command}",
+    "refused.correction_unfinishes": "Poprawka meczu {match} cofa klasyfikację i punkty rankingowe turnieju {tournament}. Dopisz confirm, aby kontynuować.",
+    "tournament.finished_nobody": "{tournament} zakończony: nikt nie zagrał (wszystkie mecze przegrane walkowerem), więc nie ma zwycięzcy ani punktów rankingowych.",
+    "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
+    "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
+    "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
 }

@@ -628,4 +628,11 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmat",
     "page.nothing_yet": "Încă nu s-a înscris nimeni.",
     "page.penalty": "{name} întârziere: −{points} la {at}",
+    "correct.undoes_finish": "Aceasta retrage clasamentul final și punctele de clasament ale {tournament} (campion: {champion}) până când partida {match} este din nou definitivă.",
+    "correct.go_ahead": "Pentru a continua: {command}",
+    "refused.correction_unfinishes": "Corectarea partidei {match} retrage clasamentul și punctele de clasament ale {tournament}. Adăugați confirm pentru a continua.",
+    "tournament.finished_nobody": "{tournament} s-a încheiat: nu a jucat nimeni (toate partidele s-au pierdut prin neprezentare), deci nu există campion și nici puncte de clasament.",
+    "tournament.finished_no_champion": "{tournament} s-a încheiat fără campion: nu a rămas nimeni pentru eliminatorii. Punctele de clasament pentru faza grupelor:",
+    "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
+    "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
 }

@@ -37,7 +37,7 @@ def test_demo_runs_a_whole_night(clubtd: Clubtd, tmp_path: Path) -> None:
     (cup,) = data["tournaments"]
     assert cup["status"] == "finished"
     assert len(cup["entries"]) == 12
-    assert cup["placements"][0] == {"place": 1, "name": "grace"}
+    assert cup["placements"][0] == {"place": 1, "name": "grace", "places": "1"}
     assert {e["name"]: e["status"] for e in cup["entries"]}["heidi"] == "no_show"
     late = {p["against"] for m in cup["matches"] for p in m["penalties"]}
     assert late == {"erin", "grace", "heidi"}

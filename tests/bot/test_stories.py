@@ -194,7 +194,7 @@ def test_a_final_corrected_after_the_finish_changes_champion_points_and_season_H
     data = json.loads(exported.stdout)
     cup = next(t for t in data["tournaments"] if t["name"] == "March Cup")
     assert cup["status"] == "finished"
-    assert cup["placements"][0] == {"place": 1, "name": "Alice Moreno"}
+    assert cup["placements"][0] == {"place": 1, "name": "Alice Moreno", "places": "1"}
     assert {"name": "Alice Moreno", "points": 2.22} in [
         {"name": r["name"], "points": r["points"]} for r in cup["ranking_points"]
     ]

@@ -33,3 +33,12 @@ def test_rules_show_the_points_of_each_range_and_that_places_are_shared_PLACE_SH
         text = "\n".join(map(renderer.message, rules_summary(load_preset("hgv-backgammon"))))
         assert "1: 2 · 2: 1 · 3–4: 0.5 · 5–8: 0.25 · 9–16: 0.15 · 17–32: 0.08" in text
         assert words in text, language
+
+
+def test_a_shared_range_is_right_aligned_with_the_single_places_PLACE_SHARE() -> None:
+    state = new_tournament(load_preset("navodari-table"), 9, START, seed=2)
+    play_out(state, seed=2)
+    names = {p: f"p{p}" for p in state.entries}
+    text = Renderer("en", "UTC", "plain").table(views.placements_table(state, names))
+    rows = text.splitlines()[2:]
+    assert rows[0].startswith("    1 ") and rows[-1].startswith("  5–9 "), text

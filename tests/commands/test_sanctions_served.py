@@ -8,21 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.export import export_club
 from tests.commands.chat import Chat
-from tournament.model import TournamentStatus
-
-
-async def play_to_the_end(chat: Chat) -> None:
-    """The director types every result, white winning, until the tournament is over."""
-    for _ in range(50):
-        state = await chat.tournament()
-        if state.status is TournamentStatus.FINISHED:
-            return
-        ready = [m for m in state.matches.values() if m.is_ready and not m.is_final]
-        assert ready, state.status
-        match = min(ready, key=lambda m: m.number)
-        reply = await chat.say("ana", f"/result {match.number} {match.length}-0")
-        assert f"{match.number}" in reply, reply
-    raise AssertionError("never finished")
+from tests.commands.playing import play_to_the_end
+from tournament.state import TournamentState
 
 
 async def sanctions_of(chat: Chat, name: str) -> list[dict[str, Any]]:
@@ -75,3 +62,26 @@ async def test_a_lifted_suspension_is_inactive_in_the_export_HGV_2_3_6(
     await chat.say("ana", '/lift dora reason:"apologised"')
     (lifted,) = await sanctions_of(chat, "dora")
     assert (lifted["active"], lifted["status"]) == (False, "lifted")
+
+
+async def test_a_suspended_player_refused_in_the_group_is_named_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 15.18: "You are suspended from February Cup" in the group named nobody."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    reply = await chat.say("dora", "/register")
+    assert reply.startswith("dora, you are suspended from February Cup"), reply
+    assert dora_entered(await chat.tournament(), await chat.player_id("dora")) is False
+
+
+def dora_entered(state: TournamentState, player: int) -> bool:
+    return player in state.entries

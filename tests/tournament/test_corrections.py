@@ -6,7 +6,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournament import attendance, corrections, due, progress, reports
@@ -90,9 +90,19 @@ def test_a_final_corrected_after_the_finish_changes_champion_places_and_points_H
 
 
 def test_reopening_the_final_withdraws_the_placements_until_it_is_played_again() -> None:
+    """Issue 15.17: it undoes the finish, so it is refused until confirmed."""
     state = finished()
     final = final_of(state)
-    events = corrections.correct(state, final.number, "reopen", LATER)
+    placements = list(state.placements)
+    champion = next(p.player for p in placements if p.place == 1)
+    undone = corrections.impact(state, final.number, "reopen", LATER)
+    assert undone == corrections.Impact(conflicts=(), unfinishes=True, champion=champion)
+    with pytest.raises(Refused) as refused:
+        corrections.correct(state, final.number, "reopen", LATER)
+    assert refused.value.code == "correction_unfinishes"
+    assert final.is_final and state.placements == placements  # nothing changed
+    assert state.status is TournamentStatus.FINISHED
+    events = corrections.correct(state, final.number, "reopen", LATER, confirmed=True)
     assert TournamentReopened(at=LATER) in events
     assert state.status is TournamentStatus.KNOCKOUT and state.placements == []
     assert final.status is MatchStatus.SCHEDULED and final.start == LATER
@@ -113,6 +123,11 @@ def test_a_played_pairing_that_would_change_is_listed_and_changes_only_when_conf
     semi = next(m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "semi_final")
     final = final_of(state)
     assert corrections.plan(state, semi.number, won_by_other(semi), LATER) == (final.number,)
+    # Issue 15.17: restarting the played final also takes back the night's placements.
+    champion = next(p.player for p in state.placements if p.place == 1)
+    assert corrections.impact(state, semi.number, won_by_other(semi), LATER) == (
+        corrections.Impact(conflicts=(final.number,), unfinishes=True, champion=champion)
+    )
     with pytest.raises(Refused) as refused:
         corrections.correct(state, semi.number, won_by_other(semi), LATER)
     assert refused.value.code == "correction_needs_confirmation"
@@ -388,6 +403,13 @@ def in_knockout(preset: str, players: int, seed: int, waves: int) -> TournamentS
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(  # a tie voided away, then another tie among three: an old void game is no round
+    preset="navodari-table",
+    players=9,
+    seed=524289,
+    waves=2,
+    changes=[(0, "score"), (2471, "void"), (62034, "score"), (2471, "score")],
+)
 @given(
     preset=st.sampled_from(["hgv-backgammon", "navodari-table"]),
     players=st.integers(4, 10),
@@ -436,4 +458,28 @@ def test_corrections_equal_a_replay_of_the_corrected_facts_HGV_4_8(
         due.sweep(state, at)
         at += timedelta(minutes=1)
     _complete(state, rng, at)
+    assert_same_as_replay(state)
+
+
+def test_deciding_a_reopened_group_match_that_undoes_a_played_pairing_asks_first_HGV_4_8() -> None:
+    """Issue 15.1: the group result would seed another player into a knockout match
+    already played; the director is asked, and confirmed it starts afresh."""
+    state = in_knockout("hgv-backgammon", 5, 0, 1)
+    group = state.matches[3]
+    assert group.stage is Stage.GROUP and group.is_final
+    corrections.correct(state, group.number, "reopen", LATER)
+    length = group.length
+    scores = [FinalScore(length, 0), FinalScore(0, length)]
+    found = {s: corrections.open_conflicts(state, group.number, s, LATER) for s in scores}
+    undoing = next(s for s in scores if found[s])
+    before = bracket_view(state)
+    with pytest.raises(Refused) as refused:
+        corrections.set_result(state, group.number, undoing, LATER)
+    assert refused.value.code == "correction_needs_confirmation"
+    assert not group.is_final and bracket_view(state) == before  # nothing changed
+    events = corrections.set_result(state, group.number, undoing, LATER, confirmed=True)
+    reset = {e.match for e in events if isinstance(e, MatchReset)}
+    assert set(found[undoing]) <= reset
+    assert all(state.matches[n].status is MatchStatus.SCHEDULED for n in found[undoing])
+    _complete(state, random.Random(0), LATER)
     assert_same_as_replay(state)

@@ -1,0 +1,102 @@
+"""Destructive corrections ask first and say what they undo (issue 15.17, HGV-4.8)."""
+
+from __future__ import annotations
+
+import copy
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tests.commands.playing import play_to_the_end
+from tournament import corrections, progress
+from tournament.model import MatchStatus, Stage, TournamentStatus
+from tournament.scoring import FinalScore
+
+
+async def test_reopening_a_finished_final_asks_for_confirm_and_says_what_it_undoes_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    state = await chat.tournament()
+    final = next(m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final")
+    champion = next(p.player for p in state.placements if p.place == 1)
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora", "eva")}
+    reply = await chat.say("ana", f"/reopen {final.number}")
+    assert "takes back the final placements and ranking points of January Cup" in reply
+    assert f"(champion: {names[champion]})" in reply
+    assert f"To go ahead: /reopen {final.number} confirm" in reply
+    after = await chat.tournament()
+    assert after.status is TournamentStatus.FINISHED and after.placements == state.placements
+    reply = await chat.say("ana", f"/reopen {final.number} confirm")
+    assert f"Match {final.number} is reopened" in reply
+    assert (await chat.tournament()).status is TournamentStatus.KNOCKOUT
+
+
+async def test_a_reopened_group_result_that_undoes_a_played_knockout_match_asks_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 15.1: /reopen of a group match once knockout matches were played holds
+    the bracket; its new result, if it seeds someone else into a played match, is
+    asked for with confirm and says which matches start afresh."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", "finn")
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    while state.status is TournamentStatus.GROUPS:
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+        state = await chat.tournament()
+    for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+    state = await chat.tournament()
+    candidates = []
+    for group in state.stage_matches(Stage.GROUP):
+        trial = copy.deepcopy(state)
+        corrections.correct(trial, group.number, "reopen", chat.now, confirmed=True)
+        for score in (FinalScore(0, group.length), FinalScore(group.length, 0)):
+            found = corrections.open_conflicts(trial, group.number, score, chat.now)
+            if found:
+                candidates.append((group.number, score, found))
+    number, score, found = candidates[0]
+    reply = await chat.say("ana", f"/reopen {number} confirm")
+    assert f"Match {number} is reopened" in reply
+    reply = await chat.say("ana", f"/result {number} {score.white}-{score.black}")
+    listed = ", ".join(map(str, found))
+    assert f"already under way or played: {listed}" in reply, reply
+    assert f"/result {number} {score.white}-{score.black} confirm" in reply
+    assert not (await chat.tournament()).matches[number].is_final  # nothing changed
+    reply = await chat.say("ana", f"/result {number} {score.white}-{score.black} confirm")
+    after = await chat.tournament()
+    assert after.matches[number].is_final
+    assert all(after.matches[n].status is MatchStatus.SCHEDULED for n in found)
+    assert any(f"Match {found[0]} starts afresh" in text for _, text in chat.posted)
+
+
+async def test_status_lists_the_knockout_matches_a_reopened_group_holds_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", "finn", "gus")
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    while state.status is TournamentStatus.GROUPS:
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+        state = await chat.tournament()
+    group = state.stage_matches(Stage.GROUP)[0]
+    await chat.say("ana", f"/reopen {group.number}")
+    held = sorted(progress.held(await chat.tournament()))
+    assert held
+    status = await chat.say("ana", "/status")
+    listed = ", ".join(map(str, held))
+    assert f"Waiting for group {group.group} to be complete again ({len(held)})" in status
+    assert f"matches {listed}." in status

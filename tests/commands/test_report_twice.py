@@ -1,0 +1,37 @@
+"""The same report typed again is not announced again (issue 15.17, CLUB-REPORT)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import MatchStatus
+
+
+def asked_of(chat: Chat, player: str) -> list[str]:
+    """Return the requests to accept a report that went to `player`."""
+    return [text for to, text in chat.posted if to == f"user:{player}" and " reports " in text]
+
+
+async def test_the_same_report_typed_again_or_as_3_1_is_announced_once_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    match = min(state.matches.values(), key=lambda m: m.number)
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
+    assert match.white is not None and match.black is not None
+    white, black = names[match.white], names[match.black]
+    length = match.length
+    for typed in (f"{length}-1", f"{length}:1", f"{length} 1", f"{length}-1"):
+        reply = await chat.say(white, f"/report {typed}")
+        assert "recorded" in reply, (typed, reply)
+    assert len(asked_of(chat, black)) == 1, chat.posted
+    state = await chat.tournament()
+    report = state.matches[match.number].report
+    assert report is not None and report.seq == 1
+    assert state.matches[match.number].status is MatchStatus.PENDING
+    await chat.say(white, f"/report {length}-2")  # another score: asked again
+    assert len(asked_of(chat, black)) == 2, chat.posted
