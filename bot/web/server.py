@@ -232,7 +232,11 @@ class PageStore:
         return self._env.get_template("club.html").render(page=page, groups=groups, **context)
 
     def _tournament_html(self, page: pages.TournamentPage, version: _Version) -> str:
-        context = self._context(page.club, page.path, version.value)
+        return self.tournament_html(page, version.value)
+
+    def tournament_html(self, page: pages.TournamentPage, version: str) -> str:
+        """Return a tournament page's HTML (the bench times this with the view)."""
+        context = self._context(page.club, page.path, version)
         return self._env.get_template("tournament.html").render(page=page, **context)
 
     def not_found(self) -> bytes:
