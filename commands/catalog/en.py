@@ -595,5 +595,6 @@ MESSAGES: dict[str, str] = {
     "page.entries": "{count, plural, one {# player entered} other {# players entered}}",
     "page.confirmed": "confirmed",
     "page.nothing_yet": "Nobody has entered yet.",
+    "help.club.web": "the club's public pages: their link; on or off",
     "page.penalty": "{name} late: −{points} at {at}",
 }

@@ -565,5 +565,6 @@ MESSAGES: dict[str, str] = {
     "page.entries": "{count, plural, one {# jugador inscrito} other {# jugadores inscritos}}",
     "page.confirmed": "confirmado",
     "page.nothing_yet": "Todavía no se ha inscrito nadie.",
+    "help.club.web": "las páginas públicas del club: su enlace; on u off",
     "page.penalty": "{name} con retraso: −{points} a las {at}",
 }

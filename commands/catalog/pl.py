@@ -565,5 +565,6 @@ MESSAGES: dict[str, str] = {
     "page.entries": "{count, plural, one {# zapisany zawodnik} few {# zapisanych zawodników} many {# zapisanych zawodników} other {# zapisanego zawodnika}}",
     "page.confirmed": "potwierdził",
     "page.nothing_yet": "Nikt się jeszcze nie zapisał.",
+    "help.club.web": "publiczne strony klubu: ich link; on albo off",
     "page.penalty": "{name} spóźnienie: −{points} o {at}",
 }

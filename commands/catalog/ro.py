@@ -565,5 +565,6 @@ MESSAGES: dict[str, str] = {
     "page.entries": "{count, plural, one {# jucător înscris} few {# jucători înscriși} other {# de jucători înscriși}}",
     "page.confirmed": "confirmat",
     "page.nothing_yet": "Încă nu s-a înscris nimeni.",
+    "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",
     "page.penalty": "{name} întârziere: −{points} la {at}",
 }
