@@ -49,6 +49,19 @@ POLL_SECONDS = 2  # how often an open page asks for news (a result shows within 
 VERSION_SECONDS = 1.0  # how long a club's version is trusted before it is read again
 CACHE_LIMIT = 512  # rendered pages kept (the oldest go first)
 Kind = Literal["html", "json"]
+SCRIPT_PATH = "/s/live.js"
+# Pages run only their own script and styles, load nothing from elsewhere, and may not
+# be framed; the secret URL is never sent on as a referrer.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+        "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Robots-Tag": "noindex, nofollow",
+}
 
 
 def _template_source(name: str) -> str:
@@ -63,6 +76,13 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def relative(page: str, target: str) -> str:
+    """Return the link from one page path to another, relative: it works behind a proxy
+    that serves the pages under a prefix of CLUBTD_WEB_URL, and on any local port."""
+    depth = page.strip("/").count("/")
+    return "../" * depth + target.lstrip("/")
 
 
 def qr_svg(url: str) -> Markup:
@@ -216,13 +236,14 @@ class PageStore:
             "t": t,
             "m": m,
             "when": lambda at, style="datetime": renderer.when(at, style),
-            "href": lambda page_path: join(self.base_url, page_path),
+            "href": lambda target: relative(path, target),
             "language": club.language,
             "club": club,
             "url": url,
             "qr": qr_svg(url),
             "version": version,
             "poll_ms": POLL_SECONDS * 1000,
+            "script": relative(path, SCRIPT_PATH),
         }
 
     def _club_html(self, page: pages.ClubPage, version: _Version) -> str:
@@ -268,8 +289,7 @@ def make_app(store: PageStore) -> web.Application:
             "ETag": page.etag,
             "Cache-Control": "no-cache",
             "Vary": "Accept",
-            "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff",
+            **SECURITY_HEADERS,
         }
         if page.etag in _etags(request.headers.get("If-None-Match", "")):
             return web.Response(status=304, headers=headers)
@@ -280,7 +300,18 @@ def make_app(store: PageStore) -> web.Application:
     async def anything_else(request: web.Request) -> web.StreamResponse:
         return _not_found(store)
 
+    script = resources.files("bot.web").joinpath("static", "live.js").read_bytes()
+
+    async def live_script(request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=script,
+            content_type="text/javascript",
+            charset="utf-8",
+            headers={"Cache-Control": "public, max-age=3600", **SECURITY_HEADERS},
+        )
+
     app = web.Application()
+    app.router.add_get(SCRIPT_PATH, live_script)
     app.router.add_get(r"/c/{token:[0-9a-f]{32}}", handle)
     app.router.add_get(r"/c/{token:[0-9a-f]{32}}/t/{tournament:[0-9]{1,12}}", handle)
     app.router.add_route("*", "/{tail:.*}", anything_else)
@@ -297,7 +328,7 @@ def _not_found(store: PageStore) -> web.Response:
         body=store.not_found(),
         content_type="text/html",
         charset="utf-8",
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+        headers={"Cache-Control": "no-store", **SECURITY_HEADERS},
     )
 
 

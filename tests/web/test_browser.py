@@ -163,6 +163,8 @@ async def test_a_played_out_night_shows_every_group_the_bracket_and_the_places(
         assert "Cupa" in await page.inner_text("body")
         assert not await page.evaluate(OVERFLOWS), width
         await page.screenshot(path=str(SCREENSHOTS / f"club-{width}.png"), full_page=True)
+        await page.click("text=Cupa")  # the club page links its tournaments
+        assert page.url == night_site.at(path)
         await page.close()
 
 

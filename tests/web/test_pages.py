@@ -193,3 +193,22 @@ async def test_numbers_are_written_the_clubs_way(chat: Chat, client: TestClient[
     assert "Grupos" in html and 'lang="es"' in html
     data = json.loads(await (await client.get(f"{club}/t/{state.id}", headers=JSON)).text())
     assert isinstance(data["ranking_points"][0]["points"], float)  # JSON stays JSON
+
+
+async def test_pages_run_only_their_own_script_and_cannot_be_framed(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    club = await played(chat)
+    answer = await client.get(club)
+    policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert answer.headers["Referrer-Policy"] == "no-referrer"  # the secret stays secret
+    html = await answer.text()
+    script = re.search(r'<script src="([^"]+)"', html)
+    assert script is not None and script.group(1) == "../s/live.js"
+    served = await client.get("/s/live.js")
+    assert served.status == 200
+    assert "If-None-Match" in await served.text()
+    assert (
+        await client.get(club, headers={"If-None-Match": answer.headers["ETag"]})
+    ).status == 304
