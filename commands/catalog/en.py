@@ -596,5 +596,5 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmed",
     "page.nothing_yet": "Nobody has entered yet.",
     "help.club.web": "the club's public pages: their link; on or off",
-    "page.penalty": "{name} late: −{points} at {at}",
+    "page.penalty": "{name} late at {at}: {points, plural, one {# point} other {# points}} to the opponent",
 }

@@ -566,5 +566,5 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmado",
     "page.nothing_yet": "Todavía no se ha inscrito nadie.",
     "help.club.web": "las páginas públicas del club: su enlace; on u off",
-    "page.penalty": "{name} con retraso: −{points} a las {at}",
+    "page.penalty": "{name} llegó tarde ({at}): {points, plural, one {# punto} other {# puntos}} para el rival",
 }

@@ -566,5 +566,5 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "potwierdził",
     "page.nothing_yet": "Nikt się jeszcze nie zapisał.",
     "help.club.web": "publiczne strony klubu: ich link; on albo off",
-    "page.penalty": "{name} spóźnienie: −{points} o {at}",
+    "page.penalty": "{name} spóźnienie ({at}): {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika",
 }

@@ -566,5 +566,5 @@ MESSAGES: dict[str, str] = {
     "page.confirmed": "confirmat",
     "page.nothing_yet": "Încă nu s-a înscris nimeni.",
     "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",
-    "page.penalty": "{name} întârziere: −{points} la {at}",
+    "page.penalty": "{name} întârziere ({at}): {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar",
 }

@@ -159,6 +159,12 @@ async def test_a_played_out_night_shows_every_group_the_bracket_and_the_places(
         assert data["placements"][0]["name"] in first
         assert not await page.evaluate(OVERFLOWS), width
         await page.screenshot(path=str(SCREENSHOTS / f"tournament-{width}.png"), full_page=True)
+        if width == "desktop":  # as printed for the venue's wall: no buttons, the QR code
+            await page.emulate_media(media="print")
+            assert await page.locator(".printqr svg").is_visible()
+            assert not await page.locator("nav.jump").is_visible()
+            await page.screenshot(path=str(SCREENSHOTS / "tournament-print.png"), full_page=True)
+            await page.emulate_media(media="screen")
         await page.goto(night_site.at(club))
         assert "Cupa" in await page.inner_text("body")
         assert not await page.evaluate(OVERFLOWS), width
@@ -207,6 +213,7 @@ async def live_site(tmp_path: Path) -> AsyncIterator[tuple[Site, Chat, str]]:
     site = Site(url)
     await site.start()
     chat = Chat(site.engine)
+    await chat.say("ana", '/club name:"Club Ñandú" language:es timezone:Europe/Madrid')
     found = LINK.search(await chat.say("ana", "/club web:on"))
     assert found is not None
     await chat.night("bob", "carol", "dave", "erin")
@@ -234,3 +241,5 @@ async def test_a_result_appears_on_an_open_page_without_a_reload(
     assert f"{match.length}-1" in await row.inner_text()
     assert await page.evaluate("window.notReloaded === true")
     assert not await page.evaluate(OVERFLOWS)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(SCREENSHOTS / "tournament-live-phone.png"), full_page=True)

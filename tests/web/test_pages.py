@@ -212,3 +212,16 @@ async def test_pages_run_only_their_own_script_and_cannot_be_framed(
     assert (
         await client.get(club, headers={"If-None-Match": answer.headers["ETag"]})
     ).status == 304
+
+
+async def test_results_show_lateness_points_HGV_2_3_1(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    found = PATH.search(await chat.say("ana", "/club web:on"))
+    assert found is not None
+    await chat.night("bob", "carol", "dave", "erin", check_in=("bob", "carol", "dave"))
+    await chat.wait(55)  # from 19:30 to 20:25: erin's opponent gets a point every 10 minutes
+    state = await chat.tournament()
+    html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
+    assert "erin late at 20:10: 1 point to the opponent" in html
+    assert "erin late at 20:20: 1 point to the opponent" in html
