@@ -73,7 +73,8 @@ def cached_answer() -> Callable[[], int]:
     version = server._Version("v1", Club(1, "HG", "UTC", "en"), 0.0)
     store.clock = lambda: 0.0
     store._versions[TOKEN] = version
-    store._pages[(TOKEN, "1", "html")] = server._Rendered("v1", '"v1-html"', body, "text/html")
+    kept = server._Rendered("v1", '"v1-html"', body, "text/html")
+    store._pages[(TOKEN, "1", "html")] = server._Kept("v1", kept)
 
     def run() -> int:
         return asyncio.run(answer())

@@ -101,6 +101,14 @@ class _Rendered:
 
 
 @dataclass
+class _Kept:
+    """A page as rendered for a version, or None: no page at that path then."""
+
+    version: str
+    found: _Rendered | None
+
+
+@dataclass
 class _Version:
     value: str
     club: Club
@@ -117,8 +125,8 @@ class PageStore:
     clock: Callable[[], float] = time.monotonic
     renders: int = 0  # how many pages were rendered (the bench and tests read it)
     _versions: dict[str, _Version] = field(default_factory=dict)
-    _pages: dict[tuple[str, str, Kind], _Rendered] = field(default_factory=dict)
-    _locks: dict[tuple[str, str, Kind], asyncio.Lock] = field(default_factory=dict)
+    _pages: dict[tuple[str, str, Kind], _Kept] = field(default_factory=dict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _env: Environment = field(default_factory=environment)
 
     async def version(self, token: str) -> _Version | None:
@@ -173,27 +181,33 @@ class PageStore:
     def _forget(self, token: str) -> None:
         for key in [k for k in self._pages if k[0] == token]:
             del self._pages[key]
+        lock = self._locks.get(token)
+        if lock is not None and not lock.locked():
+            del self._locks[token]
 
     async def page(self, token: str, path: str, kind: Kind) -> _Rendered | None:
-        """Return the page at `path` for this version, rendering it only when new."""
+        """Return the page at `path` for this version, rendering it only when new.
+
+        A path that is no page (a tournament of another club, a number made up) is
+        remembered as missing for the version too: made-up links cost no more work
+        than real ones. One lock per club: one render at a time, each only once.
+        """
         version = await self.version(token)
         if version is None:
             return None
         key = (token, path, kind)
         cached = self._pages.get(key)
         if cached is not None and cached.version == version.value:
-            return cached
-        lock = self._locks.setdefault(key, asyncio.Lock())
+            return cached.found
+        lock = self._locks.setdefault(token, asyncio.Lock())
         async with lock:
             cached = self._pages.get(key)
             if cached is not None and cached.version == version.value:
-                return cached
+                return cached.found
             rendered = await self._render(token, path, kind, version)
-            if rendered is None:
-                return None
             if len(self._pages) >= CACHE_LIMIT:
                 self._pages.pop(next(iter(self._pages)))
-            self._pages[key] = rendered
+            self._pages[key] = _Kept(version.value, rendered)
             return rendered
 
     async def _render(

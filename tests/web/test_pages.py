@@ -9,6 +9,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -225,3 +226,21 @@ async def test_results_show_lateness_points_HGV_2_3_1(
     html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
     assert "erin late at 20:10: 1 point to the opponent" in html
     assert "erin late at 20:20: 1 point to the opponent" in html
+
+
+async def test_made_up_links_cost_no_more_than_real_ones(
+    chat: Chat, store: PageStore, client: TestClient[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.web import server
+
+    monkeypatch.setattr(server, "CACHE_LIMIT", 8)
+    club = await played(chat)
+    store.clock = Clock()
+    before = store.renders
+    for _ in range(3):
+        assert (await client.get(f"{club}/t/999")).status == 404
+    assert store.renders == before + 1  # remembered as missing until the club changes
+    for number in range(1000, 1040):
+        assert (await client.get(f"{club}/t/{number}")).status == 404
+    assert len(store._pages) <= 8
+    assert len(store._locks) == 1  # one per club whose pages are on, not per path
