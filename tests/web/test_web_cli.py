@@ -120,6 +120,29 @@ def test_the_demo_ends_by_saying_how_to_open_its_pages(clubtd: Clubtd) -> None:
     links = re.findall(r"http://127\.0\.0\.1:8080/c/[0-9a-f]{32}(?:/t/\d+)?", out)
     assert any("/t/" in link for link in links) and any("/t/" not in link for link in links)
     assert "Follow it live" in out  # the draw and the final carried the link
+    # The demo's page shows the HGV knockout: a play-in, byes, the Last Chance.
+    tournament = next(link for link in links if "/t/" in link)
+    html = asyncio.run(_page("sqlite:///clubtd-demo.db", tournament.split("8080", 1)[1]))
+    for word in ("Play-in", "Last Chance", "bye", "Final", "grace", "2.30"):
+        assert word in html, word
+
+
+async def _page(url: str, path: str) -> str:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.web.server import PageStore, make_app
+    from storage.engine import make_engine
+    from storage.unit_of_work import unit_of_work_factory
+
+    engine = make_engine(url)
+    store = PageStore(engine=engine, uow_factory=unit_of_work_factory(engine), base_url="x")
+    try:
+        async with TestClient(TestServer(make_app(store))) as client:
+            answer = await client.get(path)
+            assert answer.status == 200
+            return await answer.text()
+    finally:
+        await engine.dispose()
 
 
 def test_clubtd_web_serves_the_clubs_pages_until_stopped(tmp_path: Path) -> None:
