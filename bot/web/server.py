@@ -228,10 +228,12 @@ class PageStore:
             body = json.dumps(found.data, ensure_ascii=False, indent=1).encode()
             content_type = "application/json"
         elif isinstance(found, pages.ClubPage):
-            body = self._club_html(found, version).encode()
+            # Rendering is CPU work: off the event loop, so the chat adapters sharing it
+            # (`clubtd run`) keep answering while a big page is drawn.
+            body = (await asyncio.to_thread(self._club_html, found, version)).encode()
             content_type = "text/html"
         else:
-            body = self._tournament_html(found, version).encode()
+            body = (await asyncio.to_thread(self._tournament_html, found, version)).encode()
             content_type = "text/html"
         etag = f'"{version.value}-{kind}"'
         return _Rendered(version.value, etag, body, content_type)
