@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 EMULATOR := tests/telegram/emulator
 NODE_STAMP := $(EMULATOR)/node_modules/.installed-stamp
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,18 @@ $(NODE_STAMP): $(EMULATOR)/package-lock.json
 	npm ci --prefix $(EMULATOR) --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-test: lint $(NODE_STAMP)
+# Debian's chromium for the public pages' browser tests (Playwright drives it; its own
+# browser download is never used). Installed when missing and we may (root, as in CI).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		else \
+			echo "chromium is missing: sudo apt-get install -y chromium (browser tests skip)"; \
+		fi; \
+	fi
+
+test: lint $(NODE_STAMP) browser
 	$(BIN)/pytest
 
 bench: $(STAMP) $(NODE_STAMP)
@@ -37,6 +48,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m bench.telegram
 	$(BIN)/python -m bench.discord
 	$(BIN)/python -m bench.pictures
+	$(BIN)/python -m bench.web
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

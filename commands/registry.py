@@ -180,6 +180,9 @@ LOT_WORDS |= {"drugi": "second", "doilea": "second", "al_doilea": "second"}
 ON_OFF = {word: ("on" if meaning == "yes" else "off") for word, meaning in YES_NO.items()}
 ON_OFF |= {"yes": "on", "no": "off", "wł": "on", "wył": "off", "pornit": "on", "oprit": "off"}
 ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
+ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "off"}
+ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
+ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 
@@ -237,6 +240,22 @@ def _club() -> CommandSpec:
         (Param("code", "text", required=True, positional=True, example="A1B2C3"),),
         scope="chat",
     )
+    # `/club web` (its link, or that the pages are off), `/club web on`: as web:on.
+    pages = CommandSpec(
+        "club web",
+        web.club_web,
+        "director",
+        (
+            Param(
+                "web",
+                "choice",
+                positional=True,
+                choices=("on", "off"),
+                synonyms=ON_OFF,
+                description="arg.web",
+            ),
+        ),
+    )
     return CommandSpec(
         "club",
         directors.club,
@@ -255,7 +274,7 @@ def _club() -> CommandSpec:
             Param("approval", "choice", choices=("yes", "no", "preset"), synonyms=YES_NO),
             Param("web", "choice", choices=("on", "off"), synonyms=ON_OFF),
         ),
-        subcommands=(link, join, confirm),
+        subcommands=(link, join, confirm, pages),
     )
 
 

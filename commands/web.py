@@ -15,6 +15,7 @@ from commands.replies import Msg, Name, Reply, msg
 from tournament.model import TournamentStatus
 
 if TYPE_CHECKING:  # the session announces with these links: no import cycle at run time
+    from commands.params import Args
     from commands.session import Session
 
 TOKEN_BYTES = 16  # 128 random bits, as 32 hex digits: nothing a chat's markup would escape
@@ -59,6 +60,17 @@ async def switch(s: Session, on: bool) -> Msg:
         await s.uow.clubs.set_web_token(s.club.id, token)
         s.log("web", on=True)
     return msg("web.on", url=join(s.config.web_url, club_path(token)))
+
+
+async def club_web(s: Session, a: Args) -> Reply:
+    """`/club web on|off` switches the pages like `/club web:on`; bare, gives the link."""
+    state = a.choice("web")
+    if state is not None:
+        return Reply((await switch(s, state == "on"),))
+    token = await s.uow.clubs.web_token(s.club.id)
+    if token is None:
+        return Reply((msg("web.pages_off"),))
+    return Reply((msg("web.on", url=join(s.config.web_url, club_path(token))),))
 
 
 async def web(s: Session, _a: object) -> Reply:

@@ -87,6 +87,7 @@ class TournamentPage:
     name: str
     start: When
     status: Msg
+    live: bool  # being played: results may come in any minute
     game: Msg
     entries: tuple[Entrant, ...]  # shown before the draw
     groups: tuple[pictures.GroupView, ...]
@@ -160,7 +161,13 @@ async def tournament_page(
     if tournament_id not in {tid for tid, _, _, _ in await uow.tournaments.list(club.id)}:
         return None
     state = await uow.tournaments.get(tournament_id)
-    names = await _names(uow, club)
+    return tournament_view(state, club, await _names(uow, club), token)
+
+
+def tournament_view(
+    state: TournamentState, club: Club, names: Mapping[PlayerId, str], token: str
+) -> TournamentPage:
+    """Return a tournament's page from its state (what the page shows, nothing loaded)."""
     ordered = sorted(state.matches.values(), key=lambda m: m.number)
     entries = (
         tuple(
@@ -178,6 +185,7 @@ async def tournament_page(
         name=state.name,
         start=When(state.start, "datetime"),
         status=msg(f"tstatus.{state.status.value}"),
+        live=_KIND_OF.get(state.status) == "live",
         game=msg(f"game.{state.preset.game}"),
         entries=entries,
         groups=tuple(
@@ -196,7 +204,7 @@ async def tournament_page(
             for p in state.placements
         ),
         placements_title=msg("title.placements", tournament=Name(state.name)),
-        data=tournament_object(state, names, ZoneInfo(club.timezone)),
+        data=tournament_object(state, dict(names), ZoneInfo(club.timezone)),
     )
 
 

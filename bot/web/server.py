@@ -49,6 +49,19 @@ POLL_SECONDS = 2  # how often an open page asks for news (a result shows within 
 VERSION_SECONDS = 1.0  # how long a club's version is trusted before it is read again
 CACHE_LIMIT = 512  # rendered pages kept (the oldest go first)
 Kind = Literal["html", "json"]
+SCRIPT_PATH = "/s/live.js"
+# Pages run only their own script and styles, load nothing from elsewhere, and may not
+# be framed; the secret URL is never sent on as a referrer.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+        "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Robots-Tag": "noindex, nofollow",
+}
 
 
 def _template_source(name: str) -> str:
@@ -65,6 +78,13 @@ def environment() -> Environment:
     )
 
 
+def relative(page: str, target: str) -> str:
+    """Return the link from one page path to another, relative: it works behind a proxy
+    that serves the pages under a prefix of CLUBTD_WEB_URL, and on any local port."""
+    depth = page.strip("/").count("/")
+    return "../" * depth + target.lstrip("/")
+
+
 def qr_svg(url: str) -> Markup:
     """Return a QR code of `url` as inline SVG (drawn by segno from our own URL)."""
     code = segno.make(url, error="m")
@@ -78,6 +98,14 @@ class _Rendered:
     etag: str
     body: bytes
     content_type: str
+
+
+@dataclass
+class _Kept:
+    """A page as rendered for a version, or None: no page at that path then."""
+
+    version: str
+    found: _Rendered | None
 
 
 @dataclass
@@ -97,8 +125,8 @@ class PageStore:
     clock: Callable[[], float] = time.monotonic
     renders: int = 0  # how many pages were rendered (the bench and tests read it)
     _versions: dict[str, _Version] = field(default_factory=dict)
-    _pages: dict[tuple[str, str, Kind], _Rendered] = field(default_factory=dict)
-    _locks: dict[tuple[str, str, Kind], asyncio.Lock] = field(default_factory=dict)
+    _pages: dict[tuple[str, str, Kind], _Kept] = field(default_factory=dict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _env: Environment = field(default_factory=environment)
 
     async def version(self, token: str) -> _Version | None:
@@ -153,27 +181,33 @@ class PageStore:
     def _forget(self, token: str) -> None:
         for key in [k for k in self._pages if k[0] == token]:
             del self._pages[key]
+        lock = self._locks.get(token)
+        if lock is not None and not lock.locked():
+            del self._locks[token]
 
     async def page(self, token: str, path: str, kind: Kind) -> _Rendered | None:
-        """Return the page at `path` for this version, rendering it only when new."""
+        """Return the page at `path` for this version, rendering it only when new.
+
+        A path that is no page (a tournament of another club, a number made up) is
+        remembered as missing for the version too: made-up links cost no more work
+        than real ones. One lock per club: one render at a time, each only once.
+        """
         version = await self.version(token)
         if version is None:
             return None
         key = (token, path, kind)
         cached = self._pages.get(key)
         if cached is not None and cached.version == version.value:
-            return cached
-        lock = self._locks.setdefault(key, asyncio.Lock())
+            return cached.found
+        lock = self._locks.setdefault(token, asyncio.Lock())
         async with lock:
             cached = self._pages.get(key)
             if cached is not None and cached.version == version.value:
-                return cached
+                return cached.found
             rendered = await self._render(token, path, kind, version)
-            if rendered is None:
-                return None
             if len(self._pages) >= CACHE_LIMIT:
                 self._pages.pop(next(iter(self._pages)))
-            self._pages[key] = rendered
+            self._pages[key] = _Kept(version.value, rendered)
             return rendered
 
     async def _render(
@@ -194,10 +228,12 @@ class PageStore:
             body = json.dumps(found.data, ensure_ascii=False, indent=1).encode()
             content_type = "application/json"
         elif isinstance(found, pages.ClubPage):
-            body = self._club_html(found, version).encode()
+            # Rendering is CPU work: off the event loop, so the chat adapters sharing it
+            # (`clubtd run`) keep answering while a big page is drawn.
+            body = (await asyncio.to_thread(self._club_html, found, version)).encode()
             content_type = "text/html"
         else:
-            body = self._tournament_html(found, version).encode()
+            body = (await asyncio.to_thread(self._tournament_html, found, version)).encode()
             content_type = "text/html"
         etag = f'"{version.value}-{kind}"'
         return _Rendered(version.value, etag, body, content_type)
@@ -216,13 +252,14 @@ class PageStore:
             "t": t,
             "m": m,
             "when": lambda at, style="datetime": renderer.when(at, style),
-            "href": lambda page_path: join(self.base_url, page_path),
+            "href": lambda target: relative(path, target),
             "language": club.language,
             "club": club,
             "url": url,
             "qr": qr_svg(url),
             "version": version,
             "poll_ms": POLL_SECONDS * 1000,
+            "script": relative(path, SCRIPT_PATH),
         }
 
     def _club_html(self, page: pages.ClubPage, version: _Version) -> str:
@@ -232,7 +269,11 @@ class PageStore:
         return self._env.get_template("club.html").render(page=page, groups=groups, **context)
 
     def _tournament_html(self, page: pages.TournamentPage, version: _Version) -> str:
-        context = self._context(page.club, page.path, version.value)
+        return self.tournament_html(page, version.value)
+
+    def tournament_html(self, page: pages.TournamentPage, version: str) -> str:
+        """Return a tournament page's HTML (the bench times this with the view)."""
+        context = self._context(page.club, page.path, version)
         return self._env.get_template("tournament.html").render(page=page, **context)
 
     def not_found(self) -> bytes:
@@ -264,8 +305,7 @@ def make_app(store: PageStore) -> web.Application:
             "ETag": page.etag,
             "Cache-Control": "no-cache",
             "Vary": "Accept",
-            "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff",
+            **SECURITY_HEADERS,
         }
         if page.etag in _etags(request.headers.get("If-None-Match", "")):
             return web.Response(status=304, headers=headers)
@@ -276,7 +316,18 @@ def make_app(store: PageStore) -> web.Application:
     async def anything_else(request: web.Request) -> web.StreamResponse:
         return _not_found(store)
 
+    script = resources.files("bot.web").joinpath("static", "live.js").read_bytes()
+
+    async def live_script(request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=script,
+            content_type="text/javascript",
+            charset="utf-8",
+            headers={"Cache-Control": "public, max-age=3600", **SECURITY_HEADERS},
+        )
+
     app = web.Application()
+    app.router.add_get(SCRIPT_PATH, live_script)
     app.router.add_get(r"/c/{token:[0-9a-f]{32}}", handle)
     app.router.add_get(r"/c/{token:[0-9a-f]{32}}/t/{tournament:[0-9]{1,12}}", handle)
     app.router.add_route("*", "/{tail:.*}", anything_else)
@@ -293,7 +344,7 @@ def _not_found(store: PageStore) -> web.Response:
         body=store.not_found(),
         content_type="text/html",
         charset="utf-8",
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+        headers={"Cache-Control": "no-store", **SECURITY_HEADERS},
     )
 
 

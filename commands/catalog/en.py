@@ -662,4 +662,6 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_no_champion": "{tournament} is over without a champion: nobody was left to play the knockout. Ranking points for the group stage:",
     "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
     "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
+    "help.club.web": "the club's public pages: their link; on or off",
+    "page.penalty": "{name} late at {at}: {points, plural, one {# point} other {# points}} to the opponent",
 }

@@ -635,4 +635,6 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_no_champion": "{tournament} ha terminado sin campeón: no quedó nadie para jugar las eliminatorias. Puntos de ranking de la fase de grupos:",
     "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
     "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
+    "help.club.web": "las páginas públicas del club: su enlace; on u off",
+    "page.penalty": "{name} llegó tarde ({at}): {points, plural, one {# punto} other {# puntos}} para el rival",
 }

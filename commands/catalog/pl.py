@@ -635,4 +635,6 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
     "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
     "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
+    "help.club.web": "publiczne strony klubu: ich link; on albo off",
+    "page.penalty": "{name} spóźnienie ({at}): {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika",
 }

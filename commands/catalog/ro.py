@@ -635,4 +635,6 @@ MESSAGES: dict[str, str] = {
     "tournament.finished_no_champion": "{tournament} s-a încheiat fără campion: nu a rămas nimeni pentru eliminatorii. Punctele de clasament pentru faza grupelor:",
     "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
     "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
+    "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",
+    "page.penalty": "{name} întârziere ({at}): {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar",
 }

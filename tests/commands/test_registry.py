@@ -48,7 +48,7 @@ def test_every_command_accepts_the_tournament_option() -> None:
 
 def test_subcommands_are_declared_with_their_own_parameters() -> None:
     assert {s.word for s in BY_NAME["tournament"].subcommands} >= {"new", "info"}
-    assert {s.word for s in BY_NAME["club"].subcommands} == {"link", "join", "confirm"}
+    assert {s.word for s in BY_NAME["club"].subcommands} == {"link", "join", "confirm", "web"}
     assert BY_PATH["club join"].scope == "chat"
     assert [p.name for p in BY_PATH["report game"].params][:2] == ["kind", "cube"]
     assert bound("/club join abc123").command == "club join"

@@ -9,6 +9,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -193,3 +194,53 @@ async def test_numbers_are_written_the_clubs_way(chat: Chat, client: TestClient[
     assert "Grupos" in html and 'lang="es"' in html
     data = json.loads(await (await client.get(f"{club}/t/{state.id}", headers=JSON)).text())
     assert isinstance(data["ranking_points"][0]["points"], float)  # JSON stays JSON
+
+
+async def test_pages_run_only_their_own_script_and_cannot_be_framed(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    club = await played(chat)
+    answer = await client.get(club)
+    policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert answer.headers["Referrer-Policy"] == "no-referrer"  # the secret stays secret
+    html = await answer.text()
+    script = re.search(r'<script src="([^"]+)"', html)
+    assert script is not None and script.group(1) == "../s/live.js"
+    served = await client.get("/s/live.js")
+    assert served.status == 200
+    assert "If-None-Match" in await served.text()
+    assert (
+        await client.get(club, headers={"If-None-Match": answer.headers["ETag"]})
+    ).status == 304
+
+
+async def test_results_show_lateness_points_HGV_2_3_1(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    found = PATH.search(await chat.say("ana", "/club web:on"))
+    assert found is not None
+    await chat.night("bob", "carol", "dave", "erin", check_in=("bob", "carol", "dave"))
+    await chat.wait(55)  # from 19:30 to 20:25: erin's opponent gets a point every 10 minutes
+    state = await chat.tournament()
+    html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
+    assert "erin late at 20:10: 1 point to the opponent" in html
+    assert "erin late at 20:20: 1 point to the opponent" in html
+
+
+async def test_made_up_links_cost_no_more_than_real_ones(
+    chat: Chat, store: PageStore, client: TestClient[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.web import server
+
+    monkeypatch.setattr(server, "CACHE_LIMIT", 8)
+    club = await played(chat)
+    store.clock = Clock()
+    before = store.renders
+    for _ in range(3):
+        assert (await client.get(f"{club}/t/999")).status == 404
+    assert store.renders == before + 1  # remembered as missing until the club changes
+    for number in range(1000, 1040):
+        assert (await client.get(f"{club}/t/{number}")).status == 404
+    assert len(store._pages) <= 8
+    assert len(store._locks) == 1  # one per club whose pages are on, not per path

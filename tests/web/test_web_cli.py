@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
 import socket
 from pathlib import Path
@@ -12,8 +13,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
 from bot.bootstrap import App, command_config
+from bot.cli import app
 from bot.runner import serve
 from bot.settings import Settings, listen_address, web_base
 from tests.bot.conftest import Clubtd
@@ -117,3 +120,70 @@ def test_the_demo_ends_by_saying_how_to_open_its_pages(clubtd: Clubtd) -> None:
     links = re.findall(r"http://127\.0\.0\.1:8080/c/[0-9a-f]{32}(?:/t/\d+)?", out)
     assert any("/t/" in link for link in links) and any("/t/" not in link for link in links)
     assert "Follow it live" in out  # the draw and the final carried the link
+    # The demo's page shows the HGV knockout: a play-in, byes, the Last Chance.
+    tournament = next(link for link in links if "/t/" in link)
+    html = asyncio.run(_page("sqlite:///clubtd-demo.db", tournament.split("8080", 1)[1]))
+    for word in ("Play-in", "Last Chance", "bye", "Final", "grace", "2.30"):
+        assert word in html, word
+
+
+async def _page(url: str, path: str) -> str:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.web.server import PageStore, make_app
+    from storage.engine import make_engine
+    from storage.unit_of_work import unit_of_work_factory
+
+    engine = make_engine(url)
+    store = PageStore(engine=engine, uow_factory=unit_of_work_factory(engine), base_url="x")
+    try:
+        async with TestClient(TestServer(make_app(store))) as client:
+            answer = await client.get(path)
+            assert answer.status == 200
+            return await answer.text()
+    finally:
+        await engine.dispose()
+
+
+def test_clubtd_web_serves_the_clubs_pages_until_stopped(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    database = f"sqlite:///{tmp_path / 'w.db'}"
+    setup = tmp_path / "s.t"
+    setup.write_text('@club name:"HG"\n@director ana\nana: /club web:on\n', encoding="utf-8")
+    made = CliRunner().invoke(app, ["console", "--script", str(setup), "--db", database])
+    assert made.exit_code == 0, made.stderr
+    found = re.search(r"/c/[0-9a-f]{32}", made.stdout)
+    assert found is not None
+    port = _free_port()
+    command = "from bot.cli import main; main()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", command, "web", "--db", database, "--listen", f"127.0.0.1:{port}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # This checkout's code, whatever the virtual environment has installed.
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    try:
+        status = 0
+        for _ in range(100):  # up to 10 s for it to start
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{found.group(0)}") as page:
+                    status = page.status
+                    body = page.read().decode()
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+        assert status == 200, process.stderr.read() if process.poll() is not None else ""
+        assert "HG" in body
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert f"127.0.0.1:{port}" in out

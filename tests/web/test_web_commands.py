@@ -38,7 +38,8 @@ async def test_only_a_director_turns_the_pages_on(engine: AsyncEngine) -> None:
     await chat.say("ana", '/club name:"HG"')
     reply = await chat.say("bob", "/club web:on")
     assert LINK.search(reply) is None
-    assert "/web" not in reply or "director" in reply.lower()
+    assert "director" in reply.lower()
+    assert "/club web:on" in await chat.say("bob", "/web")  # still off
 
 
 async def test_web_while_off_says_how_to_turn_them_on(engine: AsyncEngine) -> None:
@@ -138,3 +139,28 @@ async def test_a_mistyped_web_value_changes_nothing_and_says_what_to_type(
     reply = await chat.say("ana", "/club web:maybe")
     assert "web:on" in reply or ("on" in reply and "off" in reply), reply
     assert "/club web:on" in await chat.say("bob", "/web")  # still off
+
+
+async def test_club_web_alone_gives_the_link_and_takes_on_or_off_as_a_word(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    assert "/club web:on" in await chat.say("ana", "/club web")  # off: says how to turn on
+    on = LINK.search(await chat.say("ana", "/club web on"))
+    assert on is not None
+    again = LINK.search(await chat.say("ana", "/club web"))
+    assert again is not None and again.group(1) == on.group(1)
+    assert "404" in await chat.say("ana", "/club web off")
+
+
+async def test_on_and_off_in_polish_and_romanian_words(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    assert "są włączone" in await chat.say("ana", "/club web włącz")
+    assert "są wyłączone" in await chat.say("ana", "/club web:nie")
+    await chat.say("ana", "/club language:ro")
+    assert "sunt pornite" in await chat.say("ana", "/club web:da")
+    assert "sunt oprite" in await chat.say("ana", "/club web oprește")
+    refused = await chat.say("ana", "/club web pornt")
+    assert "on, off" in refused and "web:" in refused
