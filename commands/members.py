@@ -57,19 +57,31 @@ def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, st
     member's or nobody's (`zofia kowalska`), several when each part is a member's
     (`ana jorge`). A name that could be several members is refused, saying whom.
     """
-    if any(" " in word for word in typed):
-        return [_one(known, word) for word in typed]  # quoted: one name each
-    whole = " ".join(typed)
-    found = known.candidates(whole)
-    if len(found) == 1 or len(typed) == 1:
+    out: list[tuple[Player | None, str]] = []
+    run: list[str] = []
+    for word in [*typed, ""]:
+        if word and " " not in word:
+            run.append(word)
+            continue
+        if run:
+            out.extend(_unquoted(known, run))
+            run = []
+        if word:
+            out.append(_one(known, word))  # quoted: one name
+    return out
+
+
+def _unquoted(known: Roster, words: list[str]) -> list[tuple[Player | None, str]]:
+    whole = " ".join(words)
+    if len(words) == 1 or len(known.candidates(whole)) == 1:
         return [_one(known, whole)]
     several: list[tuple[Player | None, str]] = []
     index = 0
-    while index < len(typed):
-        for end in range(len(typed), index, -1):
-            part = known.candidates(" ".join(typed[index:end]))
+    while index < len(words):
+        for end in range(len(words), index, -1):
+            part = known.candidates(" ".join(words[index:end]))
             if len(part) == 1:
-                several.append((part[0], " ".join(typed[index:end])))
+                several.append((part[0], " ".join(words[index:end])))
                 index = end
                 break
         else:
