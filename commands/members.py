@@ -171,16 +171,34 @@ async def player_usage(s: Session, a: Args) -> Reply:
     return say("player.usage")
 
 
+def _pair(a: Args, key: str, *, usage: str) -> tuple[str, str]:
+    """Return (player, `key` value) typed; `/player merge "Rocío 2" into "Rocío"`, the
+    colon forgotten, is read as `into:"Rocío"`."""
+    typed = " ".join((a.text("player") or "").split())
+    other = (a.text(key) or "").strip()
+    if not other:
+        before, found, after = typed.rpartition(f" {key} ")
+        if found and before.strip() and after.strip():
+            typed, other = before.strip(), after.strip()
+    typed = typed.strip().strip('"“”„«»')
+    other = other.strip().strip('"“”„«»')
+    if not typed or not other:
+        raise Refused(usage)
+    return typed, other
+
+
 async def player_rename(s: Session, a: Args) -> Reply:
     """Fix a player's name everywhere: /player rename "zofia kowalska" to:"Zofia Kowalska"."""
-    player = _named(a, "player")
-    wanted = naming.clean(a.text("to") or "", what="name")
+    typed, to = _pair(a, "to", usage="rename_usage")
+    player = await s.find_player(typed)
+    wanted = naming.clean(to, what="name")
+    if wanted == player.name:
+        raise Refused("rename_same", name=player.name)
     others = [p.name for p in await s.uow.players.all(s.club.id) if p.id != player.id]
     twin = naming.look_alike(wanted, others)
     if twin is not None:
-        raise Refused("rename_taken", name=wanted, other=twin)
-    if wanted == player.name:
-        raise Refused("rename_same", name=player.name)
+        same = fold(twin) == fold(wanted)
+        raise Refused("rename_exists" if same else "rename_taken", name=wanted, other=twin)
     before = player.name
     player.name = wanted
     await s.uow.players.save(player)
@@ -191,8 +209,9 @@ async def player_rename(s: Session, a: Args) -> Reply:
 async def player_merge(s: Session, a: Args) -> Reply:
     """Merge a duplicate into a member: /player merge "Rocío 2" into:"Rocío"; their
     entries, results, placements, points, sanctions and chat accounts carry over."""
-    old = _named(a, "player")
-    new = _named(a, "into")
+    typed, into = _pair(a, "into", usage="merge_usage")
+    old = await s.find_player(typed)
+    new = await s.find_player(into)
     if old.id == new.id:
         raise Refused("merge_same", name=old.name)
     states = [
@@ -236,14 +255,13 @@ async def redraw(s: Session, a: Args) -> Reply:
     if state.status is not TournamentStatus.GROUPS or roster.has_results(state):
         raise Refused("redraw_too_late", tournament=state.name)
     if a.choice("confirm") != "confirm":
+        parts = [msg("redraw.ask", tournament=Name(state.name))]
         waiting = roster.waiting_for_draw(state)
-        names = await s.names(set(waiting))
-        ask = msg(
-            "redraw.ask",
-            tournament=Name(state.name),
-            walk_ins=Name(", ".join(names[p] for p in waiting) or "-"),
-        )
-        return Reply((ask,), (Button(msg("button.redraw"), "/redraw confirm"),))
+        if waiting:
+            names = await s.names(set(waiting))
+            players = Name(", ".join(names[p] for p in waiting))
+            parts.append(msg("redraw.walk_ins", players=players))
+        return Reply(tuple(parts), (Button(msg("button.redraw"), "/redraw confirm"),))
     order = await lookups.seed_order(s)
     events = roster.redraw(state, order, s.now)
     s.events.extend(events)

@@ -577,7 +577,7 @@ MESSAGES: dict[str, str] = {
     "player.renamed": "{old} is now called {name}, in every table.",
     "player.merged": "{old} is merged into {name}: {tournaments, plural, one {# tournament} other {# tournaments}} with results and ranking points carried over.",
     "player.removed": "{name} is taken out of {tournament}.",
-    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced (new players: {walk_ins}). Send /redraw confirm.",
+    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send /redraw confirm.",
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: /lift {name} reason:"..." first, if that is right.',
     "refused.addplayer_already": "{name} is already entered in {tournament} (confirmed).",
     "refused.walk_in_finished": "{tournament} is over: nobody can join it now. Enter players in the next tournament once it is created.",
@@ -599,4 +599,8 @@ MESSAGES: dict[str, str] = {
     "arg.to": "the new name, in quotes when it has spaces",
     "arg.into": "the member who stays, whom the duplicate is merged into",
     "arg.redraw_confirm": "confirm: replace the groups and the schedule",
+    "redraw.walk_ins": "Entered since the draw: {players}.",
+    "refused.rename_exists": '{name} is already the name of another player of the club: choose another, or merge the two: /player merge "{name}" into:"...".',
+    "refused.merge_usage": 'Name the duplicate, then the member it goes into: /player merge "Rocío 2" into:"Rocío"',
+    "refused.rename_usage": 'Name the player, then the new name: /player rename "zofia kowalska" to:"Zofia Kowalska"',
 }

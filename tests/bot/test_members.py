@@ -95,7 +95,8 @@ def test_a_walk_in_after_the_draw_is_entered_for_a_new_draw_or_told_why_not(
     )
     assert "Bob is entered in January Cup, but its groups are drawn already" in out
     assert "/redraw confirm" in out
-    assert "(new players: Bob). Send /redraw confirm." in out
+    assert "The groups and the match schedule are replaced. Send /redraw confirm." in out
+    assert "Entered since the draw: Bob." in out
     assert "January Cup has results already, so nobody can join its groups now" in out
     assert "its groups can no longer be drawn again" in out
     january = _export(clubtd, database_url)["tournaments"][0]
@@ -218,3 +219,38 @@ def test_a_name_reused_next_season_is_another_tournament(
     assert season == {p["name"]: p["points"] for p in latest["ranking_points"]}
     one = _export(clubtd, database_url, "--tournament", "january cup")
     assert [t["start"][:4] for t in one["tournaments"]] == ["2027"]
+
+
+def test_names_and_words_as_a_polish_club_types_them(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Typed "lucja", the imported "Łucja" (a stroke is not an accent to NFKD); the colon of
+    into:/to: forgotten, `potwierdz` for confirm: understood, in Polish."""
+    setup = (
+        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
+        "@director ana\n@clock 2026-03-01 12:00\n"
+    )
+    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("Łucja Wiśniewska;4\nJózef Nowak;3\n", encoding="utf-8")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
+        + 'lucja: /register name:"Lucja Wisniewska"\n'
+        + 'ana: /addplayer "lucja wisniewska" jozef "adam maly"\n'
+        + 'ana: /player rename "adam maly" to "Adam Mały"\n'
+        + '@clock 2026-03-06 10:00\nana: /draw\nana: /addplayer "Adam M 2"\n'
+        + "ana: /redraw potwierdz\n"
+        + 'ana: /player merge "Adam M 2" into "Adam Mały"\n'
+        + "ana: /player merge jozef\n",
+    )
+    assert "Czy jesteś Łucja Wiśniewska, 4,00 pkt w rankingu?" in out
+    assert "Łucja Wiśniewska (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out
+    assert "adam maly nazywa się teraz Adam Mały" in out
+    assert "Adam M 2 i Adam Mały grali obaj w turnieju Marzec" in out
+    assert 'Podaj duplikat, a potem członka, z którym go połączyć: /player merge "Rocío 2"' in out
+    assert out.count("Losowanie zakończone.") == 2
+    assert len(_export(clubtd, database_url)["players"]) == 4
