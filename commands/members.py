@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from commands import arguments, lookups
 from commands import names as naming
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.replies import Button, Msg, Name, Reply, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
@@ -124,11 +124,33 @@ async def addplayer(s: Session, a: Args) -> Reply:
         if member.id in entered:
             continue
         entered.add(member.id)
-        said, redraw = await _enter(s, state, member, new=new)
+        if born is not None and member.born != born and not new:
+            member.born = born  # /addplayer stefan born:1980-01-01: their birth date now
+            await s.uow.players.save(member)
+        try:
+            said, redraw = await _enter(s, state, member, new=new)
+        except Refused as refusal:
+            if refusal.code not in _AGE or state is None:
+                raise
+            # Said to the director, with the command that enters this player.
+            raise Refused(
+                _AGE[refusal.code],
+                name=member.name,
+                tournament=state.name,
+                minimum_age=refusal.params.get("minimum_age", 0),
+                example=as_typed(member.name),
+            ) from None
         parts.append(said)
         if redraw:
             buttons = (Button(msg("button.redraw"), "/redraw confirm"),)
     return Reply(tuple(parts), buttons)
+
+
+# The age rule (NAV-ENTRY) refused an entry a director made: say it to the director.
+_AGE = {
+    "birth_date_required": "addplayer_born_required",
+    "too_young": "addplayer_too_young",
+}
 
 
 async def _enter(

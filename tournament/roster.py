@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import date, datetime
 
 from tournament import progress
+from tournament.entry import decide_entry
 from tournament.events import Event
 from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
 from tournament.state import Entry, TournamentState
@@ -52,10 +53,17 @@ def walk_in(
         if state.group_of(player) is not None:
             raise Refused("already_registered", tournament=state.name)
         return existing  # entered already, waiting for the new draw
+    born = born or (existing.born if existing else None)
+    # The age rule holds for a walk-in too (NAV-ENTRY); a director's entry needs no approval.
+    decision = decide_entry(
+        state.preset.entry, born=born, on=state.start.date(), is_member=True, official=False
+    )
+    if not decision.accepted:
+        raise Refused(decision.refusal or "entry_refused", **dict(decision.params))
     entry = Entry(
         player=player,
         registered_at=at,
-        born=born or (existing.born if existing else None),
+        born=born,
         approved=True,
         confirmed_at=at,
     )

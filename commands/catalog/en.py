@@ -603,4 +603,6 @@ MESSAGES: dict[str, str] = {
     "refused.rename_exists": '{name} is already the name of another player of the club: choose another, or merge the two: /player merge "{name}" into:"...".',
     "refused.merge_usage": 'Name the duplicate, then the member it goes into: /player merge "Rocío 2" into:"Rocío"',
     "refused.rename_usage": 'Name the player, then the new name: /player rename "zofia kowalska" to:"Zofia Kowalska"',
+    "refused.addplayer_born_required": "{tournament} is for players aged {minimum_age} or over: add {name}'s birth date, for example /addplayer {example} born:1990-05-31. Nobody was entered.",
+    "refused.addplayer_too_young": "{tournament} is for players aged {minimum_age} or over, and {name} is younger. Nobody was entered.",
 }

@@ -573,4 +573,6 @@ MESSAGES: dict[str, str] = {
     "refused.rename_exists": '{name} ya es el nombre de otro jugador del club: elige otro, o une a los dos: /player merge "{name}" into:"...".',
     "refused.merge_usage": 'Indica el duplicado y luego el socio al que se une: /player merge "Rocío 2" into:"Rocío"',
     "refused.rename_usage": 'Indica el jugador y luego el nombre nuevo: /player rename "zofia kowalska" to:"Zofia Kowalska"',
+    "refused.addplayer_born_required": "{tournament} es para jugadores de {minimum_age} años o más: añade la fecha de nacimiento de {name}, por ejemplo /addplayer {example} born:1990-05-31. No se inscribió a nadie.",
+    "refused.addplayer_too_young": "{tournament} es para jugadores de {minimum_age} años o más, y {name} no los tiene. No se inscribió a nadie.",
 }

@@ -573,4 +573,6 @@ MESSAGES: dict[str, str] = {
     "refused.rename_exists": '{name} to już nazwa innego zawodnika klubu: wybierz inną albo połącz obu: /player merge "{name}" into:"...".',
     "refused.merge_usage": 'Podaj duplikat, a potem członka, z którym go połączyć: /player merge "Rocío 2" into:"Rocío"',
     "refused.rename_usage": 'Podaj zawodnika, a potem nową nazwę: /player rename "zofia kowalska" to:"Zofia Kowalska"',
+    "refused.addplayer_born_required": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat: dodaj datę urodzenia ({name}), na przykład /addplayer {example} born:1990-05-31. Nikogo nie zgłoszono.",
+    "refused.addplayer_too_young": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat, a {name} nie ma tylu lat. Nikogo nie zgłoszono.",
 }

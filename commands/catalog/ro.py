@@ -573,4 +573,6 @@ MESSAGES: dict[str, str] = {
     "refused.rename_exists": '{name} este deja numele altui jucător al clubului: alegeți altul sau uniți-i: /player merge "{name}" into:"...".',
     "refused.merge_usage": 'Indicați duplicatul, apoi membrul cu care se unește: /player merge "Rocío 2" into:"Rocío"',
     "refused.rename_usage": 'Indicați jucătorul, apoi numele nou: /player rename "zofia kowalska" to:"Zofia Kowalska"',
+    "refused.addplayer_born_required": "{tournament} este pentru jucători de cel puțin {minimum_age} ani: adăugați data nașterii pentru {name}, de exemplu /addplayer {example} born:1990-05-31. Nu a fost înscris nimeni.",
+    "refused.addplayer_too_young": "{tournament} este pentru jucători de cel puțin {minimum_age} ani, iar {name} nu are această vârstă. Nu a fost înscris nimeni.",
 }

@@ -254,3 +254,31 @@ def test_names_and_words_as_a_polish_club_types_them(
     assert 'Podaj duplikat, a potem członka, z którym go połączyć: /player merge "Rocío 2"' in out
     assert out.count("Losowanie zakończone.") == 2
     assert len(_export(clubtd, database_url)["players"]) == 4
+
+
+def test_addplayer_under_an_age_rule_says_what_to_type_NAV_ENTRY(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """A Navodari cup needs a birth date: the director is told which player and the
+    command with born:; nobody is entered or made until it fits. A walk-in too."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-01-30 18:00\n"
+        + 'ana: /tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 10:00"\n'
+        + 'ana: /addplayer "Jorge P." "Ion Vasile"\n'
+        + 'ana: /addplayer "Jorge P." born:1970-03-03\n'
+        + 'ana: /addplayer "Ion Vasile" born:2015-02-02\n'
+        + 'ana: /addplayer "Ion Vasile" born:1990-02-02\n'
+        + "@clock 2026-01-31 10:00\nana: /draw\nana: /addplayer Ana\n",
+    )
+    assert (
+        "Cupa is for players aged 18 or over: add Jorge P.'s birth date, for example "
+        '/addplayer "Jorge P." born:1990-05-31. Nobody was entered.'
+    ) in out
+    assert "Cupa is for players aged 18 or over, and Ion Vasile is younger." in out
+    assert "Cupa is for players aged 18 or over: add Ana P.'s birth date" in out
+    entries = _export(clubtd, database_url)["tournaments"][0]["entries"]
+    assert sorted(e["name"] for e in entries) == ["Ion Vasile", "Jorge P."]
