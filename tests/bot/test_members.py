@@ -282,3 +282,21 @@ def test_addplayer_under_an_age_rule_says_what_to_type_NAV_ENTRY(
     assert "Cupa is for players aged 18 or over: add Ana P.'s birth date" in out
     entries = _export(clubtd, database_url)["tournaments"][0]["entries"]
     assert sorted(e["name"] for e in entries) == ["Ion Vasile", "Jorge P."]
+
+
+def test_a_claim_code_takes_the_member_typed_without_accents(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """`/register claim:CODE` as "rocio" takes the imported "Rocío": her points stay hers,
+    no second player is made."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(clubtd, script, database_url, JANUARY + "ana: /director claim rocío\n")
+    code = out.split("claim:")[-1].split(".")[0].strip()
+    assert code
+    out = _play(clubtd, script, database_url, f"rocio: /register claim:{code}\nrocio: /me\n")
+    assert "Are you" not in out
+    data = _export(clubtd, database_url)
+    assert len(data["players"]) == 4
+    assert {r["name"]: r["points"] for r in data["ranking"]}["Rocío"] == 0.49
+    january = data["tournaments"][0]
+    assert [e["name"] for e in january["entries"]] == ["Rocío"]
