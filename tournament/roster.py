@@ -46,6 +46,8 @@ def walk_in(
         raise ValueError("before the draw a player registers (attendance.register)")
     if state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise Refused("walk_in_finished", tournament=state.name)
+    if not state.preset.entry.walk_ins:
+        raise Refused("walk_in_not_allowed", tournament=state.name)
     if has_results(state):
         raise Refused("walk_in_too_late", tournament=state.name)
     existing = state.entries.get(player)

@@ -605,4 +605,5 @@ MESSAGES: dict[str, str] = {
     "refused.rename_usage": 'Name the player, then the new name: /player rename "zofia kowalska" to:"Zofia Kowalska"',
     "refused.addplayer_born_required": "{tournament} is for players aged {minimum_age} or over: add {name}'s birth date, for example /addplayer {example} born:1990-05-31. Nobody was entered.",
     "refused.addplayer_too_young": "{tournament} is for players aged {minimum_age} or over, and {name} is younger. Nobody was entered.",
+    "refused.walk_in_not_allowed": "{tournament} takes no entries after its draw (its preset says walk_ins = false): nothing was changed. Enter them in the next tournament.",
 }

@@ -575,4 +575,5 @@ MESSAGES: dict[str, str] = {
     "refused.rename_usage": 'Indica el jugador y luego el nombre nuevo: /player rename "zofia kowalska" to:"Zofia Kowalska"',
     "refused.addplayer_born_required": "{tournament} es para jugadores de {minimum_age} años o más: añade la fecha de nacimiento de {name}, por ejemplo /addplayer {example} born:1990-05-31. No se inscribió a nadie.",
     "refused.addplayer_too_young": "{tournament} es para jugadores de {minimum_age} años o más, y {name} no los tiene. No se inscribió a nadie.",
+    "refused.walk_in_not_allowed": "{tournament} no admite inscripciones después del sorteo (su preset dice walk_ins = false): no se ha cambiado nada. Inscríbelos en el próximo torneo.",
 }

@@ -575,4 +575,5 @@ MESSAGES: dict[str, str] = {
     "refused.rename_usage": 'Podaj zawodnika, a potem nową nazwę: /player rename "zofia kowalska" to:"Zofia Kowalska"',
     "refused.addplayer_born_required": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat: dodaj datę urodzenia ({name}), na przykład /addplayer {example} born:1990-05-31. Nikogo nie zgłoszono.",
     "refused.addplayer_too_young": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat, a {name} nie ma tylu lat. Nikogo nie zgłoszono.",
+    "refused.walk_in_not_allowed": "Turniej {tournament} nie przyjmuje zgłoszeń po losowaniu (w jego presecie walk_ins = false): nic nie zmieniono. Zgłoś ich do następnego turnieju.",
 }

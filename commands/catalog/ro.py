@@ -575,4 +575,5 @@ MESSAGES: dict[str, str] = {
     "refused.rename_usage": 'Indicați jucătorul, apoi numele nou: /player rename "zofia kowalska" to:"Zofia Kowalska"',
     "refused.addplayer_born_required": "{tournament} este pentru jucători de cel puțin {minimum_age} ani: adăugați data nașterii pentru {name}, de exemplu /addplayer {example} born:1990-05-31. Nu a fost înscris nimeni.",
     "refused.addplayer_too_young": "{tournament} este pentru jucători de cel puțin {minimum_age} ani, iar {name} nu are această vârstă. Nu a fost înscris nimeni.",
+    "refused.walk_in_not_allowed": "{tournament} nu primește înscrieri după tragerea la sorți (presetul său are walk_ins = false): nu s-a schimbat nimic. Înscrieți-i la următorul turneu.",
 }

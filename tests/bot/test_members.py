@@ -259,7 +259,7 @@ def test_names_and_words_as_a_polish_club_types_them(
 def test_addplayer_under_an_age_rule_says_what_to_type_NAV_ENTRY(
     clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
 ) -> None:
-    """A Navodari cup needs a birth date: the director is told which player and the
+    """A minimum age needs a birth date: the director is told which player and the
     command with born:; nobody is entered or made until it fits. A walk-in too."""
     _club(clubtd, script, tmp_path, database_url)
     out = _play(
@@ -267,7 +267,7 @@ def test_addplayer_under_an_age_rule_says_what_to_type_NAV_ENTRY(
         script,
         database_url,
         "@clock 2026-01-30 18:00\n"
-        + 'ana: /tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 10:00"\n'
+        + 'ana: /tournament new name:"Cupa" start:"2026-01-31 10:00" minimum_age:18\n'
         + 'ana: /addplayer "Jorge P." "Ion Vasile"\n'
         + 'ana: /addplayer "Jorge P." born:1970-03-03\n'
         + 'ana: /addplayer "Ion Vasile" born:2015-02-02\n'
@@ -300,3 +300,22 @@ def test_a_claim_code_takes_the_member_typed_without_accents(
     assert {r["name"]: r["points"] for r in data["ranking"]}["Rocío"] == 0.49
     january = data["tournaments"][0]
     assert [e["name"] for e in january["entries"]] == ["Rocío"]
+
+
+def test_a_preset_without_walk_ins_says_so_after_the_draw(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Navodari's organisers select the entries before the draw (walk_ins = false)."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-01-30 18:00\n"
+        + 'ana: /tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 10:00"\n'
+        + 'ana: /addplayer "Jorge P." Rocío born:1970-03-03\n'
+        + "@clock 2026-01-31 10:00\nana: /draw\nana: /addplayer Dan born:1980-01-01\n",
+    )
+    assert "Cupa takes no entries after its draw (its preset says walk_ins = false)" in out
+    data = _export(clubtd, database_url)
+    assert "Dan" not in {p["name"] for p in data["players"]}
