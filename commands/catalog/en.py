@@ -398,7 +398,7 @@ MESSAGES: dict[str, str] = {
     "help.lot": "settle a tie by lot",
     "help.sanction": "suspend a player from the next tournament",
     "help.lift": "lift a player's sanctions",
-    "help.addplayer": "enter a player without a chat account",
+    "help.addplayer": "enter players without a chat account, several at once; a member is found by name, not made twice",
     "help.approve": "approve players as club members (once)",
     "help.pause": "pause a match's lateness clock",
     "help.resume": "restart a paused lateness clock",

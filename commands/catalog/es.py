@@ -368,7 +368,7 @@ MESSAGES: dict[str, str] = {
     "help.lot": "decidir un empate por sorteo",
     "help.sanction": "suspender a un jugador para el próximo torneo",
     "help.lift": "levantar las sanciones de un jugador",
-    "help.addplayer": "inscribir a un jugador sin cuenta de chat",
+    "help.addplayer": "inscribir jugadores sin cuenta de chat, varios a la vez; al socio se le busca por nombre",
     "help.approve": "aprobar jugadores como socios del club (una vez)",
     "help.pause": "pausar el conteo de retraso de un encuentro",
     "help.resume": "reanudar un conteo de retraso pausado",

@@ -368,7 +368,7 @@ MESSAGES: dict[str, str] = {
     "help.lot": "rozstrzygnij remis losowaniem",
     "help.sanction": "zawieś zawodnika na następny turniej",
     "help.lift": "znieś kary zawodnika",
-    "help.addplayer": "zapisz zawodnika bez konta na czacie",
+    "help.addplayer": "zgłoś zawodników bez konta na czacie, kilku naraz; członka klubu znajduje po nazwie",
     "help.approve": "zatwierdź zawodników jako członków klubu (raz)",
     "help.pause": "wstrzymaj licznik spóźnienia w meczu",
     "help.resume": "wznów wstrzymany licznik spóźnienia",

@@ -368,7 +368,7 @@ MESSAGES: dict[str, str] = {
     "help.lot": "decide o egalitate prin tragere la sorți",
     "help.sanction": "suspendați un jucător pentru următorul turneu",
     "help.lift": "ridicați sancțiunile unui jucător",
-    "help.addplayer": "înscrieți un jucător fără cont de chat",
+    "help.addplayer": "înscrieți jucători fără cont de chat, mai mulți deodată; membrul e găsit după nume",
     "help.approve": "aprobă jucători ca membri ai clubului (o singură dată)",
     "help.pause": "opriți cronometrul întârzierii unei partide",
     "help.resume": "reporniți un cronometru al întârzierii oprit",
