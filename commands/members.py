@@ -13,6 +13,7 @@ from decimal import Decimal
 from commands import arguments, lookups
 from commands import names as naming
 from commands.params import Args, as_typed
+from commands.parsing import QUOTES
 from commands.replies import Button, Msg, Name, Reply, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
@@ -40,14 +41,22 @@ async def season_points(s: Session, player: Player, game: str) -> Decimal:
     return points + imported.get(player.id, Decimal(0))
 
 
-def typed_names(a: Args) -> list[str]:
-    """Return the names typed: each quoted one apart, unquoted words as they come."""
+def typed_names(a: Args, line: str = "") -> list[str]:
+    """Return the names typed: each quoted one apart, unquoted words as they come.
+
+    A quoted name is marked with a trailing space when it is one word (`"Bob" "Ann"`),
+    so `split_names` keeps it apart as it does `"Ana P."`; `line` is the typed text."""
     value = a.values.get("name")
     if isinstance(value, str):
         return [value.strip()] if value.strip() else []
-    if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    return []
+    if not isinstance(value, list):
+        return []
+    words = [str(v).strip() for v in value if str(v).strip()]
+    return [f"{w} " if _quoted(w, line) else w for w in words]
+
+
+def _quoted(word: str, line: str) -> bool:
+    return any(f"{opening}{word}{closing}" in line for opening, closing in QUOTES.items())
 
 
 def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, str]]:
@@ -67,7 +76,7 @@ def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, st
             out.extend(_unquoted(known, run))
             run = []
         if word:
-            out.append(_one(known, word))  # quoted: one name
+            out.append(_one(known, word.strip()))  # quoted: one name
     return out
 
 
@@ -102,7 +111,7 @@ def _one(known: Roster, text: str) -> tuple[Player | None, str]:
 async def addplayer(s: Session, a: Args) -> Reply:
     """Enter players who have no chat account; a member of the club is entered, never
     duplicated: /addplayer "Ana P." "Jorge P."."""
-    typed = typed_names(a)
+    typed = typed_names(a, s.inv.text)
     if not typed:
         raise Refused("name_required")
     born = arguments.born_by(a.date("born"), s.now.date())

@@ -58,3 +58,17 @@ async def test_rocio_on_telegram_is_asked_whether_she_is_the_member(engine: Asyn
         assert (await conn.execute(select(t.accounts.c.id))).first() is None
         names = [r.name for r in await conn.execute(select(t.players.c.name))]
     assert names == ["Rocío"]
+
+
+async def test_addplayer_keeps_quoted_one_word_names_apart(engine: AsyncEngine) -> None:
+    """`/addplayer "Bob" "Ann"` is two players; unquoted `carl dora` is one name."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    said = await chat.say("ana", '/addplayer "Bob" “Ann”')
+    assert said.splitlines() == [
+        "Bob is now a player of the club.",
+        "Ann is now a player of the club.",
+    ]
+    assert (
+        await chat.say("ana", "/addplayer carl dora") == "carl dora is now a player of the club."
+    )
