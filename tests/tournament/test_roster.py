@@ -31,9 +31,13 @@ def test_a_new_draw_places_a_walk_in_and_the_players_the_first_draw_left_out() -
 
 
 def test_no_new_draw_and_no_walk_in_after_the_first_result() -> None:
+    """A walk-in the director did not draw in stays out: not an active entry who never
+    played, and nobody can join or redraw once a result is in."""
     night = Night()
     night.enter("ana", "bob", "cid")
     night.draw()
+    roster.walk_in(night.state, 8, at("20:01"))
+    assert night.state.entries[8].status is EntryStatus.WITHDRAWN
     first = night.match("ana", "bob")
     score = named_first(3, 1, first_is_white=first.white == night.id("ana"))
     reports.report_score(night.state, first.number, night.id("ana"), score, at("20:20"))
@@ -43,6 +47,8 @@ def test_no_new_draw_and_no_walk_in_after_the_first_result() -> None:
     with pytest.raises(Refused) as refused:
         roster.walk_in(night.state, 9, at("20:30"))
     assert refused.value.code == "walk_in_too_late"
+    assert night.state.entries[8].status is EntryStatus.WITHDRAWN
+    assert night.state.group_of(8) is None
 
 
 def test_a_walk_in_only_where_the_preset_allows_it() -> None:
