@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -63,7 +64,9 @@ def decode(data: bytes) -> str:
     """Return a CSV file's text, whichever encoding a spreadsheet saved it in.
 
     UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Windows-1252, the encoding of
-    "CSV" from Excel on Windows; refuse, saying how to save it, what is none of them.
+    "CSV" from Excel on Windows in Spain or Venezuela, or Windows-1250, its Polish and
+    Romanian twin (whichever reads as names); refuse, saying how to save it, what is
+    none of them.
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -74,13 +77,34 @@ def decode(data: bytes) -> str:
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError:
+            pass
+        decoded = {}
+        for encoding in ("cp1252", "cp1250"):
             try:
-                return data.decode("cp1252")
+                decoded[encoding] = data.decode(encoding)
             except UnicodeDecodeError:
-                pass
+                continue
+        if decoded:
+            # Western or Central European Excel: the one whose names read as letters.
+            return min(decoded.items(), key=lambda item: _misread(item[1]))[1]
     raise ImportFileError(
         "the file is not text in UTF-8 or Windows-1252: save it from the spreadsheet as "
         '"CSV UTF-8" and import that file'
+    )
+
+
+# What a Central European (Windows-1250) name looks like read as Windows-1252: "Łucja"
+# as "£ucja", "Ştefan" as "ªtefan", "Ţurcanu" as "Þurcanu", "Wiślak" as "Wiœlak".
+_NOT_IN_NAMES = frozenset("ºªþÞðÐœŒŸ")
+
+
+def _misread(text: str) -> int:
+    """Count the characters a name would not have: symbols and digits beyond ASCII."""
+    return sum(
+        1
+        for char in text
+        if not char.isascii()
+        and (char in _NOT_IN_NAMES or not unicodedata.category(char).startswith("L"))
     )
 
 

@@ -12,7 +12,8 @@ from decimal import Decimal
 
 from commands import arguments, lookups
 from commands import names as naming
-from commands.params import Args
+from commands.params import Args, as_typed
+from commands.parsing import QUOTES
 from commands.replies import Button, Msg, Name, Reply, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
@@ -40,14 +41,22 @@ async def season_points(s: Session, player: Player, game: str) -> Decimal:
     return points + imported.get(player.id, Decimal(0))
 
 
-def typed_names(a: Args) -> list[str]:
-    """Return the names typed: each quoted one apart, unquoted words as they come."""
+def typed_names(a: Args, line: str = "") -> list[str]:
+    """Return the names typed: each quoted one apart, unquoted words as they come.
+
+    A quoted name is marked with a trailing space when it is one word (`"Bob" "Ann"`),
+    so `split_names` keeps it apart as it does `"Ana P."`; `line` is the typed text."""
     value = a.values.get("name")
     if isinstance(value, str):
         return [value.strip()] if value.strip() else []
-    if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    return []
+    if not isinstance(value, list):
+        return []
+    words = [str(v).strip() for v in value if str(v).strip()]
+    return [f"{w} " if _quoted(w, line) else w for w in words]
+
+
+def _quoted(word: str, line: str) -> bool:
+    return any(f"{opening}{word}{closing}" in line for opening, closing in QUOTES.items())
 
 
 def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, str]]:
@@ -57,19 +66,31 @@ def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, st
     member's or nobody's (`zofia kowalska`), several when each part is a member's
     (`ana jorge`). A name that could be several members is refused, saying whom.
     """
-    if any(" " in word for word in typed):
-        return [_one(known, word) for word in typed]  # quoted: one name each
-    whole = " ".join(typed)
-    found = known.candidates(whole)
-    if len(found) == 1 or len(typed) == 1:
+    out: list[tuple[Player | None, str]] = []
+    run: list[str] = []
+    for word in [*typed, ""]:
+        if word and " " not in word:
+            run.append(word)
+            continue
+        if run:
+            out.extend(_unquoted(known, run))
+            run = []
+        if word:
+            out.append(_one(known, word.strip()))  # quoted: one name
+    return out
+
+
+def _unquoted(known: Roster, words: list[str]) -> list[tuple[Player | None, str]]:
+    whole = " ".join(words)
+    if len(words) == 1 or len(known.candidates(whole)) == 1:
         return [_one(known, whole)]
     several: list[tuple[Player | None, str]] = []
     index = 0
-    while index < len(typed):
-        for end in range(len(typed), index, -1):
-            part = known.candidates(" ".join(typed[index:end]))
+    while index < len(words):
+        for end in range(len(words), index, -1):
+            part = known.candidates(" ".join(words[index:end]))
             if len(part) == 1:
-                several.append((part[0], " ".join(typed[index:end])))
+                several.append((part[0], " ".join(words[index:end])))
                 index = end
                 break
         else:
@@ -90,7 +111,7 @@ def _one(known: Roster, text: str) -> tuple[Player | None, str]:
 async def addplayer(s: Session, a: Args) -> Reply:
     """Enter players who have no chat account; a member of the club is entered, never
     duplicated: /addplayer "Ana P." "Jorge P."."""
-    typed = typed_names(a)
+    typed = typed_names(a, s.inv.text)
     if not typed:
         raise Refused("name_required")
     born = arguments.born_by(a.date("born"), s.now.date())
@@ -112,11 +133,33 @@ async def addplayer(s: Session, a: Args) -> Reply:
         if member.id in entered:
             continue
         entered.add(member.id)
-        said, redraw = await _enter(s, state, member, new=new)
+        if born is not None and member.born != born and not new:
+            member.born = born  # /addplayer stefan born:1980-01-01: their birth date now
+            await s.uow.players.save(member)
+        try:
+            said, redraw = await _enter(s, state, member, new=new)
+        except Refused as refusal:
+            if refusal.code not in _AGE or state is None:
+                raise
+            # Said to the director, with the command that enters this player.
+            raise Refused(
+                _AGE[refusal.code],
+                name=member.name,
+                tournament=state.name,
+                minimum_age=refusal.params.get("minimum_age", 0),
+                example=as_typed(member.name),
+            ) from None
         parts.append(said)
         if redraw:
             buttons = (Button(msg("button.redraw"), "/redraw confirm"),)
     return Reply(tuple(parts), buttons)
+
+
+# The age rule (NAV-ENTRY) refused an entry a director made: say it to the director.
+_AGE = {
+    "birth_date_required": "addplayer_born_required",
+    "too_young": "addplayer_too_young",
+}
 
 
 async def _enter(
@@ -159,16 +202,34 @@ async def player_usage(s: Session, a: Args) -> Reply:
     return say("player.usage")
 
 
+def _pair(a: Args, key: str, *, usage: str) -> tuple[str, str]:
+    """Return (player, `key` value) typed; `/player merge "Rocío 2" into "Rocío"`, the
+    colon forgotten, is read as `into:"Rocío"`."""
+    typed = " ".join((a.text("player") or "").split())
+    other = (a.text(key) or "").strip()
+    if not other:
+        before, found, after = typed.rpartition(f" {key} ")
+        if found and before.strip() and after.strip():
+            typed, other = before.strip(), after.strip()
+    typed = typed.strip().strip('"“”„«»')
+    other = other.strip().strip('"“”„«»')
+    if not typed or not other:
+        raise Refused(usage)
+    return typed, other
+
+
 async def player_rename(s: Session, a: Args) -> Reply:
     """Fix a player's name everywhere: /player rename "zofia kowalska" to:"Zofia Kowalska"."""
-    player = _named(a, "player")
-    wanted = naming.clean(a.text("to") or "", what="name")
+    typed, to = _pair(a, "to", usage="rename_usage")
+    player = await s.find_player(typed)
+    wanted = naming.clean(to, what="name")
+    if wanted == player.name:
+        raise Refused("rename_same", name=player.name)
     others = [p.name for p in await s.uow.players.all(s.club.id) if p.id != player.id]
     twin = naming.look_alike(wanted, others)
     if twin is not None:
-        raise Refused("rename_taken", name=wanted, other=twin)
-    if wanted == player.name:
-        raise Refused("rename_same", name=player.name)
+        same = fold(twin) == fold(wanted)
+        raise Refused("rename_exists" if same else "rename_taken", name=wanted, other=twin)
     before = player.name
     player.name = wanted
     await s.uow.players.save(player)
@@ -179,8 +240,9 @@ async def player_rename(s: Session, a: Args) -> Reply:
 async def player_merge(s: Session, a: Args) -> Reply:
     """Merge a duplicate into a member: /player merge "Rocío 2" into:"Rocío"; their
     entries, results, placements, points, sanctions and chat accounts carry over."""
-    old = _named(a, "player")
-    new = _named(a, "into")
+    typed, into = _pair(a, "into", usage="merge_usage")
+    old = await s.find_player(typed)
+    new = await s.find_player(into)
     if old.id == new.id:
         raise Refused("merge_same", name=old.name)
     states = [
@@ -224,14 +286,13 @@ async def redraw(s: Session, a: Args) -> Reply:
     if state.status is not TournamentStatus.GROUPS or roster.has_results(state):
         raise Refused("redraw_too_late", tournament=state.name)
     if a.choice("confirm") != "confirm":
+        parts = [msg("redraw.ask", tournament=Name(state.name))]
         waiting = roster.waiting_for_draw(state)
-        names = await s.names(set(waiting))
-        ask = msg(
-            "redraw.ask",
-            tournament=Name(state.name),
-            walk_ins=Name(", ".join(names[p] for p in waiting) or "-"),
-        )
-        return Reply((ask,), (Button(msg("button.redraw"), "/redraw confirm"),))
+        if waiting:
+            names = await s.names(set(waiting))
+            players = Name(", ".join(names[p] for p in waiting))
+            parts.append(msg("redraw.walk_ins", players=players))
+        return Reply(tuple(parts), (Button(msg("button.redraw"), "/redraw confirm"),))
     order = await lookups.seed_order(s)
     events = roster.redraw(state, order, s.now)
     s.events.extend(events)

@@ -127,8 +127,10 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
             s.log("claim", player=twin.name)
             return twin
         state = await s.maybe_tournament()
-        game = state.preset.game if state is not None else "backgammon"
-        points = await members.season_points(s, twin, game)
+        games = set(await s.uow.rankings.imported_games(s.club.id))
+        games |= {state.preset.game} if state is not None else {"backgammon"}
+        # The ranking they are known by: a draughts club may have imported as backgammon.
+        points = max([await members.season_points(s, twin, game) for game in sorted(games)])
         raise Refused("claim_member_folded", name=twin.name, points=float(points))
     existing = [p.name for p in everyone]
     wanted = naming.clean_new_player(wanted, existing)

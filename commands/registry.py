@@ -83,6 +83,9 @@ REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
+# `confirm` as a club types it (es, pl, ro).
+CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
+CONFIRM_WORDS |= {w: "confirm" for w in ("potwierdź", "potwierdz", "potwierdzam")}
 YES_NO = arguments.YES_NO_SYNONYMS
 # A language typed by name, in any of the four: language:romanian, language:polski.
 LANGUAGE_NAMES = {
@@ -296,13 +299,21 @@ def _player() -> CommandSpec:
         "player rename",
         members.player_rename,
         "director",
-        (PLAYER, Param("to", "text", required=True, example='"Zofia Kowalska"')),
+        # Text, resolved by the handler: `/player rename zofia to "Zofia K."` (the colon
+        # forgotten) still reads as two names.
+        (
+            Param("player", "text", required=True, positional=True, example='"zofia kowalska"'),
+            Param("to", "text", example='"Zofia Kowalska"'),
+        ),
     )
     merge = CommandSpec(
         "player merge",
         members.player_merge,
         "director",
-        (PLAYER, Param("into", "player", required=True, example='"Rocío"')),
+        (
+            Param("player", "text", required=True, positional=True, example='"Rocío 2"'),
+            Param("into", "text", example='"Rocío"'),
+        ),
     )
     remove = CommandSpec("player remove", members.player_remove, "director", (PLAYER,))
     return CommandSpec(
@@ -512,6 +523,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "choice",
                 positional=True,
                 choices=("confirm",),
+                synonyms=CONFIRM_WORDS,
                 description="arg.redraw_confirm",
             ),
         ),

@@ -19,10 +19,16 @@ from commands.session import Session
 from tournament.club import Player
 from tournament.model import Refused, TournamentStatus
 
+# Letters that are not a base letter plus an accent, so NFKD keeps them: typed without
+# the stroke they are the plain letter ("Lucja" for "Łucja", "Dorte" for "Dørte").
+_PLAIN = str.maketrans(
+    {"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ı": "i", "ħ": "h", "Ħ": "H"}
+)
+
 
 def fold(text: str) -> str:
     """Return text as names compare: no accents, case folded, single spaces, no quotes."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     cleaned = bare.strip().strip("\"'“”„«»").lstrip("@")
     return " ".join(cleaned.split()).casefold()

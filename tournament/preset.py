@@ -40,6 +40,9 @@ class EntryRules:
     minimum_age: int = _rule(0, 120)
     youngest_prize: bool
     veteran_prize: bool
+    # A director may enter a player after the draw, placed by a new draw (/redraw)
+    # until the first result; false where the entries are closed at the draw.
+    walk_ins: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

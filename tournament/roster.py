@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import date, datetime
 
 from tournament import progress
+from tournament.entry import decide_entry
 from tournament.events import Event
 from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
 from tournament.state import Entry, TournamentState
@@ -38,26 +39,38 @@ def walk_in(
 ) -> Entry:
     """Enter `player` after the draw, confirmed, for a new draw (`redraw`) to place.
 
-    Only before the first result: afterwards the groups are what was played, and the
-    refusal says so.
+    Only before the first result, and where the preset takes walk-ins. Until the new
+    draw the entry counts as one the draw left out (withdrawn at the draw), so a night
+    that goes on without a new draw has nobody "active" who never played.
     """
-    if state.status is TournamentStatus.REGISTRATION:
+    if state.status is TournamentStatus.REGISTRATION or state.draw is None:
         raise ValueError("before the draw a player registers (attendance.register)")
     if state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise Refused("walk_in_finished", tournament=state.name)
+    if not state.preset.entry.walk_ins:
+        raise Refused("walk_in_not_allowed", tournament=state.name)
     if has_results(state):
         raise Refused("walk_in_too_late", tournament=state.name)
     existing = state.entries.get(player)
-    if existing is not None and existing.status is EntryStatus.ACTIVE:
-        if state.group_of(player) is not None:
-            raise Refused("already_registered", tournament=state.name)
+    if existing is not None and player in waiting_for_draw(state):
         return existing  # entered already, waiting for the new draw
+    if existing is not None and existing.status is EntryStatus.ACTIVE:
+        raise Refused("already_registered", tournament=state.name)
+    born = born or (existing.born if existing else None)
+    # The age rule holds for a walk-in too (NAV-ENTRY); a director's entry needs no approval.
+    decision = decide_entry(
+        state.preset.entry, born=born, on=state.start.date(), is_member=True, official=False
+    )
+    if not decision.accepted:
+        raise Refused(decision.refusal or "entry_refused", **dict(decision.params))
     entry = Entry(
         player=player,
         registered_at=at,
-        born=born or (existing.born if existing else None),
+        born=born,
         approved=True,
         confirmed_at=at,
+        status=EntryStatus.WITHDRAWN,
+        withdrawn_at=state.draw.at,
     )
     state.entries[player] = entry
     return entry
@@ -65,21 +78,26 @@ def walk_in(
 
 def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
     """Return the players entered after the draw, whom only a new draw places."""
-    if state.status is not TournamentStatus.GROUPS:
+    if state.status is not TournamentStatus.GROUPS or state.draw is None:
         return []
+    drawn_at = state.draw.at
     return [
         e.player
         for e in state.entries.values()
-        if e.status is EntryStatus.ACTIVE and e.approved and state.group_of(e.player) is None
+        if e.status is EntryStatus.WITHDRAWN
+        and e.withdrawn_at == drawn_at
+        and e.confirmed
+        and e.registered_at >= drawn_at
     ]
 
 
 def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Take a player out of the entry list, before the draw (a director's act)."""
     entry = state.entries.get(player)
-    if entry is None or entry.status is not EntryStatus.ACTIVE:
+    walked_in = player in waiting_for_draw(state)
+    if entry is None or (entry.status is not EntryStatus.ACTIVE and not walked_in):
         raise Refused("remove_not_entered", tournament=state.name)
-    if state.status is not TournamentStatus.REGISTRATION and state.group_of(player) is not None:
+    if state.status is not TournamentStatus.REGISTRATION and not walked_in:
         raise Refused("remove_after_draw", tournament=state.name)
     entry.status = EntryStatus.REMOVED
     entry.withdrawn_at = at

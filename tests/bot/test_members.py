@@ -95,7 +95,8 @@ def test_a_walk_in_after_the_draw_is_entered_for_a_new_draw_or_told_why_not(
     )
     assert "Bob is entered in January Cup, but its groups are drawn already" in out
     assert "/redraw confirm" in out
-    assert "(new players: Bob). Send /redraw confirm." in out
+    assert "The groups and the match schedule are replaced. Send /redraw confirm." in out
+    assert "Entered since the draw: Bob." in out
     assert "January Cup has results already, so nobody can join its groups now" in out
     assert "its groups can no longer be drawn again" in out
     january = _export(clubtd, database_url)["tournaments"][0]
@@ -218,3 +219,103 @@ def test_a_name_reused_next_season_is_another_tournament(
     assert season == {p["name"]: p["points"] for p in latest["ranking_points"]}
     one = _export(clubtd, database_url, "--tournament", "january cup")
     assert [t["start"][:4] for t in one["tournaments"]] == ["2027"]
+
+
+def test_names_and_words_as_a_polish_club_types_them(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Typed "lucja", the imported "Łucja" (a stroke is not an accent to NFKD); the colon of
+    into:/to: forgotten, `potwierdz` for confirm: understood, in Polish."""
+    setup = (
+        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
+        "@director ana\n@clock 2026-03-01 12:00\n"
+    )
+    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("Łucja Wiśniewska;4\nJózef Nowak;3\n", encoding="utf-8")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
+        + 'lucja: /register name:"Lucja Wisniewska"\n'
+        + 'ana: /addplayer "lucja wisniewska" jozef "adam maly"\n'
+        + 'ana: /player rename "adam maly" to "Adam Mały"\n'
+        + '@clock 2026-03-06 10:00\nana: /draw\nana: /addplayer "Adam M 2"\n'
+        + "ana: /redraw potwierdz\n"
+        + 'ana: /player merge "Adam M 2" into "Adam Mały"\n'
+        + "ana: /player merge jozef\n",
+    )
+    assert "Czy jesteś Łucja Wiśniewska, 4,00 pkt w rankingu?" in out
+    assert "Łucja Wiśniewska (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out
+    assert "adam maly nazywa się teraz Adam Mały" in out
+    assert "Adam M 2 i Adam Mały grali obaj w turnieju Marzec" in out
+    assert 'Podaj duplikat, a potem członka, z którym go połączyć: /player merge "Rocío 2"' in out
+    assert out.count("Losowanie zakończone.") == 2
+    assert len(_export(clubtd, database_url)["players"]) == 4
+
+
+def test_addplayer_under_an_age_rule_says_what_to_type_NAV_ENTRY(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """A minimum age needs a birth date: the director is told which player and the
+    command with born:; nobody is entered or made until it fits. A walk-in too."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-01-30 18:00\n"
+        + 'ana: /tournament new name:"Cupa" start:"2026-01-31 10:00" minimum_age:18\n'
+        + 'ana: /addplayer "Jorge P." "Ion Vasile"\n'
+        + 'ana: /addplayer "Jorge P." born:1970-03-03\n'
+        + 'ana: /addplayer "Ion Vasile" born:2015-02-02\n'
+        + 'ana: /addplayer "Ion Vasile" born:1990-02-02\n'
+        + "@clock 2026-01-31 10:00\nana: /draw\nana: /addplayer Ana\n",
+    )
+    assert (
+        "Cupa is for players aged 18 or over: add Jorge P.'s birth date, for example "
+        '/addplayer "Jorge P." born:1990-05-31. Nobody was entered.'
+    ) in out
+    assert "Cupa is for players aged 18 or over, and Ion Vasile is younger." in out
+    assert "Cupa is for players aged 18 or over: add Ana P.'s birth date" in out
+    entries = _export(clubtd, database_url)["tournaments"][0]["entries"]
+    assert sorted(e["name"] for e in entries) == ["Ion Vasile", "Jorge P."]
+
+
+def test_a_claim_code_takes_the_member_typed_without_accents(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """`/register claim:CODE` as "rocio" takes the imported "Rocío": her points stay hers,
+    no second player is made."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(clubtd, script, database_url, JANUARY + "ana: /director claim rocío\n")
+    code = out.split("claim:")[-1].split(".")[0].strip()
+    assert code
+    out = _play(clubtd, script, database_url, f"rocio: /register claim:{code}\nrocio: /me\n")
+    assert "Are you" not in out
+    data = _export(clubtd, database_url)
+    assert len(data["players"]) == 4
+    assert {r["name"]: r["points"] for r in data["ranking"]}["Rocío"] == 0.49
+    january = data["tournaments"][0]
+    assert [e["name"] for e in january["entries"]] == ["Rocío"]
+
+
+def test_a_preset_without_walk_ins_says_so_after_the_draw(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Navodari's organisers select the entries before the draw (walk_ins = false)."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-01-30 18:00\n"
+        + 'ana: /tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 10:00"\n'
+        + 'ana: /addplayer "Jorge P." Rocío born:1970-03-03\n'
+        + "@clock 2026-01-31 10:00\nana: /draw\nana: /addplayer Dan born:1980-01-01\n",
+    )
+    assert "Cupa takes no entries after its draw (its preset says walk_ins = false)" in out
+    data = _export(clubtd, database_url)
+    assert "Dan" not in {p["name"] for p in data["players"]}

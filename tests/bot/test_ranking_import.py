@@ -91,6 +91,21 @@ def test_a_spreadsheet_csv_in_any_encoding_with_a_position_column_in_any_order(
     ]
 
 
+def test_a_central_european_excel_file_reads_as_names(clubtd: Clubtd, tmp_path: Path) -> None:
+    """Polish and Romanian Excel save "CSV" in Windows-1250: "Łucja", not "£ucja"."""
+    csv = tmp_path / "ranking.csv"
+    text = "Lp.;Zawodnik;Punkty\n1;Łucja Wiśniewska;5,5\n2;Ştefan Ţurcanu;4\n3;Józef Ząbek;4\n"
+    csv.write_bytes(text.encode("cp1250"))
+    result = clubtd("ranking", "import", str(csv), "--db", "sqlite:///r.db")
+    assert result.exit_code == 0, result.stderr
+    exported = json.loads(clubtd("export", "--db", "sqlite:///r.db").stdout)
+    assert [r["name"] for r in exported["ranking"]] == [
+        "Łucja Wiśniewska",
+        "Ştefan Ţurcanu",
+        "Józef Ząbek",
+    ]
+
+
 def test_a_file_that_is_not_text_gets_one_clear_line(clubtd: Clubtd, tmp_path: Path) -> None:
     """No raw Python decode error: what to do instead, and nothing imported."""
     csv = tmp_path / "ranking.csv"

@@ -1,0 +1,74 @@
+"""The director's roster commands through the real command layer: who may use them, what
+is logged, and a member's name typed without accents on a chat platform (issue 15)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import tables as t
+from tests.commands.chat import Chat
+from tests.security.test_club_findings import in_chat
+
+
+async def _log(engine: AsyncEngine) -> list[tuple[str, str, dict[str, object]]]:
+    async with engine.connect() as conn:
+        query = select(t.audit_log.c.action, t.audit_log.c.actor, t.audit_log.c.detail)
+        return [(r.action, r.actor, dict(r.detail)) for r in await conn.execute(query)]
+
+
+async def test_roster_commands_are_for_directors_and_logged_with_who(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer "zofia kowalska" "Rocío 2" Rocío')
+    assert "Only directors can use /player rename." in await chat.say(
+        "bob", '/player rename zofia to:"Zofia"'
+    )
+    assert "Only directors can use /redraw." in await chat.say("bob", "/redraw confirm")
+    await chat.say("ana", '/player rename "zofia kowalska" to:"Zofia Kowalska"')
+    await chat.say("ana", '/player merge "Rocío 2" into:"Rocío"')
+    log = await _log(engine)
+    assert (
+        "player_rename",
+        "console:ana (ana)",
+        {"player": "zofia kowalska", "to": "Zofia Kowalska"},
+    ) in log
+    assert (
+        "player_merge",
+        "console:ana (ana)",
+        {"player": "Rocío 2", "into": "Rocío", "tournaments": 0},
+    ) in log
+    assert not [entry for entry in log if entry[1].startswith("console:bob")]
+
+
+async def test_rocio_on_telegram_is_asked_whether_she_is_the_member(engine: AsyncEngine) -> None:
+    """On a chat platform a name proves nothing: "rocio" is told who "Rocío" is and how
+    to claim her, no account is linked and no "Rocío 2" is made."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer "Rocío"')
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        await uow.clubs.link_chat(club.id, "telegram", "club")
+        await uow.commit()
+    _, answer = await in_chat(chat, "club", "777", "/register name:rocio", platform="telegram")
+    assert answer.startswith("Are you Rocío, 0.00 points in the ranking?")
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.accounts.c.id))).first() is None
+        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+    assert names == ["Rocío"]
+
+
+async def test_addplayer_keeps_quoted_one_word_names_apart(engine: AsyncEngine) -> None:
+    """`/addplayer "Bob" "Ann"` is two players; unquoted `carl dora` is one name."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    said = await chat.say("ana", '/addplayer "Bob" “Ann”')
+    assert said.splitlines() == [
+        "Bob is now a player of the club.",
+        "Ann is now a player of the club.",
+    ]
+    assert (
+        await chat.say("ana", "/addplayer carl dora") == "carl dora is now a player of the club."
+    )

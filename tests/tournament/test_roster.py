@@ -1,0 +1,97 @@
+"""A director's changes to who plays: walk-in, removal, a new draw, a merged duplicate."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournament.nights import Night, at
+from tournament import reports, roster
+from tournament.model import EntryStatus, Refused, TournamentStatus
+from tournament.scoring import named_first
+
+
+def test_a_new_draw_places_a_walk_in_and_the_players_the_first_draw_left_out() -> None:
+    night = Night(group_size=4)
+    night.enter("ana", "bob", "cid")
+    night.enter("dan", confirm=False)  # neither confirmed nor here: left out by the draw
+    night.draw()
+    assert night.state.entries[night.id("dan")].status is EntryStatus.WITHDRAWN
+    night.ids["eve"] = 5
+    roster.walk_in(night.state, 5, at("20:05"))
+    assert roster.waiting_for_draw(night.state) == [5]
+    night.state.entries[night.id("dan")].confirmed_at = at("20:05")  # he came after all
+    roster.redraw(night.state, (), at("20:06"))
+    drawn = {p for g in night.state.groups for p in g.players}
+    assert drawn == {1, 2, 3, 4, 5}
+    assert len(night.state.matches) == 10  # one round robin of five
+    assert night.state.draw is not None and night.state.draw.seed == night.state.seed + 1
+    assert all(
+        m.start is not None and m.start >= at("20:06") for m in night.state.matches.values()
+    )
+
+
+def test_no_new_draw_and_no_walk_in_after_the_first_result() -> None:
+    """A walk-in the director did not draw in stays out: not an active entry who never
+    played, and nobody can join or redraw once a result is in."""
+    night = Night()
+    night.enter("ana", "bob", "cid")
+    night.draw()
+    roster.walk_in(night.state, 8, at("20:01"))
+    assert night.state.entries[8].status is EntryStatus.WITHDRAWN
+    first = night.match("ana", "bob")
+    score = named_first(3, 1, first_is_white=first.white == night.id("ana"))
+    reports.report_score(night.state, first.number, night.id("ana"), score, at("20:20"))
+    with pytest.raises(Refused) as refused:
+        roster.redraw(night.state, (), at("20:30"))
+    assert refused.value.code == "redraw_too_late"
+    with pytest.raises(Refused) as refused:
+        roster.walk_in(night.state, 9, at("20:30"))
+    assert refused.value.code == "walk_in_too_late"
+    assert night.state.entries[8].status is EntryStatus.WITHDRAWN
+    assert night.state.group_of(8) is None
+
+
+def test_a_walk_in_only_where_the_preset_allows_it() -> None:
+    night = Night("navodari-table")
+    night.enter("ana", "bob")
+    night.draw()
+    with pytest.raises(Refused) as refused:
+        roster.walk_in(night.state, 9, at("20:05"))
+    assert refused.value.code == "walk_in_not_allowed"
+
+
+def test_remove_is_for_the_entry_list_before_the_draw() -> None:
+    night = Night()
+    night.enter("ana", "bob", "cid")
+    roster.remove(night.state, night.id("cid"), at("19:00"))
+    assert night.state.entries[night.id("cid")].status is EntryStatus.REMOVED
+    night.draw()
+    assert {p for g in night.state.groups for p in g.players} == {1, 2}
+    with pytest.raises(Refused) as refused:
+        roster.remove(night.state, night.id("ana"), at("20:01"))
+    assert refused.value.code == "remove_after_draw"
+
+
+def test_merging_rewrites_every_fact_that_names_the_duplicate() -> None:
+    night = Night()
+    night.enter("ana", "bob", "dup")
+    night.draw()
+    for match in list(night.state.matches.values()):
+        white = match.white
+        assert white is not None
+        reports.report_score(
+            night.state, match.number, white, named_first(3, 0, first_is_white=True), at("23:30")
+        )
+        reports.accept(night.state, match.number, match.opponent_of(white) or 0, at("23:31"))
+    dup, keeper = night.id("dup"), 7
+    roster.merge_player(night.state, dup, keeper)
+    state = night.state
+    assert dup not in state.entries and state.entries[keeper].player == keeper
+    named = {p for m in state.matches.values() for p in (m.white, m.black, m.winner)}
+    named |= {p for g in state.groups for p in g.players}
+    named |= {p.player for p in state.placements}
+    assert dup not in named and keeper in named
+    assert state.draw is not None and dup not in state.draw.players
+    assert state.status is not TournamentStatus.REGISTRATION
+    with pytest.raises(Refused):
+        roster.merge_player(state, night.id("ana"), keeper)  # both played: two people
