@@ -83,6 +83,7 @@ async def handle(
             held: tuple[int, ...] = ()
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
+                await _speak_as_known(uow, inv, context)
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
                 session = await _open(uow, inv, config, target, context, club_hint)
@@ -246,6 +247,22 @@ async def _club(uow: UnitOfWork, inv: Invocation, hint: str | None) -> Club | No
 
 def _club_names(clubs: list[Club]) -> str:
     return ", ".join(club.name for club in clubs) or "-"
+
+
+async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -> None:
+    """Answer a command that comes before any club in the language already known here:
+    this chat's club, else the club the person belongs to (a Spanish club's director
+    joining a new chat reads Spanish, refusals included)."""
+    club = await uow.clubs.for_chat(inv.platform, inv.chat)
+    if club is not None:
+        context.use(club)
+        return
+    club = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
+    if club is None:
+        known = await uow.clubs.for_account(inv.platform, inv.user)
+        club = known[0] if known else None
+    if club is not None:
+        context.language, context.timezone = club.language, club.timezone
 
 
 async def _join(

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.dispatch import handle
 from commands.params import bind
 from commands.parsing import parse
+from commands.rendering import Renderer
+from commands.session import Invocation
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
 
@@ -137,3 +140,23 @@ async def test_rules_show_the_options_with_their_values_HGV_7_4_13(engine: Async
     reply = await chat.say("ana", "/rules")
     assert "consolation:da: tabloul „Ultima Șansă”" in reply, reply
     assert "third_place:da" in reply and "group_size:4" in reply
+
+
+async def _in_other_chat(chat: Chat, user: str, text: str, *, admin: bool = False) -> str:
+    """Type `text` as `user` in a group that is not the club's (yet)."""
+    inv = Invocation("console", "new-group", user, user, text, chat.now, chat_admin=admin)
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    assert response is not None
+    return Renderer(response.language, "UTC", "plain").reply(response.reply).text
+
+
+async def test_club_join_answers_in_the_clubs_language(engine: AsyncEngine) -> None:
+    """Issue 15, item 11: /club join came before the club and answered in English."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    assert await chat.say("ana", "/club join") == "Añade el código: /club join CODE."
+    await chat.say("bob", "/register")
+    answer = await _in_other_chat(chat, "bob", "/club join ABC")
+    assert answer == "Solo los directores pueden usar /club join.", answer
+    answer = await _in_other_chat(chat, "bob", "/club join ABC", admin=True)
+    assert answer.startswith("El código ABC no existe"), answer
