@@ -160,3 +160,17 @@ async def test_club_join_answers_in_the_clubs_language(engine: AsyncEngine) -> N
     assert answer == "Solo los directores pueden usar /club join.", answer
     answer = await _in_other_chat(chat, "bob", "/club join ABC", admin=True)
     assert answer.startswith("El código ABC no existe"), answer
+
+
+def test_quotes_escaped_inside_a_quoted_name_are_kept_without_backslashes() -> None:
+    parsed = parse('/addplayer name:"O\'Neil \\"Big\\" Smith"')
+    assert parsed.options["name"] == 'O\'Neil "Big" Smith'
+    assert parse('/addplayer "Ana P." "Jorge P."').args == ("Ana P.", "Jorge P.")
+
+
+async def test_a_name_with_escaped_quotes_is_stored_as_meant(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    await chat.say("ana", '/addplayer name:"O\'Neil \\"Big\\" Smith"')
+    names = [p for p in (await chat.tournament()).entries]
+    assert await chat.player_id('O\'Neil "Big" Smith') in names
