@@ -92,6 +92,8 @@ async def handle(
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
                 await session.finish(reply)
+                # /club language:es is confirmed in Spanish: the club as it is now.
+                context.use(session.club)
                 held = tuple(session.held)
                 reply = session.fuller_reply or reply
                 if inv.private:

@@ -174,3 +174,12 @@ async def test_a_name_with_escaped_quotes_is_stored_as_meant(engine: AsyncEngine
     await chat.say("ana", '/addplayer name:"O\'Neil \\"Big\\" Smith"')
     names = [p for p in (await chat.tournament()).entries]
     assert await chat.player_id('O\'Neil "Big" Smith') in names
+
+
+async def test_a_new_club_language_is_confirmed_in_that_language(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    response = await chat.response("ana", "/club language:es")
+    assert response is not None and response.language == "es"
+    assert (await chat.say("ana", "/club language:ro")).startswith("Clubul ")
+    assert (await chat.say("ana", "/club language:pl")).startswith("Klub ")
