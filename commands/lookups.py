@@ -267,7 +267,10 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     else:
         parts.append(msg("rules.qualifiers", qualifiers=g.qualifiers))
     parts.append(msg("rules.ties"))
-    parts.extend(msg(f"rules.tie.{name}", n=n) for n, name in enumerate(g.tiebreaks, 1))
+    parts.extend(
+        msg(views.lot_key(f"rules.tie.{name}", preset.game), n=n)
+        for n, name in enumerate(g.tiebreaks, 1)
+    )
     if draughts:
         games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
         parts.append(
@@ -329,13 +332,20 @@ async def help_(s: Session, a: Args) -> Reply:
         return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
 
     allowed = shown_to(director=s.is_director)
+    try:
+        state = await s.maybe_tournament()
+    except Refused:
+        state = None  # several tournaments: every command is shown
+    # Game by game reports (gammons, the cube) are backgammon's: a draughts club's /help
+    # does not offer them.
+    hidden = {"report game"} if state is not None and state.preset.game != "backgammon" else set()
     words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
     if words:
         spec = BY_NAME.get(words[0])
         if spec is None or spec not in allowed:
             names = [spec.name for spec in allowed]
             raise Refused("unknown_help", name=words[0], commands=", ".join(names))
-        chosen = [spec, *spec.subcommands]
+        chosen = [spec, *(sub for sub in spec.subcommands if sub.name not in hidden)]
         if len(words) > 1:
             chosen = [sub for sub in spec.subcommands if sub.word == words[1]] or chosen
         parts = []
@@ -351,6 +361,6 @@ async def help_(s: Session, a: Args) -> Reply:
     lines = [msg("help.title")]
     for spec in allowed:
         lines.append(line(spec))
-        lines.extend(line(sub) for sub in spec.subcommands)
+        lines.extend(line(sub) for sub in spec.subcommands if sub.name not in hidden)
     lines.append(msg("help.more"))
     return Reply(tuple(lines), private=True)

@@ -80,8 +80,17 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
         header=_STANDINGS_HEADER,
         rows=rows,
         # Mid-group ties are provisional: explain them once the group is complete.
-        notes=tiebreak_notes(table, names) if group_complete(state, group) else (),
+        notes=(
+            tiebreak_notes(table, names, game=state.preset.game)
+            if group_complete(state, group)
+            else ()
+        ),
     )
+
+
+def lot_key(key: str, game: Game) -> str:
+    """A lot is drawn with dice in backgammon only: other games draw lots (WAR-V)."""
+    return f"{key}_drawn" if key.endswith(".lot") and game != "backgammon" else key
 
 
 def group_complete(state: TournamentState, group: Group) -> bool:
@@ -93,12 +102,14 @@ def group_complete(state: TournamentState, group: Group) -> bool:
     )
 
 
-def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
+def tiebreak_notes(
+    table: Standings, names: Names, *, game: Game = "backgammon"
+) -> tuple[Msg, ...]:
     """Explain every tie the standings broke: "ana above dora: more wins among ..."."""
     waiting = {p for need in table.extra_games for p in need.players}
     return tuple(
         msg(
-            f"tiebreak.{note.criterion}",
+            lot_key(f"tiebreak.{note.criterion}", game),
             above=name(names, note.above),
             below=name(names, note.below),
             a=note.values[0],

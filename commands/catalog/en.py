@@ -591,4 +591,6 @@ MESSAGES: dict[str, str] = {
     "opt.minimum_age": "minimum age to enter (0: none)",
     "opt.lateness_step": "every this many minutes late, the opponent gets a point",
     "opt.accept_minutes": "minutes after which a report stands unless disputed",
+    "tiebreak.lot_drawn": "{above} above {below}: by lot",
+    "rules.tie.lot_drawn": "{n}. a lot drawn by the bot, recorded so anyone can check it",
 }

@@ -180,7 +180,7 @@ MESSAGES: dict[str, str] = {
     "tournament.list_title": "{club}: torneos",
     "tournament.list_line": "{tournament}: {start}, {status}",
     "tournament.list_default": 'Los comandos actúan sobre {tournament} salvo que añadas tournament:"...".',
-    "tournament.cancelled": "{tournament} queda anulado: {reason}.",
+    "tournament.cancelled": "El torneo {tournament} queda anulado: {reason}.",
     "draw.done": "Sorteo hecho. Grupos: {groups}; encuentros: {matches}. Semilla {seed}, huella {fingerprint}: cualquiera puede repetirlo y comprobarlo.",
     "extra_games": "Grupo {group}: {players} siguen empatados. Partidas extra: {count, plural, one {encuentro} other {encuentros}} {matches}.",
     "extra_games.void": "Grupo {group}: las partidas extra {matches} ya no hacen falta y no cuentan.",
@@ -564,4 +564,6 @@ MESSAGES: dict[str, str] = {
     "opt.minimum_age": "edad mínima para inscribirse (0: ninguna)",
     "opt.lateness_step": "cada tantos minutos de retraso, el rival recibe un punto",
     "opt.accept_minutes": "minutos tras los que un resultado anotado queda firme si nadie lo impugna",
+    "tiebreak.lot_drawn": "{above} por delante de {below}: por sorteo",
+    "rules.tie.lot_drawn": "{n}. un sorteo hecho por el bot, registrado para que cualquiera lo compruebe",
 }

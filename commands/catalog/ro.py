@@ -180,7 +180,7 @@ MESSAGES: dict[str, str] = {
     "tournament.list_title": "{club}: turnee",
     "tournament.list_line": "{tournament}: {start}, {status}",
     "tournament.list_default": 'Comenzile se aplică turneului {tournament} dacă nu adăugați tournament:"...".',
-    "tournament.cancelled": "{tournament} este anulat: {reason}.",
+    "tournament.cancelled": "Turneul {tournament} a fost anulat: {reason}.",
     "draw.done": "Tragerea la sorți s-a făcut. Grupe: {groups}; partide: {matches}. Sămânța {seed}, amprenta {fingerprint}: oricine poate reface tragerea.",
     "extra_games": "Grupa {group}: {players} sunt încă la egalitate. Linii suplimentare: {count, plural, one {partida nr.} few {partidele nr.} other {partidele nr.}} {matches}.",
     "extra_games.void": "Grupa {group}: liniile suplimentare {matches} nu mai sunt necesare și nu contează.",
@@ -564,4 +564,6 @@ MESSAGES: dict[str, str] = {
     "opt.minimum_age": "vârsta minimă de înscriere (0: fără)",
     "opt.lateness_step": "la fiecare atâtea minute de întârziere, adversarul primește un punct",
     "opt.accept_minutes": "după atâtea minute un scor raportat rămâne valabil dacă nu e contestat",
+    "tiebreak.lot_drawn": "{above} înainte de {below}: prin tragere la sorți",
+    "rules.tie.lot_drawn": "{n}. o tragere la sorți făcută de bot, înregistrată ca oricine să o poată verifica",
 }

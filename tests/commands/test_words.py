@@ -3,6 +3,8 @@ items 10-13 and its polish list)."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from commands.dispatch import handle
@@ -183,3 +185,32 @@ async def test_a_new_club_language_is_confirmed_in_that_language(engine: AsyncEn
     assert response is not None and response.language == "es"
     assert (await chat.say("ana", "/club language:ro")).startswith("Clubul ")
     assert (await chat.say("ana", "/club language:pl")).startswith("Klub ")
+
+
+async def test_a_draughts_club_reads_of_lots_not_dice_and_no_gammons_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    await _created(chat, "", preset="warcaby-100")
+    rules = await chat.say("ana", "/rules")
+    assert "losowanie przeprowadzone przez bota" in rules and "kośćmi" not in rules, rules
+    for asked in ("/help", "/help report"):
+        shown = await chat.say("bob", asked)
+        assert not re.search(r"\bgammon", shown) and "/report game" not in shown, shown
+
+
+async def test_romanian_and_polish_wording_of_refusals_and_cancellations(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    await _created(chat, "approval:no")
+    await chat.say("bob", "/register")
+    await chat.say("bob", "/confirm")
+    reply = await chat.say("ana", "/draw")
+    assert "potrzeba co najmniej 2 zawodników" in reply and "musi" not in reply, reply
+    await chat.say("ana", "/club language:ro")
+    reply = await chat.say("ana", '/tournament cancel "Cupa" reason:"ploaie"')
+    said = " ".join([reply, *(t for _, t in chat.posted)])
+    assert "a fost anulat" in said and "este anulat" not in said, said
