@@ -464,7 +464,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_code_required": "Añade el código: /club join CODE.",
     "refused.join_in_group": "Envía /club join CODE en el grupo que se va a unir, no aquí.",
     "refused.match_already_final": "El resultado del encuentro {match} ya es definitivo. Un director puede corregirlo con /result.",
-    "refused.match_not_started": "El encuentro {match} empieza a las {start} y tu rival aún no ha llegado: repórtalo cuando se haya jugado.",
+    "refused.match_not_started": "El encuentro {match} empieza el {start} y tu rival aún no ha llegado: repórtalo cuando se haya jugado.",
     "refused.match_not_played": "El encuentro {match} no se ha jugado: no hay nada que reabrir.",
     "refused.match_already_void": "El encuentro {match} ya está anulado.",
     "refused.extra_game_void": "El encuentro {match} es una partida extra anulada: las partidas extra siguen al empate, que programa otras si hacen falta.",

@@ -464,7 +464,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_code_required": "Dodaj kod: /club join CODE.",
     "refused.join_in_group": "Wyślij /club join CODE w grupie, która ma dołączyć, nie tutaj.",
     "refused.match_already_final": "Mecz {match} ma już ostateczny wynik. Sędzia może go poprawić przez /result.",
-    "refused.match_not_started": "Mecz {match} zaczyna się o {start}, a przeciwnik jeszcze nie zgłosił obecności: podaj wynik po rozegraniu.",
+    "refused.match_not_started": "Mecz {match} zaczyna się {start}, a przeciwnik jeszcze nie zgłosił obecności: podaj wynik po rozegraniu.",
     "refused.match_not_played": "Mecz {match} nie został rozegrany: nie ma czego otwierać.",
     "refused.match_already_void": "Mecz {match} jest już unieważniony.",
     "refused.extra_game_void": "Mecz {match} to unieważniona gra dodatkowa: gry dodatkowe wynikają z remisu, który w razie potrzeby wyznacza nowe.",

@@ -464,7 +464,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_code_required": "Adăugați codul: /club join CODE.",
     "refused.join_in_group": "Trimiteți /club join CODE în grupul care trebuie să se alăture, nu aici.",
     "refused.match_already_final": "Partida {match} are deja rezultat final. Un arbitru îl poate corecta cu /result.",
-    "refused.match_not_started": "Partida {match} începe la {start}, iar adversarul nu a făcut încă check-in: raportați-o după ce s-a jucat.",
+    "refused.match_not_started": "Partida {match} începe pe {start}, iar adversarul nu a făcut încă check-in: raportați-o după ce s-a jucat.",
     "refused.match_not_played": "Partida {match} nu s-a jucat: nu este nimic de redeschis.",
     "refused.match_already_void": "Partida {match} este deja anulată.",
     "refused.extra_game_void": "Partida {match} este o linie suplimentară anulată: liniile suplimentare urmează egalitatea, care programează altele când e nevoie.",

@@ -214,3 +214,12 @@ async def test_romanian_and_polish_wording_of_refusals_and_cancellations(
     reply = await chat.say("ana", '/tournament cancel "Cupa" reason:"ploaie"')
     said = " ".join([reply, *(t for _, t in chat.posted)])
     assert "a fost anulat" in said and "este anulat" not in said, said
+
+
+async def test_a_start_with_its_day_is_not_said_as_an_hour(engine: AsyncEngine) -> None:
+    """Issue 15 polish: "empieza a las vie, 30 ene" ("a las" is for hours only)."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.night("bob", "cruz", "dora", check_in=("bob",))
+    reply = await chat.say("bob", "/report 3-1")
+    assert re.search(r"empieza el sáb, 31 ene, \d\d:\d\d ", reply), reply
