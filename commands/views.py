@@ -55,12 +55,14 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
     """Return a group's standings, tiebreak explanations as notes (HGV-7.2.3)."""
     table = standings_of(state, group)
     if not any(row.won or row.lost for row in table.rows):
-        # Nothing played yet: show the group in its drawn order, without lot notes.
+        # Nothing played yet: show the group in its drawn order, each player's seed as
+        # the note (HGV-7.2.1), without lot notes.
         return Table(
             title=msg("title.group", group=group.name),
             header=_STANDINGS_HEADER,
             rows=tuple(
-                (i, name(names, p), 0, 0, 0, 0, "") for i, p in enumerate(group.players, 1)
+                (i, name(names, p), 0, 0, 0, 0, _seed(state, p))
+                for i, p in enumerate(group.players, 1)
             ),
         )
     rows = tuple(
@@ -91,6 +93,11 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
 def lot_key(key: str, game: Game) -> str:
     """A lot is drawn with dice in backgammon only: other games draw lots (WAR-V)."""
     return f"{key}_drawn" if key.endswith(".lot") and game != "backgammon" else key
+
+
+def _seed(state: TournamentState, player: PlayerId) -> Msg | str:
+    entry = state.entries.get(player)
+    return msg("word.seed", seed=entry.seed) if entry and entry.seed else ""
 
 
 def group_complete(state: TournamentState, group: Group) -> bool:

@@ -593,4 +593,5 @@ MESSAGES: dict[str, str] = {
     "opt.accept_minutes": "minutes after which a report stands unless disputed",
     "tiebreak.lot_drawn": "{above} above {below}: by lot",
     "rules.tie.lot_drawn": "{n}. a lot drawn by the bot, recorded so anyone can check it",
+    "word.seed": "seed {seed}",
 }

@@ -566,4 +566,5 @@ MESSAGES: dict[str, str] = {
     "opt.accept_minutes": "minutos tras los que un resultado anotado queda firme si nadie lo impugna",
     "tiebreak.lot_drawn": "{above} por delante de {below}: por sorteo",
     "rules.tie.lot_drawn": "{n}. un sorteo hecho por el bot, registrado para que cualquiera lo compruebe",
+    "word.seed": "siembra {seed}",
 }

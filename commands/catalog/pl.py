@@ -566,4 +566,5 @@ MESSAGES: dict[str, str] = {
     "opt.accept_minutes": "po tylu minutach zgłoszony wynik obowiązuje, jeśli nikt go nie zakwestionuje",
     "tiebreak.lot_drawn": "{above} wyżej niż {below}: losowanie",
     "rules.tie.lot_drawn": "{n}. losowanie przeprowadzone przez bota, zapisane, aby każdy mógł je sprawdzić",
+    "word.seed": "rozstawienie {seed}",
 }

@@ -566,4 +566,5 @@ MESSAGES: dict[str, str] = {
     "opt.accept_minutes": "după atâtea minute un scor raportat rămâne valabil dacă nu e contestat",
     "tiebreak.lot_drawn": "{above} înainte de {below}: prin tragere la sorți",
     "rules.tie.lot_drawn": "{n}. o tragere la sorți făcută de bot, înregistrată ca oricine să o poată verifica",
+    "word.seed": "cap de serie {seed}",
 }

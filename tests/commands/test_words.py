@@ -223,3 +223,14 @@ async def test_a_start_with_its_day_is_not_said_as_an_hour(engine: AsyncEngine) 
     await chat.night("bob", "cruz", "dora", check_in=("bob",))
     reply = await chat.say("bob", "/report 3-1")
     assert re.search(r"empieza el sáb, 31 ene, \d\d:\d\d ", reply), reply
+
+
+async def test_the_draw_shows_each_players_seed_HGV_7_2_1(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    for player in ("bob", "cruz", "dora", "eli"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    drawn = await chat.say("ana", "/draw")
+    assert drawn.startswith("Draw made.")
+    assert all(f"seed {n}" in drawn for n in (1, 2, 3, 4)), drawn
