@@ -301,7 +301,9 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
 
 def placements_table(state: TournamentState, names: Names) -> Table:
     rows = tuple(
-        (p.place if p.place is not None else "-", name(names, p.player), p.points)
+        # Points as a number, written as the club's language writes it (2,30 in es/pl/ro),
+        # like the season ranking beside it.
+        (p.place if p.place is not None else "-", name(names, p.player), float(p.points))
         for p in state.placements
     )
     return Table(

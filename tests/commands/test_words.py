@@ -234,3 +234,28 @@ async def test_the_draw_shows_each_players_seed_HGV_7_2_1(engine: AsyncEngine) -
     drawn = await chat.say("ana", "/draw")
     assert drawn.startswith("Draw made.")
     assert all(f"seed {n}" in drawn for n in (1, 2, 3, 4)), drawn
+
+
+async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 15 polish: the placements said 2.30 and /ranking 2,30 in one Spanish chat."""
+    from commands import views
+    from commands.replies import Reply
+
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    for _ in range(6):
+        state = await chat.tournament()
+        open_ = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        if not open_:
+            break
+        await chat.say("ana", f"/result {open_[0].number} {open_[0].length}-0")
+    state = await chat.tournament()
+    assert state.placements
+    names = {await chat.player_id(n): n for n in ("bob", "cruz")}
+    table = Reply((views.placements_table(state, names),))
+    spanish = Renderer("es", "UTC", "plain").reply(table).text
+    assert re.search(r"\d,\d\d", spanish) and not re.search(r"\d\.\d\d", spanish), spanish
+    assert re.search(r"\d\.\d\d", Renderer("en", "UTC", "plain").reply(table).text)
