@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Literal, get_args, get_origin, get_type_hints
 
@@ -168,7 +169,11 @@ async def ranking(s: Session, a: Args) -> Reply:
         msg("col.tournaments"),
         msg("col.prize_eligible"),
     )
-    notes = (msg("ranking.carried_note"),) if shows_carried else ()
+    notes: tuple[Msg, ...] = (msg("ranking.carried_note"),) if shows_carried else ()
+    if season_rules is not None:
+        # HGV-8: the Prizes column says who has attended enough for the annual prizes.
+        needed = math.ceil(season_rules.prize_attendance * season_rules.official_tournaments)
+        notes += (msg("ranking.prizes_note", needed=needed, of=season_rules.official_tournaments),)
     table = Table(title, header, table_rows, notes)
     drawn = [
         (

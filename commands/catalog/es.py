@@ -567,4 +567,5 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot_drawn": "{above} por delante de {below}: por sorteo",
     "rules.tie.lot_drawn": "{n}. un sorteo hecho por el bot, registrado para que cualquiera lo compruebe",
     "word.seed": "siembra {seed}",
+    "ranking.prizes_note": "Premios: sí cuando el jugador ha jugado al menos {needed} de los {of} torneos oficiales de la temporada, lo que exigen los premios anuales.",
 }

@@ -567,4 +567,5 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot_drawn": "{above} wyżej niż {below}: losowanie",
     "rules.tie.lot_drawn": "{n}. losowanie przeprowadzone przez bota, zapisane, aby każdy mógł je sprawdzić",
     "word.seed": "rozstawienie {seed}",
+    "ranking.prizes_note": "Nagrody: tak, gdy zawodnik zagrał w co najmniej {needed} z {of} oficjalnych turniejów sezonu – tyle wymagają nagrody roczne.",
 }

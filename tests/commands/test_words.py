@@ -236,14 +236,8 @@ async def test_the_draw_shows_each_players_seed_HGV_7_2_1(engine: AsyncEngine) -
     assert all(f"seed {n}" in drawn for n in (1, 2, 3, 4)), drawn
 
 
-async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
-    engine: AsyncEngine,
-) -> None:
-    """Issue 15 polish: the placements said 2.30 and /ranking 2,30 in one Spanish chat."""
-    from commands import views
-    from commands.replies import Reply
-
-    chat = Chat(engine)
+async def _played_out(chat: Chat) -> None:
+    """Play a night of bob and cruz to its end, the director setting every result."""
     await chat.night("bob", "cruz")
     chat.at("2026-01-31T20:05")
     for _ in range(6):
@@ -252,6 +246,17 @@ async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
         if not open_:
             break
         await chat.say("ana", f"/result {open_[0].number} {open_[0].length}-0")
+
+
+async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 15 polish: the placements said 2.30 and /ranking 2,30 in one Spanish chat."""
+    from commands import views
+    from commands.replies import Reply
+
+    chat = Chat(engine)
+    await _played_out(chat)
     state = await chat.tournament()
     assert state.placements
     names = {await chat.player_id(n): n for n in ("bob", "cruz")}
@@ -259,3 +264,12 @@ async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
     spanish = Renderer("es", "UTC", "plain").reply(table).text
     assert re.search(r"\d,\d\d", spanish) and not re.search(r"\d\.\d\d", spanish), spanish
     assert re.search(r"\d\.\d\d", Renderer("en", "UTC", "plain").reply(table).text)
+
+
+async def test_the_prizes_column_is_explained_under_the_ranking_HGV_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await _played_out(chat)
+    reply = await chat.say("bob", "/ranking")
+    assert "Prizes: yes once a player has played at least 6 of the season's 10" in reply, reply
