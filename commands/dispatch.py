@@ -110,10 +110,11 @@ async def handle(
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
         example = str(error.params.get("example", "/report 3-1"))
+        usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
         reply = Reply(
             (
                 msg(f"score.{error.code}", **_params(error.params)),
-                msg("score.usage", example=example),
+                msg(usage, example=example),
             )
         )
     except Exception:

@@ -595,4 +595,5 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot_drawn": "{n}. a lot drawn by the bot, recorded so anyone can check it",
     "word.seed": "seed {seed}",
     "ranking.prizes_note": "Prizes: yes once a player has played at least {needed} of the season's {of} official tournaments, as the annual prizes need.",
+    "score.usage_result": "Set it with white's score first, for example {example}.",
 }

@@ -568,4 +568,5 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot_drawn": "{n}. un sorteo hecho por el bot, registrado para que cualquiera lo compruebe",
     "word.seed": "siembra {seed}",
     "ranking.prizes_note": "Premios: sí cuando el jugador ha jugado al menos {needed} de los {of} torneos oficiales de la temporada, lo que exigen los premios anuales.",
+    "score.usage_result": "Anótalo con los puntos de blancas primero, por ejemplo {example}.",
 }

@@ -568,4 +568,5 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot_drawn": "{n}. losowanie przeprowadzone przez bota, zapisane, aby każdy mógł je sprawdzić",
     "word.seed": "rozstawienie {seed}",
     "ranking.prizes_note": "Nagrody: tak, gdy zawodnik zagrał w co najmniej {needed} z {of} oficjalnych turniejów sezonu – tyle wymagają nagrody roczne.",
+    "score.usage_result": "Wpisz wynik, punkty białych pierwsze, na przykład {example}.",
 }

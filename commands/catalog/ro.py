@@ -568,4 +568,5 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot_drawn": "{n}. o tragere la sorți făcută de bot, înregistrată ca oricine să o poată verifica",
     "word.seed": "cap de serie {seed}",
     "ranking.prizes_note": "Premii: da după ce jucătorul a jucat cel puțin {needed} din cele {of} turnee oficiale ale sezonului, cât cer premiile anuale.",
+    "score.usage_result": "Stabiliți scorul cu punctele albului întâi, de exemplu {example}.",
 }
