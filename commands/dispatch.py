@@ -15,8 +15,9 @@ from commands import resolver
 from commands.params import Args, as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
-from commands.registry import BY_NAME, CommandSpec, bind_line, select
+from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
+from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, with_club
 from tournament.club import Club
 from tournament.model import Refused
@@ -61,7 +62,8 @@ async def handle(
     if spec is None:
         if not await _first_delivery(inv, uow_factory, context):
             return None
-        close = suggestions(parsed.name, list(BY_NAME))
+        said = SAID_IN_LANGUAGES.get(fold(parsed.name))
+        close = [said] if said else suggestions(parsed.name, list(BY_NAME))
         if close:
             reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
         else:

@@ -273,3 +273,17 @@ async def test_the_prizes_column_is_explained_under_the_ranking_HGV_8(
     await _played_out(chat)
     reply = await chat.say("bob", "/ranking")
     assert "Prizes: yes once a player has played at least 6 of the season's 10" in reply, reply
+
+
+async def test_a_command_said_in_the_clubs_language_is_answered_with_its_name(
+    engine: AsyncEngine,
+) -> None:
+    """/potwierdź, /confirmar, /raport: no dead end, the reply names the command."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    reply = await chat.say("zofia", "/potwierdź")
+    assert "/confirm" in reply, reply
+    await chat.say("ana", "/club language:es")
+    assert "/standings" in await chat.say("bob", "/clasificación")
+    await chat.say("ana", "/club language:ro")
+    assert "/checkin" in await chat.say("bob", "/sosire")
