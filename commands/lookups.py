@@ -15,6 +15,7 @@ from tournament import ranking as ranking_rules
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
+from tournament.scoring import example_score
 from tournament.state import TournamentState
 
 GAMES = ("backgammon", "draughts")
@@ -304,7 +305,15 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         parts.append(msg("rules.lateness_forfeit_at_length"))
     if entry.youngest_prize or entry.veteran_prize:
         parts.append(msg("rules.age_prizes"))
-    parts.append(msg("rules.report", minutes=preset.reporting.accept_minutes))
+    # The example ends a group match of this preset: a match to 5 is not reported 3-1.
+    won, lost = example_score(preset.game, preset.groups.match_length)
+    parts.append(
+        msg(
+            "rules.report",
+            minutes=preset.reporting.accept_minutes,
+            example=f"/report {won}-{lost}",
+        )
+    )
     return tuple(parts)
 
 

@@ -299,7 +299,7 @@ MESSAGES: dict[str, str] = {
     "rules.lateness_forfeit_at_length": "When those points reach the match length, the late player loses by forfeit; one who arrives earlier plays on from that score.",
     "rules.lateness_forfeit": "A player who is not there {minutes, plural, one {# minute} other {# minutes}} after the start loses the match by forfeit.",
     "rules.age_prizes": "Special prizes go to the youngest player and to the veteran (the oldest).",
-    "rules.report": "The winner reports at once: /report 3-1, your score first. It stands after {minutes, plural, one {# minute} other {# minutes}} unless the opponent disputes it.",
+    "rules.report": "The winner reports at once: {example}, your score first. It stands after {minutes, plural, one {# minute} other {# minutes}} unless the opponent disputes it.",
     "glance.title": "{tournament}: {status}.",
     "glance.waiting": "Waiting for approval as club members: {players}. Approve them: /approve all, or /approve and the names.",
     "glance.unconfirmed": "Not confirmed yet ({count}): {players}. They are not drawn unless they /confirm or check in; a reminder goes out a day before.",

@@ -272,7 +272,7 @@ MESSAGES: dict[str, str] = {
     "rules.lateness_forfeit_at_length": "Cuando esos puntos llegan a la longitud del encuentro, el que llega tarde pierde por forfait; si llega antes, se juega desde ese marcador.",
     "rules.lateness_forfeit": "Quien no está {minutes, plural, one {# minuto} other {# minutos}} después de la hora pierde el encuentro por forfait.",
     "rules.age_prizes": "Hay premios especiales para el jugador más joven y para el veterano (el de más edad).",
-    "rules.report": "El ganador informa enseguida: /report 3-1, primero su puntuación. Queda firme a los {minutes, plural, one {# minuto} other {# minutos}} si el rival no lo impugna.",
+    "rules.report": "El ganador informa enseguida: {example}, primero su puntuación. Queda firme a los {minutes, plural, one {# minuto} other {# minutos}} si el rival no lo impugna.",
     "glance.title": "{tournament}: {status}.",
     "glance.waiting": "Esperan aprobación como socios: {players}. Para aprobarlos: /approve all, o /approve y los nombres.",
     "glance.unconfirmed": "Sin confirmar ({count}): {players}. No entran en el sorteo si no envían /confirm o registran su llegada; se les recuerda un día antes.",

@@ -272,7 +272,7 @@ MESSAGES: dict[str, str] = {
     "rules.lateness_forfeit_at_length": "Gdy te punkty osiągną długość meczu, spóźniony przegrywa walkowerem; jeśli przyjdzie wcześniej, gra od tego wyniku.",
     "rules.lateness_forfeit": "Zawodnik, którego nie ma {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} po czasie rozpoczęcia, przegrywa mecz walkowerem.",
     "rules.age_prizes": "Nagrody specjalne otrzymują najmłodszy zawodnik i weteran (najstarszy).",
-    "rules.report": "Zwycięzca od razu zgłasza wynik: /report 3-1, najpierw swój. Wynik staje się ważny po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}}, jeśli przeciwnik go nie zakwestionuje.",
+    "rules.report": "Zwycięzca od razu zgłasza wynik: {example}, najpierw swój. Wynik staje się ważny po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}}, jeśli przeciwnik go nie zakwestionuje.",
     "glance.title": "{tournament}: {status}.",
     "glance.waiting": "Czekają na zatwierdzenie jako członkowie klubu: {players}. Zatwierdź: /approve all albo /approve i nazwiska.",
     "glance.unconfirmed": "Jeszcze niepotwierdzeni ({count}): {players}. Nie wezmą udziału w losowaniu, jeśli nie wyślą /confirm ani nie potwierdzą obecności; dzień wcześniej dostają przypomnienie.",

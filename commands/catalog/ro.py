@@ -272,7 +272,7 @@ MESSAGES: dict[str, str] = {
     "rules.lateness_forfeit_at_length": "Când aceste puncte ajung la lungimea partidei, cel întârziat pierde prin neprezentare; dacă ajunge mai devreme, joacă de la acel scor.",
     "rules.lateness_forfeit": "Cine nu este prezent la {minutes, plural, one {# minut} few {# minute} other {# de minute}} după ora de start pierde partida prin neprezentare.",
     "rules.age_prizes": "Premii speciale primesc cel mai tânăr jucător și veteranul (cel mai în vârstă).",
-    "rules.report": "Câștigătorul anunță imediat: /report 3-1, întâi scorul propriu. Rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}} dacă adversarul nu îl contestă.",
+    "rules.report": "Câștigătorul anunță imediat: {example}, întâi scorul propriu. Rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}} dacă adversarul nu îl contestă.",
     "glance.title": "{tournament}: {status}.",
     "glance.waiting": "Așteaptă aprobarea ca membri: {players}. Aprobare: /approve all, sau /approve și numele.",
     "glance.unconfirmed": "Neconfirmați încă ({count}): {players}. Nu intră la tragerea la sorți dacă nu trimit /confirm sau nu își înregistrează sosirea; primesc un memento cu o zi înainte.",

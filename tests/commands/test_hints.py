@@ -135,3 +135,15 @@ async def test_a_directors_score_refusal_shows_result_not_report_HGV_5_3(
     number, _, _ = await _two_players(chat, extra="group_length:5")
     reply = await chat.say("ana", f"/result {number} 3-1")
     assert f"/result {number} 5-3" in reply and "/report" not in reply, reply
+
+
+async def test_the_rules_show_a_report_of_the_groups_own_length_HGV_5_3(
+    engine: AsyncEngine,
+) -> None:
+    """Navodari groups play to 5: /rules must not teach /report 3-1 (NAV games)."""
+    chat = Chat(engine)
+    await chat.say(
+        "ana", '/tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 20:00"'
+    )
+    rules = await chat.say("ana", "/rules")
+    assert "/report 5-3" in rules and "/report 3-1" not in rules, rules
