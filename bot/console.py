@@ -308,9 +308,10 @@ async def interactive(
 
     A database a transcript wrote keeps its virtual clock: the console continues on it
     (`@wait 10m`, `@clock ...` move it on) instead of jumping to the real time and
-    applying hours of penalties at once; `real_clock` (or a new database) runs on the
-    real time. The transcript grammar applies; a bare `/cmd` line is typed by `as_name`,
-    and an empty line just shows what fell due meanwhile.
+    applying hours of penalties at once; a new database's virtual clock starts at the
+    real time; `real_clock` runs on the real time itself. The transcript grammar
+    applies; a bare `/cmd` line is typed by `as_name`, and an empty line just shows what
+    fell due meanwhile.
     """
     from bot.transcript import TranscriptRunner
 
@@ -319,15 +320,21 @@ async def interactive(
     me = as_name or getpass.getuser()
     stored = await bot.stored_clock()
     runner: TranscriptRunner | None = None
-    if stored is not None and not real_clock:
-        runner = TranscriptRunner(bot)
+    if not real_clock:
+        # INTERFACE §3: a new database's clock starts at the real time, and @wait and
+        # @clock move it on from there as on any other.
+        runner = TranscriptRunner(bot, real_now=clock_now())
         await runner.open()
         now = runner.now
         shown = bot.stamp_full(runner.now)
+        where = (
+            "where the last run on this database stopped"
+            if stored is not None
+            else "the real time, on this new database"
+        )
         print(
-            f"Virtual clock: {shown} (club time), where the last run on this database "
-            "stopped. Move it with @wait 10m or @clock YYYY-MM-DD HH:MM; "
-            "--real-clock runs on the real time instead.",
+            f"Virtual clock: {shown} (club time), {where}. Move it with @wait 10m or "
+            "@clock YYYY-MM-DD HH:MM; --real-clock runs on the real time instead.",
             file=stderr,
         )
     else:

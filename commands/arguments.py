@@ -65,11 +65,43 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
     """Read a birth date; one in the future (or before 1900) is refused, not stored."""
     if text is None:
         return None
-    try:
-        born = date.fromisoformat(text.strip())
-    except ValueError:
-        raise Refused("bad_date", text=text) from None
+    born = _date(text.strip())
+    if born is None:
+        raise Refused("bad_date", text=text)
     return born_by(born, today)
+
+
+# Day first, as Europe and Latin America write dates: 30/01/2026, 30.01.2026, 30-01-2026.
+_DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$")
+_TIME = re.compile(r"^(\d{1,2})[:.h](\d{2})$")
+
+
+def _date(text: str) -> date | None:
+    """Read a date as ISO (2026-01-30) or day first (30/01/2026, 30.01.2026)."""
+    found = _DAY_FIRST.match(text)
+    try:
+        if found:
+            day, month, year = (int(part) for part in found.groups())
+            return date(year, month, day)
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _date_time(text: str) -> datetime | None:
+    """Read "2026-01-31 20:00", "31/01/2026 20:00" or "31.01.2026 20.00" (no zone)."""
+    try:
+        return datetime.fromisoformat(text.replace("T", " "))
+    except ValueError:
+        pass
+    day, _, clock = text.partition(" ")
+    found_day, found_time = _date(day), _TIME.match(clock.strip())
+    if found_day is None or found_time is None:
+        return None
+    hour, minute = int(found_time.group(1)), int(found_time.group(2))
+    if hour > 23 or minute > 59:
+        return None
+    return datetime(found_day.year, found_day.month, found_day.day, hour, minute)
 
 
 def born_by(born: date | None, today: date | None) -> date | None:
@@ -80,13 +112,13 @@ def born_by(born: date | None, today: date | None) -> date | None:
 
 
 def local_time(text: str | None, zone: str) -> datetime:
-    """Read "2026-01-31 20:00" in the club's time zone; return it in UTC."""
+    """Read "2026-01-31 20:00" (or "31/01/2026 20:00", "31.01.2026 20:00") in the club's
+    time zone; return it in UTC."""
     if not text:
         raise Refused("start_required")
-    try:
-        naive = datetime.fromisoformat(text.strip().replace("T", " "))
-    except ValueError:
-        raise Refused("bad_datetime", text=text) from None
+    naive = _date_time(" ".join(text.split()))
+    if naive is None:
+        raise Refused("bad_datetime", text=text)
     if naive.tzinfo is not None:
         return naive.astimezone(UTC)
     return naive.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)

@@ -24,7 +24,7 @@ from tournament.club import Player
 from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, MatchStatus, Refused, TournamentStatus
 from tournament.preset import ALIASES, PresetError, load_preset
-from tournament.scoring import FinalScore, example_score, lot_word, named_first
+from tournament.scoring import FinalScore, ScoreError, example_score, lot_word, named_first
 from tournament.state import Match, TournamentState
 
 
@@ -422,9 +422,27 @@ async def result(s: Session, a: Args) -> Reply:
         )
     else:
         raise Refused("bad_result_args", forms=_result_forms(state, match))
+    try:
+        return await _set_result(s, state, match, change, a)
+    except ScoreError as error:
+        # A director is shown /result for this match, white's score first, not /report.
+        won, lost = example_score(state.preset.game, match.length)
+        raise ScoreError(
+            error.code,
+            **{k: v for k, v in error.params.items() if k != "example"},
+            example=f"/result {match.number} {won}-{lost}",
+            _usage="score.usage_result",
+        ) from None
+
+
+async def _set_result(
+    s: Session, state: TournamentState, match: Match, change: corrections.Change, a: Args
+) -> Reply:
     reason = (a.text("reason") or "").strip()
     again = f"/result {match.number} " + (
-        "void" if change == "void" else " ".join(f"{x}-{y}" for x, y in _white_first(change))
+        " ".join(f"{x}-{y}" for x, y in _white_first(change))
+        if isinstance(change, FinalScore)
+        else "void"
     )
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction,

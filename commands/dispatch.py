@@ -15,8 +15,9 @@ from commands import resolver
 from commands.params import Args, as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
-from commands.registry import BY_NAME, CommandSpec, bind_line, select
+from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
+from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, with_club
 from tournament.club import Club
 from tournament.model import Refused
@@ -61,7 +62,8 @@ async def handle(
     if spec is None:
         if not await _first_delivery(inv, uow_factory, context):
             return None
-        close = suggestions(parsed.name, list(BY_NAME))
+        said = SAID_IN_LANGUAGES.get(fold(parsed.name))
+        close = [said] if said else suggestions(parsed.name, list(BY_NAME))
         if close:
             reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
         else:
@@ -83,6 +85,7 @@ async def handle(
             held: tuple[int, ...] = ()
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
+                await _speak_as_known(uow, inv, context)
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
                 session = await _open(uow, inv, config, target, context, club_hint)
@@ -91,6 +94,8 @@ async def handle(
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
                 await session.finish(reply)
+                # /club language:es is confirmed in Spanish: the club as it is now.
+                context.use(session.club)
                 held = tuple(session.held)
                 reply = session.fuller_reply or reply
                 if inv.private:
@@ -107,10 +112,11 @@ async def handle(
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
         example = str(error.params.get("example", "/report 3-1"))
+        usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
         reply = Reply(
             (
                 msg(f"score.{error.code}", **_params(error.params)),
-                msg("score.usage", example=example),
+                msg(usage, example=example),
             )
         )
     except Exception:
@@ -246,6 +252,22 @@ async def _club(uow: UnitOfWork, inv: Invocation, hint: str | None) -> Club | No
 
 def _club_names(clubs: list[Club]) -> str:
     return ", ".join(club.name for club in clubs) or "-"
+
+
+async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -> None:
+    """Answer a command that comes before any club in the language already known here:
+    this chat's club, else the club the person belongs to (a Spanish club's director
+    joining a new chat reads Spanish, refusals included)."""
+    club = await uow.clubs.for_chat(inv.platform, inv.chat)
+    if club is not None:
+        context.use(club)
+        return
+    club = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
+    if club is None:
+        known = await uow.clubs.for_account(inv.platform, inv.user)
+        club = known[0] if known else None
+    if club is not None:
+        context.language, context.timezone = club.language, club.timezone
 
 
 async def _join(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Literal, get_args, get_origin, get_type_hints
 
@@ -15,6 +16,7 @@ from tournament import sanctions
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
+from tournament.scoring import example_score
 from tournament.state import TournamentState
 
 GAMES = ("backgammon", "draughts")
@@ -179,7 +181,11 @@ async def ranking(s: Session, a: Args) -> Reply:
         msg("col.tournaments"),
         msg("col.prize_eligible"),
     )
-    notes = (msg("ranking.carried_note"),) if shows_carried else ()
+    notes: tuple[Msg, ...] = (msg("ranking.carried_note"),) if shows_carried else ()
+    if season_rules is not None:
+        # HGV-8: the Prizes column says who has attended enough for the annual prizes.
+        needed = math.ceil(season_rules.prize_attendance * season_rules.official_tournaments)
+        notes += (msg("ranking.prizes_note", needed=needed, of=season_rules.official_tournaments),)
     table = Table(title, header, table_rows, notes)
     drawn = [
         (
@@ -279,7 +285,10 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     else:
         parts.append(msg("rules.qualifiers", qualifiers=g.qualifiers))
     parts.append(msg("rules.ties"))
-    parts.extend(msg(f"rules.tie.{name}", n=n) for n, name in enumerate(g.tiebreaks, 1))
+    parts.extend(
+        msg(views.lot_key(f"rules.tie.{name}", preset.game), n=n)
+        for n, name in enumerate(g.tiebreaks, 1)
+    )
     if draughts:
         games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
         parts.append(
@@ -308,7 +317,15 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         parts.append(msg("rules.lateness_forfeit_at_length"))
     if entry.youngest_prize or entry.veteran_prize:
         parts.append(msg("rules.age_prizes"))
-    parts.append(msg("rules.report", minutes=preset.reporting.accept_minutes))
+    # The example ends a group match of this preset: a match to 5 is not reported 3-1.
+    won, lost = example_score(preset.game, preset.groups.match_length)
+    parts.append(
+        msg(
+            "rules.report",
+            minutes=preset.reporting.accept_minutes,
+            example=f"/report {won}-{lost}",
+        )
+    )
     points = preset.ranking
     places = " · ".join(
         f"{views.place_label(band.first, band.last)}: {_number(band.points)}"
@@ -360,13 +377,20 @@ async def help_(s: Session, a: Args) -> Reply:
         return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
 
     allowed = shown_to(director=s.is_director)
+    try:
+        state = await s.maybe_tournament()
+    except Refused:
+        state = None  # several tournaments: every command is shown
+    # Game by game reports (gammons, the cube) are backgammon's: a draughts club's /help
+    # does not offer them.
+    hidden = {"report game"} if state is not None and state.preset.game != "backgammon" else set()
     words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
     if words:
         spec = BY_NAME.get(words[0])
         if spec is None or spec not in allowed:
             names = [spec.name for spec in allowed]
             raise Refused("unknown_help", name=words[0], commands=", ".join(names))
-        chosen = [spec, *spec.subcommands]
+        chosen = [spec, *(sub for sub in spec.subcommands if sub.name not in hidden)]
         if len(words) > 1:
             chosen = [sub for sub in spec.subcommands if sub.word == words[1]] or chosen
         parts = []
@@ -382,6 +406,6 @@ async def help_(s: Session, a: Args) -> Reply:
     lines = [msg("help.title")]
     for spec in allowed:
         lines.append(line(spec))
-        lines.extend(line(sub) for sub in spec.subcommands)
+        lines.extend(line(sub) for sub in spec.subcommands if sub.name not in hidden)
     lines.append(msg("help.more"))
     return Reply(tuple(lines), private=True)

@@ -213,6 +213,7 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             _unknown_option(signature, key, by_key)
             continue
         raw[known.name] = value
+    words = _time_of_day(signature, list(words), raw)
     leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
     if leftover:
         texts = [p.name for p in signature.params if p.type == "text" and p.name in raw]
@@ -293,6 +294,24 @@ def as_typed(value: str | list[str]) -> str:
         return " ".join(as_typed(v) for v in value)
     value = " ".join(value.split())
     return f'"{value}"' if " " in value or not value else value
+
+
+_CLOCK = re.compile(r"^\d{1,2}[:.h]\d{2}$")
+
+
+def _time_of_day(
+    signature: Signature, words: list[str], raw: dict[str, str | list[str]]
+) -> list[str]:
+    """Join `start:30/01/2026 20:00`, typed without quotes, into one value."""
+    for param in signature.params:
+        value = raw.get(param.name)
+        if param.type != "datetime" or not isinstance(value, str) or " " in value.strip():
+            continue
+        clock = [w for w in words if _CLOCK.match(w)]
+        if len(clock) == 1:
+            raw[param.name] = f"{value.strip()} {clock[0]}"
+            words = [w for w in words if w is not clock[0]]
+    return words
 
 
 def _two_numbers(signature: Signature, words: list[str]) -> list[str]:

@@ -102,12 +102,9 @@ def _tokens(text: str) -> list[tuple[str, bool]]:
             index += 1
             continue
         if char in QUOTES:
-            closing = QUOTES[char]
-            end = text.find(closing, index + 1)
-            if end == -1:
-                raise ParseError("unclosed_quote")
+            inside, end = _quoted(text, index + 1, QUOTES[char])
             quoted_only = not started
-            current.append(text[index + 1 : end])
+            current.append(inside)
             started = True
             index = end + 1
             continue
@@ -118,3 +115,21 @@ def _tokens(text: str) -> list[tuple[str, bool]]:
     if started:
         tokens.append(("".join(current), quoted_only))
     return tokens
+
+
+def _quoted(text: str, start: int, closing: str) -> tuple[str, int]:
+    """Return a quoted run from `start` and the index of its closing quote; a quote
+    escaped with a backslash is part of it: `"O'Neil \\"Big\\" Smith"`."""
+    out: list[str] = []
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text) and text[index + 1] in (closing, '"', "\\"):
+            out.append(text[index + 1])
+            index += 2
+            continue
+        if char == closing:
+            return "".join(out), index
+        out.append(char)
+        index += 1
+    raise ParseError("unclosed_quote")

@@ -242,7 +242,7 @@ def group_view(state: TournamentState, group: Group, names: Names) -> GroupView:
         ),
         lines=tuple(lines),
         legend=tuple(legend) if started else (),
-        notes=views.tiebreak_notes(table, names) if complete else (),
+        notes=views.tiebreak_notes(table, names, game=state.preset.game) if complete else (),
     )
 
 

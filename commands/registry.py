@@ -186,6 +186,97 @@ ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
 ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "off"}
 ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
 ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
+# Commands typed as a club says them (/confirmar, /potwierdz, /raport): not commands of
+# their own (INTERFACE §1 keeps one set of words), but the reply names the right one.
+SAID_IN_LANGUAGES = {
+    word: command
+    for command, words in {
+        "register": (
+            "inscribir",
+            "inscribirme",
+            "registrar",
+            "zapisz",
+            "zapis",
+            "inscriere",
+            "inscrie",
+            "inregistrare",
+        ),
+        "confirm": (
+            "confirmar",
+            "confirmo",
+            "potwierdz",
+            "potwierdzam",
+            "confirma",
+            "confirm",
+            "confirmare",
+        ),
+        "withdraw": (
+            "retirar",
+            "retirarme",
+            "baja",
+            "wycofaj",
+            "rezygnuje",
+            "retrag",
+            "retragere",
+        ),
+        "checkin": (
+            "llegada",
+            "llegue",
+            "estoy",
+            "obecnosc",
+            "obecny",
+            "jestem",
+            "sosire",
+            "prezent",
+            "aici",
+        ),
+        "report": (
+            "reportar",
+            "informar",
+            "resultado",
+            "wynik",
+            "zglos",
+            "raport",
+            "rezultat",
+            "scor",
+        ),
+        "accept": ("aceptar", "acepto", "akceptuj", "zgoda", "accepta", "accept"),
+        "dispute": (
+            "impugnar",
+            "impugno",
+            "disputar",
+            "sprzeciw",
+            "kwestionuje",
+            "contest",
+            "contesta",
+        ),
+        "schedule": (
+            "horario",
+            "partidas",
+            "encuentros",
+            "harmonogram",
+            "mecze",
+            "program",
+            "partide",
+        ),
+        "standings": (
+            "clasificacion",
+            "grupos",
+            "tabela",
+            "tabele",
+            "grupy",
+            "clasament",
+            "grupe",
+        ),
+        "bracket": ("cuadro", "eliminatoria", "drabinka", "tablou", "eliminatorii"),
+        "rules": ("reglas", "reglamento", "zasady", "regulamin", "reguli", "regulament"),
+        "help": ("ayuda", "pomoc", "ajutor"),
+        "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
+        "result": ("resultat", "wyniki", "rezultate"),
+        "status": ("estado", "stan", "situatie"),
+    }.items()
+    for word in words
+}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 

@@ -120,8 +120,14 @@ class Renderer:
         header = [plain.message(h) for h in table.header]
         # A cell is one line of at most CELL_WIDTH characters: a long stored name must
         # not widen every row of the table (names from before the 64-character limit).
+        # The bot's own words (a round "Ultima Șansă (Semifinală)") are never cut.
         rows = [
-            [shorten(" ".join(plain.param(v).split()), CELL_WIDTH) for v in row]
+            [
+                " ".join(plain.param(v).split())
+                if isinstance(v, Msg)
+                else shorten(" ".join(plain.param(v).split()), CELL_WIDTH)
+                for v in row
+            ]
             for row in table.rows
         ]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

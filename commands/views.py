@@ -56,12 +56,14 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
     """Return a group's standings, tiebreak explanations as notes (HGV-7.2.3)."""
     table = standings_of(state, group)
     if not any(row.won or row.lost for row in table.rows):
-        # Nothing played yet: show the group in its drawn order, without lot notes.
+        # Nothing played yet: show the group in its drawn order, each player's seed as
+        # the note (HGV-7.2.1), without lot notes.
         return Table(
             title=msg("title.group", group=group.name),
             header=_STANDINGS_HEADER,
             rows=tuple(
-                (i, name(names, p), 0, 0, 0, 0, "") for i, p in enumerate(group.players, 1)
+                (i, name(names, p), 0, 0, 0, 0, _seed(state, p))
+                for i, p in enumerate(group.players, 1)
             ),
         )
     rows = tuple(
@@ -81,8 +83,22 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
         header=_STANDINGS_HEADER,
         rows=rows,
         # Mid-group ties are provisional: explain them once the group is complete.
-        notes=tiebreak_notes(table, names) if group_complete(state, group) else (),
+        notes=(
+            tiebreak_notes(table, names, game=state.preset.game)
+            if group_complete(state, group)
+            else ()
+        ),
     )
+
+
+def lot_key(key: str, game: Game) -> str:
+    """A lot is drawn with dice in backgammon only: other games draw lots (WAR-V)."""
+    return f"{key}_drawn" if key.endswith(".lot") and game != "backgammon" else key
+
+
+def _seed(state: TournamentState, player: PlayerId) -> Msg | str:
+    entry = state.entries.get(player)
+    return msg("word.seed", seed=entry.seed) if entry and entry.seed else ""
 
 
 def group_complete(state: TournamentState, group: Group) -> bool:
@@ -94,12 +110,14 @@ def group_complete(state: TournamentState, group: Group) -> bool:
     )
 
 
-def tiebreak_notes(table: Standings, names: Names) -> tuple[Msg, ...]:
+def tiebreak_notes(
+    table: Standings, names: Names, *, game: Game = "backgammon"
+) -> tuple[Msg, ...]:
     """Explain every tie the standings broke: "ana above dora: more wins among ..."."""
     waiting = {p for need in table.extra_games for p in need.players}
     return tuple(
         msg(
-            f"tiebreak.{note.criterion}",
+            lot_key(f"tiebreak.{note.criterion}", game),
             above=name(names, note.above),
             below=name(names, note.below),
             a=note.values[0],
@@ -290,10 +308,12 @@ def place_label(first: int, last: int) -> str:
 def placements_table(state: TournamentState, names: Names) -> Table:
     ranges = shared_ranges([p.place for p in state.placements])
     rows = tuple(
+        # Points as a number, written as the club's language writes it (2,30 in es/pl/ro),
+        # like the season ranking beside it.
         (
             place_label(*ranges[p.place]) if p.place is not None else "-",
             name(names, p.player),
-            p.points,
+            float(p.points),
         )
         for p in state.placements
     )

@@ -58,3 +58,14 @@ def test_a_clock_ahead_of_the_real_time_is_continued_too(
     assert result.exit_code == 0, result.stderr
     assert "Virtual clock: 2099-12-04 18:00 (club time)" in result.stderr
     assert result.stdout.startswith("[18:00] ")
+
+
+def test_wait_works_on_a_new_database_from_the_real_time(
+    clubtd: Clubtd, database_url: str
+) -> None:
+    """INTERFACE §3: a new database's clock starts at the real time; @wait moves it on."""
+    result = clubtd("console", "--db", database_url, "--as", "ana", input="@wait 10m\n/help\n")
+    assert result.exit_code == 0, result.stderr
+    assert "real clock" not in result.stderr.lower()
+    assert "Virtual clock: " in result.stderr and "new database" in result.stderr
+    assert "@director ana to make ana a director" in result.stdout

@@ -24,3 +24,30 @@ def test_a_misspelt_city_is_answered_with_the_closest_zones() -> None:
     with pytest.raises(Refused) as nowhere:
         time_zone("Nowhere")
     assert nowhere.value.code == "bad_timezone"
+
+
+def test_dates_are_read_day_first_as_clubs_type_them() -> None:
+    """Issue 15 polish: `30/01/2026 20:00`, `30.01.2026 20:00` and `born:12.03.1965`."""
+    from datetime import date
+
+    from commands.arguments import birth_date, local_time
+
+    iso = local_time("2026-01-30 20:00", "Europe/Warsaw")
+    for typed in ("30/01/2026 20:00", "30.01.2026 20:00", "30.01.2026 20.00", "30-01-2026 20:00"):
+        assert local_time(typed, "Europe/Warsaw") == iso, typed
+    assert birth_date("12.03.1965") == birth_date("12/3/1965") == date(1965, 3, 12)
+    for wrong in ("31/02/2026 20:00", "30/01/2026 25:00", "30/01/2026"):
+        with pytest.raises(Refused):
+            local_time(wrong, "Europe/Warsaw")
+    with pytest.raises(Refused):
+        birth_date("31.02.1965")
+
+
+def test_a_start_typed_without_quotes_keeps_its_time() -> None:
+    from commands.params import bind
+    from commands.parsing import parse
+    from commands.registry import BY_NAME, select
+
+    parsed = parse("/tournament new name:Feb start:27.02.2026 20:00 group_size:4")
+    target, words = select(BY_NAME["tournament"], parsed)
+    assert bind(target.signature, parsed, words).text("start") == "27.02.2026 20:00"

@@ -21,3 +21,11 @@ def test_the_bracket_is_told_in_the_club_language() -> None:
     state = simulated(12, waves=2)
     text = Renderer("es", "UTC", "plain").table(views.bracket_table(state, player_names(12)))
     assert "ganador del " in text and "gana " in text
+
+
+def test_a_round_name_is_never_cut_HGV_7_4_13() -> None:
+    """Issue 15 polish: "Ultima Șansă (Semifinal…" in a Romanian bracket."""
+    state = simulated(16, qualifiers=2, consolation=True, waves=2)
+    text = Renderer("ro", "UTC", "plain").table(views.bracket_table(state, player_names(12)))
+    assert "…" not in text, text
+    assert "Ultima Șansă (Semifinală)" in text, text

@@ -126,3 +126,24 @@ async def test_help_result_documents_only_forms_that_work(engine: AsyncEngine) -
     assert usage.startswith("/result alice 3-1 bob · /result 5 3-1 · /result 5 void "), usage
     assert "[5] [alice]" not in reply and "void: void:" not in reply
     assert "confirm: confirm:" not in reply
+
+
+async def test_a_directors_score_refusal_shows_result_not_report_HGV_5_3(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    number, _, _ = await _two_players(chat, extra="group_length:5")
+    reply = await chat.say("ana", f"/result {number} 3-1")
+    assert f"/result {number} 5-3" in reply and "/report" not in reply, reply
+
+
+async def test_the_rules_show_a_report_of_the_groups_own_length_HGV_5_3(
+    engine: AsyncEngine,
+) -> None:
+    """Navodari groups play to 5: /rules must not teach /report 3-1 (NAV games)."""
+    chat = Chat(engine)
+    await chat.say(
+        "ana", '/tournament new name:"Cupa" preset:navodari-table start:"2026-01-31 20:00"'
+    )
+    rules = await chat.say("ana", "/rules")
+    assert "/report 5-3" in rules and "/report 3-1" not in rules, rules

@@ -3,10 +3,15 @@ items 10-13 and its polish list)."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.dispatch import handle
 from commands.params import bind
 from commands.parsing import parse
+from commands.rendering import Renderer
+from commands.session import Invocation
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
 
@@ -137,3 +142,148 @@ async def test_rules_show_the_options_with_their_values_HGV_7_4_13(engine: Async
     reply = await chat.say("ana", "/rules")
     assert "consolation:da: tabloul „Ultima Șansă”" in reply, reply
     assert "third_place:da" in reply and "group_size:4" in reply
+
+
+async def _in_other_chat(chat: Chat, user: str, text: str, *, admin: bool = False) -> str:
+    """Type `text` as `user` in a group that is not the club's (yet)."""
+    inv = Invocation("console", "new-group", user, user, text, chat.now, chat_admin=admin)
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    assert response is not None
+    return Renderer(response.language, "UTC", "plain").reply(response.reply).text
+
+
+async def test_club_join_answers_in_the_clubs_language(engine: AsyncEngine) -> None:
+    """Issue 15, item 11: /club join came before the club and answered in English."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    assert await chat.say("ana", "/club join") == "Añade el código: /club join CODE."
+    await chat.say("bob", "/register")
+    answer = await _in_other_chat(chat, "bob", "/club join ABC")
+    assert answer == "Solo los directores pueden usar /club join.", answer
+    answer = await _in_other_chat(chat, "bob", "/club join ABC", admin=True)
+    assert answer.startswith("El código ABC no existe"), answer
+
+
+def test_quotes_escaped_inside_a_quoted_name_are_kept_without_backslashes() -> None:
+    parsed = parse('/addplayer name:"O\'Neil \\"Big\\" Smith"')
+    assert parsed.options["name"] == 'O\'Neil "Big" Smith'
+    assert parse('/addplayer "Ana P." "Jorge P."').args == ("Ana P.", "Jorge P.")
+
+
+async def test_a_name_with_escaped_quotes_is_stored_as_meant(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    await chat.say("ana", '/addplayer name:"O\'Neil \\"Big\\" Smith"')
+    names = [p for p in (await chat.tournament()).entries]
+    assert await chat.player_id('O\'Neil "Big" Smith') in names
+
+
+async def test_a_new_club_language_is_confirmed_in_that_language(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    response = await chat.response("ana", "/club language:es")
+    assert response is not None and response.language == "es"
+    assert (await chat.say("ana", "/club language:ro")).startswith("Clubul ")
+    assert (await chat.say("ana", "/club language:pl")).startswith("Klub ")
+
+
+async def test_a_draughts_club_reads_of_lots_not_dice_and_no_gammons_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    await _created(chat, "", preset="warcaby-100")
+    rules = await chat.say("ana", "/rules")
+    assert "losowanie przeprowadzone przez bota" in rules and "kośćmi" not in rules, rules
+    for asked in ("/help", "/help report"):
+        shown = await chat.say("bob", asked)
+        assert not re.search(r"\bgammon", shown) and "/report game" not in shown, shown
+
+
+async def test_romanian_and_polish_wording_of_refusals_and_cancellations(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    await _created(chat, "approval:no")
+    await chat.say("bob", "/register")
+    await chat.say("bob", "/confirm")
+    reply = await chat.say("ana", "/draw")
+    assert "potrzeba co najmniej 2 zawodników" in reply and "musi" not in reply, reply
+    await chat.say("ana", "/club language:ro")
+    reply = await chat.say("ana", '/tournament cancel "Cupa" reason:"ploaie"')
+    said = " ".join([reply, *(t for _, t in chat.posted)])
+    assert "a fost anulat" in said and "este anulat" not in said, said
+
+
+async def test_a_start_with_its_day_is_not_said_as_an_hour(engine: AsyncEngine) -> None:
+    """Issue 15 polish: "empieza a las vie, 30 ene" ("a las" is for hours only)."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.night("bob", "cruz", "dora", check_in=("bob",))
+    reply = await chat.say("bob", "/report 3-1")
+    assert re.search(r"empieza el sáb, 31 ene, \d\d:\d\d ", reply), reply
+
+
+async def test_the_draw_shows_each_players_seed_HGV_7_2_1(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    for player in ("bob", "cruz", "dora", "eli"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    drawn = await chat.say("ana", "/draw")
+    assert drawn.startswith("Draw made.")
+    assert all(f"seed {n}" in drawn for n in (1, 2, 3, 4)), drawn
+
+
+async def _played_out(chat: Chat) -> None:
+    """Play a night of bob and cruz to its end, the director setting every result."""
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    for _ in range(6):
+        state = await chat.tournament()
+        open_ = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        if not open_:
+            break
+        await chat.say("ana", f"/result {open_[0].number} {open_[0].length}-0")
+
+
+async def test_ranking_points_are_written_in_the_clubs_number_format_HGV_7_5(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 15 polish: the placements said 2.30 and /ranking 2,30 in one Spanish chat."""
+    from commands import views
+    from commands.replies import Reply
+
+    chat = Chat(engine)
+    await _played_out(chat)
+    state = await chat.tournament()
+    assert state.placements
+    names = {await chat.player_id(n): n for n in ("bob", "cruz")}
+    table = Reply((views.placements_table(state, names),))
+    spanish = Renderer("es", "UTC", "plain").reply(table).text
+    assert re.search(r"\d,\d\d", spanish) and not re.search(r"\d\.\d\d", spanish), spanish
+    assert re.search(r"\d\.\d\d", Renderer("en", "UTC", "plain").reply(table).text)
+
+
+async def test_the_prizes_column_is_explained_under_the_ranking_HGV_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await _played_out(chat)
+    reply = await chat.say("bob", "/ranking")
+    assert "Prizes: yes once a player has played at least 6 of the season's 10" in reply, reply
+
+
+async def test_a_command_said_in_the_clubs_language_is_answered_with_its_name(
+    engine: AsyncEngine,
+) -> None:
+    """/potwierdź, /confirmar, /raport: no dead end, the reply names the command."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    reply = await chat.say("zofia", "/potwierdź")
+    assert "/confirm" in reply, reply
+    await chat.say("ana", "/club language:es")
+    assert "/standings" in await chat.say("bob", "/clasificación")
+    await chat.say("ana", "/club language:ro")
+    assert "/checkin" in await chat.say("bob", "/sosire")
