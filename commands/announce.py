@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.replies import Button, Msg, Param, Reply, Table, When, msg
+from commands.replies import Button, Link, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
@@ -294,7 +294,7 @@ def _notices(
             first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
             drawn.append(views.schedule_table(state, first, names))
             if link is not None:
-                drawn.append(msg("web.announce", url=link))
+                drawn.append(msg("web.announce", url=Link(link)))
             return [notice(Reply(tuple(drawn)))]
         case ev.ExtraGamesScheduled(group=group, players=players, matches=numbers, again=again):
             line = msg(
@@ -417,6 +417,6 @@ def _notices(
             if veterans:
                 finished.append(msg("prize.veteran", players=views.name_list(names, veterans)))
             if link is not None:
-                finished.append(msg("web.announce", url=link))
+                finished.append(msg("web.announce", url=Link(link)))
             return [notice(Reply(tuple(finished)))]
     return []

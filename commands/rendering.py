@@ -25,11 +25,14 @@ from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Msg, Name, Param, Reply, Table, When, as_text
+from commands.replies import Link, Msg, Name, Param, Reply, Table, When, as_text
 
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
 _ZERO_WIDTH_SPACE = "\u200b"
+# A link the bot made: a scheme, then no space, quote, angle bracket or backtick (Discord
+# finds links before markdown, so a `-` or `_` inside one must stay as it is).
+_SAFE_URL = re.compile(r"https?://[^\s<>\"'`]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,10 @@ class Renderer:
             return escape(value.text, self.fmt)
         if isinstance(value, When):
             return self.when(value.at, value.style)
+        if isinstance(value, Link):
+            if self.fmt == "markdown" and _SAFE_URL.fullmatch(value.url):
+                return value.url
+            return escape(value.url, self.fmt)
         if isinstance(value, Msg):
             return self.message(value)
         if isinstance(value, float):

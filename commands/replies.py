@@ -30,7 +30,15 @@ class When:
     style: Literal["time", "datetime", "date"] = "time"
 
 
-Param = Union[str, int, float, Name, When, "Msg"]
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A web address the bot made (the public pages): shown as a link, never escaped into
+    a broken one (Discord markdown would turn `my-club.org` into `my\\-club.org`)."""
+
+    url: str
+
+
+Param = Union[str, int, float, Name, When, Link, "Msg"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +185,8 @@ def _param(value: Param) -> Any:
         return {"name": value.text}
     if isinstance(value, When):
         return {"when": value.at.isoformat(), "style": value.style}
+    if isinstance(value, Link):
+        return {"link": value.url}
     if isinstance(value, Msg):
         return {"msg": _msg(value)}
     return value
@@ -202,6 +212,8 @@ def _unparam(value: Any) -> Param:
             return Name(value["name"])
         if "when" in value:
             return When(datetime.fromisoformat(value["when"]), value["style"])
+        if "link" in value:
+            return Link(value["link"])
         return _unmsg(value["msg"])
     if isinstance(value, str | int | float):
         return value

@@ -11,7 +11,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from commands.ports import UnitOfWork
-from commands.replies import Msg, Name, Reply, msg
+from commands.replies import Link, Msg, Name, Reply, msg
 from tournament.model import TournamentStatus
 
 if TYPE_CHECKING:  # the session announces with these links: no import cycle at run time
@@ -59,7 +59,7 @@ async def switch(s: Session, on: bool) -> Msg:
         token = new_token()
         await s.uow.clubs.set_web_token(s.club.id, token)
         s.log("web", on=True)
-    return msg("web.on", url=join(s.config.web_url, club_path(token)))
+    return msg("web.on", url=Link(join(s.config.web_url, club_path(token))))
 
 
 async def club_web(s: Session, a: Args) -> Reply:
@@ -70,7 +70,7 @@ async def club_web(s: Session, a: Args) -> Reply:
     token = await s.uow.clubs.web_token(s.club.id)
     if token is None:
         return Reply((msg("web.pages_off"),))
-    return Reply((msg("web.on", url=join(s.config.web_url, club_path(token))),))
+    return Reply((msg("web.on", url=Link(join(s.config.web_url, club_path(token)))),))
 
 
 async def web(s: Session, _a: object) -> Reply:
@@ -80,6 +80,6 @@ async def web(s: Session, _a: object) -> Reply:
         return Reply((msg("web.pages_off"),))
     state = await s.maybe_tournament()
     if state is None or state.status is TournamentStatus.CANCELLED:
-        return Reply((msg("web.club_link", url=join(s.config.web_url, club_path(token))),))
+        return Reply((msg("web.club_link", url=Link(join(s.config.web_url, club_path(token)))),))
     url = join(s.config.web_url, tournament_path(token, state.id))
-    return Reply((msg("web.link", tournament=Name(state.name), url=url),))
+    return Reply((msg("web.link", tournament=Name(state.name), url=Link(url)),))

@@ -135,3 +135,21 @@ def test_renders_a_finished_match_line(language: str) -> None:
 def test_a_name_ending_in_a_dot_ends_the_sentence_once() -> None:
     said = Renderer("en", "UTC", "plain").message(Msg("forfeit.done", {"name": Name("Gina R.")}))
     assert said == "Forfeit recorded for Gina R."
+
+
+def test_a_link_the_bot_made_is_not_broken_by_markdown_escapes() -> None:
+    """Discord finds links before markdown: `my-club.org/c/a_b` must reach it as typed,
+    while a player's name around it is still escaped."""
+    from commands.replies import Link
+
+    url = "https://my-club.example.org/c/ab_cd-12"
+    said = Renderer("en", "UTC", "markdown").message(
+        Msg("web.link", {"tournament": Name("May-Cup_*"), "url": Link(url)})
+    )
+    assert url in said
+    assert "May\\-Cup\\_\\*" in said
+    html_said = Renderer("en", "UTC", "html").message(Msg("web.announce", {"url": Link(url)}))
+    assert url in html_said
+    # A link that is not one the bot could have made is escaped like any text.
+    odd = Renderer("en", "UTC", "markdown").param(Link("javascript:alert(1)"))
+    assert odd == "javascript:alert\\(1\\)"
