@@ -287,3 +287,13 @@ async def test_a_command_said_in_the_clubs_language_is_answered_with_its_name(
     assert "/standings" in await chat.say("bob", "/clasificación")
     await chat.say("ana", "/club language:ro")
     assert "/checkin" in await chat.say("bob", "/sosire")
+
+
+async def test_all_is_understood_in_the_clubs_language_HGV_1_4(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.say("ana", '/tournament new name:"Copa" start:"2026-01-31 20:00" approval:sí')
+    await chat.say("bob", "/register")
+    await chat.say("cruz", "/register")
+    await chat.say("ana", "/approve todos")
+    assert all(e.approved for e in (await chat.tournament()).entries.values())
