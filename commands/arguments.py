@@ -73,7 +73,8 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
 
 # Day first, as Europe and Latin America write dates: 30/01/2026, 30.01.2026, 30-01-2026.
 _DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$")
-_TIME = re.compile(r"^(\d{1,2})[:.h](\d{2})$")
+# 20:00, 20.00, 20h, 20h30, 8pm, 8:30 pm.
+_TIME = re.compile(r"^(\d{1,2})(?:[:.h](\d{2}))?\s*(h|am|pm)?$")
 
 
 def _date(text: str) -> date | None:
@@ -95,10 +96,19 @@ def _date_time(text: str) -> datetime | None:
     except ValueError:
         pass
     day, _, clock = text.partition(" ")
-    found_day, found_time = _date(day), _TIME.match(clock.strip())
+    found_day, found_time = _date(day), _TIME.match(clock.strip().lower())
     if found_day is None or found_time is None:
         return None
-    hour, minute = int(found_time.group(1)), int(found_time.group(2))
+    hour, minute, suffix = found_time.groups()
+    if minute is None and suffix is None:
+        return None  # "30/01/2026 20" says no time
+    hour, minute = int(hour), int(minute or 0)
+    if suffix in ("am", "pm") and not 1 <= hour <= 12:
+        return None
+    if suffix == "pm" and hour < 12:
+        hour += 12
+    if suffix == "am" and hour == 12:
+        hour = 0
     if hour > 23 or minute > 59:
         return None
     return datetime(found_day.year, found_day.month, found_day.day, hour, minute)

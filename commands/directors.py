@@ -687,7 +687,7 @@ async def approve(s: Session, a: Args) -> Reply:
             if found.id not in {q.id for q in players}:
                 players.append(found)
         if not players:
-            raise Refused("player_name_required", usage=a.usage)
+            raise Refused("player_name_required", usage="/approve all · /approve alice bob")
     approved: list[Player] = []
     already: list[Player] = []
     for player in players:

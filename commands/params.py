@@ -118,6 +118,51 @@ PRESET_OPTION_WORDS: Mapping[str, str] = {
     "mecz_o_trzecie_miejsce": "third_place",
 }
 
+# Options named in the club's language (es, pl, ro), for the English names commands take.
+OPTION_WORDS: Mapping[str, str] = {
+    word: option
+    for option, words in {
+        "name": ("nombre", "nazwa", "nazwisko", "imie", "nume", "denumire"),
+        "start": ("inicio", "comienzo", "fecha", "poczatek", "data", "inceput", "ora"),
+        "language": ("idioma", "lengua", "jezyk", "limba"),
+        "timezone": (
+            "zona",
+            "zona_horaria",
+            "huso",
+            "strefa",
+            "strefa_czasowa",
+            "fus",
+            "fus_orar",
+        ),
+        "reason": ("motivo", "razon", "causa", "powod", "przyczyna", "motiv"),
+        "official": ("oficial", "oficjalny", "oficjalne", "oficiala"),
+        "born": (
+            "nacido",
+            "nacida",
+            "nacimiento",
+            "urodzony",
+            "urodzona",
+            "urodzenie",
+            "nascut",
+            "nascuta",
+            "nastere",
+        ),
+        "pictures": ("imagenes", "fotos", "obrazki", "zdjecia", "imagini", "poze"),
+        "approval": ("aprobacion", "zatwierdzanie", "akceptacja", "aprobare"),
+        "match": ("encuentro", "partida", "mecz", "meci"),
+        "group_size": (
+            "grupo",
+            "tamano_grupo",
+            "jugadores_por_grupo",
+            "grupa",
+            "wielkosc_grupy",
+            "marime_grupa",
+        ),
+        "qualifiers": ("clasificados", "awans", "calificati"),
+    }.items()
+    for word in words
+}
+
 TOURNAMENT = Param("tournament", "tournament")
 """Every command accepts `tournament:"May Cup"` (INTERFACE §1)."""
 
@@ -203,6 +248,9 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     raw: dict[str, str | list[str]] = {}
     extra: dict[str, str] = {}
     for key, value in parsed.options.items():
+        mapped = OPTION_WORDS.get(_fold(key)) if key not in by_key else None
+        if mapped in by_key or (signature.preset_options and mapped in override_keys()):
+            key = str(mapped)  # named in the club's language: idioma:, inicio:, limba:
         known = by_key.get(key)
         if known is None:
             if signature.preset_options:

@@ -277,6 +277,21 @@ SAID_IN_LANGUAGES = {
     }.items()
     for word in words
 }
+# "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
+ALL_WORDS = {
+    word: "all"
+    for word in (
+        "todos",
+        "todas",
+        "todo",
+        "wszyscy",
+        "wszystkich",
+        "wszystko",
+        "toti",
+        "toți",
+        "toate",
+    )
+}
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
 
@@ -488,6 +503,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "choice",
                 positional=True,
                 choices=("mine", "all"),
+                synonyms=ALL_WORDS | {"mis": "mine", "moje": "mine", "mele": "mine"},
                 description="arg.schedule_which",
                 example="all",
             ),
@@ -588,7 +604,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "forfeit",
         directors.forfeit,
         "director",
-        (PLAYER, Param("all", "choice", positional=True, choices=("all",)), MATCH, REASON),
+        (
+            PLAYER,
+            Param("all", "choice", positional=True, choices=("all",), synonyms=ALL_WORDS),
+            MATCH,
+            REASON,
+        ),
     ),
     CommandSpec("excuse", directors.excuse, "director", (PLAYER, REASON)),
     CommandSpec("sanction", directors.sanction, "director", (PLAYER, REASON)),
@@ -625,7 +646,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "director",
         (
             Param(
-                "all", "choice", positional=True, choices=("all",), description="arg.all_waiting"
+                "all",
+                "choice",
+                positional=True,
+                choices=("all",),
+                synonyms=ALL_WORDS,
+                description="arg.all_waiting",
             ),
             Param("player", "player", positional=True, many=True),
         ),

@@ -51,3 +51,14 @@ def test_a_start_typed_without_quotes_keeps_its_time() -> None:
     parsed = parse("/tournament new name:Feb start:27.02.2026 20:00 group_size:4")
     target, words = select(BY_NAME["tournament"], parsed)
     assert bind(target.signature, parsed, words).text("start") == "27.02.2026 20:00"
+
+
+def test_a_time_of_day_as_people_write_it() -> None:
+    from commands.arguments import local_time
+
+    eight = local_time("2026-03-27 20:00", "UTC")
+    for typed in ("27/03/2026 8pm", "27/03/2026 20h", "27.03.2026 20h00", "27/03/2026 8 PM"):
+        assert local_time(typed, "UTC") == eight, typed
+    for wrong in ("27/03/2026 20", "27/03/2026 13pm", "27/03/2026 8xm"):
+        with pytest.raises(Refused):
+            local_time(wrong, "UTC")

@@ -287,3 +287,25 @@ async def test_a_command_said_in_the_clubs_language_is_answered_with_its_name(
     assert "/standings" in await chat.say("bob", "/clasificación")
     await chat.say("ana", "/club language:ro")
     assert "/checkin" in await chat.say("bob", "/sosire")
+
+
+async def test_all_is_understood_in_the_clubs_language_HGV_1_4(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.say("ana", '/tournament new name:"Copa" start:"2026-01-31 20:00" approval:sí')
+    await chat.say("bob", "/register")
+    await chat.say("cruz", "/register")
+    await chat.say("ana", "/approve todos")
+    assert all(e.approved for e in (await chat.tournament()).entries.values())
+
+
+async def test_options_named_in_the_clubs_language_are_understood(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    response = await chat.response("ana", "/club idioma:es zona_horaria:Caracas")
+    assert response is not None and response.language == "es"
+    reply = await chat.say("ana", '/tournament new nombre:"Copa" inicio:"27/03/2026 8pm" grupo:4')
+    assert reply.startswith("Inscripciones abiertas para Copa"), reply
+    state = await chat.tournament()
+    assert state.preset.groups.size == 4
+    reply = await chat.say("ana", "/standings grupo:1")
+    assert "grupo:" in reply and "group_size" not in reply, reply
