@@ -100,7 +100,9 @@ class InteractionHandlers:
             return any(wanted in (str(role.id), role.name.lower()) for role in member.roles)
         return False
 
-    def invocation(self, interaction: discord.Interaction, text: str) -> Invocation:
+    def invocation(
+        self, interaction: discord.Interaction, text: str, *, pressed: bool = False
+    ) -> Invocation:
         user = interaction.user
         private = interaction.guild_id is None
         return Invocation(
@@ -114,6 +116,7 @@ class InteractionHandlers:
             private=private,
             chat_admin=self.is_director(interaction),
             update_id=str(interaction.id),
+            pressed=pressed,
         )
 
     # -- commands and buttons --
@@ -132,7 +135,7 @@ class InteractionHandlers:
             await interaction.response.send_message("?", ephemeral=True)
             return
         if await self._admitted(interaction):
-            await self.run(interaction, command, ephemeral=False)
+            await self.run(interaction, command, ephemeral=False, pressed=True)
 
     async def _admitted(self, interaction: discord.Interaction) -> bool:
         """Apply the per-person throttle (bot/throttle.py): the first refusal is said once,
@@ -156,8 +159,15 @@ class InteractionHandlers:
         log.info("throttled %s in %s", user, interaction.guild_id or "DMs")
         return False
 
-    async def run(self, interaction: discord.Interaction, text: str, *, ephemeral: bool) -> None:
-        inv = self.invocation(interaction, text)
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        *,
+        ephemeral: bool,
+        pressed: bool = False,
+    ) -> None:
+        inv = self.invocation(interaction, text, pressed=pressed)
         async with self.serial.hold(inv.user):
             task = asyncio.create_task(self._work(inv))
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)

@@ -568,4 +568,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
+    # -- security --
+    "refused.button_not_yours": "This button is for someone else: nothing changed. Type the command yourself if you meant to (/help shows how).",
+    "refused.other_club": "That button or command names another club; this chat is {club}. Nothing changed.",
 }

@@ -538,4 +538,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
+    # -- security --
+    "refused.button_not_yours": "Este botón es para otra persona: no ha cambiado nada. Si querías hacerlo tú, escribe el comando (/help explica cómo).",
+    "refused.other_club": "Ese botón o comando nombra otro club; este chat es {club}. No ha cambiado nada.",
 }

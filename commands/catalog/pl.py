@@ -538,4 +538,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
+    # -- security --
+    "refused.button_not_yours": "Ten przycisk jest dla kogoś innego: nic się nie zmieniło. Jeśli chcesz to zrobić dla siebie, wpisz polecenie (/help podpowie jak).",
+    "refused.other_club": "Ten przycisk lub polecenie dotyczy innego klubu; ten czat to {club}. Nic się nie zmieniło.",
 }

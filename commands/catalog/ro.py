@@ -538,4 +538,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Ați vrut să scrieți /{command} {suggestion}? Acceptă: {subcommands}.",
     "telegram.start_bot": "{name}, încă nu vă pot scrie în privat: deschideți {link} și apăsați Start; apoi vă pot trimite mementourile și butoanele.",
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
+    # -- security --
+    "refused.button_not_yours": "Acest buton este pentru altcineva: nu s-a schimbat nimic. Dacă voiați să o faceți dumneavoastră, scrieți comanda (/help arată cum).",
+    "refused.other_club": "Acest buton sau această comandă numește alt club; acest chat este {club}. Nu s-a schimbat nimic.",
 }

@@ -25,7 +25,7 @@ from commands.replies import Name, Reply, say, to_payload
 from commands.session import Invocation
 from storage import tables as t
 from tests.telegram.conftest import DIRECTOR, Harness
-from tests.telegram.fake import GROUP, message_update, user
+from tests.telegram.fake import GROUP, callback_update, message_update, user
 
 ANA = user(DIRECTOR, "Ana Director")
 BOB = user(2002, "Bob")
@@ -341,3 +341,30 @@ async def test_finding_14_a_reply_that_went_out_marks_its_row_sent_once(harness:
     assert len(h.request.texts(GROUP)) == posted
     (row,) = [r for r in await h.rows() if r.id == row_id]
     assert row.status == "sent" and row.platform_message_id
+
+
+# -- issue 16, B1: a button in the group pressed by someone else --
+
+
+async def test_b1_a_group_button_pressed_by_someone_else_is_refused_privately(
+    harness: Harness,
+) -> None:
+    """Eve pressing Bob's "Yes, withdraw" under his message in the group: she is told
+    privately that it is not hers; the group sees nothing and both stay entered."""
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, BOB, "/register"))
+    await h.send(message_update(3, EVE, "/register"))
+    await h.send(message_update(4, BOB, "/withdraw"))
+    asked = h.request.sent(chat_id=GROUP)[-1]
+    (data,) = [
+        b["callback_data"] for r in asked.params["reply_markup"]["inline_keyboard"] for b in r
+    ]
+    in_group = len(h.request.sent(chat_id=GROUP))
+    await h.send(callback_update(5, EVE, data, chat_id=GROUP, message_id=4))
+    assert len(h.request.sent(chat_id=GROUP)) == in_group  # nothing said in the group
+    assert "for someone else" in h.request.texts(EVE["id"])[-1]
+    assert await entry_status(h, "Bob") == "active"
+    assert await entry_status(h, "Eve") == "active"
+    await h.send(callback_update(6, BOB, data, chat_id=GROUP, message_id=4))
+    assert await entry_status(h, "Bob") == "withdrawn"
