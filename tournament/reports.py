@@ -39,7 +39,8 @@ def report_score(
         match.status = MatchStatus.DISPUTED
         match.disputed_by = by
         return [ReportDisputed(at=at, match=match.number, by=by)]
-    seq = report.seq + 1 if report is not None else 1
+    seq = max(match.report_seq, report.seq if report is not None else 0) + 1
+    match.report_seq = seq
     match.report = Report(
         by=by,
         white=checked.white,

@@ -259,3 +259,35 @@ def test_a1_b1_the_session_binds_a_button_to_its_club_and_its_person() -> None:
     assert anyone.command == '/standings tournament:"Cup" club:7'  # a look-up stays open
     (named,) = bind(Reply((), (Button(msg("button.lot"), "/lot 1 club:3"),)), 7, None).buttons
     assert named.command == "/lot 1 club:3"
+
+
+# -- A2: report numbers restarted at 1 after /reopen --
+
+
+async def test_a2_report_ids_are_never_reused_within_a_match(engine: AsyncEngine) -> None:
+    """An Accept button of a report from before `/reopen` names a report that no longer
+    stands: pressed later, it is refused, and the new score waits for its own answer."""
+    chat = Chat(engine)
+    await chat.night("alice", "bob", "cy", "dee")
+    await wait_until(chat, "2026-01-31 20:00")
+    alice = await chat.player_id("alice")
+    match = (await chat.tournament()).open_matches_of(alice)[0]
+    names = {await chat.player_id(n): n for n in ("bob", "cy", "dee")}
+    opponent = names[match.opponent_of(alice) or 0]
+    await chat.say("alice", f"/report {match.length}-0 match:{match.number}")
+    first = (await chat.tournament()).matches[match.number].report
+    assert first is not None
+    old_button = next(
+        c
+        for _, c in await posted_buttons(chat)
+        if c.startswith(f"/accept {match.number} report:{first.seq} ")
+    )
+    await chat.say(opponent, old_button)  # accepted: the match is final
+    assert (await chat.tournament()).matches[match.number].is_final
+    await chat.say("ana", f"/reopen {match.number} confirm")
+    await chat.say("alice", f"/report {match.length}-1 match:{match.number}")
+    again = (await chat.tournament()).matches[match.number].report
+    assert again is not None and again.seq != first.seq
+    answer = await chat.say(opponent, old_button, dm=True)
+    assert "older report" in answer
+    assert not (await chat.tournament()).matches[match.number].is_final
