@@ -96,8 +96,9 @@ class InteractionHandlers:
             return True
         member = interaction.user
         if self.director_role and isinstance(member, discord.Member):
-            wanted = self.director_role.strip().lower()
-            return any(wanted in (str(role.id), role.name.lower()) for role in member.roles)
+            # By id only: anyone with Manage Roles can name a role like another's id.
+            wanted = self.director_role.strip()
+            return any(str(role.id) == wanted for role in member.roles)
         return False
 
     def invocation(

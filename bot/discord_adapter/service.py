@@ -52,7 +52,7 @@ class DiscordConfig:
 
     token: str
     api_url: str | None = None  # CLUBTD_DISCORD_API_URL: a rate-limit proxy or a test double
-    director_role: str | None = None  # CLUBTD_DISCORD_DIRECTOR_ROLE: a role name or id
+    director_role: str | None = None  # CLUBTD_DISCORD_DIRECTOR_ROLE: a role id
     window: Window = field(default_factory=Window)
     outbox_interval: float = 1.0
     defer_after: float = 1.0  # answer within Discord's 3 s: defer what takes longer

@@ -571,4 +571,6 @@ MESSAGES: dict[str, str] = {
     # -- security --
     "refused.button_not_yours": "This button is for someone else: nothing changed. Type the command yourself if you meant to (/help shows how).",
     "refused.other_club": "That button or command names another club; this chat is {club}. Nothing changed.",
+    "director.exact_name": "Director rights go only by an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
+    "button.yes_name": "Yes, {name}",
 }

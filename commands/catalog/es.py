@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- security --
     "refused.button_not_yours": "Este botón es para otra persona: no ha cambiado nada. Si querías hacerlo tú, escribe el comando (/help explica cómo).",
     "refused.other_club": "Ese botón o comando nombra otro club; este chat es {club}. No ha cambiado nada.",
+    "director.exact_name": "Los permisos de director solo se dan con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
+    "button.yes_name": "Sí, {name}",
 }

@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- security --
     "refused.button_not_yours": "Ten przycisk jest dla kogoś innego: nic się nie zmieniło. Jeśli chcesz to zrobić dla siebie, wpisz polecenie (/help podpowie jak).",
     "refused.other_club": "Ten przycisk lub polecenie dotyczy innego klubu; ten czat to {club}. Nic się nie zmieniło.",
+    "director.exact_name": "Uprawnienia dyrektora nadaje się tylko po dokładnym imieniu, a „{typed}” nim nie jest. Czy chodzi o {name}? Wpisz {command}",
+    "button.yes_name": "Tak, {name}",
 }

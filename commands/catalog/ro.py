@@ -541,4 +541,6 @@ MESSAGES: dict[str, str] = {
     # -- security --
     "refused.button_not_yours": "Acest buton este pentru altcineva: nu s-a schimbat nimic. Dacă voiați să o faceți dumneavoastră, scrieți comanda (/help arată cum).",
     "refused.other_club": "Acest buton sau această comandă numește alt club; acest chat este {club}. Nu s-a schimbat nimic.",
+    "director.exact_name": "Drepturile de director se dau doar după numele exact, iar „{typed}” nu este. Vă referiți la {name}? Scrieți {command}",
+    "button.yes_name": "Da, {name}",
 }

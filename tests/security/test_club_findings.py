@@ -230,3 +230,26 @@ async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
     assert "is taken" in again  # the code worked once, for the real Ana
     actions = [action for action, _ in await audit(engine)]
     assert "claim_code" in actions and "claim" in actions
+
+
+# -- issue 16, C6: /director add ana made "Anastasia" a director by a name prefix --
+
+
+async def test_c6_rights_go_only_by_an_exact_name_or_a_confirmation(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("anastasia", '/register name:"Anastasia"')
+    for verb in ("add", "claim"):
+        response = await chat.response("ana", f"/director {verb} anas")
+        assert response is not None
+        answer = Renderer("en", "UTC", "plain").reply(response.reply).text
+        assert 'Did you mean Anastasia? Type /director add "Anastasia"'.replace("add", verb) in (
+            answer
+        )
+    assert "Only directors" in await chat.say("anastasia", "/draw")  # nothing was given
+    (button,) = response.reply.buttons
+    assert "for:ana" in button.command  # the confirmation is the asker's own
+    assert "is now a director" in await chat.say("ana", '/director add "Anastasia"')
+    answer = await chat.say("ana", "/director remove Anastasi")
+    assert "Did you mean Anastasia?" in answer
+    assert "Only directors" not in await chat.say("anastasia", "/draw")  # still a director
