@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from commands import resolver
+from commands import claims, resolver
 from commands.params import Args, as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
@@ -91,7 +91,11 @@ async def handle(
                 # It acts on the chat before a club is opened there (/club join CODE).
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, target, context, club_hint)
+                # A claim code names its club: privately, a newcomer has no club yet.
+                claiming = (
+                    claims.club_of(parsed.option("claim")) if spec.name == "register" else None
+                )
+                session = await _open(uow, inv, config, target, context, club_hint, claiming)
                 args = bind_line(target, words, parsed)
                 args = await resolver.resolve(session, target.signature, args)
                 assert target.handler is not None  # only "chat" commands have none
@@ -191,9 +195,10 @@ async def _open(
     spec: CommandSpec,
     context: _Context,
     club_hint: str | None = None,
+    claiming: int | None = None,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
-    club = await _club(uow, inv, club_hint, configured)
+    club = await _club(uow, inv, club_hint, configured, claiming)
     if club is None and not inv.private:
         waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
         if waiting is not None:
@@ -235,11 +240,16 @@ async def _open(
 
 
 async def _club(
-    uow: UnitOfWork, inv: Invocation, hint: str | None, configured: bool = False
+    uow: UnitOfWork,
+    inv: Invocation,
+    hint: str | None,
+    configured: bool = False,
+    claiming: int | None = None,
 ) -> Club | None:
     """Return the club a command acts on: the chat's; privately, the one named, or the
     person's only club. Someone in several clubs is asked which, never given the first.
-    A director from CLUBTD_DIRECTORS may name any club by its id (a button does)."""
+    A director from CLUBTD_DIRECTORS may name any club by its id (a button does), and so
+    may a claim code (`claiming`: the club it was issued in), checked by the use case."""
     if not inv.private:
         club = await uow.clubs.for_chat(inv.platform, inv.chat)
         if club is not None and hint is not None and not _names(club, hint):
@@ -247,11 +257,14 @@ async def _club(
             raise Refused("other_club", club=club.name)
         return club
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    if hint is None and claiming is not None:
+        hint = str(claiming)
     if hint is not None:
         for club in clubs:
             if _names(club, hint):
                 return club
-        if configured and re.fullmatch(r"[0-9]{1,9}", hint.strip()):
+        by_id = configured or hint.strip() == str(claiming)
+        if by_id and re.fullmatch(r"[0-9]{1,9}", hint.strip()):
             try:
                 return await uow.clubs.get(int(hint))
             except LookupError:

@@ -210,6 +210,9 @@ class Housekeeping(Protocol):
 class Meta(Protocol):
     async def get(self, key: str) -> str | None: ...
     async def set(self, key: str, value: str) -> None: ...
+    async def starting(self, prefix: str) -> dict[str, str]:
+        """Return every key beginning with `prefix`, with its value."""
+        ...
 
 
 class UnitOfWork(Protocol):
