@@ -605,6 +605,7 @@ async def addplayer(s: Session, a: Args) -> Reply:
     name = (a.text("name") or "").strip()
     if not name:
         raise Refused("name_required")
+    await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
     if await s.uow.players.by_name(s.club.id, name):
         raise Refused("name_taken", name=name)
     name = naming.clean_new_player(name, [q.name for q in await s.uow.players.all(s.club.id)])

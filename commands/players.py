@@ -69,6 +69,7 @@ async def register(s: Session, a: Args) -> Reply:
 async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     if code is not None:
         return await claims.take(s, code)  # the code says who; it never creates a player
+    await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
     found = await s.uow.players.by_name(s.club.id, wanted)
     for candidate in found:
         if await s.uow.players.accounts(candidate.id):

@@ -282,3 +282,26 @@ async def test_finding_5_an_old_accept_button_is_refused_with_the_current_state(
     assert not now.is_final and now.report is not None and now.report.seq != first.seq
     answer = await chat.say(opponent, f"/accept {match.number} report:{now.report.seq}")
     assert (await chat.tournament()).matches[match.number].is_final
+
+
+# -- issue 16, A3: look-alike names registered at the same moment were both stored --
+
+
+@pytest.mark.parametrize(
+    ("name", "twin"), [("alice", "\u0430lice"), ("Bob", "B\u043eb"), ("Arnold", "Amold")]
+)
+async def test_a3_concurrent_look_alike_registrations_make_one_player(
+    engine: AsyncEngine, name: str, twin: str
+) -> None:
+    """The look-alike check and the insert are one step per club (a lock on
+    PostgreSQL; SQLite writes one transaction at a time): never both names."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    for attempt in range(5):  # the review saw 5 of 5 (4 of 5 for Amold) both stored
+        first, second = await asyncio.gather(
+            chat.response(f"a{attempt}", f'/register name:"{name} {attempt}"'),
+            chat.response(f"b{attempt}", f'/register name:"{twin} {attempt}"'),
+        )
+        assert first is not None and second is not None
+        assert sorted([first.refused, second.refused]) == [False, True]
+    assert await count(engine, t.players) == 5
