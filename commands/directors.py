@@ -225,9 +225,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
         if status in (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value):
             raise Refused("tournament_in_play", name=other)
     preset_name = a.text("preset") or "hgv-backgammon"
-    start = arguments.local_time(a.text("start"), s.club.timezone)
-    if start <= s.now:
-        raise Refused("start_in_past", start=When(start, "datetime"))
+    start = arguments.start_time(a.text("start"), s.club.timezone, s.now)
     tweaks = dict(a.extra)
     if s.club.approval is not None and "approval" not in tweaks:
         tweaks["approval"] = "true" if s.club.approval else "false"  # the club's setting

@@ -26,6 +26,7 @@ from babel.numbers import format_decimal
 from commands.catalog import template
 from commands.names import shorten
 from commands.replies import Msg, Name, Param, Reply, Table, When, as_text
+from tournament import calendar
 
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
@@ -103,7 +104,7 @@ class Renderer:
 
     def when(self, at: datetime, style: str = "time") -> str:
         """Return a moment in the club's time zone, as the language writes it."""
-        local = at.astimezone(self.zone)
+        local = calendar.local(at, self.zone)  # never overflows at the calendar's edge
         time = local.strftime("%H:%M")  # clubs everywhere post 24-hour times
         if style == "time":
             return time

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -305,3 +305,40 @@ async def test_a3_concurrent_look_alike_registrations_make_one_player(
         assert first is not None and second is not None
         assert sorted([first.refused, second.refused]) == [False, True]
     assert await count(engine, t.players) == 5
+
+
+# -- issue 16, C2: a start in the year 9999 broke the club after a time-zone change --
+
+
+@pytest.mark.parametrize("zone", ["America/Caracas", "UTC", "Pacific/Kiritimati"])
+async def test_c2_a_start_more_than_two_years_ahead_is_refused(
+    engine: AsyncEngine, zone: str
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", f"/club timezone:{zone}")
+    for start in ("9999-12-31 23:59", "2028-03-01 20:00", "0001-01-01 00:00"):
+        answer = await chat.say("ana", f'/tournament new name:"Far" start:"{start}"')
+        assert "went wrong" not in answer
+        assert "is open for entries" not in answer, answer
+    answer = await chat.say("ana", '/tournament new name:"Near" start:"2027-12-31 20:00"')
+    assert "is open for entries" in answer  # within two years
+    answer = await chat.say("ana", '/register born:"2026-01-30"')
+    assert "went wrong" not in answer and "birth" in answer.lower()  # born today: no
+
+
+async def test_c2_a_time_zone_change_never_breaks_a_clubs_commands(engine: AsyncEngine) -> None:
+    """A start stored at the edge of the calendar (before the bound) stays usable."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club timezone:UTC")
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    async with engine.begin() as conn:  # as the review stored it, before the bound
+        edge = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
+        await conn.execute(t.tournaments.update().values(start=edge))
+    await chat.say("bob", "/register")
+    for zone in ("Pacific/Kiritimati", "America/Caracas"):
+        assert "went wrong" not in await chat.say("ana", f"/club timezone:{zone}")
+        for command in ("/me", "/schedule", "/tournament list", "/rules", "/status"):
+            answer = await chat.say("bob" if command == "/me" else "ana", command)
+            assert "went wrong" not in answer, (zone, command)
+        answer = await chat.say("ana", '/tournament new name:"Next" start:"2026-03-01 20:00"')
+        assert "went wrong" not in answer, zone
