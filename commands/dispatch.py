@@ -26,6 +26,7 @@ from tournament.scoring import ScoreError
 log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
+CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
 JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
 JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
@@ -394,7 +395,10 @@ def _choice_buttons(
         if '"' not in name
     )
     reply = Reply((), buttons)
-    return (reply if club_id is None else bind(reply, club_id, inv.user)).buttons
+    bound = (reply if club_id is None else bind(reply, club_id, inv.user)).buttons
+    # They repeat typed words: a button no platform carries itself would be stored as a
+    # token (typed text in the database), so it is not offered; the reply says what to type.
+    return tuple(b for b in bound if len(b.command.encode()) <= CARRIED)
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:

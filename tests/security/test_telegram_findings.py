@@ -368,3 +368,25 @@ async def test_b1_a_group_button_pressed_by_someone_else_is_refused_privately(
     assert await entry_status(h, "Eve") == "active"
     await h.send(callback_update(6, BOB, data, chat_id=GROUP, message_id=4))
     assert await entry_status(h, "Bob") == "withdrawn"
+
+
+# -- issue 16, C1: typed text landed in stored button tokens --
+
+
+async def test_c1_typed_text_is_never_stored_as_a_button_token(harness: Harness) -> None:
+    """40 junk `/standings` with two tournaments open made 80 token rows: a "which
+    tournament?" button that would need a token is not offered; the reply says what to
+    type instead."""
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, ANA, NEW_CUP.replace("January Cup", "January Cup B")))
+    await h.send(message_update(3, BOB, "/standings 1"))
+    short = h.request.sent(chat_id=GROUP)[-1]
+    assert "Which tournament?" in short.params["text"]
+    assert short.params.get("reply_markup")  # a short look-up still gets its buttons
+    for n in range(40):
+        someone = user(3000 + n, f"U{n}")  # forty people: the throttle is per person
+        await h.send(message_update(10 + n, someone, f"/standings junk{n:02d}-{'x' * 40}"))
+        assert "Which tournament?" in h.request.texts(GROUP)[-1]
+    async with h.engine.connect() as conn:
+        assert (await conn.execute(select(t.button_tokens.c.token))).first() is None
