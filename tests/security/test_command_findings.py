@@ -342,3 +342,36 @@ async def test_c2_a_time_zone_change_never_breaks_a_clubs_commands(engine: Async
             assert "went wrong" not in answer, (zone, command)
         answer = await chat.say("ana", '/tournament new name:"Next" start:"2026-03-01 20:00"')
         assert "went wrong" not in answer, zone
+
+
+# -- issue 16, C4: a paced /reinstate lost the director's extra lines --
+
+
+async def test_c4_a_paced_reply_loses_no_part(engine: AsyncEngine) -> None:
+    """/reinstate answers with the club's announcement and lines for the director; the
+    chat is paced, so the reply goes through the outbox: all of it, once."""
+    from bot.sending.replies import ReplyOutbox
+    from commands.dispatch import handle
+    from commands.rendering import Renderer
+    from commands.replies import from_payload
+    from commands.session import Invocation
+    from storage.outbox import OutboxStore
+
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    await chat.say("bob", "/register")
+    await chat.say("bob", "/withdraw confirm")
+    inv = Invocation(
+        "console", "club", "ana", "ana", '/reinstate bob reason:"by mistake"', chat.now
+    )
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    assert response is not None and not response.refused and response.held
+    said = Renderer("en", "UTC", "plain").reply(response.reply).text
+    assert "checks in again" in said  # the director's line, besides the announcement
+    outbox = OutboxStore(engine)
+    replies = ReplyOutbox("console", chat.uow_factory, outbox, lambda: chat.now)
+    await replies.queue("club", response, "paced: the chat's send limit")
+    rows = await outbox.claim("console", now=chat.now + timedelta(minutes=5), limit=10)
+    texts = [Renderer("en", "UTC", "plain").reply(from_payload(r.payload)).text for r in rows]
+    assert texts == [said]  # once, whole
