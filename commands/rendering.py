@@ -31,6 +31,7 @@ from tournament import calendar
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
 _ZERO_WIDTH_SPACE = "\u200b"
+_MENTION = re.compile(r"@(?=\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +42,10 @@ class Rendered:
 
 
 def escape(text: str, fmt: Format) -> str:
-    """Escape user text for the format and defuse mass mentions."""
-    text = text.replace("@everyone", "@" + _ZERO_WIDTH_SPACE + "everyone")
-    text = text.replace("@here", "@" + _ZERO_WIDTH_SPACE + "here")
+    """Escape user text for the format and defuse mentions: `@everyone`, `@here`, and a
+    display name like `@someone` (Telegram links and notifies a user name anywhere in a
+    message) show as typed and ping nobody."""
+    text = _MENTION.sub("@" + _ZERO_WIDTH_SPACE, text)
     if fmt == "html":
         return html.escape(text, quote=False)
     if fmt == "markdown":

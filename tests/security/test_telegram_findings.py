@@ -224,7 +224,9 @@ async def test_finding_12_a_non_ascii_secret_header_is_refused_by_the_server(
             junk = await client.post(url, content=b"{not json", headers={SECRET_HEADER: "s3cret"})
             ok = await client.post(url, json=update, headers={SECRET_HEADER: "s3cret"})
         assert (odd.status_code, utf8.status_code, get.status_code) == (403, 403, 405)
-        assert (junk.status_code, ok.status_code) == (400, 200)
+        # Issue 16 (to check): an authenticated body it cannot read is dropped with 200,
+        # or Telegram would deliver it again for ever.
+        assert (junk.status_code, ok.status_code) == (200, 200)
         got = await asyncio.wait_for(app.update_queue.get(), timeout=1)
         assert got.update_id == 9
     finally:
@@ -390,3 +392,36 @@ async def test_c1_typed_text_is_never_stored_as_a_button_token(harness: Harness)
         assert "Which tournament?" in h.request.texts(GROUP)[-1]
     async with h.engine.connect() as conn:
         assert (await conn.execute(select(t.button_tokens.c.token))).first() is None
+
+
+# -- issue 16, the two "to check" items --
+
+
+async def test_to_check_an_authenticated_update_it_cannot_read_is_answered_200(
+    harness: Harness,
+) -> None:
+    """Telegram delivers an update again until it gets a 2xx: one the bot cannot read is
+    dropped (and logged) with 200; a request without the secret still gets 403."""
+    server = WebhookServer(
+        harness.service.application, listen="127.0.0.1", port=0, path="/hook", secret="s3"
+    )
+    await server.start()
+    try:
+        url = f"http://127.0.0.1:{server.bound_port}/hook"
+        bodies = [b"{not json", b"[]", b"null", b'{"update_id": "x"}', b"\xff\xfe", b""]
+        async with httpx.AsyncClient() as client:
+            for body in bodies:
+                answer = await client.post(url, content=body, headers={SECRET_HEADER: "s3"})
+                assert answer.status_code == 200, body
+            stranger = await client.post(url, content=b"{not json")
+        assert stranger.status_code == 403
+    finally:
+        await server.stop()
+
+
+async def test_to_check_a_display_name_like_a_user_name_pings_nobody(harness: Harness) -> None:
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, user(2077, "@someone"), "/register"))
+    text = h.request.texts(GROUP)[-1]
+    assert "@\u200bsomeone" in text and "@someone" not in text
