@@ -3,12 +3,14 @@ the real adapter against the Discord stand-in, or on the settings it reads."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot.settings import Settings
-from tests.discord.conftest import GUILD
+from commands.replies import Name, say, to_payload
+from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.inprocess import running
 from tests.discord.standin import StandIn
 
@@ -40,3 +42,48 @@ def test_b2_a_director_role_given_by_name_is_a_start_up_error() -> None:
         with pytest.raises(ValueError, match="role id"):
             Settings(discord_director_role=name)
     assert Settings(discord_director_role=f" {TD_ROLE} ").discord_director_role == str(TD_ROLE)
+
+
+# -- B3: one club's 429 held every club's announcements --
+
+OTHER_GUILD, OTHER_CHANNEL = 900_000_000_000_000_002, 900_000_000_000_000_020
+
+
+async def test_b3_one_clubs_rate_limit_never_delays_another_club(tmp_path: Path) -> None:
+    """Club A's channel answers 429 with a long retry_after; club B's news, queued just
+    after A's, goes out first instead of waiting behind it (in a round of its own)."""
+
+    def server(standin: StandIn) -> None:
+        standin.guild(OTHER_GUILD, "Other Club", {OTHER_CHANNEL: "general"})
+
+    async with running(tmp_path, server) as adapter:
+        standin, transport = adapter.standin, adapter.service.transport
+        standin.rate_limit("POST", rf"/channels/{GENERAL}/messages", retry_after=20.0)
+        rows = []
+        async with adapter.service.handlers.uow_factory() as uow:
+            for guild, channel, name in ((GUILD, GENERAL, "A"), (OTHER_GUILD, OTHER_CHANNEL, "B")):
+                club = await uow.clubs.add(name, "UTC", "en", adapter.service.sender.clock())
+                await uow.clubs.link_chat(club.id, "discord", str(guild))
+                await uow.meta.set(f"discord.channel.{guild}", str(channel))
+                rows.append((club.id, str(guild), say("club.joined", club=Name(f"Club {name}"))))
+            await uow.commit()
+        for club_id, guild, reply in rows:  # A's first; B's once A was told to wait
+            async with adapter.service.handlers.uow_factory() as uow:
+                await uow.outbox.add(
+                    club_id=club_id,
+                    platform="discord",
+                    chat=guild,
+                    payload=to_payload(reply),
+                    created_at=adapter.service.sender.clock(),
+                )
+                await uow.commit()
+            adapter.service.sender.wake()
+            for _ in range(100):
+                if standin.rate_limited:
+                    break
+                await asyncio.sleep(0.05)
+        got = await standin.wait_for(lambda m: "Club B" in m.text, seconds=10)
+        assert got.channel_id == OTHER_CHANNEL
+        assert len(standin.rate_limited) == 1  # A was limited, and B did not wait for it
+        assert not [m for m in standin.in_channel(GENERAL) if "Club A" in m.text]
+        assert transport.delay(str(GUILD)) > 0  # A waits its turn, paced on its own
