@@ -87,3 +87,42 @@ async def test_b3_one_clubs_rate_limit_never_delays_another_club(tmp_path: Path)
         assert len(standin.rate_limited) == 1  # A was limited, and B did not wait for it
         assert not [m for m in standin.in_channel(GENERAL) if "Club A" in m.text]
         assert transport.delay(str(GUILD)) > 0  # A waits its turn, paced on its own
+
+
+# -- C3: Discord cut a table at 4,096 characters --
+
+
+def test_c3_a_long_table_is_split_within_every_discord_limit() -> None:
+    """64 players' whole schedule (the review's 19,373 characters) goes out whole: no
+    embed description over 4,096, no message's embeds over 6,000 characters or 10
+    embeds, no content over 2,000, and every row is there."""
+    from datetime import UTC, datetime
+
+    from bot.discord_adapter.posts import text_posts
+    from bot.discord_adapter.rendering import render
+    from commands import views
+    from commands.replies import Reply
+    from tournament.preset import load_preset
+    from tournament.simulation import new_tournament, play_out
+
+    state = new_tournament(
+        load_preset("hgv-backgammon"), 64, datetime(2026, 3, 6, 20, tzinfo=UTC), seed=1
+    )
+    play_out(state, seed=1)
+    names = {p: f"Player Number {p:02d}" for p in state.entries}
+    table = views.schedule_table(
+        state, sorted(state.matches.values(), key=lambda m: m.number), names
+    )
+    assert len(table.rows) > 150
+    posts = text_posts(render(Reply((table,)), "en", "UTC"))
+    embeds = [e for post in posts for e in post.embeds]
+    for post in posts:
+        assert len(post.content or "") <= 2000
+        assert len(post.embeds) <= 10
+        assert sum(len(e.title or "") + len(e.description or "") for e in post.embeds) <= 6000
+    assert all(len(e.description or "") <= 4096 for e in embeds)
+    assert all((e.description or "").count("```") == 2 for e in embeds)  # whole blocks
+    shown = "\n".join(e.description or "" for e in embeds)
+    assert sum(len(e.description or "") for e in embeds) > 12_000
+    for number in sorted(state.matches):
+        assert f" {number} " in f" {shown} ".replace("\n", " "), number
