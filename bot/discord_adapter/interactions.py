@@ -351,11 +351,13 @@ class InteractionHandlers:
         self, interaction: discord.Interaction, kind: str, typed: str
     ) -> list[tuple[str, str]]:
         private = interaction.guild_id is None
+        chosen = getattr(interaction.namespace, "club", None)
         asker = Asker(
             platform=PLATFORM,
             chat=f"user:{interaction.user.id}" if private else str(interaction.guild_id),
             user=str(interaction.user.id),
             private=private,
+            club=str(chosen) if chosen else None,
         )
         try:
             return await suggest(kind, typed, asker, uow_factory=self.uow_factory)

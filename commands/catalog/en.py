@@ -576,4 +576,5 @@ MESSAGES: dict[str, str] = {
     "refused.claim_in_private": "Send claim codes only to me in a private chat, never in a group: everyone here can read them. If that was a real code it no longer works: ask a director for a new one (/director claim).",
     "refused.bad_claim_code": "That claim code does not work: it is mistyped, used or expired. Ask a director for a new one (/director claim) and send it to me here: /register claim:CODE",
     "refused.start_too_far": '{start} is too far ahead: a tournament starts at most two years from now (by {latest}). Choose an earlier start, e.g. start:"2026-01-31 20:00".',
+    "arg.club_choice": "which of your clubs (in a private chat, when you are in several)",
 }

@@ -546,4 +546,5 @@ MESSAGES: dict[str, str] = {
     "refused.claim_in_private": "Envíame los códigos de reclamación solo por chat privado, nunca en un grupo: aquí todos pueden leerlos. Si era un código válido, ya no sirve: pide uno nuevo a un director (/director claim).",
     "refused.bad_claim_code": "Ese código de reclamación no sirve: está mal escrito, ya se usó o caducó. Pide uno nuevo a un director (/director claim) y envíamelo aquí: /register claim:CÓDIGO",
     "refused.start_too_far": '{start} queda demasiado lejos: un torneo empieza como mucho dentro de dos años (hasta el {latest}). Elige un inicio anterior, p. ej. start:"2026-01-31 20:00".',
+    "arg.club_choice": "cuál de tus clubes (en un chat privado, si estás en varios)",
 }

@@ -546,4 +546,5 @@ MESSAGES: dict[str, str] = {
     "refused.claim_in_private": "Kody przejęcia wysyłaj mi tylko na czacie prywatnym, nigdy w grupie: tutaj każdy może je przeczytać. Jeśli to był prawdziwy kod, już nie działa: poproś sędziego o nowy (/director claim).",
     "refused.bad_claim_code": "Ten kod przejęcia nie działa: jest źle wpisany, zużyty albo wygasł. Poproś sędziego o nowy (/director claim) i wyślij mi go tutaj: /register claim:KOD",
     "refused.start_too_far": '{start} to za daleko: turniej może się zacząć najpóźniej za dwa lata (do {latest}). Wybierz wcześniejszy start, np. start:"2026-01-31 20:00".',
+    "arg.club_choice": "który z Twoich klubów (na czacie prywatnym, gdy należysz do kilku)",
 }

@@ -546,4 +546,5 @@ MESSAGES: dict[str, str] = {
     "refused.claim_in_private": "Trimiteți-mi codurile de revendicare doar într-un chat privat, niciodată într-un grup: aici le poate citi oricine. Dacă era un cod adevărat, nu mai funcționează: cereți unui arbitru unul nou (/director claim).",
     "refused.bad_claim_code": "Acest cod de revendicare nu funcționează: e scris greșit, folosit sau expirat. Cereți unui arbitru unul nou (/director claim) și trimiteți-mi-l aici: /register claim:COD",
     "refused.start_too_far": '{start} este prea departe: un turneu începe cel mult peste doi ani (până pe {latest}). Alegeți un început mai apropiat, de ex. start:"2026-01-31 20:00".',
+    "arg.club_choice": "care dintre cluburile dumneavoastră (într-un chat privat, dacă sunteți în mai multe)",
 }

@@ -4,9 +4,11 @@ the real adapter against the Discord stand-in, or on the settings it reads."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.settings import Settings
 from commands.replies import Name, say, to_payload
@@ -126,3 +128,58 @@ def test_c3_a_long_table_is_split_within_every_discord_limit() -> None:
     assert sum(len(e.description or "") for e in embeds) > 12_000
     for number in sorted(state.matches):
         assert f" {number} " in f" {shown} ".replace("\n", " "), number
+
+
+# -- C5: no `club` option in Discord DMs; typed options re-parsed as text --
+
+
+def test_c5_a_typed_option_reaches_the_handler_as_a_value() -> None:
+    """`/report score:"3-1 club:Beta"` acted in Beta: an option's words never become
+    another option, whatever they hold."""
+    from bot.discord_adapter.options import command_line, commands
+    from commands.parsing import parse
+
+    every = [s for c in commands() for s in (c.subcommands or (c,))]
+    for shape in every:
+        for o in shape.options:
+            if o.kind != "text" or o.name == "club":
+                continue
+            value = "3-1 club:Beta tournament:X"
+            parsed = parse(command_line(shape, {o.name: value}))
+            assert set(parsed.options) <= {o.name}, (shape.path, parsed)  # no other option
+            said = parsed.options.get(o.name) or " ".join(parsed.args)
+            assert said.endswith(value), (shape.path, parsed)  # the words, as they came
+
+
+def test_c5_every_discord_command_has_a_club_option() -> None:
+    from bot.discord_adapter.options import commands
+
+    every = [s for c in commands() for s in (c.subcommands or (c,))]
+    assert every and all(any(o.name == "club" for o in s.options) for s in every)
+    assert all(len(s.options) <= 25 for s in every)
+
+
+async def test_c5_private_autocomplete_lists_the_persons_clubs_not_the_oldest(
+    engine: AsyncEngine,
+) -> None:
+    from commands.suggest import Asker, suggest
+    from tests.commands.chat import Chat
+    from tests.security.test_button_findings import in_room
+
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"Alpha"')
+    await chat.say("ana", '/tournament new name:"Cup A" start:"2026-02-01 20:00" approval:no')
+    await chat.say("bob", "/register")
+    await in_room(chat, "beta-group", "ana", '/club name:"Beta"')
+    await in_room(
+        chat, "beta-group", "ana", '/tournament new name:"Cup B" start:"2026-02-02 20:00"'
+    )
+    await in_room(chat, "beta-group", "bob", "/register")
+    await in_room(chat, "beta-group", "cy", "/register")
+    bob = Asker("console", "user:bob", "bob", private=True)
+    clubs = await suggest("club", "", bob, uow_factory=chat.uow_factory)
+    assert [label for label, _ in clubs] == ["Alpha", "Beta"]
+    assert await suggest("player", "", bob, uow_factory=chat.uow_factory) == []  # which?
+    beta = dataclasses.replace(bob, club="Beta")
+    players = await suggest("player", "", beta, uow_factory=chat.uow_factory)
+    assert [label for label, _ in players] == ["bob", "cy"]
