@@ -32,7 +32,7 @@ from bot.grammar import (
 from commands.dispatch import handle
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply, from_payload, msg
-from commands.session import CommandConfig, Invocation
+from commands.session import CommandConfig, Invocation, as_typed_command
 from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
@@ -266,7 +266,9 @@ class ConsoleBot:
             body = "\n".join(block for block in blocks if block)
         if not body and not rendered.buttons:
             return  # a picture with no text twin, and nowhere to put it
-        text = message_lines(self.stamp(now, club), where(chat), body, rendered.buttons)
+        # A console button is typed, not pressed: shown without its club and person.
+        shown = tuple((label, as_typed_command(command)) for label, command in rendered.buttons)
+        text = message_lines(self.stamp(now, club), where(chat), body, shown)
         self.output.message(text)
 
     def _picture(self, picture: Picture, club: Club, renderer: Renderer) -> str:

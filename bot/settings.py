@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     # Another REST base (a rate-limit proxy, a test double); its gateway comes from it.
     discord_api_url: str | None = None
-    # Members with this role (name or id) are directors, besides Manage Server.
+    # Members with this role (its numeric id) are directors, besides Manage Server.
     discord_director_role: str | None = None
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
@@ -112,6 +112,20 @@ class Settings(BaseSettings):
                 f"{value!r}: give the pages' public address, e.g. https://club.example.org"
             )
         return None if value is None else value.strip().rstrip("/")
+
+    @field_validator("discord_director_role")
+    @classmethod
+    def _role_id(cls, value: str | None) -> str | None:
+        """A role is named by its id: a name (or a name that looks like an id) can be
+        given to a new role by anyone who may manage roles."""
+        if value is None or not value.strip():
+            return None
+        if not re.fullmatch(r"[0-9]{1,22}", value.strip()):
+            raise ValueError(
+                f"CLUBTD_DISCORD_DIRECTOR_ROLE must be a role id (digits, from Discord's "
+                f"'Copy Role ID'), not {value!r}: anyone who manages roles can copy a name"
+            )
+        return value.strip()
 
     @field_validator("timezone")
     @classmethod

@@ -8,10 +8,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from commands.parsing import Parsed
+from commands.replies import When
 from tournament.model import Refused
 
 _SCORE = re.compile(r"^(\d{1,3})\s*[-:–—/]\s*(\d{1,3})$")
@@ -115,8 +116,8 @@ def _date_time(text: str) -> datetime | None:
 
 
 def born_by(born: date | None, today: date | None) -> date | None:
-    """Refuse a birth date in the future or before 1900: no age can be computed from it."""
-    if born is not None and (born.year < 1900 or (today is not None and born > today)):
+    """Refuse a birth date not in the past, or before 1900: no age comes from it."""
+    if born is not None and (born.year < 1900 or (today is not None and born >= today)):
         raise Refused("bad_birth_date", text=born.isoformat())
     return born
 
@@ -129,9 +130,28 @@ def local_time(text: str | None, zone: str) -> datetime:
     naive = _date_time(" ".join(text.split()))
     if naive is None:
         raise Refused("bad_datetime", text=text)
-    if naive.tzinfo is not None:
-        return naive.astimezone(UTC)
-    return naive.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+    try:
+        if naive.tzinfo is not None:
+            return naive.astimezone(UTC)
+        return naive.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+    except OverflowError:  # the year 1 or 9999 on the other side of UTC
+        raise Refused("bad_datetime", text=text) from None
+
+
+START_AHEAD = timedelta(days=2 * 365)  # a start at most two years ahead
+
+
+def start_time(text: str | None, zone: str, now: datetime) -> datetime:
+    """Read a tournament's start (club time): after now, and at most two years ahead, so
+    no date near the calendar's edge is ever stored (a zone change could overflow it)."""
+    start = local_time(text, zone)
+    if start <= now:
+        raise Refused("start_in_past", start=When(start, "datetime"))
+    if start > now + START_AHEAD:
+        raise Refused(
+            "start_too_far", start=When(start, "date"), latest=When(now + START_AHEAD, "date")
+        )
+    return start
 
 
 def time_zone(text: str) -> str:

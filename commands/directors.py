@@ -10,7 +10,7 @@ from commands import announce, arguments, claims, lookups, views, web
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, Table, When, msg, say, to_payload
-from commands.resolver import fold
+from commands.resolver import Roster, fold
 from commands.session import Session
 from tournament import (
     attendance,
@@ -78,10 +78,29 @@ async def director_list(s: Session, a: Args) -> Reply:
     return say("director.list", names=", ".join(names) or "-")
 
 
-async def director_add(s: Session, a: Args) -> Reply:
-    """Give a player director rights in this club, on every chat account they have."""
+async def _exactly(s: Session, a: Args, verb: str) -> Player | Reply:
+    """Return the player a rights-changing command names by their exact name (or chat
+    handle); a name matched only by a beginning or a near miss asks first, with the
+    exact command to type (or press)."""
     player = a.player()
     assert player is not None  # required by the declaration
+    typed = a.typed.get("player")
+    roster = await Roster.of(s)
+    names = next((k.names for k in roster.known if k.player.id == player.id), ())
+    if not isinstance(typed, str) or fold(typed) in names:
+        return player
+    command = f'/director {verb} "{player.name}"'
+    ask = msg("director.exact_name", name=Name(player.name), typed=Name(typed), command=command)
+    if '"' in player.name:
+        return Reply((ask,))
+    return Reply((ask,), (Button(msg("button.yes_name", name=Name(player.name)), command),))
+
+
+async def director_add(s: Session, a: Args) -> Reply:
+    """Give a player director rights in this club, on every chat account they have."""
+    player = await _exactly(s, a, "add")
+    if isinstance(player, Reply):
+        return player
     accounts = await s.uow.players.accounts(player.id)
     if not accounts:
         raise Refused("director_needs_account", name=player.name)
@@ -93,8 +112,9 @@ async def director_add(s: Session, a: Args) -> Reply:
 
 async def director_remove(s: Session, a: Args) -> Reply:
     """Take the director rights /director add gave (chat admins keep theirs)."""
-    player = a.player()
-    assert player is not None  # required by the declaration
+    player = await _exactly(s, a, "remove")
+    if isinstance(player, Reply):
+        return player
     accounts = await s.uow.players.accounts(player.id)
     removed = [
         f"{platform}:{external}"
@@ -110,8 +130,9 @@ async def director_remove(s: Session, a: Args) -> Reply:
 async def director_claim(s: Session, a: Args) -> Reply:
     """Give a one-time code with which a person takes over a player entered without a
     chat account (shown privately: whoever holds it becomes that player)."""
-    player = a.player()
-    assert player is not None  # required by the declaration
+    player = await _exactly(s, a, "claim")
+    if isinstance(player, Reply):
+        return player
     if await s.uow.players.accounts(player.id):
         raise Refused("already_claimed", name=player.name)
     code, expires = await claims.issue(s, player)
@@ -211,9 +232,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
         if fold(other) == fold(name) and status not in done:
             raise Refused("tournament_exists", name=name)
     preset_name = a.text("preset") or "hgv-backgammon"
-    start = arguments.local_time(a.text("start"), s.club.timezone)
-    if start <= s.now:
-        raise Refused("start_in_past", start=When(start, "datetime"))
+    start = arguments.start_time(a.text("start"), s.club.timezone, s.now)
     # Switches typed in the club's language: consolation:sí, third_place:nie, approval:da.
     tweaks = {key: _switch_word(value) for key, value in a.extra.items()}
     if s.club.approval is not None and "approval" not in tweaks:

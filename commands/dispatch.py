@@ -7,18 +7,19 @@ says why and what to type instead; an unexpected error is logged and answered to
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from commands import resolver
+from commands import claims, resolver
 from commands.params import Args, as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
 from commands.resolver import fold
-from commands.session import CommandConfig, Invocation, Session, with_club
+from commands.session import CommandConfig, Invocation, Session, bind
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.scoring import ScoreError
@@ -26,6 +27,7 @@ from tournament.scoring import ScoreError
 log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
+CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
 JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
 JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
@@ -76,7 +78,12 @@ async def handle(
     # Any command may name its club (`club:7` on buttons, `club:"HG Backgammon"` typed):
     # a private chat has no club of its own. It is read here, not by the binder.
     club_hint = parsed.options.pop("club", None)
+    # A button names whom it is for (`for:<account>`, bound by the session): pressed by
+    # anyone else it is refused before anything is opened. Typed, it only restricts.
+    owner = parsed.options.pop("for", None)
     try:
+        if owner is not None and owner != inv.user:
+            raise Refused("button_not_yours")
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
@@ -88,7 +95,11 @@ async def handle(
                 await _speak_as_known(uow, inv, context)
                 reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
             else:
-                session = await _open(uow, inv, config, target, context, club_hint)
+                # A claim code names its club: privately, a newcomer has no club yet.
+                claiming = (
+                    claims.club_of(parsed.option("claim")) if spec.name == "register" else None
+                )
+                session = await _open(uow, inv, config, target, context, club_hint, claiming)
                 args = bind_line(target, words, parsed)
                 args = await resolver.resolve(session, target.signature, args)
                 assert target.handler is not None  # only "chat" commands have none
@@ -97,9 +108,7 @@ async def handle(
                 # /club language:es is confirmed in Spanish: the club as it is now.
                 context.use(session.club)
                 held = tuple(session.held)
-                reply = session.fuller_reply or reply
-                if inv.private:
-                    reply = with_club(reply, session.club.id)
+                reply = session.bound(session.fuller_reply or reply)
                 if inv.private and session.player is not None and session.player.language:
                     context.language = session.player.language  # their own language
             await uow.commit()
@@ -107,7 +116,7 @@ async def handle(
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
-            _choice_buttons(inv, parsed, club_hint, target.writes, refusal),
+            _choice_buttons(inv, parsed, club_hint, target.writes, refusal, context.club_id),
         )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
@@ -122,6 +131,9 @@ async def handle(
     except Exception:
         log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)
         reply = say("internal_error")
+    if inv.pressed:
+        # A refused button press is said to the presser alone, never to the group.
+        reply = replace(reply, private=True)
     await _remember_refused(inv, uow_factory)
     return _response(reply, context, refused=True)
 
@@ -190,9 +202,10 @@ async def _open(
     spec: CommandSpec,
     context: _Context,
     club_hint: str | None = None,
+    claiming: int | None = None,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
-    club = await _club(uow, inv, club_hint)
+    club = await _club(uow, inv, club_hint, configured, claiming)
     if club is None and not inv.private:
         waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
         if waiting is not None:
@@ -233,21 +246,46 @@ async def _open(
     )
 
 
-async def _club(uow: UnitOfWork, inv: Invocation, hint: str | None) -> Club | None:
+async def _club(
+    uow: UnitOfWork,
+    inv: Invocation,
+    hint: str | None,
+    configured: bool = False,
+    claiming: int | None = None,
+) -> Club | None:
     """Return the club a command acts on: the chat's; privately, the one named, or the
-    person's only club. Someone in several clubs is asked which, never given the first."""
+    person's only club. Someone in several clubs is asked which, never given the first.
+    A director from CLUBTD_DIRECTORS may name any club by its id (a button does), and so
+    may a claim code (`claiming`: the club it was issued in), checked by the use case."""
     if not inv.private:
-        return await uow.clubs.for_chat(inv.platform, inv.chat)
+        club = await uow.clubs.for_chat(inv.platform, inv.chat)
+        if club is not None and hint is not None and not _names(club, hint):
+            # A button (or a line) naming another club acts nowhere but in that club.
+            raise Refused("other_club", club=club.name)
+        return club
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    if hint is None and claiming is not None:
+        hint = str(claiming)
     if hint is not None:
-        wanted = " ".join(hint.split()).casefold()
         for club in clubs:
-            if wanted in (str(club.id), " ".join(club.name.split()).casefold()):
+            if _names(club, hint):
                 return club
+        by_id = configured or hint.strip() == str(claiming)
+        if by_id and re.fullmatch(r"[0-9]{1,9}", hint.strip()):
+            try:
+                return await uow.clubs.get(int(hint))
+            except LookupError:
+                pass
         raise Refused("no_such_club", name=hint, clubs=_club_names(clubs))
     if len(clubs) > 1:
         raise Refused("which_club", clubs=_club_names(clubs), example=clubs[0].name)
     return clubs[0] if clubs else None
+
+
+def _names(club: Club, hint: str) -> bool:
+    """Return whether `club:` names this club, by its id or its whole name."""
+    wanted = " ".join(hint.split()).casefold()
+    return wanted in (str(club.id), " ".join(club.name.split()).casefold())
 
 
 def _club_names(clubs: list[Club]) -> str:
@@ -341,13 +379,18 @@ async def _join(
 
 
 def _choice_buttons(
-    inv: Invocation, parsed: Parsed, club: str | None, writes: bool, refusal: Refused
+    inv: Invocation,
+    parsed: Parsed,
+    club: str | None,
+    writes: bool,
+    refusal: Refused,
+    club_id: int | None,
 ) -> tuple[Button, ...]:
     """Return a button per tournament a "which tournament?" refusal offers: the same
     command again, naming that tournament.
 
-    Whoever presses a button runs its command as themselves: in a group, a command that
-    changes something (`/withdraw confirm`) is not offered to everyone who can tap.
+    A look-up's buttons are open to whoever taps them; a command that changes something
+    is offered only privately, bound to the asker, and never in a group.
     """
     names = refusal.params.get("_choices")
     if refusal.code != "which_tournament" or not isinstance(names, tuple):
@@ -364,11 +407,20 @@ def _choice_buttons(
         '"' in w for w in (*parsed.args, *parsed.options.values())
     ):
         return ()
-    return tuple(
-        Button(msg("button.tournament", tournament=Name(name)), f'{text} tournament:"{name}"')
+    buttons = tuple(
+        Button(
+            msg("button.tournament", tournament=Name(name)),
+            f'{text} tournament:"{name}"',
+            open=not writes,
+        )
         for name in names
         if '"' not in name
     )
+    reply = Reply((), buttons)
+    bound = (reply if club_id is None else bind(reply, club_id, inv.user)).buttons
+    # They repeat typed words: a button no platform carries itself would be stored as a
+    # token (typed text in the database), so it is not offered; the reply says what to type.
+    return tuple(b for b in bound if len(b.command.encode()) <= CARRIED)
 
 
 def _params(params: Mapping[str, object]) -> dict[str, Param]:

@@ -115,6 +115,7 @@ async def addplayer(s: Session, a: Args) -> Reply:
     if not typed:
         raise Refused("name_required")
     born = arguments.born_by(a.date("born"), s.now.date())
+    await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
     known = await Roster.of(s)
     state = await s.maybe_tournament()
     parts: list[Msg] = []
@@ -221,6 +222,7 @@ def _pair(a: Args, key: str, *, usage: str) -> tuple[str, str]:
 async def player_rename(s: Session, a: Args) -> Reply:
     """Fix a player's name everywhere: /player rename "zofia kowalska" to:"Zofia Kowalska"."""
     typed, to = _pair(a, "to", usage="rename_usage")
+    await s.uow.players.lock_names(s.club.id)  # the look-alike check and the new name: one step
     player = await s.find_player(typed)
     wanted = naming.clean(to, what="name")
     if wanted == player.name:

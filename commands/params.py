@@ -175,6 +175,9 @@ class Args:
     values: Mapping[str, Any]
     extra: Mapping[str, str] = field(default_factory=dict)  # preset overrides
     usage: str = ""  # how the command is typed, for refusals that say what to type
+    # What was typed for each player parameter the session resolved (`values` then holds
+    # the players): a rights-changing command wants the exact name, not a beginning.
+    typed: Mapping[str, Any] = field(default_factory=dict)
 
     def has(self, name: str) -> bool:
         return name in self.values

@@ -95,14 +95,17 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
 
 
 async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
+    if code is not None:
+        return await claims.take(s, code)  # the code says who; it never creates a player
+    await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
     found = await s.uow.players.by_name(s.club.id, wanted)
     for candidate in found:
         if await s.uow.players.accounts(candidate.id):
             continue
         # A director entered this person without a chat account (or imported them):
         # typing the same name is not proof of being them, the director's code is.
-        trusted = s.inv.platform in claims.NAME_IS_ACCOUNT and code is None
-        if not trusted and (code is None or not await claims.redeem(s, candidate, code)):
+        trusted = s.inv.platform in claims.NAME_IS_ACCOUNT
+        if not trusted:
             raise Refused("claim_needs_code", name=candidate.name)
         await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
         s.log("claim", player=candidate.name)

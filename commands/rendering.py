@@ -26,6 +26,7 @@ from babel.numbers import format_decimal
 from commands.catalog import template
 from commands.names import shorten
 from commands.replies import Link, Msg, Name, Param, Reply, Table, When, as_text
+from tournament import calendar
 
 Format = Literal["plain", "html", "markdown"]
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_~|>\[\]()#-])")
@@ -33,6 +34,7 @@ _ZERO_WIDTH_SPACE = "\u200b"
 # A link the bot made: a scheme, then no space, quote, angle bracket or backtick (Discord
 # finds links before markdown, so a `-` or `_` inside one must stay as it is).
 _SAFE_URL = re.compile(r"https?://[^\s<>\"'`]+")
+_MENTION = re.compile(r"@(?=\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +45,10 @@ class Rendered:
 
 
 def escape(text: str, fmt: Format) -> str:
-    """Escape user text for the format and defuse mass mentions."""
-    text = text.replace("@everyone", "@" + _ZERO_WIDTH_SPACE + "everyone")
-    text = text.replace("@here", "@" + _ZERO_WIDTH_SPACE + "here")
+    """Escape user text for the format and defuse mentions: `@everyone`, `@here`, and a
+    display name like `@someone` (Telegram links and notifies a user name anywhere in a
+    message) show as typed and ping nobody."""
+    text = _MENTION.sub("@" + _ZERO_WIDTH_SPACE, text)
     if fmt == "html":
         return html.escape(text, quote=False)
     if fmt == "markdown":
@@ -110,7 +113,7 @@ class Renderer:
 
     def when(self, at: datetime, style: str = "time") -> str:
         """Return a moment in the club's time zone, as the language writes it."""
-        local = at.astimezone(self.zone)
+        local = calendar.local(at, self.zone)  # never overflows at the calendar's edge
         time = local.strftime("%H:%M")  # clubs everywhere post 24-hour times
         if style == "time":
             return time

@@ -91,10 +91,17 @@ def as_text(parts: Iterable[Part]) -> list[Msg | Table]:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button that runs `command` as if its presser had typed it."""
+    """A button that runs `command` as if its presser had typed it.
+
+    A button is a capability (docs/SECURITY.md): before it is posted, the session binds
+    it to its club and to the person it is for (`club:7 for:<account>`); pressed by
+    anyone else it is refused privately and changes nothing. Only a look-up may be
+    `open` to whoever presses it.
+    """
 
     label: Msg
     command: str
+    open: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,12 +128,14 @@ def _unique(players: list[Player]) -> list[Player]:
 async def resolve(s: Session, signature: Signature, args: Args) -> Args:
     """Resolve the players and the tournament a command names; refuse what fits nobody."""
     values: dict[str, Any] = dict(args.values)
+    typed: dict[str, Any] = {}
     roster: Roster | None = None
     for param in signature.params:
         given = values.get(param.name)
         if given is None:
             continue
         if param.type == "player":
+            typed[param.name] = given
             roster = roster or await Roster.of(s)
             if isinstance(given, list):
                 values[param.name] = tuple(roster.several(given))
@@ -141,7 +143,7 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
                 values[param.name] = (roster.one(given),)
         elif param.type == "tournament":
             await choose_tournament(s, given)
-    return replace(args, values=values)
+    return replace(args, values=values, typed=typed)
 
 
 async def choose_tournament(s: Session, text: str) -> None:

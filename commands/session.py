@@ -8,12 +8,14 @@ all in the unit of work's one transaction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from commands import announce, web
 from commands.announce import Notice
+from commands.parsing import parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
@@ -28,16 +30,39 @@ from tournament.state import TournamentState
 REPLY_HOLD = timedelta(minutes=2)
 
 
-def with_club(reply: Reply, club_id: int) -> Reply:
-    """Make a reply's buttons name their club: pressed in a private chat, a button must
-    act in the club it came from, not in whichever club the person joined first."""
+def bind(reply: Reply, club_id: int, owner: str | None) -> Reply:
+    """Make a reply's buttons capabilities: each names its club (pressed in a private
+    chat, it acts in the club it came from, not in whichever club the person joined
+    first) and, unless it only looks something up, the account it is for (`owner`, a
+    user id on the platform it is sent on). `None`: a button for the club's chat, whose
+    command checks the presser's rights itself (`/lot`, for directors)."""
     if not reply.buttons:
         return reply
-    buttons = tuple(
-        b if " club:" in b.command else Button(b.label, f"{b.command} club:{club_id}")
-        for b in reply.buttons
-    )
-    return Reply(reply.parts, buttons, reply.private, reply.secret)
+    return replace(reply, buttons=tuple(_bound(b, club_id, owner) for b in reply.buttons))
+
+
+def with_club(reply: Reply, club_id: int) -> Reply:
+    """Make a reply's buttons name their club (`bind` without an owner)."""
+    return bind(reply, club_id, None)
+
+
+def as_typed_command(command: str) -> str:
+    """Return a bound button's command as a person types it: without the `club:` and
+    `for:` it carries (the console shows buttons this way, to be typed)."""
+    return _BOUND_TAIL.sub("", command)
+
+
+_BOUND_TAIL = re.compile(r'( (?:club:(?:[0-9]+|"[^"]*")|for:(?:"[^"]*"|[^\s"]+)))+$')
+
+
+def _bound(button: Button, club_id: int, owner: str | None) -> Button:
+    options = parse(button.command).options
+    command = button.command
+    if "club" not in options:
+        command += f" club:{club_id}"
+    if owner is not None and not button.open and "for" not in options:
+        command += f' for:"{owner}"' if " " in owner else f" for:{owner}"
+    return Button(button.label, command, button.open)
 
 
 def _says_all_of(fuller: dict[str, Any], other: dict[str, Any]) -> bool:
@@ -66,6 +91,8 @@ class Invocation:
     # Sent on behalf of a chat (Telegram's sender_chat), not by a person: only the
     # group's own anonymous administrator is accepted, as a director and never a player.
     as_chat: bool = False
+    # A button was pressed (not typed): a refusal is shown only to the presser.
+    pressed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +217,10 @@ class Session:
             self._names.update({p: player.name for p, player in found.items()})
         return {p: self._names.get(p, f"#{p}") for p in players}
 
+    def bound(self, reply: Reply) -> Reply:
+        """Return the reply with its buttons bound to this club and to the asker."""
+        return bind(reply, self.club.id, self.inv.user)
+
     def notify(
         self,
         reply: Reply,
@@ -241,8 +272,8 @@ class Session:
         outbox row (it must not be lost if the reply fails), but held for the adapter:
         `held` lists them, to be marked sent once the reply went out.
         """
-        if reply is not None and self.inv.private:
-            reply = with_club(reply, self.club.id)  # as the adapter will show it
+        if reply is not None:
+            reply = self.bound(reply)  # as the adapter will show it
         echo = to_payload(reply) if reply is not None and not reply.private else None
         state = self._tournament if self.writes else None
         if state is not None:
@@ -285,19 +316,18 @@ class Session:
         )
         messages: list[dict[str, Any]] = []
         for notice in self.notices:
-            targets = chats
+            # (platform, chat, the account its buttons are for): a player's own message
+            # carries buttons only that player can use, on each of their accounts.
+            targets: list[tuple[str, str, str | None]] = [(p, c, None) for p, c in chats]
             if notice.player is not None:
                 targets = [
-                    (platform, f"user:{user}")
+                    (platform, f"user:{user}", user)
                     for platform, user in accounts.get(notice.player, [])
                 ]
-            reply_out = (
-                notice.reply if notice.player is None else with_club(notice.reply, self.club.id)
-            )
-            payload = to_payload(reply_out)
-            if notice.player is not None and languages.get(notice.player):
-                payload["language"] = languages[notice.player]  # /me language:pl
-            for platform, chat in targets:
+            for platform, chat, owner in targets:
+                payload = to_payload(bind(notice.reply, self.club.id, owner))
+                if notice.player is not None and languages.get(notice.player):
+                    payload["language"] = languages[notice.player]  # /me language:pl
                 # The reply may say the announcement (or all of it, one message per
                 # event): its row is still queued, held for the adapter to mark sent.
                 carried = False

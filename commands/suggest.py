@@ -25,6 +25,7 @@ class Asker:
     chat: str
     user: str
     private: bool = False
+    club: str | None = None  # the `club` option chosen so far (a private chat)
 
 
 def fold(text: str) -> str:
@@ -53,9 +54,16 @@ async def suggest(
     async with uow_factory() as uow:
         if asker.private:
             clubs = await uow.clubs.for_account(asker.platform, asker.user)
-            club = clubs[0] if clubs else None
+            if kind == "club":
+                return _matching([(c.name, str(c.id)) for c in clubs], typed)
+            # The club the person chose, or their only one: never the oldest of several.
+            wanted = fold(" ".join((asker.club or "").split()))
+            named = [c for c in clubs if wanted in (str(c.id), fold(" ".join(c.name.split())))]
+            club = named[0] if named else (clubs[0] if len(clubs) == 1 else None)
         else:
             club = await uow.clubs.for_chat(asker.platform, asker.chat)
+            if kind == "club":
+                return [] if club is None else _matching([(club.name, str(club.id))], typed)
         if club is None:
             return []
         if kind == "tournament":

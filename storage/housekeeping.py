@@ -59,7 +59,34 @@ class SqlHousekeeping(SqlRepository):
             ),
             "audit_log": delete(t.audit_log).where(t.audit_log.c.at < now - keep.audit),
         }
-        return {name: (await conn.execute(query)).rowcount for name, query in statements.items()}
+        counts = {name: (await conn.execute(query)).rowcount for name, query in statements.items()}
+        counts["claim_codes"] = await self._prune_claim_codes(now)
+        return counts
+
+    async def _prune_claim_codes(self, now: datetime) -> int:
+        """Delete claim-code hashes used (stored as "") or expired (7 days, SECURITY.md)."""
+        conn = await self._conn()
+        key = t.meta.c.key
+        rows = await conn.execute(
+            select(key, t.meta.c.value).where(key.startswith(CLAIM_PREFIX, autoescape=True))
+        )
+        gone = [
+            r.key for r in rows if str(r.key).startswith(CLAIM_PREFIX) and _spent(r.value, now)
+        ]
+        if gone:
+            await conn.execute(delete(t.meta).where(key.in_(gone)))
+        return len(gone)
+
+
+CLAIM_PREFIX = "claim."  # commands/claims.py keeps "hash expiry" under claim.<club>.<player>
+
+
+def _spent(value: str | None, now: datetime) -> bool:
+    digest, _, until = (value or "").partition(" ")
+    try:
+        return not digest or datetime.fromisoformat(until) <= now
+    except ValueError:
+        return True
 
 
 class SqlButtonTokens(SqlRepository):

@@ -216,6 +216,17 @@ class OutboxStore:
         """Hand a held row to the sender now: the reply that carried it did not go out."""
         await self._mark(row_id, next_attempt_at=at, leased_until=None)
 
+    async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """Return the payloads of these rows."""
+        query = select(t.outbox.c.id, t.outbox.c.payload).where(t.outbox.c.id.in_(row_ids))
+        async with self._engine.begin() as conn:
+            return {int(r.id): dict(r.payload) for r in await conn.execute(query)}
+
+    async def release_as(self, row_id: int, payload: Mapping[str, Any], *, at: datetime) -> None:
+        """Hand a held row to the sender with what the reply that carried it said (the
+        announcement and more): the reply could not go, and none of it may be lost."""
+        await self._mark(row_id, payload=dict(payload), next_attempt_at=at, leased_until=None)
+
     async def mark_retry(
         self, row_id: int, *, at: datetime, retry_at: datetime, error: str, tried: bool = True
     ) -> None:

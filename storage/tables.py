@@ -202,6 +202,7 @@ class MatchRecord(SQLModel, table=True):
     forfeited_by: list[int] = Field(default_factory=list, sa_type=JSONType)
     finished_at: datetime | None = _opt_time()
     report: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    report_seq: int = 0  # the last report number given in the match (0008)
     disputed_by: int | None = None
     games: list[Any] = Field(default_factory=list, sa_type=JSONType)
     tiebreaks: list[Any] = Field(default_factory=list, sa_type=JSONType)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from tournament.model import Refused, TournamentStatus
@@ -37,13 +37,23 @@ class Meant:
     candidates: tuple[Listed, ...] = ()
 
 
+def local(moment: datetime, zone: str | tzinfo) -> datetime:
+    """Return `moment` on the club's clock. At the calendar's edge (a start in the year
+    9999 stored before starts were bounded) a zone ahead or behind would overflow: the
+    moment then stays in UTC, so no time-zone change can break a club's commands."""
+    try:
+        return moment.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
+    except OverflowError:
+        return moment.astimezone(UTC)
+
+
 def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
     """Return the tournament being played today, else the next one to start."""
     live = [t for t in listed if t.status != TournamentStatus.CANCELLED.value]
-    today = now.astimezone(ZoneInfo(zone)).date()
+    today = local(now, zone).date()
 
     def on_today(t: Listed) -> bool:
-        return t.start.astimezone(ZoneInfo(zone)).date() == today
+        return local(t.start, zone).date() == today
 
     for tier in (
         [t for t in live if t.status in _IN_PLAY],

@@ -50,13 +50,16 @@ def report_score(
         counter = report.counter
         if counter is not None and _key_of(counter) == _key(checked):
             return finish(state, match, checked, at, how="agreed")
-        match.report = _with_score(report, checked, at, counter)
+        # A new score is a new report: a button of the old one must not settle it.
+        match.report_seq = max(match.report_seq, report.seq) + 1
+        match.report = replace(_with_score(report, checked, at, counter), seq=match.report_seq)
         return [ReportDisputed(at=at, match=match.number, by=by)]
     if report is not None and _key_of(report) == _key(checked):
         # The same report again (typed twice, or as 3:1 after 3-1): it stands as it was,
         # its time-out unchanged, and the opponent is not asked a second time.
         return []
-    seq = report.seq + 1 if report is not None else 1
+    seq = max(match.report_seq, report.seq if report is not None else 0) + 1
+    match.report_seq = seq
     match.report = Report(
         by=by,
         white=checked.white,

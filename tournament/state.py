@@ -111,6 +111,9 @@ class Match:
     forfeited_by: frozenset[PlayerId] = frozenset()
     finished_at: datetime | None = None
     report: Report | None = None
+    # The last report number given in this match: never reused, even after the report
+    # is cleared (a correction, a forfeit), since an Accept button names its report.
+    report_seq: int = 0
     disputed_by: PlayerId | None = None
     games: tuple[GameRecord, ...] = ()
     tiebreaks: tuple[tuple[int, int], ...] = ()

@@ -96,11 +96,14 @@ class InteractionHandlers:
             return True
         member = interaction.user
         if self.director_role and isinstance(member, discord.Member):
-            wanted = self.director_role.strip().lower()
-            return any(wanted in (str(role.id), role.name.lower()) for role in member.roles)
+            # By id only: anyone with Manage Roles can name a role like another's id.
+            wanted = self.director_role.strip()
+            return any(str(role.id) == wanted for role in member.roles)
         return False
 
-    def invocation(self, interaction: discord.Interaction, text: str) -> Invocation:
+    def invocation(
+        self, interaction: discord.Interaction, text: str, *, pressed: bool = False
+    ) -> Invocation:
         user = interaction.user
         private = interaction.guild_id is None
         return Invocation(
@@ -114,6 +117,7 @@ class InteractionHandlers:
             private=private,
             chat_admin=self.is_director(interaction),
             update_id=str(interaction.id),
+            pressed=pressed,
         )
 
     # -- commands and buttons --
@@ -132,7 +136,7 @@ class InteractionHandlers:
             await interaction.response.send_message("?", ephemeral=True)
             return
         if await self._admitted(interaction):
-            await self.run(interaction, command, ephemeral=False)
+            await self.run(interaction, command, ephemeral=False, pressed=True)
 
     async def _admitted(self, interaction: discord.Interaction) -> bool:
         """Apply the per-person throttle (bot/throttle.py): the first refusal is said once,
@@ -156,8 +160,15 @@ class InteractionHandlers:
         log.info("throttled %s in %s", user, interaction.guild_id or "DMs")
         return False
 
-    async def run(self, interaction: discord.Interaction, text: str, *, ephemeral: bool) -> None:
-        inv = self.invocation(interaction, text)
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        *,
+        ephemeral: bool,
+        pressed: bool = False,
+    ) -> None:
+        inv = self.invocation(interaction, text, pressed=pressed)
         async with self.serial.hold(inv.user):
             task = asyncio.create_task(self._work(inv))
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
@@ -340,11 +351,13 @@ class InteractionHandlers:
         self, interaction: discord.Interaction, kind: str, typed: str
     ) -> list[tuple[str, str]]:
         private = interaction.guild_id is None
+        chosen = getattr(interaction.namespace, "club", None)
         asker = Asker(
             platform=PLATFORM,
             chat=f"user:{interaction.user.id}" if private else str(interaction.guild_id),
             user=str(interaction.user.id),
             private=private,
+            club=str(chosen) if chosen else None,
         )
         try:
             return await suggest(kind, typed, asker, uow_factory=self.uow_factory)

@@ -14,6 +14,7 @@ its parent (`/withdraw confirm:True`, `/report kind:gammon`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from commands.params import Param
@@ -107,8 +108,28 @@ def _optional(o: Option) -> Option:
     )
 
 
+# Every command takes `club` (autocompleted over the asker's clubs): in a private chat
+# a member of two clubs says which; in a server it must be the server's own club.
+CLUB = Option("club", suggest="club", description="arg.club_choice")
+
+
 def command(spec: CommandSpec) -> Command:
-    """Return the Discord shape of one registry command."""
+    """Return the Discord shape of one registry command, each with a `club` option."""
+    shape = _shape(spec)
+    if shape.subcommands:
+        return dataclasses.replace(
+            shape, subcommands=tuple(_with_club(sub) for sub in shape.subcommands)
+        )
+    return _with_club(shape)
+
+
+def _with_club(shape: Command) -> Command:
+    if any(o.name == CLUB.name for o in shape.options):
+        return shape
+    return dataclasses.replace(shape, options=(*shape.options[: OPTION_LIMIT - 1], CLUB))
+
+
+def _shape(spec: CommandSpec) -> Command:
     if len(spec.subcommands) >= 2:
         subs = [
             Command(sub.word, sub.name, sub.summary_key, tuple(_options(sub))[:OPTION_LIMIT])
@@ -148,7 +169,10 @@ def command_line(shape: Command, values: dict[str, object]) -> str:
         if o.kind == "flag":
             continue  # a folded subcommand's word, written above
         if o.positional:
-            words.append(str(value).strip() if o.many else quote(str(value)))
+            # Values, never syntax: each word of a many-word value is quoted when it
+            # could be read as an option (`3-1 club:Beta` stays a score's words).
+            many = " ".join(quote(w) for w in str(value).split())
+            words.append(many if o.many else quote(str(value)))
         else:
             words.append(f"{o.name}:{quote(str(value))}")
     return " ".join(words)

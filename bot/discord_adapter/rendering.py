@@ -24,6 +24,8 @@ from commands.replies import Msg, Picture, Reply, as_text
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
+EMBED_TITLE_LIMIT = 256
+MESSAGE_EMBED_TEXT = 6000  # titles and descriptions of all of one message's embeds
 CUSTOM_ID_LIMIT = 100
 CUSTOM_ID_PREFIX = "ctd:"  # a button of ours: what follows is a command or a stored token
 TOKEN_MARK = "#"
@@ -66,10 +68,8 @@ class Outgoing:
     def messages(self) -> list[tuple[str | None, list[discord.Embed]]]:
         """Return (content, embeds) per message to send: text first, the tables after."""
         out: list[tuple[str | None, list[discord.Embed]]] = [(c, []) for c in self.contents]
-        embeds = list(self.embeds)
-        while embeds:
-            batch, embeds = embeds[:EMBEDS_PER_MESSAGE], embeds[EMBEDS_PER_MESSAGE:]
-            if out and not out[-1][1] and len(batch) <= EMBEDS_PER_MESSAGE:
+        for batch in _batches(list(self.embeds)):
+            if out and not out[-1][1]:
                 out[-1] = (out[-1][0], batch)
             else:
                 out.append((None, batch))
@@ -91,17 +91,60 @@ def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True)
         if isinstance(part, Msg):
             texts.append(renderer.message(part))
         else:
-            table = renderer.table(part)
-            title, _, rest = table.partition("\n")
-            body = rest if rest.startswith("```") else table
-            embed = discord.Embed(
-                title=title[:256] if rest.startswith("```") else None,
-                description=body[:EMBED_DESCRIPTION_LIMIT],
-                colour=EMBED_COLOUR,
-            )
-            embeds.append(embed)
+            embeds.extend(table_embeds(renderer.table(part)))
     buttons = tuple((renderer.plain(b.label)[:80], b.command) for b in reply.buttons)
     return Outgoing(tuple(split("\n".join(texts))), tuple(embeds), buttons, shots=shots)
+
+
+def table_embeds(table: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> list[discord.Embed]:
+    """Return a rendered table as embeds, none over Discord's limits: a long table goes
+    on in more embeds, each a whole code block repeating the header line, so no row is
+    cut off (64 players' schedule is some 19,000 characters)."""
+    title, _, rest = table.partition("\n")
+    if not rest.startswith("```"):
+        return [_embed(None, chunk) for chunk in split(table, limit)]
+    fence, _, code = rest.partition("\n")
+    closing = code.rfind("```")
+    body, notes = code[:closing].rstrip("\n"), code[closing + 3 :].strip("\n")
+    header, *rows = body.split("\n")
+    room = limit - len(fence) - len(header) - len("\n\n\n```")
+    descriptions = [
+        f"{fence}\n{header}\n{chunk}\n```" if chunk else f"{fence}\n{header}\n```"
+        for chunk in (split("\n".join(rows), room) or [""])
+    ]
+    if notes:
+        last = f"{descriptions[-1]}\n{notes}"
+        if len(last) <= limit:
+            descriptions[-1] = last
+        else:
+            descriptions += split(notes, limit)
+    return [
+        _embed(title[:EMBED_TITLE_LIMIT] if i == 0 else None, text)
+        for i, text in enumerate(descriptions)
+    ]
+
+
+def _embed(title: str | None, description: str) -> discord.Embed:
+    return discord.Embed(title=title, description=description, colour=EMBED_COLOUR)
+
+
+def _embed_text(embed: discord.Embed) -> int:
+    return len(embed.title or "") + len(embed.description or "")
+
+
+def _batches(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
+    """Group embeds into messages: at most 10 each, and 6,000 characters of text."""
+    out: list[list[discord.Embed]] = []
+    for embed in embeds:
+        if (
+            out
+            and len(out[-1]) < EMBEDS_PER_MESSAGE
+            and sum(map(_embed_text, out[-1])) + _embed_text(embed) <= MESSAGE_EMBED_TEXT
+        ):
+            out[-1].append(embed)
+        else:
+            out.append([embed])
+    return out
 
 
 def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:

@@ -52,7 +52,7 @@ class DiscordConfig:
 
     token: str
     api_url: str | None = None  # CLUBTD_DISCORD_API_URL: a rate-limit proxy or a test double
-    director_role: str | None = None  # CLUBTD_DISCORD_DIRECTOR_ROLE: a role name or id
+    director_role: str | None = None  # CLUBTD_DISCORD_DIRECTOR_ROLE: a role id
     window: Window = field(default_factory=Window)
     outbox_interval: float = 1.0
     defer_after: float = 1.0  # answer within Discord's 3 s: defer what takes longer
@@ -70,6 +70,9 @@ def config_from_settings(settings: Any) -> DiscordConfig:
     )
 
 
+RATE_LIMIT_WAIT = 1.0  # seconds discord.py may sleep in a send; longer: that chat waits
+
+
 class ClubClient(discord.Client):
     """The discord.py client: no privileged intents, no mentions unless asked."""
 
@@ -78,6 +81,10 @@ class ClubClient(discord.Client):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        # discord.py sleeps out a 429 inside the send (its own floor is 30 s): a chat's
+        # limit would then hold the outbox round, and every other club's news with it.
+        # Over this it raises RateLimited instead, and only that chat waits (B3).
+        self.http.max_ratelimit_timeout = RATE_LIMIT_WAIT
         self.service = service
         self.tree = app_commands.CommandTree(self)
 

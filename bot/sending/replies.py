@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from commands.dispatch import Response
 from commands.replies import to_payload
@@ -62,7 +63,14 @@ class ReplyOutbox:
         `partly`: some of its parts are in the chat already. It is not queued again
         (that would repeat them); the announcements it carries go to the sender all the
         same, whole: their later parts may be among those that did not go.
+
+        A reply that says more than the announcement it carries (/reinstate's lines for
+        the director) goes in that announcement's place, so no part of it is lost and
+        nothing is said twice.
         """
+        if not partly and not response.reply.secret and await self._in_place(response):
+            log.info("a reply in %s is queued in its announcement's place: %s", chat, why)
+            return True
         await self.settle(response, None)
         if response.reply.secret:
             log.warning("a secret reply in %s was not sent (%s); it is not queued", chat, why)
@@ -86,3 +94,29 @@ class ReplyOutbox:
             )
             await uow.commit()
         return True
+
+    async def _in_place(self, response: Response) -> bool:
+        """Put a fuller reply in place of the announcement(s) it carries; False when it
+        carries none, or says just what they say (they go to the sender as they are)."""
+        if self.outbox is None or not response.held:
+            return False
+        said = to_payload(response.reply)
+        carried = await self.outbox.payloads(response.held)
+        if all(_says(payload, said) for payload in carried.values()):
+            return False
+        first, *rest = response.held
+        at = self.clock()
+        language = carried.get(first, {}).get("language")
+        await self.outbox.release_as(
+            first, {**said, **({"language": language} if language else {})}, at=at
+        )
+        for row_id in rest:  # said by the reply that now takes the first one's place
+            await self.outbox.mark_sent(row_id, at=at, error="said by the queued reply")
+        return True
+
+
+def _says(payload: dict[str, Any], reply: dict[str, Any]) -> bool:
+    """Return whether an announcement says all the reply says."""
+    return all(part in payload.get("parts", []) for part in reply["parts"]) and (
+        reply["buttons"] == payload.get("buttons", [])
+    )

@@ -231,6 +231,7 @@ class UpdateHandlers:
                 private=private,
                 chat_admin=admin,
                 update_id=str(update.update_id),
+                pressed=True,
             )
             response = await self.run(inv, where)
         if response is not None and not response.refused and private and message is not None:

@@ -80,16 +80,21 @@ class WebhookServer:
         if not secret_matches(request.headers.get(SECRET_HEADER), self.secret):
             log.warning("webhook request without the right secret token refused")
             return web.Response(status=403)
+        # Authenticated from here on: Telegram sent it. Whatever it is, it is answered 200
+        # (and dropped, logged, when it cannot be read): any other status makes Telegram
+        # deliver the same update again, for ever, holding up the updates behind it.
         try:
             body = await request.read()
             data = json.loads(body)
             update = Update.de_json(data, self.application.bot)
         except web.HTTPRequestEntityTooLarge:
-            return web.Response(status=413)
+            log.warning("webhook: an update over %d bytes dropped", MAX_BODY)
+            return web.Response(status=200)
         except (ValueError, TypeError, KeyError, AttributeError) as error:
-            log.warning("webhook: not an update: %s", error)
-            return web.Response(status=400)
+            log.warning("webhook: not an update, dropped: %s", error)
+            return web.Response(status=200)
         if update is None:
-            return web.Response(status=400)
+            log.warning("webhook: an empty update dropped")
+            return web.Response(status=200)
         await self.application.update_queue.put(update)
         return web.Response(status=200)

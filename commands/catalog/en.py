@@ -247,7 +247,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Still tied: {players} play an extra game.",
     # -- club --
     "club.info": "Club {name}: time zone {timezone}, language {language}.",
-    "director.claim_code": 'Claim code for {name}: {code} (valid once, until {until}). Give it only to {name}, who sends /register name:"{name}" claim:{code}.',
+    "director.claim_code": "Claim code for {name}: {code} (valid once, until {until}). Give it only to {name}, who sends it to me in a private chat: /register claim:{code}",
     "director.removed": "{name} is no longer a director of the club (logged).",
     "director.added": "{name} is now a director of the club (logged).",
     "director.list": "Directors by /director add: {names}. Chat admins and configured directors are directors too.",
@@ -508,7 +508,7 @@ MESSAGES: dict[str, str] = {
     "refused.name_required": 'Add a name: name:"Ana P.".',
     "refused.name_taken": 'The name {name} is taken: register with another, for example name:"{name} 2".',
     "refused.already_claimed": "{name} already has a chat account: no claim code is needed.",
-    "refused.claim_needs_code": '{name} was entered by a director. If that is you, ask a director for a claim code (/director claim), then send /register name:"{name}" claim:CODE.',
+    "refused.claim_needs_code": "{name} was entered by a director. If that is you, ask a director for a claim code (/director claim), then send it to me in a private chat: /register claim:CODE",
     "refused.name_confusable": '{name} looks just like {other}, a player of the club: choose a name people can tell apart, for example name:"{other} 2".',
     "refused.name_needs_letters": 'A name needs letters or digits: name:"Ana P.".',
     "refused.name_too_long": 'That name has {length} characters; {limit} at most, please: name:"Ana P.".',
@@ -675,4 +675,13 @@ MESSAGES: dict[str, str] = {
     "word.seed": "seed {seed}",
     "ranking.prizes_note": "Prizes: yes once a player has played at least {needed} of the season's {of} official tournaments, as the annual prizes need.",
     "score.usage_result": "Set it with white's score first, for example {example}.",
+    # -- security --
+    "refused.button_not_yours": "This button is for someone else: nothing changed. Type the command yourself if you meant to (/help shows how).",
+    "refused.other_club": "That button or command names another club; this chat is {club}. Nothing changed.",
+    "director.exact_name": "Director rights go only by an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
+    "button.yes_name": "Yes, {name}",
+    "refused.claim_in_private": "Send claim codes only to me in a private chat, never in a group: everyone here can read them. If that was a real code it no longer works: ask a director for a new one (/director claim).",
+    "refused.bad_claim_code": "That claim code does not work: it is mistyped, used or expired. Ask a director for a new one (/director claim) and send it to me here: /register claim:CODE",
+    "refused.start_too_far": '{start} is too far ahead: a tournament starts at most two years from now (by {latest}). Choose an earlier start, e.g. start:"2026-01-31 20:00".',
+    "arg.club_choice": "which of your clubs (in a private chat, when you are in several)",
 }

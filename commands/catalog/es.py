@@ -223,7 +223,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Siguen empatados: {players} juegan una partida extra.",
     # -- club --
     "club.info": "Club {name}: zona horaria {timezone}, idioma {language}.",
-    "director.claim_code": 'Código de reclamación para {name}: {code} (válido una vez, hasta el {until}). Dáselo solo a {name}, que envía /register name:"{name}" claim:{code}.',
+    "director.claim_code": "Código de reclamación para {name}: {code} (válido una vez, hasta el {until}). Dáselo solo a {name}, que me lo envía en un chat privado: /register claim:{code}",
     "director.removed": "{name} ya no es director del club (registrado).",
     "director.added": "{name} ahora es director del club (registrado).",
     "director.list": "Directores por /director add: {names}. Los administradores del chat y los directores configurados también lo son.",
@@ -481,7 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.name_required": 'Añade un nombre: name:"Ana P.".',
     "refused.name_taken": 'El nombre {name} ya está en uso: inscríbete con otro, por ejemplo name:"{name} 2".',
     "refused.already_claimed": "{name} ya tiene una cuenta de chat: no hace falta un código de reclamación.",
-    "refused.claim_needs_code": '{name} fue inscrito por un director. Si eres tú, pide a un director un código de reclamación (/director claim) y envía /register name:"{name}" claim:CÓDIGO.',
+    "refused.claim_needs_code": "{name} fue inscrito por un director. Si eres tú, pide a un director un código de reclamación (/director claim) y envíamelo en un chat privado: /register claim:CÓDIGO",
     "refused.name_confusable": '{name} se ve igual que {other}, jugador del club: elige un nombre que se distinga, por ejemplo name:"{other} 2".',
     "refused.name_needs_letters": 'Un nombre necesita letras o cifras: name:"Ana P.".',
     "refused.name_too_long": 'Ese nombre tiene {length} caracteres; como máximo {limit}, por favor: name:"Ana P.".',
@@ -648,4 +648,13 @@ MESSAGES: dict[str, str] = {
     "word.seed": "siembra {seed}",
     "ranking.prizes_note": "Premios: sí cuando el jugador ha jugado al menos {needed} de los {of} torneos oficiales de la temporada, lo que exigen los premios anuales.",
     "score.usage_result": "Anótalo con los puntos de blancas primero, por ejemplo {example}.",
+    # -- security --
+    "refused.button_not_yours": "Este botón es para otra persona: no ha cambiado nada. Si querías hacerlo tú, escribe el comando (/help explica cómo).",
+    "refused.other_club": "Ese botón o comando nombra otro club; este chat es {club}. No ha cambiado nada.",
+    "director.exact_name": "Los permisos de director solo se dan con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
+    "button.yes_name": "Sí, {name}",
+    "refused.claim_in_private": "Envíame los códigos de reclamación solo por chat privado, nunca en un grupo: aquí todos pueden leerlos. Si era un código válido, ya no sirve: pide uno nuevo a un director (/director claim).",
+    "refused.bad_claim_code": "Ese código de reclamación no sirve: está mal escrito, ya se usó o caducó. Pide uno nuevo a un director (/director claim) y envíamelo aquí: /register claim:CÓDIGO",
+    "refused.start_too_far": '{start} queda demasiado lejos: un torneo empieza como mucho dentro de dos años (hasta el {latest}). Elige un inicio anterior, p. ej. start:"2026-01-31 20:00".',
+    "arg.club_choice": "cuál de tus clubes (en un chat privado, si estás en varios)",
 }

@@ -223,7 +223,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Nadal remis: {players} rozgrywają grę dodatkową.",
     # -- club --
     "club.info": "Klub {name}: strefa czasowa {timezone}, język {language}.",
-    "director.claim_code": 'Kod przejęcia dla {name}: {code} (ważny raz, do {until}). Przekaż go tylko {name}, który wysyła /register name:"{name}" claim:{code}.',
+    "director.claim_code": "Kod przejęcia dla {name}: {code} (ważny raz, do {until}). Przekaż go tylko {name}; ta osoba wysyła go do mnie na czacie prywatnym: /register claim:{code}",
     "director.removed": "{name} nie jest już sędzią klubu (zapisano w dzienniku).",
     "director.added": "{name} jest teraz sędzią klubu (zapisano w dzienniku).",
     "director.list": "Sędziowie dodani przez /director add: {names}. Administratorzy czatu i skonfigurowani sędziowie też są sędziami.",
@@ -481,7 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.name_required": 'Podaj imię: name:"Ana P.".',
     "refused.name_taken": 'Nazwa {name} jest już zajęta: zapisz się pod inną, na przykład name:"{name} 2".',
     "refused.already_claimed": "{name} ma już konto na czacie: kod przejęcia nie jest potrzebny.",
-    "refused.claim_needs_code": '{name} został wpisany przez sędziego. Jeśli to Ty, poproś sędziego o kod przejęcia (/director claim), a potem wyślij /register name:"{name}" claim:KOD.',
+    "refused.claim_needs_code": "{name} został wpisany przez sędziego. Jeśli to Ty, poproś sędziego o kod przejęcia (/director claim) i wyślij mi go na czacie prywatnym: /register claim:KOD",
     "refused.name_confusable": '{name} wygląda tak samo jak {other}, gracz klubu: wybierz nazwę, którą da się odróżnić, na przykład name:"{other} 2".',
     "refused.name_needs_letters": 'Nazwa potrzebuje liter lub cyfr: name:"Ana P.".',
     "refused.name_too_long": 'Ta nazwa ma {length} znaków; najwyżej {limit}, proszę: name:"Ana P.".',
@@ -648,4 +648,13 @@ MESSAGES: dict[str, str] = {
     "word.seed": "rozstawienie {seed}",
     "ranking.prizes_note": "Nagrody: tak, gdy zawodnik zagrał w co najmniej {needed} z {of} oficjalnych turniejów sezonu – tyle wymagają nagrody roczne.",
     "score.usage_result": "Wpisz wynik, punkty białych pierwsze, na przykład {example}.",
+    # -- security --
+    "refused.button_not_yours": "Ten przycisk jest dla kogoś innego: nic się nie zmieniło. Jeśli chcesz to zrobić dla siebie, wpisz polecenie (/help podpowie jak).",
+    "refused.other_club": "Ten przycisk lub polecenie dotyczy innego klubu; ten czat to {club}. Nic się nie zmieniło.",
+    "director.exact_name": "Uprawnienia dyrektora nadaje się tylko po dokładnym imieniu, a „{typed}” nim nie jest. Czy chodzi o {name}? Wpisz {command}",
+    "button.yes_name": "Tak, {name}",
+    "refused.claim_in_private": "Kody przejęcia wysyłaj mi tylko na czacie prywatnym, nigdy w grupie: tutaj każdy może je przeczytać. Jeśli to był prawdziwy kod, już nie działa: poproś sędziego o nowy (/director claim).",
+    "refused.bad_claim_code": "Ten kod przejęcia nie działa: jest źle wpisany, zużyty albo wygasł. Poproś sędziego o nowy (/director claim) i wyślij mi go tutaj: /register claim:KOD",
+    "refused.start_too_far": '{start} to za daleko: turniej może się zacząć najpóźniej za dwa lata (do {latest}). Wybierz wcześniejszy start, np. start:"2026-01-31 20:00".',
+    "arg.club_choice": "który z Twoich klubów (na czacie prywatnym, gdy należysz do kilku)",
 }

@@ -223,7 +223,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Încă la egalitate: {players} joacă o linie suplimentară.",
     # -- club --
     "club.info": "Clubul {name}: fus orar {timezone}, limba {language}.",
-    "director.claim_code": 'Cod de revendicare pentru {name}: {code} (valabil o dată, până pe {until}). Dați-l doar lui {name}, care trimite /register name:"{name}" claim:{code}.',
+    "director.claim_code": "Cod de revendicare pentru {name}: {code} (valabil o dată, până pe {until}). Dați-l doar lui {name}, care mi-l trimite într-un chat privat: /register claim:{code}",
     "director.removed": "{name} nu mai este arbitru al clubului (înregistrat).",
     "director.added": "{name} este acum arbitru al clubului (înregistrat).",
     "director.list": "Arbitri prin /director add: {names}. Administratorii chatului și arbitrii configurați sunt și ei arbitri.",
@@ -481,7 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.name_required": 'Adăugați un nume: name:"Ana P.".',
     "refused.name_taken": 'Numele {name} este deja folosit: înscrieți-vă cu altul, de exemplu name:"{name} 2".',
     "refused.already_claimed": "{name} are deja un cont de chat: nu este nevoie de un cod de revendicare.",
-    "refused.claim_needs_code": '{name} a fost înscris de un arbitru. Dacă sunteți dumneavoastră, cereți unui arbitru un cod de revendicare (/director claim), apoi trimiteți /register name:"{name}" claim:COD.',
+    "refused.claim_needs_code": "{name} a fost înscris de un arbitru. Dacă sunteți dumneavoastră, cereți unui arbitru un cod de revendicare (/director claim) și trimiteți-mi-l într-un chat privat: /register claim:COD",
     "refused.name_confusable": '{name} arată exact ca {other}, jucător al clubului: alegeți un nume care se deosebește, de exemplu name:"{other} 2".',
     "refused.name_needs_letters": 'Un nume are nevoie de litere sau cifre: name:"Ana P.".',
     "refused.name_too_long": 'Numele are {length} caractere; cel mult {limit}, vă rog: name:"Ana P.".',
@@ -648,4 +648,13 @@ MESSAGES: dict[str, str] = {
     "word.seed": "cap de serie {seed}",
     "ranking.prizes_note": "Premii: da după ce jucătorul a jucat cel puțin {needed} din cele {of} turnee oficiale ale sezonului, cât cer premiile anuale.",
     "score.usage_result": "Stabiliți scorul cu punctele albului întâi, de exemplu {example}.",
+    # -- security --
+    "refused.button_not_yours": "Acest buton este pentru altcineva: nu s-a schimbat nimic. Dacă voiați să o faceți dumneavoastră, scrieți comanda (/help arată cum).",
+    "refused.other_club": "Acest buton sau această comandă numește alt club; acest chat este {club}. Nu s-a schimbat nimic.",
+    "director.exact_name": "Drepturile de director se dau doar după numele exact, iar „{typed}” nu este. Vă referiți la {name}? Scrieți {command}",
+    "button.yes_name": "Da, {name}",
+    "refused.claim_in_private": "Trimiteți-mi codurile de revendicare doar într-un chat privat, niciodată într-un grup: aici le poate citi oricine. Dacă era un cod adevărat, nu mai funcționează: cereți unui arbitru unul nou (/director claim).",
+    "refused.bad_claim_code": "Acest cod de revendicare nu funcționează: e scris greșit, folosit sau expirat. Cereți unui arbitru unul nou (/director claim) și trimiteți-mi-l aici: /register claim:COD",
+    "refused.start_too_far": '{start} este prea departe: un turneu începe cel mult peste doi ani (până pe {latest}). Alegeți un început mai apropiat, de ex. start:"2026-01-31 20:00".',
+    "arg.club_choice": "care dintre cluburile dumneavoastră (într-un chat privat, dacă sunteți în mai multe)",
 }

@@ -187,3 +187,11 @@ class SqlMeta(SqlRepository):
     async def set(self, key: str, value: str) -> None:
         query = upsert(self._dialect, t.meta, ("key",), {"key": key, "value": value})
         await (await self._conn()).execute(query)
+
+    async def starting(self, prefix: str) -> dict[str, str]:
+        """Return every key beginning with `prefix`, with its value."""
+        query = select(t.meta.c.key, t.meta.c.value).where(
+            t.meta.c.key.startswith(prefix, autoescape=True)
+        )
+        rows = await (await self._conn()).execute(query)
+        return {str(r.key): str(r.value) for r in rows if str(r.key).startswith(prefix)}

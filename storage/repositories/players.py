@@ -7,7 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import Row, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
@@ -15,6 +15,8 @@ from storage.repositories.base import NotFound, SqlRepository, insert_ignoring
 from storage.repositories.codec import fold_name
 from tournament.club import Player
 from tournament.model import Refused
+
+NAMES_LOCK = 0x6E616D65  # 'name': the advisory-lock space of a club's player names
 
 
 def _player(row: Row[Any]) -> Player:
@@ -70,6 +72,16 @@ class SqlPlayerRepository(SqlRepository):
         c = t.players.c
         query = select(t.players).where(c.club_id == club_id).order_by(c.id)
         return [_player(r) for r in await (await self._conn()).execute(query)]
+
+    async def lock_names(self, club_id: int) -> None:
+        """Hold the club's names until the transaction ends (one lock per club).
+
+        PostgreSQL: a transaction-level advisory lock, keyed by the club. SQLite: writes
+        begin IMMEDIATE, one transaction at a time, so the names are held already.
+        """
+        if self._dialect == "postgresql":
+            query = text("SELECT pg_advisory_xact_lock(:space, :club)")
+            await (await self._conn()).execute(query, {"space": NAMES_LOCK, "club": club_id})
 
     async def add(
         self,

@@ -41,7 +41,13 @@ class Chat:
         self.now = moment
 
     async def response(
-        self, user: str, text: str, *, dm: bool = False, update_id: str | None = None
+        self,
+        user: str,
+        text: str,
+        *,
+        dm: bool = False,
+        update_id: str | None = None,
+        pressed: bool = False,
     ) -> Response | None:
         inv = Invocation(
             platform="console",
@@ -52,6 +58,7 @@ class Chat:
             now=self.now,
             private=dm,
             update_id=update_id,
+            pressed=pressed,
         )
         response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
         for row_id in response.held if response is not None else ():

@@ -59,7 +59,10 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         standin,
         f"sqlite:///{tmp_path / 'clubtd.db'}",
         tmp_path / "clubtd.log",
-        env={"CLUBTD_DISCORD_DIRECTOR_ROLE": "TD", "CLUBTD_DIRECTORS": f"discord:{eli.id}"},
+        env={
+            "CLUBTD_DISCORD_DIRECTOR_ROLE": str(TD_ROLE),
+            "CLUBTD_DIRECTORS": f"discord:{eli.id}",
+        },
     )
     try:
         await bot.start()

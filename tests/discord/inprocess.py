@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,9 +72,12 @@ class Adapter:
 
 
 @contextlib.asynccontextmanager
-async def running(tmp_path: Path, **config: Any) -> AsyncIterator[Adapter]:
+async def running(
+    tmp_path: Path, prepare: Callable[[StandIn], None] | None = None, **config: Any
+) -> AsyncIterator[Adapter]:
     """Run the adapter on a fresh database against a stand-in server with Ana, Alice and
-    Bob; `config` sets `DiscordConfig` fields."""
+    Bob; `prepare` adds to the server before the bot connects; `config` sets
+    `DiscordConfig` fields."""
     reason = require_discord()
     if reason is not None:
         pytest.skip(reason)
@@ -85,6 +88,8 @@ async def running(tmp_path: Path, **config: Any) -> AsyncIterator[Adapter]:
     players = [standin.user(810_000 + i, n) for i, n in enumerate(["Alice", "Bob"], 1)]
     for player in players:
         standin.join(GUILD, player)
+    if prepare is not None:
+        prepare(standin)
     await standin.start()
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
     app = await build(settings, clock=RealClock())

@@ -186,17 +186,35 @@ async def test_finding_2_private_buttons_name_their_club(engine: AsyncEngine) ->
     async with chat.uow_factory() as uow:
         alpha = await uow.clubs.for_chat("console", "club")
         assert alpha is not None
-    assert all(b.command.endswith(f" club:{alpha.id}") for b in response.reply.buttons)
+    assert all(f" club:{alpha.id} " in b.command for b in response.reply.buttons)
     await chat.wait(60 * 55)  # reminders go to bob privately, with buttons
     async with engine.connect() as conn:
         rows = await conn.execute(select(t.outbox.c.chat, t.outbox.c.payload))
         private = [p for c, p in rows if c == "user:bob" and p.get("buttons")]
     assert private and all(
-        b["command"].endswith(f" club:{alpha.id}") for p in private for b in p["buttons"]
+        f" club:{alpha.id} " in b["command"] for p in private for b in p["buttons"]
     )
 
 
 # -- 3: anyone could claim a director-entered player by typing the same name --
+
+
+async def claim_code(chat: Chat, name: str) -> str:
+    """Return the claim code the director gets, privately, for `name`."""
+    response = await chat.response("ana", f'/director claim "{name}"')
+    assert response is not None and response.reply.private and response.reply.secret
+    text = Renderer("en", "UTC", "plain").reply(response.reply).text
+    found = re.search(r"claim:(\S+)$", text)
+    assert found is not None, text
+    return found.group(1)
+
+
+async def in_dm(chat: Chat, user: str, text: str, platform: str = "telegram") -> str:
+    """`user` writes `text` to the bot privately on `platform`."""
+    inv = Invocation(platform, f"user:{user}", user, user, text, chat.now, private=True)
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    await chat.drain()
+    return "" if response is None else Renderer("en", "UTC", "plain").reply(response.reply).text
 
 
 async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
@@ -218,15 +236,99 @@ async def test_finding_3_typing_an_entered_name_does_not_make_you_that_player(
     assert "ask a director for a claim code" in answer
     async with engine.connect() as conn:
         assert (await conn.execute(select(t.accounts.c.id))).first() is None
-    response = await chat.response("ana", '/director claim "Ana P."')
-    assert response is not None and response.reply.private and response.reply.secret
-    text = Renderer("en", "UTC", "plain").reply(response.reply).text
-    found = re.search(r"claim:(\S+)\.", text)
-    assert found is not None, text
-    assert "claim code" in await on_telegram("666", '/register name:"Ana P." claim:guess')
-    answer = await on_telegram("4242", f'/register name:"Ana P." claim:{found.group(1)}')
+    code = await claim_code(chat, "Ana P.")
+    assert "claim code does not work" in await in_dm(chat, "666", "/register claim:1-guessguess")
+    answer = await in_dm(chat, "4242", f'/register name:"Ana P." claim:{code}')
     assert "Ana P." in answer and "claim code" not in answer
-    again = await on_telegram("666", f'/register name:"Ana P." claim:{found.group(1)}')
-    assert "is taken" in again  # the code worked once, for the real Ana
+    again = await in_dm(chat, "666", f'/register name:"Ana P." claim:{code}')
+    assert "claim code does not work" in again  # the code worked once, for the real Ana
     actions = [action for action, _ in await audit(engine)]
     assert "claim_code" in actions and "claim" in actions
+
+
+# -- issue 16, C6: /director add ana made "Anastasia" a director by a name prefix --
+
+
+async def test_c6_rights_go_only_by_an_exact_name_or_a_confirmation(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("anastasia", '/register name:"Anastasia"')
+    for verb in ("add", "claim"):
+        response = await chat.response("ana", f"/director {verb} anas")
+        assert response is not None
+        answer = Renderer("en", "UTC", "plain").reply(response.reply).text
+        assert 'Did you mean Anastasia? Type /director add "Anastasia"'.replace("add", verb) in (
+            answer
+        )
+    assert "Only directors" in await chat.say("anastasia", "/draw")  # nothing was given
+    (button,) = response.reply.buttons
+    assert "for:ana" in button.command  # the confirmation is the asker's own
+    assert "is now a director" in await chat.say("ana", '/director add "Anastasia"')
+    answer = await chat.say("ana", "/director remove Anastasi")
+    assert "Did you mean Anastasia?" in answer
+    assert "Only directors" not in await chat.say("anastasia", "/draw")  # still a director
+
+
+# -- issue 16, A4: claim codes typed in the group; a typo in the name created a player --
+
+
+async def entered_ana(chat: Chat) -> None:
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer name:"Ana P."')
+    async with chat.uow_factory() as uow:  # the club's Telegram group too
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        await uow.clubs.link_chat(club.id, "telegram", "club")
+        await uow.commit()
+
+
+async def test_a4_a_claim_code_typed_in_a_group_is_spent_and_refused(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await entered_ana(chat)
+    code = await claim_code(chat, "Ana P.")
+    _, answer = await in_chat(chat, "club", "4242", f"/register claim:{code}", platform="telegram")
+    assert "only to me in a private chat" in answer and "no longer works" in answer
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.accounts.c.id))).first() is None
+    # Mallory read it in the group and tries it privately: it is spent.
+    assert "claim code does not work" in await in_dm(chat, "666", f"/register claim:{code}")
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.accounts.c.id))).first() is None
+    assert "claim_code_seen" in [action for action, _ in await audit(engine)]
+
+
+async def test_a4_a_claim_code_never_creates_a_player(engine: AsyncEngine) -> None:
+    """ "Ana P" for "Ana P.": the code says who it is for, so no new player is made and
+    the code is used up by the person it was given to."""
+    chat = Chat(engine)
+    await entered_ana(chat)
+    code = await claim_code(chat, "Ana P.")
+    answer = await in_dm(chat, "4242", f'/register name:"Ana P" claim:{code}')
+    assert "Ana P." in answer and "claim code" not in answer
+    async with engine.connect() as conn:
+        names = (await conn.execute(select(t.players.c.name))).scalars().all()
+        accounts = (await conn.execute(select(t.accounts.c.external_id))).scalars().all()
+    assert sorted(names) == ["Ana P."] and accounts == ["4242"]
+    answer = await in_dm(chat, "777", f'/register name:"Someone New" claim:{code}x')
+    assert "claim code does not work" in answer
+    async with engine.connect() as conn:
+        assert len((await conn.execute(select(t.players.c.id))).all()) == 1
+
+
+async def test_a4_claim_codes_are_pruned_after_seven_days(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await entered_ana(chat)
+    await chat.say("ana", '/addplayer name:"Jorge P."')
+    await claim_code(chat, "Ana P.")
+    used = await claim_code(chat, "Jorge P.")
+    await in_dm(chat, "4242", f"/register claim:{used}")
+
+    async def stored() -> int:
+        async with engine.connect() as conn:
+            keys = (await conn.execute(select(t.meta.c.key))).scalars().all()
+        return sum(k.startswith("claim.") for k in keys)
+
+    await chat.wait(1)
+    assert await stored() == 1  # the used one went with the sweep; Ana's still waits
+    await chat.wait(7 * 24 * 60)
+    assert await stored() == 0  # expired after 7 days

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -282,3 +282,96 @@ async def test_finding_5_an_old_accept_button_is_refused_with_the_current_state(
     assert not now.is_final and now.report is not None and now.report.seq != first.seq
     answer = await chat.say(opponent, f"/accept {match.number} report:{now.report.seq}")
     assert (await chat.tournament()).matches[match.number].is_final
+
+
+# -- issue 16, A3: look-alike names registered at the same moment were both stored --
+
+
+@pytest.mark.parametrize(
+    ("name", "twin"), [("alice", "\u0430lice"), ("Bob", "B\u043eb"), ("Arnold", "Amold")]
+)
+async def test_a3_concurrent_look_alike_registrations_make_one_player(
+    engine: AsyncEngine, name: str, twin: str
+) -> None:
+    """The look-alike check and the insert are one step per club (a lock on
+    PostgreSQL; SQLite writes one transaction at a time): never both names."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    for attempt in range(5):  # the review saw 5 of 5 (4 of 5 for Amold) both stored
+        first, second = await asyncio.gather(
+            chat.response(f"a{attempt}", f'/register name:"{name} {attempt}"'),
+            chat.response(f"b{attempt}", f'/register name:"{twin} {attempt}"'),
+        )
+        assert first is not None and second is not None
+        assert sorted([first.refused, second.refused]) == [False, True]
+    assert await count(engine, t.players) == 5
+
+
+# -- issue 16, C2: a start in the year 9999 broke the club after a time-zone change --
+
+
+@pytest.mark.parametrize("zone", ["America/Caracas", "UTC", "Pacific/Kiritimati"])
+async def test_c2_a_start_more_than_two_years_ahead_is_refused(
+    engine: AsyncEngine, zone: str
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", f"/club timezone:{zone}")
+    for start in ("9999-12-31 23:59", "2028-03-01 20:00", "0001-01-01 00:00"):
+        answer = await chat.say("ana", f'/tournament new name:"Far" start:"{start}"')
+        assert "went wrong" not in answer
+        assert "is open for entries" not in answer, answer
+    answer = await chat.say("ana", '/tournament new name:"Near" start:"2027-12-31 20:00"')
+    assert "is open for entries" in answer  # within two years
+    answer = await chat.say("ana", '/register born:"2026-01-30"')
+    assert "went wrong" not in answer and "birth" in answer.lower()  # born today: no
+
+
+async def test_c2_a_time_zone_change_never_breaks_a_clubs_commands(engine: AsyncEngine) -> None:
+    """A start stored at the edge of the calendar (before the bound) stays usable."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club timezone:UTC")
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    async with engine.begin() as conn:  # as the review stored it, before the bound
+        edge = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
+        await conn.execute(t.tournaments.update().values(start=edge))
+    await chat.say("bob", "/register")
+    for zone in ("Pacific/Kiritimati", "America/Caracas"):
+        assert "went wrong" not in await chat.say("ana", f"/club timezone:{zone}")
+        for command in ("/me", "/schedule", "/tournament list", "/rules", "/status"):
+            answer = await chat.say("bob" if command == "/me" else "ana", command)
+            assert "went wrong" not in answer, (zone, command)
+        answer = await chat.say("ana", '/tournament new name:"Next" start:"2026-03-01 20:00"')
+        assert "went wrong" not in answer, zone
+
+
+# -- issue 16, C4: a paced /reinstate lost the director's extra lines --
+
+
+async def test_c4_a_paced_reply_loses_no_part(engine: AsyncEngine) -> None:
+    """/reinstate answers with the club's announcement and lines for the director; the
+    chat is paced, so the reply goes through the outbox: all of it, once."""
+    from bot.sending.replies import ReplyOutbox
+    from commands.dispatch import handle
+    from commands.rendering import Renderer
+    from commands.replies import from_payload
+    from commands.session import Invocation
+    from storage.outbox import OutboxStore
+
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    await chat.say("bob", "/register")
+    await chat.say("bob", "/withdraw confirm")
+    inv = Invocation(
+        "console", "club", "ana", "ana", '/reinstate bob reason:"by mistake"', chat.now
+    )
+    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    assert response is not None and not response.refused and response.held
+    said = Renderer("en", "UTC", "plain").reply(response.reply).text
+    assert "checks in again" in said  # the director's line, besides the announcement
+    outbox = OutboxStore(engine)
+    replies = ReplyOutbox("console", chat.uow_factory, outbox, lambda: chat.now)
+    await replies.queue("club", response, "paced: the chat's send limit")
+    rows = await outbox.claim("console", now=chat.now + timedelta(minutes=5), limit=10)
+    texts = [Renderer("en", "UTC", "plain").reply(from_payload(r.payload)).text for r in rows]
+    assert texts == [said]  # once, whole

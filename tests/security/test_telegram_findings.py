@@ -25,7 +25,7 @@ from commands.replies import Name, Reply, say, to_payload
 from commands.session import Invocation
 from storage import tables as t
 from tests.telegram.conftest import DIRECTOR, Harness
-from tests.telegram.fake import GROUP, message_update, user
+from tests.telegram.fake import GROUP, callback_update, message_update, user
 
 ANA = user(DIRECTOR, "Ana Director")
 BOB = user(2002, "Bob")
@@ -224,7 +224,9 @@ async def test_finding_12_a_non_ascii_secret_header_is_refused_by_the_server(
             junk = await client.post(url, content=b"{not json", headers={SECRET_HEADER: "s3cret"})
             ok = await client.post(url, json=update, headers={SECRET_HEADER: "s3cret"})
         assert (odd.status_code, utf8.status_code, get.status_code) == (403, 403, 405)
-        assert (junk.status_code, ok.status_code) == (400, 200)
+        # Issue 16 (to check): an authenticated body it cannot read is dropped with 200,
+        # or Telegram would deliver it again for ever.
+        assert (junk.status_code, ok.status_code) == (200, 200)
         got = await asyncio.wait_for(app.update_queue.get(), timeout=1)
         assert got.update_id == 9
     finally:
@@ -341,3 +343,85 @@ async def test_finding_14_a_reply_that_went_out_marks_its_row_sent_once(harness:
     assert len(h.request.texts(GROUP)) == posted
     (row,) = [r for r in await h.rows() if r.id == row_id]
     assert row.status == "sent" and row.platform_message_id
+
+
+# -- issue 16, B1: a button in the group pressed by someone else --
+
+
+async def test_b1_a_group_button_pressed_by_someone_else_is_refused_privately(
+    harness: Harness,
+) -> None:
+    """Eve pressing Bob's "Yes, withdraw" under his message in the group: she is told
+    privately that it is not hers; the group sees nothing and both stay entered."""
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, BOB, "/register"))
+    await h.send(message_update(3, EVE, "/register"))
+    await h.send(message_update(4, BOB, "/withdraw"))
+    asked = h.request.sent(chat_id=GROUP)[-1]
+    (data,) = [
+        b["callback_data"] for r in asked.params["reply_markup"]["inline_keyboard"] for b in r
+    ]
+    in_group = len(h.request.sent(chat_id=GROUP))
+    await h.send(callback_update(5, EVE, data, chat_id=GROUP, message_id=4))
+    assert len(h.request.sent(chat_id=GROUP)) == in_group  # nothing said in the group
+    assert "for someone else" in h.request.texts(EVE["id"])[-1]
+    assert await entry_status(h, "Bob") == "active"
+    assert await entry_status(h, "Eve") == "active"
+    await h.send(callback_update(6, BOB, data, chat_id=GROUP, message_id=4))
+    assert await entry_status(h, "Bob") == "withdrawn"
+
+
+# -- issue 16, C1: typed text landed in stored button tokens --
+
+
+async def test_c1_typed_text_is_never_stored_as_a_button_token(harness: Harness) -> None:
+    """40 junk `/standings` with two tournaments open made 80 token rows: a "which
+    tournament?" button that would need a token is not offered; the reply says what to
+    type instead."""
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, ANA, NEW_CUP.replace("January Cup", "January Cup B")))
+    await h.send(message_update(3, BOB, "/standings 1"))
+    short = h.request.sent(chat_id=GROUP)[-1]
+    assert "Which tournament?" in short.params["text"]
+    assert short.params.get("reply_markup")  # a short look-up still gets its buttons
+    for n in range(40):
+        someone = user(3000 + n, f"U{n}")  # forty people: the throttle is per person
+        await h.send(message_update(10 + n, someone, f"/standings junk{n:02d}-{'x' * 40}"))
+        assert "Which tournament?" in h.request.texts(GROUP)[-1]
+    async with h.engine.connect() as conn:
+        assert (await conn.execute(select(t.button_tokens.c.token))).first() is None
+
+
+# -- issue 16, the two "to check" items --
+
+
+async def test_to_check_an_authenticated_update_it_cannot_read_is_answered_200(
+    harness: Harness,
+) -> None:
+    """Telegram delivers an update again until it gets a 2xx: one the bot cannot read is
+    dropped (and logged) with 200; a request without the secret still gets 403."""
+    server = WebhookServer(
+        harness.service.application, listen="127.0.0.1", port=0, path="/hook", secret="s3"
+    )
+    await server.start()
+    try:
+        url = f"http://127.0.0.1:{server.bound_port}/hook"
+        bodies = [b"{not json", b"[]", b"null", b'{"update_id": "x"}', b"\xff\xfe", b""]
+        async with httpx.AsyncClient() as client:
+            for body in bodies:
+                answer = await client.post(url, content=body, headers={SECRET_HEADER: "s3"})
+                assert answer.status_code == 200, body
+            stranger = await client.post(url, content=b"{not json")
+        assert stranger.status_code == 403
+    finally:
+        await server.stop()
+
+
+async def test_to_check_a_display_name_like_a_user_name_pings_nobody(harness: Harness) -> None:
+    h = harness
+    await h.send(message_update(1, ANA, NEW_CUP))
+    await h.send(message_update(2, user(2077, "@someone"), "/register"))
+    text = h.request.texts(GROUP)[-1]
+    assert "@\u200bsomeone" in text and "@someone" not in text

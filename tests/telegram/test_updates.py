@@ -50,7 +50,8 @@ async def test_a_command_in_the_group_is_answered_in_html_quoting_it(harness: Ha
     assert call.params["parse_mode"] == "HTML"
     assert call.params["reply_parameters"]["message_id"] == 77
     buttons = call.params["reply_markup"]["inline_keyboard"]
-    assert [[b["callback_data"] for b in row] for row in buttons] == [["/confirm"]]
+    data = [[b["callback_data"] for b in row] for row in buttons]
+    assert data == [[f"/confirm club:1 for:{BOB['id']}"]]  # the button is Bob's, in this club
     assert harness.pokes  # the scheduler is told a command changed something
 
 
