@@ -259,6 +259,8 @@ def test_a1_b1_the_session_binds_a_button_to_its_club_and_its_person() -> None:
     assert anyone.command == '/standings tournament:"Cup" club:7'  # a look-up stays open
     (named,) = bind(Reply((), (Button(msg("button.lot"), "/lot 1 club:3"),)), 7, None).buttons
     assert named.command == "/lot 1 club:3"
+    broken = Button(msg("button.confirm"), '/director add "Ana')  # an unclosed quote
+    assert bind(Reply((), (broken,)), 7, "ana").buttons == ()  # never posted unbound
 
 
 # -- A2: report numbers restarted at 1 after /reopen --
