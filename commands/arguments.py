@@ -134,8 +134,8 @@ def local_time(text: str | None, zone: str) -> datetime:
         if naive.tzinfo is not None:
             return naive.astimezone(UTC)
         return naive.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
-    except OverflowError:  # the year 1 or 9999 on the other side of UTC
-        raise Refused("bad_datetime", text=text) from None
+    except OverflowError:  # the year 1 or 9999 on the other side of UTC: about then,
+        return naive.replace(tzinfo=UTC)  # refused as too far ahead (or past) by its use
 
 
 START_AHEAD = timedelta(days=2 * 365)  # a start at most two years ahead

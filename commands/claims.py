@@ -95,6 +95,8 @@ async def take(s: Session, code: str) -> Player:
         raise Refused("claim_in_private")
     if holder is None:
         raise Refused("bad_claim_code")
+    if s.player is not None:  # this account is a player of the club already
+        raise Refused("already_claimed", name=s.player.name)
     player = await s.uow.players.get(holder)
     if await s.uow.players.accounts(player.id):
         raise Refused("already_claimed", name=player.name)

@@ -82,13 +82,14 @@ async def handle(
     # anyone else it is refused before anything is opened. Typed, it only restricts.
     owner = parsed.options.pop("for", None)
     try:
-        if owner is not None and owner != inv.user:
-            raise Refused("button_not_yours")
         async with uow_factory() as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):
                 return None  # a redelivered update: it was handled once already
+            if owner is not None and owner != inv.user:
+                await _use_club_of(uow, inv, club_hint, context)  # its language
+                raise Refused("button_not_yours")
             held: tuple[int, ...] = ()
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
@@ -223,6 +224,9 @@ async def _open(
         )
         await uow.clubs.link_chat(club.id, inv.platform, inv.chat)
     context.use(club)
+    if not inv.private and club_hint is not None and not _names(club, club_hint):
+        # A button (or a line) naming another club acts nowhere but in that club.
+        raise Refused("other_club", club=club.name)
     # Rights are never copied into the database as a side effect: chat admins' follow
     # the chat, CLUBTD_DIRECTORS is read as configured now, and stored rights come only
     # from an explicit, logged /director add.
@@ -258,11 +262,7 @@ async def _club(
     A director from CLUBTD_DIRECTORS may name any club by its id (a button does), and so
     may a claim code (`claiming`: the club it was issued in), checked by the use case."""
     if not inv.private:
-        club = await uow.clubs.for_chat(inv.platform, inv.chat)
-        if club is not None and hint is not None and not _names(club, hint):
-            # A button (or a line) naming another club acts nowhere but in that club.
-            raise Refused("other_club", club=club.name)
-        return club
+        return await uow.clubs.for_chat(inv.platform, inv.chat)
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
     if hint is None and claiming is not None:
         hint = str(claiming)
@@ -280,6 +280,18 @@ async def _club(
     if len(clubs) > 1:
         raise Refused("which_club", clubs=_club_names(clubs), example=clubs[0].name)
     return clubs[0] if clubs else None
+
+
+async def _use_club_of(
+    uow: UnitOfWork, inv: Invocation, hint: str | None, context: _Context
+) -> None:
+    """Answer in the language of the club a command is for, when it is known."""
+    try:
+        club = await _club(uow, inv, hint)
+    except Refused:
+        return
+    if club is not None:
+        context.use(club)
 
 
 def _names(club: Club, hint: str) -> bool:

@@ -31,7 +31,7 @@ async def register(s: Session, a: Args) -> Reply:
     if not wanted:
         raise Refused("name_required")
     player = s.player
-    if player is None:
+    if player is None or a.text("claim") is not None:  # a code is checked (and spent) anyway
         player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
     if born is not None and player.born != born:

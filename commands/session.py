@@ -15,7 +15,7 @@ from typing import Any
 
 from commands import announce, web
 from commands.announce import Notice
-from commands.parsing import parse
+from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
@@ -38,7 +38,8 @@ def bind(reply: Reply, club_id: int, owner: str | None) -> Reply:
     command checks the presser's rights itself (`/lot`, for directors)."""
     if not reply.buttons:
         return reply
-    return replace(reply, buttons=tuple(_bound(b, club_id, owner) for b in reply.buttons))
+    bound = (_bound(b, club_id, owner) for b in reply.buttons)
+    return replace(reply, buttons=tuple(b for b in bound if b is not None))
 
 
 def with_club(reply: Reply, club_id: int) -> Reply:
@@ -55,8 +56,13 @@ def as_typed_command(command: str) -> str:
 _BOUND_TAIL = re.compile(r'( (?:club:(?:[0-9]+|"[^"]*")|for:(?:"[^"]*"|[^\s"]+)))+$')
 
 
-def _bound(button: Button, club_id: int, owner: str | None) -> Button:
-    options = parse(button.command).options
+def _bound(button: Button, club_id: int, owner: str | None) -> Button | None:
+    """Return the button bound, or None for one whose command cannot be read (never
+    posted unbound)."""
+    try:
+        options = parse(button.command).options
+    except ParseError:
+        return None
     command = button.command
     if "club" not in options:
         command += f" club:{club_id}"

@@ -259,6 +259,8 @@ def test_a1_b1_the_session_binds_a_button_to_its_club_and_its_person() -> None:
     assert anyone.command == '/standings tournament:"Cup" club:7'  # a look-up stays open
     (named,) = bind(Reply((), (Button(msg("button.lot"), "/lot 1 club:3"),)), 7, None).buttons
     assert named.command == "/lot 1 club:3"
+    broken = Button(msg("button.confirm"), '/director add "Ana')  # an unclosed quote
+    assert bind(Reply((), (broken,)), 7, "ana").buttons == ()  # never posted unbound
 
 
 # -- A2: report numbers restarted at 1 after /reopen --
@@ -291,3 +293,23 @@ async def test_a2_report_ids_are_never_reused_within_a_match(engine: AsyncEngine
     answer = await chat.say(opponent, old_button, dm=True)
     assert "older report" in answer
     assert not (await chat.tournament()).matches[match.number].is_final
+
+
+async def test_a1_a_button_naming_another_club_is_refused_in_a_group(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"Alpha" language:pl')
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
+    await chat.say("bob", "/register")
+    alpha = await club_id(chat)
+    before = await snapshot(engine)
+    pressed = await chat.response("bob", f"/withdraw confirm club:{alpha + 1}", pressed=True)
+    assert pressed is not None and pressed.refused and pressed.reply.private
+    assert pressed.language == "pl" and "innego klubu" in text_of_in(pressed, "pl")
+    theirs = await chat.response("bob", f"/withdraw confirm club:{alpha} for:cy", pressed=True)
+    assert theirs is not None and theirs.refused and theirs.language == "pl"
+    assert "dla kogoś innego" in text_of_in(theirs, "pl")
+    assert await snapshot(engine) == before
+
+
+def text_of_in(response: Response, language: str) -> str:
+    return Renderer(language, "UTC", "plain").reply(response.reply).text
