@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import cast
 
 from tournament import knockout, placements
@@ -32,6 +33,7 @@ from tournament.events import (
     TournamentReopened,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -47,6 +49,23 @@ from tournament.standings import Standings, group_standings
 from tournament.state import DrawRecord, Group, Match, Placement, TournamentState, minutes
 
 GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
+# What a match's `result()` is made of: unchanged facts give an unchanged result.
+RESULT_FACTS = attrgetter(
+    "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
+)
+PAIRING = attrgetter("white", "black")
+# What an extra game's round (`_rounds`) and its counting depend on.
+GAME_FACTS = attrgetter(
+    "number",
+    "created_at",
+    "status",
+    "white",
+    "black",
+    "white_score",
+    "black_score",
+    "winner",
+    "forfeited_by",
+)
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
 
 
@@ -127,13 +146,16 @@ def all_standings(
     index = state.indexed()
     tables: dict[str, Standings] = {}
     for group in groups:
-        results = [r for m in index.group(group.name, Stage.GROUP) if (r := m.result())]
-        extra = [r for m in index.group(group.name, Stage.TIEBREAK) if (r := m.result())]
-        inputs = (tuple(results), tuple(extra))
+        played = index.by_group.get((Stage.GROUP, group.name), [])
+        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
+        # Compared as plain facts (fast), not as the results built from them.
+        inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
         remembered = state.memo.get(f"standings:{group.name}")
         if remembered is not None and remembered[0] == inputs:
             tables[group.name] = cast(Standings, remembered[1])
             continue
+        results = [r for m in played if (r := m.result())]
+        extra = [r for m in games if (r := m.result())]
         table = group_standings(
             group.players,
             results,
@@ -167,10 +189,11 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     complete = [
         group
         for group in state.groups
-        if all(m.is_final for m in index.group(group.name, *GROUP_STAGES))
+        if all(m.status in FINAL_STATUSES for m in index.group(group.name, *GROUP_STAGES))
     ]
+    complete_tables = all_standings(state, complete) if complete else {}
     if complete:
-        events.extend(_schedule_extra_games(state, all_standings(state, complete), at))
+        events.extend(_schedule_extra_games(state, complete_tables, at))
     if not _groups_over(state):
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the
@@ -182,7 +205,8 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events
     # From here on the group stage is over and nothing below changes a group match or
     # an extra game: the standings read now hold for the rest of this settle.
-    tables = all_standings(state)
+    # Every group was complete before any extra game could be added: no game was added.
+    tables = complete_tables
     if state.status is TournamentStatus.GROUPS:
         events.extend(_start_knockout(state, tables, at))
     else:
@@ -198,7 +222,7 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
 def _groups_over(state: TournamentState) -> bool:
     """Return whether every group match and extra game is final."""
     index = state.indexed()
-    return all(m.is_final for stage in GROUP_STAGES for m in index.stage(stage))
+    return all(m.status in FINAL_STATUSES for stage in GROUP_STAGES for m in index.stage(stage))
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
@@ -317,14 +341,14 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
         own = index.by_group.get((Stage.GROUP, group.name), [])
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
-        results = [r for m in own if (r := m.result()) is not None]
         # The games and the results they follow are the inputs: unchanged since the
         # last look (after which nothing was left to void), nothing is stale now.
-        inputs = (state.preset.groups, tuple(results), tuple(_game_facts(m) for m in games))
+        inputs = (state.preset.groups, tuple(map(RESULT_FACTS, own)), _games_facts(games))
         key = f"extra:{group.name}"
         remembered = state.memo.get(key)
         if remembered is not None and remembered[0] == inputs:
             continue
+        results = [r for m in own if (r := m.result()) is not None]
         kept: list[Result] = []
         for batch in _rounds(games):
             if all(m.status is MatchStatus.VOID for m in batch):
@@ -346,17 +370,15 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
-        facts = tuple(_game_facts(m) for m in games)
-        state.memo[key] = ((state.preset.groups, tuple(results), facts), None)
+        state.memo[key] = ((inputs[0], inputs[1], _games_facts(games)), None)
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()
     ]
 
 
-def _game_facts(match: Match) -> tuple[object, ...]:
-    """Return what an extra game's round and its counting depend on."""
-    return (match.number, match.status, match.created_at, match.players, match.result())
+def _games_facts(games: Sequence[Match]) -> tuple[object, ...]:
+    return tuple(map(GAME_FACTS, games))
 
 
 def _rounds(games: Sequence[Match]) -> list[list[Match]]:
@@ -469,10 +491,16 @@ def _main_bracket(state: TournamentState, tables: dict[str, Standings]) -> knock
     """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
     seeded = _seeded(state, MAIN_STAGES)
     qualifiers = [_qualifiers(state, tables[group.name], seeded) for group in state.groups]
-    played = {
-        frozenset(m.players) for m in state.indexed().stage(Stage.GROUP) if len(m.players) == 2
-    }
-    return knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    pairings = tuple(map(PAIRING, state.indexed().stage(Stage.GROUP)))
+    # A bracket is a value of these inputs: a settle in the knockout reads it again.
+    inputs = (tuple(map(tuple, qualifiers)), pairings, state.preset.knockout)
+    remembered = state.memo.get("main_bracket")
+    if remembered is not None and remembered[0] == inputs:
+        return cast(knockout.Bracket, remembered[1])
+    played = {frozenset(p) for p in pairings if None not in p}
+    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    state.memo["main_bracket"] = (inputs, bracket)
+    return bracket
 
 
 def _start_knockout(
