@@ -283,7 +283,14 @@ class TournamentState:
         if index is not None and index.source is matches and index.size == len(matches):
             return index
         if index is not None and index.source is matches and index.size < len(matches):
-            new = list(islice(matches.values(), index.size, None))
+            # Usually numbered on from the top (`next_match_number`): no need to scan.
+            new: list[Match] = []
+            number = index.top + 1
+            while len(new) < len(matches) - index.size and number in matches:
+                new.append(matches[number])
+                number += 1
+            if len(new) < len(matches) - index.size:
+                new = list(islice(matches.values(), index.size, None))
             if new[0].number > index.top and all(a.number < b.number for a, b in pairwise(new)):
                 index.extend(new)
                 return index
