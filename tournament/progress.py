@@ -186,15 +186,15 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     # every group is: its extra games start while the other groups still play.
     events.extend(_void_stale_extra_games(state, at))
     index = state.indexed()
-    complete = [
-        group
-        for group in state.groups
-        if all(m.status in FINAL_STATUSES for m in index.group(group.name, *GROUP_STAGES))
-    ]
+    open_groups = _open_groups(state)
+    complete = [group for group in state.groups if group.name not in open_groups]
     complete_tables = all_standings(state, complete) if complete else {}
     if complete:
+        before = index.size
         events.extend(_schedule_extra_games(state, complete_tables, at))
-    if not _groups_over(state):
+        if state.indexed().size != before:
+            open_groups = _open_groups(state)  # the new extra games are still to play
+    if open_groups:
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the
             # bracket keeps its pairings, and the matches not yet played whose pairing
@@ -219,10 +219,15 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     return events
 
 
-def _groups_over(state: TournamentState) -> bool:
-    """Return whether every group match and extra game is final."""
+def _open_groups(state: TournamentState) -> set[str | None]:
+    """Return the groups with a group match or an extra game not yet final."""
     index = state.indexed()
-    return all(m.status in FINAL_STATUSES for stage in GROUP_STAGES for m in index.stage(stage))
+    return {
+        m.group
+        for stage in GROUP_STAGES
+        for m in index.stage(stage)
+        if m.status not in FINAL_STATUSES
+    }
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
@@ -561,10 +566,12 @@ def _advance(
         if bracket_ is not None:
             _add_bracket(state, bracket_, at)
     waiting = held(state)
-    bracket = [m for m in state.matches.values() if m.key is not None]
+    bracket = [
+        m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
+    ]
     by_key = {m.key: m for m in bracket}
     conflicts: list[int] = []
-    for match in sorted(bracket, key=lambda m: m.number):
+    for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
         # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
         white = _fed(match, match.white, match.white_from, by_key)
