@@ -80,9 +80,10 @@ def draw(
     ]
     if len(players) < 2:
         raise Refused("too_few_players", count=len(players), minimum=2)
+    drawn = set(players)  # a list's `in` made the draw quadratic in the players
     for entry in state.entries.values():
         # Neither confirmed nor here: they are not drawn, and owe nothing (HGV-2.3.6).
-        if entry.status is EntryStatus.ACTIVE and entry.player not in players:
+        if entry.status is EntryStatus.ACTIVE and entry.player not in drawn:
             entry.status = EntryStatus.WITHDRAWN
             entry.withdrawn_at = at
     seed = state.seed if seed is None else seed
