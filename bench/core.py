@@ -2,22 +2,33 @@
 
 Draw, every group match, the knockout, placements and ranking points, through the same
 rule functions a real night uses. Prints wall time (best and median of several runs)
-and peak memory (tracemalloc) for 46, 512 and 4,096 players. Run: python -m bench.core
+and peak memory (tracemalloc) for 46, 512 and 4,096 players beside the goals of
+issue 17, how the time grows against n log n, and what one `settle` costs after a
+single result (as after a `/report`) at 46 players. Run: python -m bench.core
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
+import math
+import random
 import statistics
 import time
 import tracemalloc
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from tournament import progress, reports
+from tournament.model import MatchStatus, TournamentStatus
 from tournament.preset import load_preset
-from tournament.simulation import new_tournament, play_out
+from tournament.simulation import new_tournament, play_out, random_score
 
 START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+# Issue 17: a whole tournament at most a third of the warm peer (brackets-manager.js,
+# measured separately: 2.1 / 55 / 2,265 ms), and one settle under 50 microseconds.
+GOALS_MS = {46: 0.7, 512: 18.0, 4096: 750.0}
+SETTLE_GOAL_US = 50.0
 
 
 def run_once(preset: str, players: int, seed: int) -> float:
@@ -26,6 +37,31 @@ def run_once(preset: str, players: int, seed: int) -> float:
     began = time.perf_counter()
     play_out(state, seed=seed)
     return time.perf_counter() - began
+
+
+def settle_times(preset: str, players: int, seed: int) -> list[float]:
+    """Return how long each settle took when results come in one at a time."""
+    state = new_tournament(load_preset(preset), players, START, seed=seed)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    rng = random.Random(seed)
+    at = START
+    took: list[float] = []
+    while state.status is not TournamentStatus.FINISHED:
+        ready = [
+            m
+            for m in state.matches.values()
+            if m.is_ready and not m.is_final and m.status is not MatchStatus.DISPUTED
+        ]
+        if not ready:
+            raise RuntimeError(f"stuck in {state.status}")
+        at += timedelta(minutes=1)
+        match = min(ready, key=lambda m: m.number)
+        score = random_score(state.preset, match, rng)
+        reports.finish(state, match, score, at, how="director", settle=False)
+        began = time.perf_counter()
+        progress.settle(state, at)
+        took.append(time.perf_counter() - began)
+    return took
 
 
 def peak_memory(preset: str, players: int) -> int:
@@ -39,20 +75,37 @@ def peak_memory(preset: str, players: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--preset", default="hgv-backgammon")
+    parser.add_argument("--preset", default="navodari-table")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", default="46,512,4096")
     args = parser.parse_args()
     run_once(args.preset, 46, 0)  # warm up imports and caches
     print(f"core benchmark, preset {args.preset}, {args.runs} runs each")
-    print(f"{'players':>8} {'best':>10} {'median':>10} {'peak memory':>12}")
+    print(f"{'players':>8} {'best':>10} {'median':>10} {'goal':>10} {'peak memory':>12}")
+    best: dict[int, float] = {}
     for players in (int(s) for s in args.sizes.split(",")):
         times = [run_once(args.preset, players, seed) for seed in range(args.runs)]
         peak = peak_memory(args.preset, players)
+        best[players] = min(times)
+        goal = GOALS_MS.get(players)
         print(
             f"{players:>8} {min(times) * 1000:>8.1f}ms {statistics.median(times) * 1000:>8.1f}ms"
-            f" {peak / 2**20:>10.1f}MB"
+            f" {f'{goal:.1f}ms' if goal else '-':>10} {peak / 2**20:>10.1f}MB"
         )
+    sizes = sorted(best)
+    for small, large in itertools.pairwise(sizes):
+        nlogn = (large * math.log(large)) / (small * math.log(small))
+        print(
+            f"growth {small} -> {large}: x{best[large] / best[small]:.1f}"
+            f" (n log n: x{nlogn:.1f}, n^2: x{(large / small) ** 2:.0f})"
+        )
+    settles = sorted(t for seed in range(args.runs) for t in settle_times(args.preset, 46, seed))
+    p50 = statistics.median(settles) * 1e6
+    p99 = settles[min(len(settles) - 1, int(len(settles) * 0.99))] * 1e6
+    print(
+        f"settle after one result, 46 players: p50 {p50:.0f}us p99 {p99:.0f}us"
+        f" (goal {SETTLE_GOAL_US:.0f}us), {len(settles)} settles"
+    )
 
 
 if __name__ == "__main__":

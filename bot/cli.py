@@ -10,19 +10,19 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from bot.bootstrap import App, build
 from bot.clock import Clock, RealClock
-from bot.console import ConsoleBot, PlainOutput, interactive
-from bot.settings import Settings
-from tournament.club import Club
+
+if TYPE_CHECKING:
+    from bot.bootstrap import App
+    from bot.settings import Settings
+    from tournament.club import Club
+
+# Each command imports what it uses when it runs (issue 17: `export` needs neither the
+# chat platforms, the pictures, the console nor `rich`; the settings need pydantic).
 
 DEMO_PICTURES = "clubtd-demo-pictures"
 
@@ -52,6 +52,10 @@ class ExportFormat(StrEnum):
 
 def settings() -> Settings:
     """Read the settings: the one place the environment and `.env` are read."""
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
     try:
         return Settings()
     except ValidationError as error:
@@ -67,6 +71,8 @@ def with_app(
     db: str | None, work: Callable[[App], Awaitable[int]], *, clock: Clock | None = None
 ) -> int:
     """Build the app for `db`, run `work`, close the app; return its exit status."""
+    from bot.bootstrap import build
+
     config = settings()
 
     async def main() -> int:
@@ -143,6 +149,7 @@ def console(
     ] = None,
 ) -> None:
     """Chat with the bot in the terminal, or replay a transcript with --script."""
+    from bot.console import ConsoleBot, PlainOutput, interactive
     from bot.transcript import run_script
 
     text = script.read_text(encoding="utf-8") if script is not None else None
@@ -306,6 +313,10 @@ def ranking_import(
     except ImportFileError as error:
         typer.echo(_problems(file, error), err=True)
         raise typer.Exit(2) from None
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     out = Console()
 
     async def work(built: App) -> int:
@@ -371,7 +382,7 @@ async def _has_clubs(built: App) -> bool:
 
 async def _database_now(built: App) -> datetime:
     """Return the database's virtual clock when transcripts run on it, else the real time."""
-    from bot.console import CLOCK_KEY
+    from bot.console_chat import CLOCK_KEY
 
     async with built.uow_factory() as uow:
         stored = await uow.meta.get(CLOCK_KEY)
@@ -385,7 +396,7 @@ def _problems(file: Path, error: Exception) -> str:
 
 async def _new_club(built: App, name: str | None, now: datetime) -> Club:
     """Create the database's first club, as the console's club (INTERFACE §2)."""
-    from bot.console import CLUB_CHAT, PLATFORM
+    from bot.console_chat import CLUB_CHAT, PLATFORM
 
     config = built.config
     async with built.uow_factory() as uow:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 from zoneinfo import ZoneInfo
 
+from bot.console_chat import CLOCK_KEY, CLUB_CHAT, PLATFORM
 from bot.grammar import (
     ClockStep,
     ClubStep,
@@ -37,10 +38,6 @@ from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import Club
-
-PLATFORM = "console"
-CLUB_CHAT = "club"
-CLOCK_KEY = "console.clock"
 
 
 def _is_help(text: str) -> bool:

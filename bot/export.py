@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.console import CLUB_CHAT, PLATFORM
+from bot.console_chat import CLUB_CHAT, PLATFORM
 from storage import tables
 from storage.unit_of_work import SqlUnitOfWork
 from tournament import ranking

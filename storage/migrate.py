@@ -13,27 +13,36 @@ For developers, from the project root:
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import make_engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Serialises concurrent upgraders on PostgreSQL (a key of its own, not the scheduler's).
 _MIGRATION_LOCK_KEY = 0x636C_7562_7464_4D
 
 
+# Alembic is imported only to migrate: every start of every command checks the revision,
+# and importing alembic costs more than the rest of a short command (issue 17).
+_ASSIGNMENT = re.compile(r"^(revision|down_revision)\b[^=\n]*=\s*(.+)$", re.MULTILINE)
+
+
 def alembic_config() -> Config:
     """Return an alembic configuration pointing at the package's migrations."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
@@ -41,17 +50,61 @@ def alembic_config() -> Config:
 
 def head_revision() -> str:
     """Return the newest revision of the migration scripts."""
+    heads = _script_heads()
+    if heads is not None and len(heads) == 1:
+        return heads.pop()
+    from alembic.script import ScriptDirectory  # several heads or odd scripts: alembic says
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
         raise RuntimeError(f"no migrations in {MIGRATIONS}")
     return head
 
 
+def _script_heads() -> set[str] | None:
+    """Return the revisions no script builds on, read from the scripts' text.
+
+    None when a script does not read plainly (then alembic reads them).
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in sorted((MIGRATIONS / "versions").glob("*.py")):
+        text_ = path.read_text(encoding="utf-8")
+        found: dict[str, str] = {m[1]: m[2] for m in _ASSIGNMENT.finditer(text_)}
+        if "revision" not in found:
+            continue  # not a migration (the package's __init__)
+        try:
+            revision = ast.literal_eval(found["revision"])
+            down = ast.literal_eval(found.get("down_revision", "None"))
+        except (ValueError, SyntaxError):
+            return None
+        if not isinstance(revision, str):
+            return None
+        revisions.add(revision)
+        if isinstance(down, str):
+            parents.add(down)
+        elif isinstance(down, tuple | list):
+            parents.update(str(d) for d in down)
+        elif down is not None:
+            return None
+    return revisions - parents if revisions else None
+
+
 def _current(connection: Connection) -> str | None:
+    """Return the database's revision, as alembic keeps it in `alembic_version`."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    rows = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    if len(rows) <= 1:
+        return rows[0] if rows else None
+    from alembic.runtime.migration import MigrationContext  # several heads: alembic decides
+
     return MigrationContext.configure(connection).get_current_revision()
 
 
 def _upgrade(connection: Connection) -> None:
+    from alembic import command
+
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
@@ -100,6 +153,8 @@ async def _autogenerate(url: str | URL, message: str) -> None:
         async with engine.begin() as conn:
 
             def revision(connection: Connection) -> None:
+                from alembic import command
+
                 config = alembic_config()
                 config.attributes["connection"] = connection
                 command.revision(config, message=message, autogenerate=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import cast
 
 from tournament import knockout, placements
@@ -32,6 +33,7 @@ from tournament.events import (
     TournamentReopened,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -47,6 +49,23 @@ from tournament.standings import Standings, group_standings
 from tournament.state import DrawRecord, Group, Match, Placement, TournamentState, minutes
 
 GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
+# What a match's `result()` is made of: unchanged facts give an unchanged result.
+RESULT_FACTS = attrgetter(
+    "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
+)
+PAIRING = attrgetter("white", "black")
+# What an extra game's round (`_rounds`) and its counting depend on.
+GAME_FACTS = attrgetter(
+    "number",
+    "created_at",
+    "status",
+    "white",
+    "black",
+    "white_score",
+    "black_score",
+    "winner",
+    "forfeited_by",
+)
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
 
 
@@ -61,9 +80,10 @@ def draw(
     ]
     if len(players) < 2:
         raise Refused("too_few_players", count=len(players), minimum=2)
+    drawn = set(players)  # a list's `in` made the draw quadratic in the players
     for entry in state.entries.values():
         # Neither confirmed nor here: they are not drawn, and owe nothing (HGV-2.3.6).
-        if entry.status is EntryStatus.ACTIVE and entry.player not in players:
+        if entry.status is EntryStatus.ACTIVE and entry.player not in drawn:
             entry.status = EntryStatus.WITHDRAWN
             entry.withdrawn_at = at
     seed = state.seed if seed is None else seed
@@ -124,28 +144,25 @@ def all_standings(
 ) -> dict[str, Standings]:
     """Return the standings of every group (or of `groups`), reading the matches once."""
     groups = state.groups if groups is None else groups
-    wanted = {group.name for group in groups}
-    results: dict[str, list[Result]] = {name: [] for name in wanted}
-    extra: dict[str, list[Result]] = {name: [] for name in wanted}
-    for match in state.matches.values():
-        if match.stage not in GROUP_STAGES or match.group not in wanted:
-            continue
-        result = match.result()
-        if result is not None:
-            (extra if match.stage is Stage.TIEBREAK else results)[match.group].append(result)
+    index = state.indexed()
     tables: dict[str, Standings] = {}
     for group in groups:
-        inputs = (tuple(results[group.name]), tuple(extra[group.name]))
+        played = index.by_group.get((Stage.GROUP, group.name), [])
+        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
+        # Compared as plain facts (fast), not as the results built from them.
+        inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
         remembered = state.memo.get(f"standings:{group.name}")
         if remembered is not None and remembered[0] == inputs:
             tables[group.name] = cast(Standings, remembered[1])
             continue
+        results = [r for m in played if (r := m.result())]
+        extra = [r for m in games if (r := m.result())]
         table = group_standings(
             group.players,
-            results[group.name],
+            results,
             state.preset.groups,
             lot_seed=state.seed + int(group.name),
-            extra_game_results=extra[group.name],
+            extra_game_results=extra,
         )
         state.memo[f"standings:{group.name}"] = (inputs, table)
         tables[group.name] = table
@@ -169,14 +186,16 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
     events.extend(_void_stale_extra_games(state, at))
-    complete = [
-        group
-        for group in state.groups
-        if all(m.is_final for m in state.stage_matches(*GROUP_STAGES) if m.group == group.name)
-    ]
+    index = state.indexed()
+    open_groups = _open_groups(state)
+    complete = [group for group in state.groups if group.name not in open_groups]
+    complete_tables = all_standings(state, complete) if complete else {}
     if complete:
-        events.extend(_schedule_extra_games(state, all_standings(state, complete), at))
-    if any(not m.is_final for m in state.stage_matches(*GROUP_STAGES)):
+        before = index.size
+        events.extend(_schedule_extra_games(state, complete_tables, at))
+        if state.indexed().size != before:
+            open_groups = _open_groups(state)  # the new extra games are still to play
+    if open_groups:
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the
             # bracket keeps its pairings, and the matches not yet played whose pairing
@@ -185,7 +204,10 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
             events.extend(_advance(state, at, reset=reset, finish=False))
         events.extend(_unfinish(state, at))
         return events
-    tables = all_standings(state)
+    # From here on the group stage is over and nothing below changes a group match or
+    # an extra game: the standings read now hold for the rest of this settle.
+    # Every group was complete before any extra game could be added: no game was added.
+    tables = complete_tables
     if state.status is TournamentStatus.GROUPS:
         events.extend(_start_knockout(state, tables, at))
     else:
@@ -194,8 +216,19 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         # The results contradict a played pairing: nothing more is derived (no pairing,
         # no "Last Chance", no placements) until a director decides.
         return events
-    events.extend(_advance(state, at, reset=reset))
+    events.extend(_advance(state, at, reset=reset, tables=tables))
     return events
+
+
+def _open_groups(state: TournamentState) -> set[str | None]:
+    """Return the groups with a group match or an extra game not yet final."""
+    index = state.indexed()
+    return {
+        m.group
+        for stage in GROUP_STAGES
+        for m in index.stage(stage)
+        if m.status not in FINAL_STATUSES
+    }
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
@@ -210,7 +243,7 @@ def followed_up(state: TournamentState, match: Match) -> bool:
 
 def bracket_of(state: TournamentState, stages: Sequence[Stage]) -> knockout.Bracket | None:
     """Rebuild a bracket from its stored matches."""
-    matches = [m for m in state.stage_matches(*stages) if m.key is not None]
+    matches = [m for m in state.indexed().stage(*stages) if m.key is not None]
     if not matches:
         return None
     return knockout.Bracket(
@@ -238,7 +271,7 @@ def winners(state: TournamentState, stages: Sequence[Stage]) -> dict[str, Player
     """Return the winner of every decided bracket match, by key."""
     return {
         m.key: m.winner
-        for m in state.stage_matches(*stages)
+        for m in state.indexed().stage(*stages)
         if m.key is not None and m.is_final and m.winner is not None
     }
 
@@ -259,15 +292,13 @@ def _schedule_extra_games(
         if group.name not in tables:
             continue  # still playing its group matches
         for need in tables[group.name].extra_games:
+            index = state.indexed()
             played = [
                 m
-                for m in state.stage_matches(Stage.TIEBREAK)
-                if m.group == group.name and set(m.players) <= set(need.players)
+                for m in index.group(group.name, Stage.TIEBREAK)
+                if set(m.players) <= set(need.players)
             ]
-            last_round = max(
-                (m.round for m in state.stage_matches(*GROUP_STAGES) if m.group == group.name),
-                default=0,
-            )
+            last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
             numbers = []
             pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
             for pairing in pairings:
@@ -305,21 +336,27 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
     Played ones too: voiding an extra game gives nobody another opponent, it only stops
     counting a game the standings no longer call for.
     """
-    games = state.stage_matches(Stage.TIEBREAK)
-    if all(m.status is MatchStatus.VOID for m in games):
+    index = state.indexed()
+    if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
         return []
     voided: dict[str, list[int]] = {}
     for group in state.groups:
-        own = [m for m in state.stage_matches(Stage.GROUP) if m.group == group.name]
+        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
+        if not games:
+            continue  # no extra games: nothing to void
+        own = index.by_group.get((Stage.GROUP, group.name), [])
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
-        results = [
-            r
-            for m in state.stage_matches(Stage.GROUP)
-            if m.group == group.name and (r := m.result()) is not None
-        ]
+        # The games and the results they follow are the inputs: unchanged since the
+        # last look (after which nothing was left to void), nothing is stale now.
+        inputs = (state.preset.groups, tuple(map(RESULT_FACTS, own)), _games_facts(games))
+        key = f"extra:{group.name}"
+        remembered = state.memo.get(key)
+        if remembered is not None and remembered[0] == inputs:
+            continue
+        results = [r for m in own if (r := m.result()) is not None]
         kept: list[Result] = []
-        for batch in _rounds([m for m in games if m.group == group.name]):
+        for batch in _rounds(games):
             if all(m.status is MatchStatus.VOID for m in batch):
                 continue  # a round voided before
             table = group_standings(
@@ -339,10 +376,15 @@ def _void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
+        state.memo[key] = ((inputs[0], inputs[1], _games_facts(games)), None)
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()
     ]
+
+
+def _games_facts(games: Sequence[Match]) -> tuple[object, ...]:
+    return tuple(map(GAME_FACTS, games))
 
 
 def _rounds(games: Sequence[Match]) -> list[list[Match]]:
@@ -385,7 +427,7 @@ def _round_robins(games: Sequence[Match]) -> list[list[Match]]:
 def open_ties(state: TournamentState) -> list[str]:
     """Return the groups whose tie waits for extra games, which a lot may settle (NAV-TIE)."""
     return sorted(
-        {m.group for m in state.stage_matches(Stage.TIEBREAK) if not m.is_final and m.group}
+        {m.group for m in state.indexed().stage(Stage.TIEBREAK) if not m.is_final and m.group}
     )
 
 
@@ -397,7 +439,7 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
     draw reproducible and is part of the event the audit log keeps.
     """
     open_games = [
-        m for m in state.stage_matches(Stage.TIEBREAK) if m.group == group and not m.is_final
+        m for m in state.indexed().stage(Stage.TIEBREAK) if m.group == group and not m.is_final
     ]
     if not open_games:
         raise Refused("no_tie_to_settle", group=group)
@@ -422,13 +464,13 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
 
 def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
     """Return who a group's table sends to the knockout, best first (HGV-7.1)."""
-    return _qualifiers(state, table)
+    return _qualifiers(state, table, _seeded(state, MAIN_STAGES))
 
 
-def _qualifiers(state: TournamentState, table: Standings) -> list[PlayerId]:
-    # A player already seeded into the bracket stays a qualifier when they leave later
-    # (HGV-2.3.5 forfeits their matches): leaving does not redraw the bracket.
-    seeded = _seeded(state, MAIN_STAGES)
+def _qualifiers(state: TournamentState, table: Standings, seeded: set[PlayerId]) -> list[PlayerId]:
+    # A player already seeded into the bracket (`seeded`, read once by the caller) stays
+    # a qualifier when they leave later (HGV-2.3.5 forfeits their matches): leaving
+    # does not redraw the bracket.
     active = [
         row.player
         for row in table.rows
@@ -441,7 +483,7 @@ def _qualifiers(state: TournamentState, table: Standings) -> list[PlayerId]:
 def _seeded(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:
     """Return the players the stored bracket seeded (its sides fed by no match)."""
     seeded: set[PlayerId] = set()
-    for match in state.stage_matches(*stages):
+    for match in state.indexed().stage(*stages):
         if match.key is None:
             continue
         if match.white is not None and match.white_from is None:
@@ -453,11 +495,18 @@ def _seeded(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:
 
 def _main_bracket(state: TournamentState, tables: dict[str, Standings]) -> knockout.Bracket:
     """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
-    qualifiers = [_qualifiers(state, tables[group.name]) for group in state.groups]
-    played = {
-        frozenset(m.players) for m in state.stage_matches(Stage.GROUP) if len(m.players) == 2
-    }
-    return knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    seeded = _seeded(state, MAIN_STAGES)
+    qualifiers = [_qualifiers(state, tables[group.name], seeded) for group in state.groups]
+    pairings = tuple(map(PAIRING, state.indexed().stage(Stage.GROUP)))
+    # A bracket is a value of these inputs: a settle in the knockout reads it again.
+    inputs = (tuple(map(tuple, qualifiers)), pairings, state.preset.knockout)
+    remembered = state.memo.get("main_bracket")
+    if remembered is not None and remembered[0] == inputs:
+        return cast(knockout.Bracket, remembered[1])
+    played = {frozenset(p) for p in pairings if None not in p}
+    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    state.memo["main_bracket"] = (inputs, bracket)
+    return bracket
 
 
 def _start_knockout(
@@ -496,24 +545,34 @@ def _add_bracket(state: TournamentState, bracket: knockout.Bracket, at: datetime
 
 
 def _advance(
-    state: TournamentState, at: datetime, *, reset: bool, finish: bool = True
+    state: TournamentState,
+    at: datetime,
+    *,
+    reset: bool,
+    finish: bool = True,
+    tables: dict[str, Standings] | None = None,
 ) -> list[Event]:
+    """Fill and publish the bracket matches the results decide; finish when all are.
+
+    `tables` are the group standings when the group stage is over (read by the caller).
+    """
     events: list[Event] = []
-    groups_over = all(m.is_final for m in state.stage_matches(*GROUP_STAGES))
     if (
-        groups_over
+        tables is not None
         and state.preset.knockout.consolation
-        and not state.stage_matches(Stage.CONSOLATION)
+        and not state.indexed().stage(Stage.CONSOLATION)
     ):
         # Only the final group standings say who did not qualify (HGV-7.4.13).
-        bracket_ = _consolation_bracket(state)
+        bracket_ = _consolation_bracket(state, tables)
         if bracket_ is not None:
             _add_bracket(state, bracket_, at)
     waiting = held(state)
-    bracket = [m for m in state.matches.values() if m.key is not None]
+    bracket = [
+        m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
+    ]
     by_key = {m.key: m for m in bracket}
     conflicts: list[int] = []
-    for match in sorted(bracket, key=lambda m: m.number):
+    for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
         # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
         white = _fed(match, match.white, match.white_from, by_key)
@@ -542,7 +601,7 @@ def _advance(
     if conflicts or not finish:
         return events  # a played pairing is contradicted (a director decides), or a group is open
     if _all_done(state):
-        events.extend(_finish(state, at))
+        events.extend(_finish(state, at, all_standings(state) if tables is None else tables))
     else:
         events.extend(_unfinish(state, at))
     return events
@@ -620,14 +679,14 @@ def _reseed(
     events: list[Event] = []
     conflicts: list[int] = []
     _conform(state, MAIN_STAGES, _main_bracket(state, tables), at, reset, events, conflicts)
-    if state.stage_matches(Stage.CONSOLATION) and not conflicts:
+    if state.indexed().stage(Stage.CONSOLATION) and not conflicts:
         # After the main bracket: its play-ins decide who plays the "Last Chance".
-        consolation = _consolation_bracket(state)
+        consolation = _consolation_bracket(state, tables)
         if consolation is not None:
             _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
         else:
             # Its players wait for play-ins a correction reopened: nobody is seeded yet.
-            for match in state.stage_matches(Stage.CONSOLATION):
+            for match in state.indexed().stage(Stage.CONSOLATION):
                 if match.key is None:
                     continue
                 white = None if match.white_from is None else match.white
@@ -662,13 +721,13 @@ def held(state: TournamentState) -> frozenset[int]:
     "Last Chance" is seeded from every group's non-qualifiers: all of it waits. Matches
     fed only by other matches, and matches under way or played, are not held.
     """
-    open_groups = {m.group for m in state.stage_matches(*GROUP_STAGES) if not m.is_final}
+    open_groups = {m.group for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
     if not open_groups:
         return frozenset()
     waiting = {p for g in state.groups if g.name in open_groups for p in g.players}
     found: set[int] = set()
     pools: dict[tuple[Stage, int], list[Match]] = {}
-    for match in state.stage_matches(*MAIN_STAGES, Stage.CONSOLATION):
+    for match in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION):
         if match.key is None or touched(match):
             continue
         seeded = [
@@ -701,7 +760,9 @@ def _hold(state: TournamentState, at: datetime) -> list[Event]:
         state.done.pop(f"remind:match:{number}", None)
     if not numbers:
         return []
-    groups = sorted({m.group or "" for m in state.stage_matches(*GROUP_STAGES) if not m.is_final})
+    groups = sorted(
+        {m.group or "" for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
+    )
     return [MatchesHeld(at=at, matches=tuple(numbers), groups=tuple(groups))]
 
 
@@ -715,7 +776,7 @@ def _conform(
     conflicts: list[int],
 ) -> None:
     """Give a stored bracket's seeded sides the players `bracket` seeds there."""
-    stored = {m.key: m for m in state.stage_matches(*stages) if m.key is not None}
+    stored = {m.key: m for m in state.indexed().stage(*stages) if m.key is not None}
     if {bm.key for bm in bracket.matches} != set(stored):
         played = [m.number for m in stored.values() if touched(m)]
         if played and not reset:
@@ -749,18 +810,20 @@ def _conform(
         events.extend(_pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
 
 
-def _consolation_bracket(state: TournamentState) -> knockout.Bracket | None:
+def _consolation_bracket(
+    state: TournamentState, tables_by_group: dict[str, Standings]
+) -> knockout.Bracket | None:
     """Return the "Last Chance" bracket the results give, once the play-ins are decided."""
-    play_ins = [m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "play_in"]
+    play_ins = [m for m in state.indexed().stage(Stage.KNOCKOUT) if m.round_name == "play_in"]
     if any(not m.is_final for m in play_ins):
         return None
-    in_bracket = {p for m in state.stage_matches(*MAIN_STAGES) if m.key for p in m.players}
+    in_bracket = {p for m in state.indexed().stage(*MAIN_STAGES) if m.key for p in m.players}
     seeded = _seeded(state, (Stage.CONSOLATION,))
     play_in_losers = [
         p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
     ]
     others: list[PlayerId] = []
-    tables = list(all_standings(state).values())
+    tables = [tables_by_group[group.name] for group in state.groups]
     depth = max((len(t.rows) for t in tables), default=0)
     for position in range(depth):
         for table in tables:
@@ -773,7 +836,7 @@ def _consolation_bracket(state: TournamentState) -> knockout.Bracket | None:
             if entry.status is EntryStatus.ACTIVE or row.player in seeded:
                 others.append(row.player)
     players = play_in_losers + others
-    played = {frozenset(m.players) for m in state.stage_matches(Stage.GROUP)}
+    played = {frozenset(m.players) for m in state.indexed().stage(Stage.GROUP)}
     return knockout.build_consolation(players, played, state.preset.knockout)
 
 
@@ -782,7 +845,7 @@ def _all_done(state: TournamentState) -> bool:
     return all(m.is_final and m.winner is not None for m in state.matches.values() if m.key)
 
 
-def _finish(state: TournamentState, at: datetime) -> list[Event]:
+def _finish(state: TournamentState, at: datetime, tables: dict[str, Standings]) -> list[Event]:
     main = bracket_of(state, MAIN_STAGES)
     main_winners = winners(state, MAIN_STAGES)
     places: dict[PlayerId, int] = {}
@@ -791,7 +854,8 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
     drawn = [p for g in state.groups for p in g.players]
     if main is None and len(drawn) >= 1:
         # A single qualifier is champion without a knockout match.
-        qualifiers = [q for t in all_standings(state).values() for q in _qualifiers(state, t)]
+        seeded = _seeded(state, MAIN_STAGES)
+        qualifiers = [q for t in tables.values() for q in _qualifiers(state, t, seeded)]
         if len(qualifiers) == 1:
             places[qualifiers[0]] = 1
     # PLACE-SHARE: those knocked out in the groups share the places after everyone the
@@ -804,10 +868,7 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         else set()
     )
     group_wins = {
-        row.player: row.won
-        for table in all_standings(state).values()
-        for row in table.rows
-        if not row.removed
+        row.player: row.won for table in tables.values() for row in table.rows if not row.removed
     }
     knockout_wins: dict[PlayerId, int] = {}
     consolation_wins: dict[PlayerId, int] = {}
@@ -844,7 +905,7 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
         state.placements.append(Placement(place=place, player=player, points=f"{points:.2f}"))
     # Within a shared range, group-stage order: group winners in group order, then the
     # runners-up, and so on (PLACE-SHARE).
-    order = {player: i for i, player in enumerate(_group_stage_order(state))}
+    order = {player: i for i, player in enumerate(_group_stage_order(state, tables))}
     state.placements.sort(
         key=lambda p: (p.place is None, p.place or 0, order.get(p.player, len(order)), p.player)
     )
@@ -870,9 +931,11 @@ def _finish(state: TournamentState, at: datetime) -> list[Event]:
     ]
 
 
-def _group_stage_order(state: TournamentState) -> list[PlayerId]:
+def _group_stage_order(
+    state: TournamentState, tables_by_group: dict[str, Standings]
+) -> list[PlayerId]:
     """Return every drawn player by group place, then group: 1st of each group, 2nd, ..."""
-    tables = [all_standings(state)[group.name] for group in state.groups]
+    tables = [tables_by_group[group.name] for group in state.groups]
     depth = max((len(t.rows) for t in tables), default=0)
     return [t.rows[place].player for place in range(depth) for t in tables if place < len(t.rows)]
 

@@ -7,8 +7,11 @@ follows from facts and time (lateness, forfeits, reminders) is computed in `due`
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from itertools import islice, pairwise
+from typing import Any
 
 from tournament.model import (
     FINAL_STATUSES,
@@ -195,6 +198,63 @@ class Placement:
     points: str  # ranking points as a decimal string, e.g. "2.30"
 
 
+class MatchIndex:
+    """The matches by stage and by (stage, group), each list in match-number order.
+
+    Built once from `TournamentState.matches` and kept with the state, so a settle reads
+    the matches it needs instead of sorting them all on every query. A match's number,
+    stage and group never change once it exists, and matches are only ever added (with a
+    number above every other), so the index stays right while the count does; new
+    matches are appended as they come (`TournamentState.indexed`). Everything else a
+    match holds is read from the match itself. The lists are shared: never change them.
+    """
+
+    __slots__ = ("_merged", "by_group", "by_stage", "size", "source", "top")
+
+    def __init__(self, matches: dict[int, Match]) -> None:
+        self.source = matches
+        self.size = 0
+        self.top = 0
+        self.by_stage: dict[Stage, list[Match]] = {}
+        self.by_group: dict[tuple[Stage, str | None], list[Match]] = {}
+        self._merged: dict[tuple[Stage, ...], list[Match]] = {}
+        ordered = list(matches.values())
+        if any(a.number > b.number for a, b in pairwise(ordered)):
+            ordered.sort(key=lambda m: m.number)
+        self.extend(ordered)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MatchIndex:
+        # A copy of the state has copies of the matches: it builds its own index.
+        return MatchIndex({})
+
+    def extend(self, matches: Iterable[Match]) -> None:
+        """Add matches numbered above every indexed one, in number order."""
+        for match in matches:
+            self.by_stage.setdefault(match.stage, []).append(match)
+            self.by_group.setdefault((match.stage, match.group), []).append(match)
+            self.top = max(self.top, match.number)
+            self.size += 1
+        self._merged.clear()
+
+    def stage(self, *stages: Stage) -> Sequence[Match]:
+        """Return the matches of `stages`, by number."""
+        if len(stages) == 1:
+            return self.by_stage.get(stages[0], [])
+        merged = self._merged.get(stages)
+        if merged is None:
+            merged = sorted(
+                (m for s in dict.fromkeys(stages) for m in self.by_stage.get(s, [])),
+                key=lambda m: m.number,
+            )
+            self._merged[stages] = merged
+        return merged
+
+    def group(self, name: str | None, *stages: Stage) -> Iterable[Match]:
+        """Return a group's matches of `stages`, stage by stage, each by number."""
+        for stage in stages:
+            yield from self.by_group.get((stage, name), ())
+
+
 @dataclass(slots=True)
 class TournamentState:
     id: int
@@ -216,6 +276,32 @@ class TournamentState:
     # Derived values remembered between calls (group standings), never stored: each
     # entry carries the inputs it was computed from and is recomputed when they change.
     memo: dict[str, tuple[object, object]] = field(default_factory=dict, repr=False, compare=False)
+    index: MatchIndex | None = field(default=None, init=False, repr=False, compare=False)
+
+    def indexed(self) -> MatchIndex:
+        """Return the match index, kept with the state and brought up to date.
+
+        Matches added since (at the end of `matches`, numbered above the others) are
+        appended; anything else (another dict, a match taken away) builds it afresh.
+        """
+        index = self.index
+        matches = self.matches
+        if index is not None and index.source is matches and index.size == len(matches):
+            return index
+        if index is not None and index.source is matches and index.size < len(matches):
+            # Usually numbered on from the top (`next_match_number`): no need to scan.
+            new: list[Match] = []
+            number = index.top + 1
+            while len(new) < len(matches) - index.size and number in matches:
+                new.append(matches[number])
+                number += 1
+            if len(new) < len(matches) - index.size:
+                new = list(islice(matches.values(), index.size, None))
+            if new[0].number > index.top and all(a.number < b.number for a, b in pairwise(new)):
+                index.extend(new)
+                return index
+        index = self.index = MatchIndex(matches)
+        return index
 
     # -- queries used by every rule module --
 
@@ -240,12 +326,10 @@ class TournamentState:
         return [m for m in self.matches_of(player) if not m.is_final and m.is_ready]
 
     def next_match_number(self) -> int:
-        return max(self.matches, default=0) + 1
+        return self.indexed().top + 1
 
     def stage_matches(self, *stages: Stage) -> list[Match]:
-        return sorted(
-            (m for m in self.matches.values() if m.stage in stages), key=lambda m: m.number
-        )
+        return list(self.indexed().stage(*stages))
 
     def group_of(self, player: PlayerId) -> Group | None:
         return next((g for g in self.groups if player in g.players), None)

@@ -66,3 +66,26 @@ async def test_upgrade_from_nothing_then_again_is_a_no_op(
     assert await current_revision(database_url) == head_revision()
     async with engine.connect() as conn:
         assert await conn.run_sync(_differences) == []
+
+
+def test_the_head_read_from_the_scripts_is_alembics() -> None:
+    """Issue 17: the start-up check reads the head without importing alembic."""
+    from alembic.script import ScriptDirectory
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def test_the_stored_revision_is_read_as_alembic_reads_it(
+    database_url: str, engine: AsyncEngine
+) -> None:
+    def alembics(connection: Connection) -> str | None:
+        return MigrationContext.configure(connection).get_current_revision()
+
+    async with engine.connect() as conn:
+        assert await conn.run_sync(alembics) == head_revision()
+    assert await current_revision(database_url) == head_revision()
+    async with engine.begin() as conn:
+        await conn.run_sync(_downgrade_to_base)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(alembics) is None
+    assert await current_revision(database_url) is None

@@ -1,0 +1,72 @@
+"""Start-up: `clubtd` commands import only what they use (issue 17).
+
+Counted in modules, not in seconds: a command that imports the chat platforms, the
+pictures or the migration tool it does not use pays for them on every call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.bot.conftest import Clubtd, Script
+
+ROOT = Path(__file__).resolve().parents[2]
+NEVER = ("discord", "telegram", "PIL", "aiohttp", "alembic", "rich")
+# Runs `clubtd ARGS` in a fresh interpreter and prints the modules it imported.
+PROBE = """
+import json, sys
+from bot.cli import main
+sys.argv = ["clubtd", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+finally:
+    print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def imported(*args: str) -> set[str]:
+    """Return the modules a fresh `clubtd ARGS` (or a bare import, no ARGS) imports."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBTD_")}
+    code = (
+        PROBE
+        if args
+        else "import json, sys; from bot.cli import main; "
+        + ("print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def unwanted(modules: set[str], names: tuple[str, ...]) -> set[str]:
+    return {m for m in modules if m.split(".")[0] in names}
+
+
+def test_importing_the_command_line_loads_no_platform_database_or_console() -> None:
+    modules = imported()
+    assert unwanted(modules, NEVER) == set()
+    assert not {"sqlalchemy", "bot.console", "bot.bootstrap", "pydantic"} & modules
+
+
+def test_export_loads_no_platform_pictures_console_or_migration_tool(
+    clubtd: Clubtd, script: Script, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    night = script("night.t", "@director ana\nana: /help\n")
+    assert clubtd("console", "--script", night, "--db", db).exit_code == 0
+    modules = imported("export", "--db", db)
+    assert unwanted(modules, NEVER) == set()
+    assert "bot.console" not in modules
+    assert "sqlalchemy" in modules  # it did read the database
