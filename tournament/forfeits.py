@@ -67,10 +67,14 @@ def no_show(state: TournamentState, player: PlayerId, at: datetime) -> list[Even
         if match.is_final or not match.is_ready:
             continue
         opponent = match.opponent_of(player)
-        absent_too = opponent is not None and state.entries[opponent].status is (
-            EntryStatus.NO_SHOW
-        )
-        losers = (player, opponent) if absent_too and opponent is not None else (player,)
+        assert opponent is not None
+        absent_too = state.entries[opponent].status is EntryStatus.NO_SHOW
+        if not absent_too and not state.entries[opponent].present_at(at):
+            # Nobody wins by a no-show without coming: the lateness clock decides this
+            # match, a win if the opponent arrives in time, else a double forfeit
+            # (CLUB-BOTH-ABSENT) that makes them a no-show too.
+            continue
+        losers = (player, opponent) if absent_too else (player,)
         events.extend(forfeit_match(state, match, losers, at, reason="no_show"))
     events.append(SanctionRecorded(at=at, player=player, reason="no_show"))
     return events
