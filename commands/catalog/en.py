@@ -675,4 +675,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "seed {seed}",
     "ranking.prizes_note": "Prizes: yes once a player has played at least {needed} of the season's {of} official tournaments, as the annual prizes need.",
     "score.usage_result": "Set it with white's score first, for example {example}.",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
 }

@@ -648,4 +648,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "siembra {seed}",
     "ranking.prizes_note": "Premios: sí cuando el jugador ha jugado al menos {needed} de los {of} torneos oficiales de la temporada, lo que exigen los premios anuales.",
     "score.usage_result": "Anótalo con los puntos de blancas primero, por ejemplo {example}.",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
 }

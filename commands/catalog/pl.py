@@ -648,4 +648,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "rozstawienie {seed}",
     "ranking.prizes_note": "Nagrody: tak, gdy zawodnik zagrał w co najmniej {needed} z {of} oficjalnych turniejów sezonu – tyle wymagają nagrody roczne.",
     "score.usage_result": "Wpisz wynik, punkty białych pierwsze, na przykład {example}.",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
 }

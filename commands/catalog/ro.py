@@ -648,4 +648,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "cap de serie {seed}",
     "ranking.prizes_note": "Premii: da după ce jucătorul a jucat cel puțin {needed} din cele {of} turnee oficiale ale sezonului, cât cer premiile anuale.",
     "score.usage_result": "Stabiliți scorul cu punctele albului întâi, de exemplu {example}.",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
 }

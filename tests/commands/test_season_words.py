@@ -1,0 +1,31 @@
+"""What a director met playing a season in Spanish, Polish and Romanian (issue 15, item 2 of
+the season brief): numbers, repeated words, hints and tournament names as clubs type them."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from commands.rendering import Renderer
+from commands.replies import Name, msg
+from tests.commands.chat import Chat
+
+
+def test_a_tournament_named_turniej_is_not_called_turniej_turniej() -> None:
+    """Polish 'Turniej {tournament} zakończony' with 'Turniej Marcowy' says the word once."""
+    renderer = Renderer("pl", "UTC", "plain")
+    finished = msg("tournament.finished", tournament=Name("Turniej Marcowy"), champion="Lolek")
+    assert renderer.message(finished) == "Turniej Marcowy zakończony. Wygrywa Lolek!"
+    other = msg("tournament.finished", tournament=Name("Puchar Zimy"), champion="Lolek")
+    assert renderer.message(other) == "Turniej Puchar Zimy zakończony. Wygrywa Lolek!"
+
+
+async def test_rules_write_points_with_the_clubs_decimal_comma_HGV_7_5(
+    engine: AsyncEngine,
+) -> None:
+    """/rules in a Spanish club says 0,25 and 0,04, never 0.25 beside a table's 2,30."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    await chat.say("ana", "/club language:es")
+    reply = await chat.say("bob", "/rules")
+    assert "0,25" in reply and "0,04" in reply, reply
+    assert "0.25" not in reply and "0.04" not in reply, reply
