@@ -29,3 +29,21 @@ async def test_rules_write_points_with_the_clubs_decimal_comma_HGV_7_5(
     reply = await chat.say("bob", "/rules")
     assert "0,25" in reply and "0,04" in reply, reply
     assert "0.25" not in reply and "0.04" not in reply, reply
+
+
+async def test_reopen_with_a_typo_suggests_the_match_typed(engine: AsyncEngine) -> None:
+    """`/reopen 1 confrim` offers `/reopen 1 confirm`, not the help's example number."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    await chat.say("ana", "/result 1 3-1")
+    reply = await chat.say("ana", "/reopen 1 confrim")
+    assert "/reopen 1 confirm" in reply, reply
+
+
+async def test_a_director_score_typed_with_a_space_is_a_score(engine: AsyncEngine) -> None:
+    """`/result 1 3 1` records 3-1 for match 1, not a player called "3 1"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    await chat.say("ana", "/result 1 3 1")
+    match = (await chat.tournament()).matches[1]
+    assert match.is_final and (match.white_score, match.black_score) == (3, 1)
