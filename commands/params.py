@@ -118,8 +118,11 @@ PRESET_OPTION_WORDS: Mapping[str, str] = {
     "mecz_o_trzecie_miejsce": "third_place",
 }
 
-TOURNAMENT = Param("tournament", "tournament")
-"""Every command accepts `tournament:"May Cup"` (INTERFACE §1)."""
+TOURNAMENT = Param(
+    "tournament", "tournament", aliases=("turniej", "turnieju", "torneo", "turneu", "turneul")
+)
+"""Every command accepts `tournament:"May Cup"` (INTERFACE §1), in the club's word too
+(`turniej:`, `torneo:`, `turneu:`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,3 +47,18 @@ async def test_a_director_score_typed_with_a_space_is_a_score(engine: AsyncEngin
     await chat.say("ana", "/result 1 3 1")
     match = (await chat.tournament()).matches[1]
     assert match.is_final and (match.white_score, match.black_score) == (3, 1)
+
+
+async def test_a_tournament_is_found_by_any_word_of_its_name_and_the_clubs_word(
+    engine: AsyncEngine,
+) -> None:
+    """`turneu:februarie` finds "Cupa Februarie" as a player's name is found by a later word;
+    `turniej:`/`torneo:`/`turneu:` are `tournament:` in the club's language."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    await chat.say("ana", '/tournament new name:"Cupa Februarie" start:"2026-02-28 20:00"')
+    for typed in ("tournament:februarie", "turneu:februarie", "torneo:Februarie", "turniej:feb"):
+        reply = await chat.say("ana", f"/tournament info {typed}")
+        assert "Cupa Februarie" in reply and "January Cup" not in reply, (typed, reply)
+    reply = await chat.say("ana", "/tournament info turneul:jan")
+    assert "January Cup" in reply, reply  # the other one, by its beginning
