@@ -383,7 +383,7 @@ async def result(s: Session, a: Args) -> Reply:
     if number is not None and (first is not None or second is None):
         match = state.matches.get(number)
         if match is None:
-            raise Refused("no_such_match", match=number)
+            raise await _no_such_match(s, state, number, a)
         named = [p for p in (first, second) if p is not None]
         if not all(match.involves(p.id) for p in named):
             names = await s.names(set(match.players))
@@ -488,8 +488,32 @@ async def reopen(s: Session, a: Args) -> Reply:
     state, number = await _numbered(s, a)
     match = state.matches.get(number)
     if match is None:
-        raise Refused("no_such_match", match=number)
+        raise await _no_such_match(s, state, number, a)
     return await _correct(s, state, match, "reopen", a, f"/reopen {number}")
+
+
+async def _no_such_match(s: Session, state: TournamentState, number: int, a: Args) -> Refused:
+    """Refuse a match number the tournament lacks; when the command named no tournament
+    and a recent other one has that match (last night's, once next month's entries are
+    what a bare command means), say how to name it."""
+    if not s.chosen:
+        listed = await s.uow.tournaments.list(s.club.id)
+        others = [
+            (tid, name)
+            for tid, name, _, status in reversed(listed)
+            if tid != state.id and status != TournamentStatus.CANCELLED.value
+        ]
+        for tid, name in others[:3]:
+            other = await s.uow.tournaments.get(tid)
+            if number in other.matches:
+                return Refused(
+                    "no_such_match_other",
+                    match=number,
+                    tournament=state.name,
+                    other=name,
+                    command=f'{a.usage} tournament:"{name}"',
+                )
+    return Refused("no_such_match", match=number)
 
 
 async def _correct(

@@ -678,4 +678,5 @@ MESSAGES: dict[str, str] = {
     # -- season --
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} has no match {match}. For {other}'s match {match}: {command}",
 }

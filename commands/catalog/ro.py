@@ -651,4 +651,5 @@ MESSAGES: dict[str, str] = {
     # -- season --
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} nu are partida {match}. Pentru partida {match} din {other}: {command}",
 }

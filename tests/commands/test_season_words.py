@@ -62,3 +62,23 @@ async def test_a_tournament_is_found_by_any_word_of_its_name_and_the_clubs_word(
         assert "Cupa Februarie" in reply and "January Cup" not in reply, (typed, reply)
     reply = await chat.say("ana", "/tournament info turneul:jan")
     assert "January Cup" in reply, reply  # the other one, by its beginning
+
+
+async def test_a_match_of_last_nights_tournament_is_named_once_next_month_is_meant(
+    engine: AsyncEngine,
+) -> None:
+    """After the final, a bare command means next month's open tournament: `/reopen 1`
+    there says how to name last night's match, and the suggestion works."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", extra="consolation:no")
+    for _ in range(3):
+        state = await chat.tournament()
+        for match in state.matches.values():
+            if not match.is_final and match.is_ready:
+                await chat.say("ana", f"/result {match.number} {match.length}-0")
+    assert (await chat.tournament()).status.value == "finished"
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    reply = await chat.say("ana", "/reopen 1")
+    assert '/reopen 1 tournament:"January Cup"' in reply, reply
+    reply = await chat.say("ana", '/reopen 1 tournament:"January Cup"')
+    assert "confirm" in reply, reply
