@@ -84,7 +84,17 @@ def is_no_show(state: TournamentState, player: PlayerId, at: datetime) -> bool:
     """Return whether a forfeit at `at` makes the player a no-show (CLUB-NO-SHOW)."""
     entry = state.entries[player]
     came = any(span.start <= at for span in entry.presence)
-    return entry.status is EntryStatus.ACTIVE and entry.confirmed and not came
+    # A match played or being played says they came, checked in or not (a club whose
+    # director types the results checks nobody in).
+    played = any(
+        m.status in _PLAYED and player not in m.forfeited_by for m in state.matches_of(player)
+    )
+    return entry.status is EntryStatus.ACTIVE and entry.confirmed and not came and not played
+
+
+_PLAYED = frozenset(
+    {MatchStatus.PLAYING, MatchStatus.PENDING, MatchStatus.DISPUTED, MatchStatus.FINISHED}
+)
 
 
 def _replace_in_knockout(

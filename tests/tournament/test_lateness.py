@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from tests.tournament.nights import Night, at
-from tournament import attendance, due, overrides
+from tournament import attendance, due, overrides, reports
 from tournament.events import LatenessPoint, MatchForfeited, NoShow, SanctionRecorded
 from tournament.lateness import forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Stage
 from tournament.preset import load_preset
+from tournament.scoring import FinalScore
 
 
 def two_player_night(**overrides: object) -> Night:
@@ -204,3 +205,16 @@ def test_a_no_show_leaves_the_match_of_an_opponent_not_yet_here_to_the_clock_CLU
     attendance.check_in(night.state, third, at("20:31"))
     due.sweep(night.state, at("23:59"))
     assert pending.winner == third
+
+
+def test_a_player_who_played_is_no_no_show_without_a_check_in_CLUB_NO_SHOW() -> None:
+    """A club whose director types the results checks nobody in: a player late for a later
+    match after playing one came, and loses that match without a no-show suspension."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    first = next(m for m in night.state.matches.values() if m.round == 1)
+    reports.set_result(night.state, first.number, FinalScore(3, 1), at("20:05"))
+    due.sweep(night.state, at("23:59"))
+    for player in first.players:
+        assert night.state.entries[player].status is EntryStatus.ACTIVE
