@@ -255,5 +255,5 @@ def _active_entry(state: TournamentState, player: PlayerId) -> Entry:
     if entry is None:
         raise Refused("not_registered", tournament=state.name)
     if entry.status is not EntryStatus.ACTIVE:
-        raise Refused("entry_not_active", status=entry.status.value)
+        raise Refused("entry_not_active", status=entry.status)
     return entry

@@ -82,3 +82,17 @@ async def test_a_match_of_last_nights_tournament_is_named_once_next_month_is_mea
     assert '/reopen 1 tournament:"January Cup"' in reply, reply
     reply = await chat.say("ana", '/reopen 1 tournament:"January Cup"')
     assert "confirm" in reply, reply
+
+
+async def test_a_no_show_checking_in_late_is_told_so_in_words_CLUB_NO_SHOW(
+    engine: AsyncEngine,
+) -> None:
+    """A no-show's /checkin says 'no-show' in the club's words, never the code 'no_show'."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("cruz", "dora"))
+    await chat.wait(120)
+    assert (await chat.tournament()).entries[await chat.player_id("bob")].status.value == (
+        "no_show"
+    )
+    reply = await chat.say("bob", "/checkin")
+    assert "no_show" not in reply and "no-show" in reply, reply
