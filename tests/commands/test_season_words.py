@@ -96,3 +96,27 @@ async def test_a_no_show_checking_in_late_is_told_so_in_words_CLUB_NO_SHOW(
     )
     reply = await chat.say("bob", "/checkin")
     assert "no_show" not in reply and "no-show" in reply, reply
+
+
+async def test_confirm_in_the_clubs_language_reopens_a_final(engine: AsyncEngine) -> None:
+    """`/reopen N confirmar` (es), `potwierdź` (pl), `confirmă` (ro) is `confirm`, not a typo
+    answered with 'did you mean confirm?'."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", extra="consolation:no")
+    for _ in range(3):
+        state = await chat.tournament()
+        for match in state.matches.values():
+            if not match.is_final and match.is_ready:
+                await chat.say("ana", f"/result {match.number} {match.length}-0")
+    final = max((await chat.tournament()).matches)
+    reply = await chat.say("ana", f"/reopen {final} confirmar")
+    assert "reopened" in reply and "did you mean" not in reply, reply
+    assert not (await chat.tournament()).matches[final].is_final
+
+
+async def test_resultado_is_answered_as_result(engine: AsyncEngine) -> None:
+    """A Spanish director's `/resultado` is pointed to /result, not /report."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    reply = await chat.say("ana", "/resultado 1 3-1")
+    assert "/result" in reply and "/report" not in reply, reply
