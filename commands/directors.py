@@ -513,6 +513,8 @@ async def _no_such_match(s: Session, state: TournamentState, number: int, a: Arg
                     other=name,
                     command=f'{a.usage} tournament:"{name}"',
                 )
+    if not state.matches:
+        return Refused("redraw_not_drawn", tournament=state.name)  # not /schedule: /draw
     return Refused("no_such_match", match=number)
 
 

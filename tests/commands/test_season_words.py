@@ -120,3 +120,11 @@ async def test_resultado_is_answered_as_result(engine: AsyncEngine) -> None:
     await chat.night("bob", "cruz")
     reply = await chat.say("ana", "/resultado 1 3-1")
     assert "/result" in reply and "/report" not in reply, reply
+
+
+async def test_a_result_before_the_draw_points_to_draw(engine: AsyncEngine) -> None:
+    """`/result 1 3 1` before `/draw` says to draw, not '/schedule all' (which lists none)."""
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00"')
+    reply = await chat.say("ana", "/result 1 3 1")
+    assert "/draw" in reply and "/schedule" not in reply, reply
