@@ -275,6 +275,7 @@ SAID_IN_LANGUAGES = {
         "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
         "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
         "status": ("estado", "stan", "situatie"),
+        "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
     }.items()
     for word in words
 }

@@ -128,3 +128,12 @@ async def test_a_result_before_the_draw_points_to_draw(engine: AsyncEngine) -> N
     await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00"')
     reply = await chat.say("ana", "/result 1 3 1")
     assert "/draw" in reply and "/schedule" not in reply, reply
+
+
+async def test_turniej_is_answered_with_tournament(engine: AsyncEngine) -> None:
+    """A Polish director's `/turniej info` is pointed to /tournament, not a bare 'unknown'."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    for typed in ("/turniej info", "/turneu info", "/torneo info"):
+        reply = await chat.say("ana", typed)
+        assert "/tournament" in reply, reply
