@@ -500,8 +500,10 @@ async def _no_such_match(s: Session, state: TournamentState, number: int, a: Arg
         listed = await s.uow.tournaments.list(s.club.id)
         others = [
             (tid, name)
-            for tid, name, _, status in reversed(listed)
-            if tid != state.id and status != TournamentStatus.CANCELLED.value
+            for tid, name, start, status in reversed(listed)
+            if tid != state.id
+            and status != TournamentStatus.CANCELLED.value
+            and s.now - timedelta(days=7) <= start <= s.now + timedelta(days=1)  # this week
         ]
         for tid, name in others[:3]:
             other = await s.uow.tournaments.get(tid)

@@ -137,3 +137,21 @@ async def test_turniej_is_answered_with_tournament(engine: AsyncEngine) -> None:
     for typed in ("/turniej info", "/turneu info", "/torneo info"):
         reply = await chat.say("ana", typed)
         assert "/tournament" in reply, reply
+
+
+async def test_a_result_for_next_month_before_its_draw_points_to_draw_not_last_month(
+    engine: AsyncEngine,
+) -> None:
+    """A month after January, `/result 1 3-1` in February's undrawn night says to /draw; it
+    does not send the director back to a match of January."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", extra="consolation:no")
+    for _ in range(3):
+        state = await chat.tournament()
+        for match in state.matches.values():
+            if not match.is_final and match.is_ready:
+                await chat.say("ana", f"/result {match.number} {match.length}-0")
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    chat.at("2026-02-28 20:05")
+    reply = await chat.say("ana", "/result 1 3-1")
+    assert "/draw" in reply and "January Cup" not in reply, reply
