@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, arguments, claims, lookups, views, web
@@ -400,6 +401,18 @@ async def result(s: Session, a: Args) -> Reply:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]
         if not candidates:
+            a_id, b_id = first.id, second.id
+            other = await _elsewhere(
+                s, state, lambda t: any(m.involves(b_id) for m in t.matches_of(a_id))
+            )
+            if other is not None:
+                raise Refused(
+                    "no_match_between_other",
+                    a=first.name,
+                    b=second.name,
+                    tournament=state.name,
+                    command=f'{a.usage} tournament:"{other}"',
+                )
             raise Refused("no_match_between", a=first.name, b=second.name)
         # The next match to play between them, else the last one played (a correction).
         match = open_ones[0] if open_ones else candidates[-1]
@@ -496,28 +509,40 @@ async def _no_such_match(s: Session, state: TournamentState, number: int, a: Arg
     """Refuse a match number the tournament lacks; when the command named no tournament
     and a recent other one has that match (last night's, once next month's entries are
     what a bare command means), say how to name it."""
-    if not s.chosen:
-        listed = await s.uow.tournaments.list(s.club.id)
-        others = [
-            (tid, name)
-            for tid, name, start, status in reversed(listed)
-            if tid != state.id
-            and status != TournamentStatus.CANCELLED.value
-            and s.now - timedelta(days=7) <= start <= s.now + timedelta(days=1)  # this week
-        ]
-        for tid, name in others[:3]:
-            other = await s.uow.tournaments.get(tid)
-            if number in other.matches:
-                return Refused(
-                    "no_such_match_other",
-                    match=number,
-                    tournament=state.name,
-                    other=name,
-                    command=f'{a.usage} tournament:"{name}"',
-                )
+    other = await _elsewhere(s, state, lambda t: number in t.matches)
+    if other is not None:
+        return Refused(
+            "no_such_match_other",
+            match=number,
+            tournament=state.name,
+            other=other,
+            command=f'{a.usage} tournament:"{other}"',
+        )
     if not state.matches:
         return Refused("redraw_not_drawn", tournament=state.name)  # not /schedule: /draw
     return Refused("no_such_match", match=number)
+
+
+async def _elsewhere(
+    s: Session, state: TournamentState, has: Callable[[TournamentState], bool]
+) -> str | None:
+    """Return the name of this week's other tournament that `has` what the command
+    wanted, when the command named none."""
+    if s.chosen:
+        return None
+    listed = await s.uow.tournaments.list(s.club.id)
+    others = [
+        tid
+        for tid, _, start, status in reversed(listed)
+        if tid != state.id
+        and status != TournamentStatus.CANCELLED.value
+        and s.now - timedelta(days=7) <= start <= s.now + timedelta(days=1)  # this week
+    ]
+    for tid in others[:3]:
+        other = await s.uow.tournaments.get(tid)
+        if has(other):
+            return other.name
+    return None
 
 
 async def _correct(

@@ -679,4 +679,5 @@ MESSAGES: dict[str, str] = {
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} has no match {match}. For {other}'s match {match}: {command}",
+    "refused.no_match_between_other": "{a} and {b} have no match together in {tournament}. For the other tournament: {command}",
 }

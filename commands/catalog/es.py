@@ -652,4 +652,5 @@ MESSAGES: dict[str, str] = {
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} no tiene encuentro {match}. Para el encuentro {match} de {other}: {command}",
+    "refused.no_match_between_other": "{a} y {b} no tienen ningún encuentro juntos en {tournament}. Para el otro torneo: {command}",
 }

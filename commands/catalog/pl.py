@@ -652,4 +652,5 @@ MESSAGES: dict[str, str] = {
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} nie ma meczu {match}. Mecz {match} turnieju {other}: {command}",
+    "refused.no_match_between_other": "{a} i {b} nie mają wspólnego meczu w turnieju {tournament}. W drugim turnieju: {command}",
 }

@@ -652,4 +652,5 @@ MESSAGES: dict[str, str] = {
     "rules.place_points": "{place}: {points}",
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} nu are partida {match}. Pentru partida {match} din {other}: {command}",
+    "refused.no_match_between_other": "{a} și {b} nu au nicio partidă împreună în {tournament}. Pentru celălalt turneu: {command}",
 }

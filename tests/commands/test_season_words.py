@@ -155,3 +155,19 @@ async def test_a_result_for_next_month_before_its_draw_points_to_draw_not_last_m
     chat.at("2026-02-28 20:05")
     reply = await chat.say("ana", "/result 1 3-1")
     assert "/draw" in reply and "January Cup" not in reply, reply
+
+
+async def test_a_result_by_names_of_last_nights_match_says_how_to_name_it(
+    engine: AsyncEngine,
+) -> None:
+    """After the final, `/result bob 3-0 cruz` in next month's entries names last night."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", extra="consolation:no")
+    for _ in range(3):
+        state = await chat.tournament()
+        for match in state.matches.values():
+            if not match.is_final and match.is_ready:
+                await chat.say("ana", f"/result {match.number} {match.length}-0")
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    reply = await chat.say("ana", "/result bob 3-1 cruz")
+    assert '/result bob 3-1 cruz tournament:"January Cup"' in reply, reply
