@@ -39,12 +39,15 @@ class Rendered:
     tables: tuple[str, ...]  # each table alone, monospaced, for adapters that split
 
 
+_NAMED_THINGS = frozenset({"tournament", "other", "club"})
+
+
 def _without_repeated_word(literal: str, key: str, value: str) -> str:
     """Drop the catalog's word before `{key}` when the value starts with it: "Turniej
     {tournament}" with "Turniej Marcowy" says "Turniej Marcowy", not "Turniej Turniej"."""
     first = value.split(" ", 1)[0].casefold()
-    if not first or "{" + key + "}" not in literal:
-        return literal
+    if key not in _NAMED_THINGS or not first or "{" + key + "}" not in literal:
+        return literal  # a person's "De la Cruz" keeps the "de" before it
 
     def drop(match: re.Match[str]) -> str:
         return match.group(0) if match.group(1).casefold() != first else "{" + key + "}"

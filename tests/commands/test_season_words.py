@@ -171,3 +171,10 @@ async def test_a_result_by_names_of_last_nights_match_says_how_to_name_it(
     await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
     reply = await chat.say("ana", "/result bob 3-1 cruz")
     assert '/result bob 3-1 cruz tournament:"January Cup"' in reply, reply
+
+
+def test_a_players_name_keeps_the_word_before_it() -> None:
+    """Only a tournament's name drops a repeated word: 'de De la Cruz' is a person's."""
+    renderer = Renderer("es", "UTC", "plain")
+    text = renderer.message(msg("checkin.done", name=Name("De la Cruz")))
+    assert text == "Llegada de De la Cruz registrada. ¡Mucha suerte!"
