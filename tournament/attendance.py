@@ -205,8 +205,10 @@ def _restorable(
 ) -> bool:
     if match.status not in (MatchStatus.FORFEIT, MatchStatus.DOUBLE_FORFEIT):
         return False
-    if match.forfeited_by != frozenset({player}) or match.finished_at != left_at:
+    if match.forfeited_by != frozenset({player}):
         return False
+    if match.finished_at != left_at and f"noshow:{match.number}" not in state.done:
+        return False  # not lost by the departure (nor when an opponent arrived after it)
     if f"forfeit:{match.number}" in state.done:
         return False  # lost by lateness at the venue, before leaving
     if match.stage in (Stage.GROUP, Stage.TIEBREAK):

@@ -203,8 +203,8 @@ def test_a_no_show_leaves_the_match_of_an_opponent_not_yet_here_to_the_clock_CLU
     pending = next(m for m in night.state.matches_of(third) if first.black in m.players)
     assert pending.winner is None and not pending.is_final
     attendance.check_in(night.state, third, at("20:31"))
-    due.sweep(night.state, at("23:59"))
-    assert pending.winner == third
+    due.sweep(night.state, at("20:31"))  # here: the no-show's match is theirs at once
+    assert pending.winner == third and pending.finished_at == at("20:31")
 
 
 def test_a_player_who_played_is_no_no_show_without_a_check_in_CLUB_NO_SHOW() -> None:
@@ -218,3 +218,20 @@ def test_a_player_who_played_is_no_no_show_without_a_check_in_CLUB_NO_SHOW() -> 
     due.sweep(night.state, at("23:59"))
     for player in first.players:
         assert night.state.entries[player].status is EntryStatus.ACTIVE
+
+
+def test_an_excused_no_show_gets_back_the_match_given_on_arrival_CLUB_NO_SHOW() -> None:
+    """Reinstating a no-show reopens the match their opponent took on arriving too."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    first = next(m for m in night.state.matches.values() if m.round == 1)
+    third = next(p for p in night.ids.values() if p not in first.players)
+    attendance.check_in(night.state, first.white or 0, at("19:50"))
+    due.sweep(night.state, at("20:30"))
+    attendance.check_in(night.state, third, at("20:31"))
+    due.sweep(night.state, at("20:31"))
+    pending = next(m for m in night.state.matches_of(third) if first.black in m.players)
+    assert pending.winner == third
+    attendance.reinstate(night.state, first.black or 0, at("20:32"))
+    assert not pending.is_final
