@@ -274,7 +274,7 @@ SAID_IN_LANGUAGES = {
         "help": ("ayuda", "pomoc", "ajutor"),
         "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
         "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
-        "status": ("estado", "stan", "situatie"),
+        "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
         "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
     }.items()
     for word in words

@@ -178,3 +178,11 @@ def test_a_players_name_keeps_the_word_before_it() -> None:
     renderer = Renderer("es", "UTC", "plain")
     text = renderer.message(msg("checkin.done", name=Name("De la Cruz")))
     assert text == "Llegada de De la Cruz registrada. ¡Mucha suerte!"
+
+
+async def test_stare_is_answered_with_status(engine: AsyncEngine) -> None:
+    """A Romanian director's `/stare` (state) is pointed to /status."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:ro")
+    reply = await chat.say("ana", "/stare")
+    assert "/status" in reply, reply
