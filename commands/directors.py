@@ -381,7 +381,7 @@ async def result(s: Session, a: Args) -> Reply:
     found = a.scores("score")
     first, second = a.player("player"), a.player("opponent")
     number = a.match("match")
-    if number is not None and (first is not None or second is None):
+    if number is not None:
         match = state.matches.get(number)
         if match is None:
             raise await _no_such_match(s, state, number, a)
@@ -395,8 +395,12 @@ async def result(s: Session, a: Args) -> Reply:
                 white=views.name(names, match.white),
                 black=views.name(names, match.black),
             )
-        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's.
-        white_first = first is None or match.white == first.id
+        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's,
+        # `/result 16 7-5 alex` alex's opponent's.
+        if first is not None:
+            white_first = match.white == first.id
+        else:
+            white_first = second is None or match.black == second.id
     elif number is None and first is not None and second is not None:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]

@@ -186,3 +186,21 @@ async def test_stare_is_answered_with_status(engine: AsyncEngine) -> None:
     await chat.say("ana", "/club language:ro")
     reply = await chat.say("ana", "/stare")
     assert "/status" in reply, reply
+
+
+async def test_a_result_naming_only_the_loser_is_read_and_a_stranger_refused(
+    engine: AsyncEngine,
+) -> None:
+    """`/result 1 3-2 LOSER` gives the loser's opponent 3; a player not in match 1 is told
+    who plays it, not shown the generic forms with match 12."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eve")
+    match = (await chat.tournament()).matches[1]
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora", "eve")}
+    loser = names[match.black or 0]
+    stranger = next(n for i, n in names.items() if i not in match.players)
+    reply = await chat.say("ana", f"/result 1 3-2 {stranger}")
+    assert "12" not in reply and names[match.white or 0] in reply, reply
+    await chat.say("ana", f"/result 1 3-2 {loser}")
+    match = (await chat.tournament()).matches[1]
+    assert (match.white_score, match.black_score) == (3, 2)
