@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, arguments, claims, lookups, views, web
@@ -399,10 +400,10 @@ async def result(s: Session, a: Args) -> Reply:
     found = a.scores("score")
     first, second = a.player("player"), a.player("opponent")
     number = a.match("match")
-    if number is not None and (first is not None or second is None):
+    if number is not None:
         match = state.matches.get(number)
         if match is None:
-            raise Refused("no_such_match", match=number)
+            raise await _no_such_match(s, state, number, a)
         named = [p for p in (first, second) if p is not None]
         if not all(match.involves(p.id) for p in named):
             names = await s.names(set(match.players))
@@ -413,12 +414,28 @@ async def result(s: Session, a: Args) -> Reply:
                 white=views.name(names, match.white),
                 black=views.name(names, match.black),
             )
-        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's.
-        white_first = first is None or match.white == first.id
+        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's,
+        # `/result 16 7-5 alex` alex's opponent's.
+        if first is not None:
+            white_first = match.white == first.id
+        else:
+            white_first = second is None or match.black == second.id
     elif number is None and first is not None and second is not None:
         candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
         open_ones = [m for m in candidates if not m.is_final]
         if not candidates:
+            a_id, b_id = first.id, second.id
+            other = await _elsewhere(
+                s, state, lambda t: any(m.involves(b_id) for m in t.matches_of(a_id))
+            )
+            if other is not None:
+                raise Refused(
+                    "no_match_between_other",
+                    a=first.name,
+                    b=second.name,
+                    tournament=state.name,
+                    command=f'{a.usage} tournament:"{other}"',
+                )
             raise Refused("no_match_between", a=first.name, b=second.name)
         # The next match to play between them, else the last one played (a correction).
         match = open_ones[0] if open_ones else candidates[-1]
@@ -507,8 +524,48 @@ async def reopen(s: Session, a: Args) -> Reply:
     state, number = await _numbered(s, a)
     match = state.matches.get(number)
     if match is None:
-        raise Refused("no_such_match", match=number)
+        raise await _no_such_match(s, state, number, a)
     return await _correct(s, state, match, "reopen", a, f"/reopen {number}")
+
+
+async def _no_such_match(s: Session, state: TournamentState, number: int, a: Args) -> Refused:
+    """Refuse a match number the tournament lacks; when the command named no tournament
+    and a recent other one has that match (last night's, once next month's entries are
+    what a bare command means), say how to name it."""
+    other = await _elsewhere(s, state, lambda t: number in t.matches)
+    if other is not None:
+        return Refused(
+            "no_such_match_other",
+            match=number,
+            tournament=state.name,
+            other=other,
+            command=f'{a.usage} tournament:"{other}"',
+        )
+    if not state.matches:
+        return Refused("redraw_not_drawn", tournament=state.name)  # not /schedule: /draw
+    return Refused("no_such_match", match=number)
+
+
+async def _elsewhere(
+    s: Session, state: TournamentState, has: Callable[[TournamentState], bool]
+) -> str | None:
+    """Return the name of this week's other tournament that `has` what the command
+    wanted, when the command named none."""
+    if s.chosen:
+        return None
+    listed = await s.uow.tournaments.list(s.club.id)
+    others = [
+        tid
+        for tid, _, start, status in reversed(listed)
+        if tid != state.id
+        and status != TournamentStatus.CANCELLED.value
+        and s.now - timedelta(days=7) <= start <= s.now + timedelta(days=1)  # this week
+    ]
+    for tid in others[:3]:
+        other = await s.uow.tournaments.get(tid)
+        if has(other):
+            return other.name
+    return None
 
 
 async def _correct(

@@ -21,7 +21,7 @@ from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to
 from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, bind
 from tournament.club import Club
-from tournament.model import Refused
+from tournament.model import EntryStatus, Refused
 from tournament.scoring import ScoreError
 
 log = logging.getLogger("clubtd.commands")
@@ -449,6 +449,8 @@ def _params(params: Mapping[str, object]) -> dict[str, Param]:
             out[key] = When(value, "datetime")
         elif isinstance(value, When | Name | Msg):
             out[key] = value
+        elif isinstance(value, EntryStatus):
+            out[key] = msg(f"entry.{value.value}")  # "no-show" in the club's words
         else:
             out[key] = Name(str(value))
     return out

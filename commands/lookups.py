@@ -327,25 +327,25 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         )
     )
     points = preset.ranking
-    places = " · ".join(
-        f"{views.place_label(band.first, band.last)}: {_number(band.points)}"
-        for band in points.places
-    )
+    # Points are numbers the renderer writes as the club's language does (0,25 in es/pl/ro).
+    places: Param = ""
+    for band in reversed(points.places):
+        place = msg(
+            "rules.place_points",
+            place=views.place_label(band.first, band.last),
+            points=float(band.points),
+        )
+        places = place if places == "" else msg("rules.list_more", first=place, rest=places)
     parts.append(
         msg(
             "rules.ranking_places",
             places=places,
-            participation=_number(points.participation),
-            per_win=_number(points.per_match_won),
+            participation=float(points.participation),
+            per_win=float(points.per_match_won),
         )
     )
     parts.append(msg("rules.place_share"))  # PLACE-SHARE
     return tuple(parts)
-
-
-def _number(value: float) -> str:
-    """Return a preset's points as written in its file: 0.5, 0.25, 2."""
-    return f"{value:g}"
 
 
 def preset_options(preset: Preset, *, now: bool) -> list[Msg]:

@@ -163,8 +163,11 @@ OPTION_WORDS: Mapping[str, str] = {
     for word in words
 }
 
-TOURNAMENT = Param("tournament", "tournament")
-"""Every command accepts `tournament:"May Cup"` (INTERFACE §1)."""
+TOURNAMENT = Param(
+    "tournament", "tournament", aliases=("turniej", "turnieju", "torneo", "turneu", "turneul")
+)
+"""Every command accepts `tournament:"May Cup"` (INTERFACE §1), in the club's word too
+(`turniej:`, `torneo:`, `turneu:`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +294,7 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             if param.required:
                 _missing(signature, param, raw)
             continue
-        values[param.name] = _convert(signature, param, given)
+        values[param.name] = _convert(signature, param, given, raw)
     return Args(signature.path, values, extra, signature.usage(typed=raw))
 
 
@@ -367,7 +370,7 @@ def _time_of_day(
 
 def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
     """Read `/report 3 1` (a phone keyboard's way) as the score 3-1, where a score is all
-    the command takes positionally."""
+    the command takes positionally, and `/result 6 5 2` as match 6 won 5-2."""
     positional = [p for p in signature.params if p.positional]
     if (
         len(positional) == 1
@@ -376,6 +379,15 @@ def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
         and all(w.isdigit() and len(w) <= 2 for w in words)
     ):
         return [f"{words[0]}-{words[1]}"]
+    if (
+        positional
+        and positional[0].type == "match"
+        and any(p.type == "score" for p in positional)
+        and len(words) == 3
+        and all(w.isdigit() for w in words)
+        and all(len(w) <= 2 for w in words[1:])
+    ):
+        return [words[0], f"{words[1]}-{words[2]}"]  # /result 6 5 2: match 6, 5-2
     return words
 
 
@@ -479,7 +491,12 @@ def _refuse_near_miss(
         raise Refused("did_you_mean_word", text=word, suggestion=close[0], usage=usage)
 
 
-def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
+def _convert(
+    signature: Signature,
+    param: Param,
+    given: str | list[str],
+    typed: Mapping[str, str | list[str]] | None = None,
+) -> Any:
     usage = signature.usage()
     if isinstance(given, list):
         if param.type == "score":
@@ -518,7 +535,7 @@ def _convert(signature: Signature, param: Param, given: str | list[str]) -> Any:
         case "choice":
             chosen = param.choice(text)
             if chosen is None:
-                _refuse_near_miss(signature, param, text, {})
+                _refuse_near_miss(signature, param, text, typed or {})  # /reopen 11 confirm
                 raise Refused("bad_choice", option=param.name, text=text, choices=_choices(param))
             return chosen
     raise AssertionError(param.type)  # pragma: no cover - every type is handled above

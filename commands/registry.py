@@ -81,11 +81,12 @@ MATCH_FIRST = Param("match", "match", required=True, positional=True)
 # Which report an Accept or Dispute button answers (its sequence number in the match).
 REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
-# A correction that changes played pairings goes ahead only with this word.
-CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",))
 # `confirm` as a club types it (es, pl, ro).
 CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
 CONFIRM_WORDS |= {w: "confirm" for w in ("potwierdź", "potwierdz", "potwierdzam")}
+CONFIRM_WORDS |= {"confirmati": "confirm", "confirmați": "confirm"}
+# A correction that changes played pairings goes ahead only with this word.
+CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",), synonyms=CONFIRM_WORDS)
 YES_NO = arguments.YES_NO_SYNONYMS
 # A language typed by name, in any of the four: language:romanian, language:polski.
 LANGUAGE_NAMES = {
@@ -272,8 +273,9 @@ SAID_IN_LANGUAGES = {
         "rules": ("reglas", "reglamento", "zasady", "regulamin", "reguli", "regulament"),
         "help": ("ayuda", "pomoc", "ajutor"),
         "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
-        "result": ("resultat", "wyniki", "rezultate"),
-        "status": ("estado", "stan", "situatie"),
+        "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
+        "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
+        "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
     }.items()
     for word in words
 }

@@ -44,6 +44,22 @@ class Rendered:
     tables: tuple[str, ...]  # each table alone, monospaced, for adapters that split
 
 
+_NAMED_THINGS = frozenset({"tournament", "other", "club"})
+
+
+def _without_repeated_word(literal: str, key: str, value: str) -> str:
+    """Drop the catalog's word before `{key}` when the value starts with it: "Turniej
+    {tournament}" with "Turniej Marcowy" says "Turniej Marcowy", not "Turniej Turniej"."""
+    first = value.split(" ", 1)[0].casefold()
+    if key not in _NAMED_THINGS or not first or "{" + key + "}" not in literal:
+        return literal  # a person's "De la Cruz" keeps the "de" before it
+
+    def drop(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(1).casefold() != first else "{" + key + "}"
+
+    return re.sub(r"(\w+) \{" + re.escape(key) + r"\}", drop, literal)
+
+
 def escape(text: str, fmt: Format) -> str:
     """Escape user text for the format and defuse mentions: `@everyone`, `@here`, and a
     display name like `@someone` (Telegram links and notifies a user name anywhere in a
@@ -84,6 +100,7 @@ class Renderer:
         literal = escape(raw, self.fmt) if self.fmt != "markdown" else raw
         params = {k: self.param(v) for k, v in message.params.items()}
         for key, value in params.items():
+            literal = _without_repeated_word(literal, key, value)
             if value.endswith("."):
                 # "Gina R." ends the sentence itself: no "Gina R.." from "{name}."
                 literal = literal.replace("{" + key + "}.", "{" + key + "}")

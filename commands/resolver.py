@@ -152,10 +152,17 @@ async def choose_tournament(s: Session, text: str) -> None:
     wanted = fold(text)
     # Of tournaments sharing a name, one called off comes first, so the live one wins.
     listed = sorted(listed, key=lambda t: (t[3] != TournamentStatus.CANCELLED.value, t[2]))
-    exact = [tid for tid, name, _, _ in listed if fold(name) == wanted]
-    starts = [tid for tid, name, _, _ in listed if fold(name).startswith(wanted)]
-    found = exact or starts
-    if wanted and len(set(found)) >= 1 and (exact or len(set(starts)) == 1):
+    folded = {tid: fold(name) for tid, name, _, _ in listed}
+    exact = [tid for tid, _, _, _ in listed if folded[tid] == wanted]
+    starts = [tid for tid, _, _, _ in listed if folded[tid].startswith(wanted)]
+    # Forgiving like player names: `februarie` finds "Cupa Februarie", `cupa feb` too.
+    by_words = [
+        tid
+        for tid, _, _, _ in listed
+        if all(any(w.startswith(t) for w in folded[tid].split()) for t in wanted.split())
+    ]
+    found = exact or starts or by_words
+    if wanted and found and len({folded[tid] for tid in found}) == 1:
         s.choose(found[-1])  # the latest of that name
         return
     names = [name for _, name, _, _ in sorted(listed, key=lambda t: t[2])]

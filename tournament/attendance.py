@@ -205,8 +205,10 @@ def _restorable(
 ) -> bool:
     if match.status not in (MatchStatus.FORFEIT, MatchStatus.DOUBLE_FORFEIT):
         return False
-    if match.forfeited_by != frozenset({player}) or match.finished_at != left_at:
+    if match.forfeited_by != frozenset({player}):
         return False
+    if match.finished_at != left_at and f"noshow:{match.number}" not in state.done:
+        return False  # not lost by the departure (nor when an opponent arrived after it)
     if f"forfeit:{match.number}" in state.done:
         return False  # lost by lateness at the venue, before leaving
     if match.stage in (Stage.GROUP, Stage.TIEBREAK):
@@ -255,5 +257,5 @@ def _active_entry(state: TournamentState, player: PlayerId) -> Entry:
     if entry is None:
         raise Refused("not_registered", tournament=state.name)
     if entry.status is not EntryStatus.ACTIVE:
-        raise Refused("entry_not_active", status=entry.status.value)
+        raise Refused("entry_not_active", status=entry.status)
     return entry

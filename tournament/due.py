@@ -24,7 +24,7 @@ from tournament.events import (
 )
 from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
-from tournament.state import Match, Penalty, TournamentState, minutes
+from tournament.state import Entry, Match, Penalty, TournamentState, minutes
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,7 @@ class DueAction:
     key: str
     due: datetime
     kind: str  # confirm_reminder | checkin_open | match_reminder | lateness | forfeit | accept
+    # | no_show_forfeit
     match: int | None = None
     step: int = 0
 
@@ -106,11 +107,38 @@ def apply(state: TournamentState, action: DueAction) -> list[Event]:
                 at=at, match=match.number, white=match.white, black=match.black, start=match.start
             )
         ]
+    if action.kind == "no_show_forfeit":
+        return _no_show_forfeit(state, match, at)
     if _began_by(state, match, at):
         return []
     if action.kind == "lateness":
         return _lateness_step(state, match, action.step, at)
     return _lateness_forfeit(state, match, at)
+
+
+def _arrival_after_no_show(absent: Entry, other: Entry) -> datetime | None:
+    """Return when `other` is here to take a match of the no-show `absent`, if they come
+    (CLUB-NO-SHOW: the no-show's matches are lost at once to an opponent who is here)."""
+    since = absent.withdrawn_at
+    if absent.status is not EntryStatus.NO_SHOW or since is None:
+        return None
+    for span in other.presence:
+        if span.end is None or span.end > since:
+            return max(span.start, since)
+    return None
+
+
+def _no_show_forfeit(state: TournamentState, match: Match, at: datetime) -> list[Event]:
+    """Give the opponent who is here the match of a no-show (CLUB-NO-SHOW)."""
+    if match.status is not MatchStatus.SCHEDULED:
+        return []
+    absent = [p for p in match.players if state.entries[p].status is EntryStatus.NO_SHOW]
+    here = [p for p in match.players if state.entries[p].present_at(at)]
+    if len(absent) != 1 or absent == here or not here:
+        return []
+    events = forfeits.forfeit_match(state, match, (absent[0],), at, reason="no_show")
+    events.extend(progress.settle(state, at))
+    return events
 
 
 def _order(action: DueAction) -> tuple[datetime, int, str]:
@@ -152,6 +180,9 @@ def _match_actions(state: TournamentState, match: Match) -> list[DueAction]:
     if match.status is not MatchStatus.SCHEDULED:
         return actions
     white, black = state.entries[match.white], state.entries[match.black]  # type: ignore[index]
+    arrives = _arrival_after_no_show(white, black) or _arrival_after_no_show(black, white)
+    if arrives is not None:
+        actions.append(DueAction(f"noshow:{number}", arrives, "no_show_forfeit", number))
     began = both_present_from(white, black, match.start)
     rules = state.preset.lateness
     for step in point_steps(rules, match.length):

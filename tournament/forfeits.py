@@ -67,10 +67,14 @@ def no_show(state: TournamentState, player: PlayerId, at: datetime) -> list[Even
         if match.is_final or not match.is_ready:
             continue
         opponent = match.opponent_of(player)
-        absent_too = opponent is not None and state.entries[opponent].status is (
-            EntryStatus.NO_SHOW
-        )
-        losers = (player, opponent) if absent_too and opponent is not None else (player,)
+        assert opponent is not None
+        absent_too = state.entries[opponent].status is EntryStatus.NO_SHOW
+        if not absent_too and not state.entries[opponent].present_at(at):
+            # Nobody wins by a no-show without coming: the lateness clock decides this
+            # match, a win if the opponent arrives in time, else a double forfeit
+            # (CLUB-BOTH-ABSENT) that makes them a no-show too.
+            continue
+        losers = (player, opponent) if absent_too else (player,)
         events.extend(forfeit_match(state, match, losers, at, reason="no_show"))
     events.append(SanctionRecorded(at=at, player=player, reason="no_show"))
     return events
@@ -80,7 +84,17 @@ def is_no_show(state: TournamentState, player: PlayerId, at: datetime) -> bool:
     """Return whether a forfeit at `at` makes the player a no-show (CLUB-NO-SHOW)."""
     entry = state.entries[player]
     came = any(span.start <= at for span in entry.presence)
-    return entry.status is EntryStatus.ACTIVE and entry.confirmed and not came
+    # A match played or being played says they came, checked in or not (a club whose
+    # director types the results checks nobody in).
+    played = any(
+        m.status in _PLAYED and player not in m.forfeited_by for m in state.matches_of(player)
+    )
+    return entry.status is EntryStatus.ACTIVE and entry.confirmed and not came and not played
+
+
+_PLAYED = frozenset(
+    {MatchStatus.PLAYING, MatchStatus.PENDING, MatchStatus.DISPUTED, MatchStatus.FINISHED}
+)
 
 
 def _replace_in_knockout(

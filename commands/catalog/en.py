@@ -684,4 +684,9 @@ MESSAGES: dict[str, str] = {
     "refused.bad_claim_code": "That claim code does not work: it is mistyped, used or expired. Ask a director for a new one (/director claim) and send it to me here: /register claim:CODE",
     "refused.start_too_far": '{start} is too far ahead: a tournament starts at most two years from now (by {latest}). Choose an earlier start, e.g. start:"2026-01-31 20:00".',
     "arg.club_choice": "which of your clubs (in a private chat, when you are in several)",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} has no match {match}. For {other}'s match {match}: {command}",
+    "refused.no_match_between_other": "{a} and {b} have no match together in {tournament}. For the other tournament: {command}",
 }

@@ -657,4 +657,9 @@ MESSAGES: dict[str, str] = {
     "refused.bad_claim_code": "Ese código de reclamación no sirve: está mal escrito, ya se usó o caducó. Pide uno nuevo a un director (/director claim) y envíamelo aquí: /register claim:CÓDIGO",
     "refused.start_too_far": '{start} queda demasiado lejos: un torneo empieza como mucho dentro de dos años (hasta el {latest}). Elige un inicio anterior, p. ej. start:"2026-01-31 20:00".',
     "arg.club_choice": "cuál de tus clubes (en un chat privado, si estás en varios)",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} no tiene encuentro {match}. Para el encuentro {match} de {other}: {command}",
+    "refused.no_match_between_other": "{a} y {b} no tienen ningún encuentro juntos en {tournament}. Para el otro torneo: {command}",
 }

@@ -657,4 +657,9 @@ MESSAGES: dict[str, str] = {
     "refused.bad_claim_code": "Ten kod przejęcia nie działa: jest źle wpisany, zużyty albo wygasł. Poproś sędziego o nowy (/director claim) i wyślij mi go tutaj: /register claim:KOD",
     "refused.start_too_far": '{start} to za daleko: turniej może się zacząć najpóźniej za dwa lata (do {latest}). Wybierz wcześniejszy start, np. start:"2026-01-31 20:00".',
     "arg.club_choice": "który z Twoich klubów (na czacie prywatnym, gdy należysz do kilku)",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} nie ma meczu {match}. Mecz {match} turnieju {other}: {command}",
+    "refused.no_match_between_other": "{a} i {b} nie mają wspólnego meczu w turnieju {tournament}. W drugim turnieju: {command}",
 }

@@ -657,4 +657,9 @@ MESSAGES: dict[str, str] = {
     "refused.bad_claim_code": "Acest cod de revendicare nu funcționează: e scris greșit, folosit sau expirat. Cereți unui arbitru unul nou (/director claim) și trimiteți-mi-l aici: /register claim:COD",
     "refused.start_too_far": '{start} este prea departe: un turneu începe cel mult peste doi ani (până pe {latest}). Alegeți un început mai apropiat, de ex. start:"2026-01-31 20:00".',
     "arg.club_choice": "care dintre cluburile dumneavoastră (într-un chat privat, dacă sunteți în mai multe)",
+    # -- season --
+    "rules.place_points": "{place}: {points}",
+    "rules.list_more": "{first} · {rest}",
+    "refused.no_such_match_other": "{tournament} nu are partida {match}. Pentru partida {match} din {other}: {command}",
+    "refused.no_match_between_other": "{a} și {b} nu au nicio partidă împreună în {tournament}. Pentru celălalt turneu: {command}",
 }

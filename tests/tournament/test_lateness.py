@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from tests.tournament.nights import Night, at
-from tournament import attendance, due, overrides
+from tournament import attendance, due, overrides, reports
 from tournament.events import LatenessPoint, MatchForfeited, NoShow, SanctionRecorded
 from tournament.lateness import forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Stage
 from tournament.preset import load_preset
+from tournament.scoring import FinalScore
 
 
 def two_player_night(**overrides: object) -> Night:
@@ -154,3 +155,83 @@ def test_a_player_who_checked_in_then_left_is_not_a_no_show_CLUB_NO_SHOW() -> No
     due.sweep(night.state, at("20:30"))
     assert night.match("alice", "bob").status is MatchStatus.FORFEIT
     assert night.state.entries[bob].status is EntryStatus.ACTIVE
+
+
+def test_nobody_wins_by_a_no_show_without_coming_CLUB_NO_SHOW_CLUB_BOTH_ABSENT() -> None:
+    """Three entered, nobody checks in: no forfeit win, no champion for someone never there."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    due.sweep(night.state, at("23:59"))
+    group = [m for m in night.state.matches.values() if m.stage is Stage.GROUP]
+    assert [m.status for m in group] == [MatchStatus.DOUBLE_FORFEIT] * 3
+    assert all(m.winner is None for m in group)
+    assert all(e.status is EntryStatus.NO_SHOW for e in night.state.entries.values())
+
+
+def test_a_no_show_forfeits_at_once_to_an_opponent_who_is_here_CLUB_NO_SHOW() -> None:
+    """The no-show's later match goes to the opponent who came, who waits no longer."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob")
+    night.enter("carol", check_in=at("19:30"))
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    due.sweep(night.state, at("20:30"))
+    absent = [
+        p
+        for p in ("alice", "bob")
+        if night.state.entries[night.id(p)].status is EntryStatus.NO_SHOW
+    ]
+    assert absent
+    for name in absent:
+        match = night.match(name, "carol")
+        if match.is_final:
+            assert match.winner == night.id("carol")
+
+
+def test_a_no_show_leaves_the_match_of_an_opponent_not_yet_here_to_the_clock_CLUB_NO_SHOW() -> (
+    None
+):
+    """The opponent who has not come yet gets no win now; arriving in time, they win it."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    first = next(m for m in night.state.matches.values() if m.round == 1)
+    third = next(p for p in night.ids.values() if p not in first.players)
+    attendance.check_in(night.state, first.white or 0, at("19:50"))
+    due.sweep(night.state, at("20:30"))  # black never came: a no-show
+    assert night.state.entries[first.black or 0].status is EntryStatus.NO_SHOW
+    pending = next(m for m in night.state.matches_of(third) if first.black in m.players)
+    assert pending.winner is None and not pending.is_final
+    attendance.check_in(night.state, third, at("20:31"))
+    due.sweep(night.state, at("20:31"))  # here: the no-show's match is theirs at once
+    assert pending.winner == third and pending.finished_at == at("20:31")
+
+
+def test_a_player_who_played_is_no_no_show_without_a_check_in_CLUB_NO_SHOW() -> None:
+    """A club whose director types the results checks nobody in: a player late for a later
+    match after playing one came, and loses that match without a no-show suspension."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    first = next(m for m in night.state.matches.values() if m.round == 1)
+    reports.set_result(night.state, first.number, FinalScore(3, 1), at("20:05"))
+    due.sweep(night.state, at("23:59"))
+    for player in first.players:
+        assert night.state.entries[player].status is EntryStatus.ACTIVE
+
+
+def test_an_excused_no_show_gets_back_the_match_given_on_arrival_CLUB_NO_SHOW() -> None:
+    """Reinstating a no-show reopens the match their opponent took on arriving too."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "bob", "carol")
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    first = next(m for m in night.state.matches.values() if m.round == 1)
+    third = next(p for p in night.ids.values() if p not in first.players)
+    attendance.check_in(night.state, first.white or 0, at("19:50"))
+    due.sweep(night.state, at("20:30"))
+    attendance.check_in(night.state, third, at("20:31"))
+    due.sweep(night.state, at("20:31"))
+    pending = next(m for m in night.state.matches_of(third) if first.black in m.players)
+    assert pending.winner == third
+    attendance.reinstate(night.state, first.black or 0, at("20:32"))
+    assert not pending.is_final
