@@ -60,11 +60,13 @@ def _without_repeated_word(literal: str, key: str, value: str) -> str:
     return re.sub(r"(\w+) \{" + re.escape(key) + r"\}", drop, literal)
 
 
-def escape(text: str, fmt: Format) -> str:
+def escape(text: str, fmt: Format, *, ours: bool = False) -> str:
     """Escape user text for the format and defuse mentions: `@everyone`, `@here`, and a
     display name like `@someone` (Telegram links and notifies a user name anywhere in a
-    message) show as typed and ping nobody."""
-    text = _MENTION.sub("@" + _ZERO_WIDTH_SPACE, text)
+    message) show as typed and ping nobody. The catalog's own text (`ours`) keeps its
+    `@wait 10m`, which a console user copies as it is."""
+    if not ours:
+        text = _MENTION.sub("@" + _ZERO_WIDTH_SPACE, text)
     if fmt == "html":
         return html.escape(text, quote=False)
     if fmt == "markdown":
@@ -97,7 +99,7 @@ class Renderer:
     def message(self, message: Msg) -> str:
         """Render one message, escaped for the format."""
         raw = choose_plurals(template(self.language, message.key), message.params, self.language)
-        literal = escape(raw, self.fmt) if self.fmt != "markdown" else raw
+        literal = escape(raw, self.fmt, ours=True) if self.fmt != "markdown" else raw
         params = {k: self.param(v) for k, v in message.params.items()}
         for key, value in params.items():
             literal = _without_repeated_word(literal, key, value)
