@@ -483,10 +483,13 @@ async def _set_result(
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction,
         # unless it undoes played knockout matches (a group match reopened after them).
-        confirmed = a.choice("confirm") is not None
-        undone = (
-            () if confirmed else corrections.open_conflicts(state, match.number, change, s.now)
+        conflicts = corrections.open_conflicts(state, match.number, change, s.now)
+        version = corrections.asked_version(
+            state, match, corrections.Impact(conflicts=tuple(conflicts))
         )
+        stale = _stale(a, version)
+        confirmed = a.choice("confirm") is not None and not stale
+        undone = () if confirmed else conflicts
         if undone:
             command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
             ask = msg(
@@ -495,8 +498,9 @@ async def _set_result(
                 matches=", ".join(map(str, undone)),
                 command=command,
             )
-            button = Button(msg("button.confirm_correction"), command)
-            return Reply((ask,), (button,), private=True)
+            button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
+            said = (msg("correct.stale", match=match.number), ask) if stale else (ask,)
+            return Reply(said, (button,), private=True)
         events = corrections.set_result(state, match.number, change, s.now, confirmed=confirmed)
         s.events.extend(events)
         s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
@@ -517,6 +521,13 @@ def _result_forms(state: TournamentState, match: Match | None = None) -> str:
 
 def _white_first(score: FinalScore) -> list[tuple[int, int]]:
     return [(score.white, score.black), *score.tiebreaks]
+
+
+def _stale(a: Args, version: str) -> bool:
+    """Say whether a confirm button was offered for another state of the match than the
+    one it meets now (typed without `seen:`, a confirm acts on what is there)."""
+    seen = a.text("seen")
+    return a.choice("confirm") is not None and seen is not None and seen.strip() != version
 
 
 async def reopen(s: Session, a: Args) -> Reply:
@@ -581,9 +592,13 @@ async def _correct(
     reason = (a.text("reason") or "").strip()
     undone = corrections.impact(state, match.number, change, s.now)
     conflicts = undone.conflicts
-    if undone.destructive and not a.choice("confirm"):
+    version = corrections.asked_version(state, match, undone)
+    stale = _stale(a, version)
+    if undone.destructive and (stale or not a.choice("confirm")):
         command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
         asks: list[Msg | Table] = []
+        if stale:
+            asks.append(msg("correct.stale", match=match.number))
         if undone.unfinishes:
             champion = undone.champion
             names = await s.names(set() if champion is None else {champion})
@@ -606,7 +621,7 @@ async def _correct(
             )
         else:
             asks.append(msg("correct.go_ahead", command=command))
-        button = Button(msg("button.confirm_correction"), command)
+        button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
         return Reply(tuple(asks), (button,), private=True)
     events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)
     s.events.extend(events)

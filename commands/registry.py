@@ -87,6 +87,8 @@ CONFIRM_WORDS |= {w: "confirm" for w in ("potwierdź", "potwierdz", "potwierdzam
 CONFIRM_WORDS |= {"confirmati": "confirm", "confirmați": "confirm"}
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",), synonyms=CONFIRM_WORDS)
+# Which state a correction's confirm button was offered for (the button fills it in).
+SEEN = Param("seen", "text", example="3f9a1c0b2d")
 YES_NO = arguments.YES_NO_SYNONYMS
 # A language typed by name, in any of the four: language:romanian, language:polski.
 LANGUAGE_NAMES = {
@@ -584,10 +586,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
             ),
             Param("reason", "text", aliases=("why",)),
             CONFIRM,
+            SEEN,
         ),
         forms=("alice 3-1 bob", "5 3-1", "5 void"),
     ),
-    CommandSpec("reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM)),
+    CommandSpec(
+        "reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM, SEEN)
+    ),
     CommandSpec("reinstate", directors.reinstate, "director", (PLAYER, REASON)),
     CommandSpec(
         "lot",

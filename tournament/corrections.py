@@ -11,6 +11,7 @@ afresh between the new players.
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,6 +45,27 @@ class Impact:
     @property
     def destructive(self) -> bool:
         return bool(self.conflicts) or self.unfinishes
+
+
+def asked_version(state: TournamentState, match: Match, impact: Impact) -> str:
+    """Return a short mark of what a confirmation was asked about: the match as it stood
+    and what the change would undo. A confirm button carries it; pressed after either
+    changed, it no longer fits and the director is asked again (a capability acts on the
+    version it was offered for)."""
+    facts = (
+        state.id,
+        match.number,
+        match.status.value,
+        match.white,
+        match.black,
+        match.white_score,
+        match.black_score,
+        match.report_seq,
+        impact.conflicts,
+        impact.unfinishes,
+        impact.champion,
+    )
+    return hashlib.sha256(repr(facts).encode()).hexdigest()[:10]
 
 
 def impact(state: TournamentState, number: int, change: Change, at: datetime) -> Impact:

@@ -689,4 +689,7 @@ MESSAGES: dict[str, str] = {
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} has no match {match}. For {other}'s match {match}: {command}",
     "refused.no_match_between_other": "{a} and {b} have no match together in {tournament}. For the other tournament: {command}",
+    # -- lead --
+    "correct.stale": "Match {match} has changed since this confirmation was asked: here is what the correction would undo now.",
+    "arg.seen": "which state of the match a confirm button was offered for (the button fills it in)",
 }

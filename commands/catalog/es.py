@@ -662,4 +662,7 @@ MESSAGES: dict[str, str] = {
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} no tiene encuentro {match}. Para el encuentro {match} de {other}: {command}",
     "refused.no_match_between_other": "{a} y {b} no tienen ningún encuentro juntos en {tournament}. Para el otro torneo: {command}",
+    # -- lead --
+    "correct.stale": "El encuentro {match} ha cambiado desde que se pidió esta confirmación: esto es lo que la corrección desharía ahora.",
+    "arg.seen": "para qué estado del encuentro se ofreció el botón de confirmar (lo rellena el botón)",
 }

@@ -662,4 +662,7 @@ MESSAGES: dict[str, str] = {
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} nie ma meczu {match}. Mecz {match} turnieju {other}: {command}",
     "refused.no_match_between_other": "{a} i {b} nie mają wspólnego meczu w turnieju {tournament}. W drugim turnieju: {command}",
+    # -- lead --
+    "correct.stale": "Mecz {match} zmienił się, odkąd poproszono o to potwierdzenie: oto, co poprawka cofnęłaby teraz.",
+    "arg.seen": "dla jakiego stanu meczu pokazano przycisk potwierdzenia (przycisk wypełnia to sam)",
 }

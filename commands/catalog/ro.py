@@ -662,4 +662,7 @@ MESSAGES: dict[str, str] = {
     "rules.list_more": "{first} · {rest}",
     "refused.no_such_match_other": "{tournament} nu are partida {match}. Pentru partida {match} din {other}: {command}",
     "refused.no_match_between_other": "{a} și {b} nu au nicio partidă împreună în {tournament}. Pentru celălalt turneu: {command}",
+    # -- lead --
+    "correct.stale": "Partida {match} s-a schimbat de când s-a cerut această confirmare: iată ce ar anula acum corectarea.",
+    "arg.seen": "pentru ce stare a partidei a fost oferit butonul de confirmare (îl completează butonul)",
 }

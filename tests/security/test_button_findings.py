@@ -313,3 +313,36 @@ async def test_a1_a_button_naming_another_club_is_refused_in_a_group(engine: Asy
 
 def text_of_in(response: Response, language: str) -> str:
     return Renderer(language, "UTC", "plain").reply(response.reply).text
+
+
+async def test_a1_a_confirm_button_acts_only_on_the_version_it_was_offered_for(
+    engine: AsyncEngine,
+) -> None:
+    """Issue 16 A1: a correction's confirm button names the state it was offered for.
+    Asked to reopen the finished final, then the final corrected by a typed command, the
+    old button is pressed: nothing changes, and the director is shown what a reopen would
+    undo now, with a fresh button."""
+    chat = Chat(engine)
+    await chat.night("bob", "cy", "dee", "eli")
+    await play_out(chat)
+    state = await chat.tournament()
+    final = max(state.matches.values(), key=lambda m: m.number)
+    asked = await chat.response("ana", f"/reopen {final.number}")
+    assert asked is not None and not asked.refused, text_of(asked)
+    (old,) = asked.reply.buttons
+    assert "seen:" in old.command
+    # Meanwhile the final's score is corrected (the champion may change with it).
+    white, black = final.white_score, final.black_score
+    assert white is not None and black is not None
+    corrected = f"/result {final.number} {black}-{white} confirm"
+    assert not (await chat.response("ana", corrected)).refused  # type: ignore[union-attr]
+    before = await snapshot(engine)
+    pressed = await chat.response("ana", old.command, dm=True, pressed=True)
+    assert pressed is not None, "no answer"
+    assert "has changed since this confirmation was asked" in text_of(pressed)
+    assert await snapshot(engine) == before  # the stale button changed nothing
+    (fresh,) = pressed.reply.buttons
+    assert fresh.command != old.command
+    again = await chat.response("ana", fresh.command, dm=True, pressed=True)
+    assert again is not None and not again.refused, text_of(again)
+    assert (await chat.tournament()).matches[final.number].status is MatchStatus.SCHEDULED
