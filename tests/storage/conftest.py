@@ -118,6 +118,7 @@ def as_dict(state: TournamentState) -> dict[str, Any]:
     """Return every stored field of a state, recursively, for equality checks."""
     fields = asdict(state)
     fields.pop("memo")  # remembered derived values, never stored
+    fields.pop("index")  # the matches by stage and group, rebuilt from them after a load
     return fields
 
 
