@@ -195,13 +195,10 @@ def tournament_view(
         bracket=pictures.bracket_view(state, names),
         schedule=tuple(_row(state, m, names) for m in ordered if not m.is_final),
         results=tuple(_row(state, m, names) for m in ordered if m.is_final),
+        # The chat's placements table, row for row: shared places as a range ("5–8").
         placements=tuple(
-            PlacementRow(
-                p.place if p.place is not None else "–",
-                views.name(names, p.player),
-                float(p.points),
-            )
-            for p in state.placements
+            PlacementRow(place, player, points if isinstance(points, float) else 0.0)
+            for place, player, points in views.placements_table(state, names).rows
         ),
         placements_title=msg("title.placements", tournament=Name(state.name)),
         data=tournament_object(state, dict(names), ZoneInfo(club.timezone)),

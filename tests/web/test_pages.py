@@ -244,3 +244,35 @@ async def test_made_up_links_cost_no_more_than_real_ones(
         assert (await client.get(f"{club}/t/{number}")).status == 404
     assert len(store._pages) <= 8
     assert len(store._locks) == 1  # one per club whose pages are on, not per path
+
+
+async def test_the_page_shows_shared_places_as_the_chat_does_PLACE_SHARE(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    """Players out at the same stage share a place range on the page too ("5–8"), the
+    chat's placements table row for row, never a bare "5" for several people."""
+    from commands import views
+
+    reply = await chat.say("ana", "/club web:on")
+    found = PATH.search(reply)
+    assert found is not None, reply
+    players = ("bob", "carol", "dave", "erin", "finn", "gina", "hugo", "iris")
+    await chat.night(*players)
+    for _ in range(80):
+        state = await chat.tournament()
+        if state.status.value == "finished":
+            break
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-1")
+    state = await chat.tournament()
+    assert state.status.value == "finished"
+    names = {await chat.player_id(n): n for n in players}
+    labels = [str(row[0]) for row in views.placements_table(state, names).rows]
+    shared = [label for label in labels if "–" in label]
+    assert shared, labels  # the night has a shared range to show
+    html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
+    for label in set(labels):
+        assert f">{label}<" in html, label
