@@ -181,6 +181,9 @@ def _match_actions(state: TournamentState, match: Match) -> list[DueAction]:
         return actions
     white, black = state.entries[match.white], state.entries[match.black]  # type: ignore[index]
     arrives = _arrival_after_no_show(white, black) or _arrival_after_no_show(black, white)
+    if arrives is not None and match.created_at is not None:
+        # A match made after the opponent came (a round drawn later) is theirs from then.
+        arrives = max(arrives, match.created_at)
     if arrives is not None:
         actions.append(DueAction(f"noshow:{number}", arrives, "no_show_forfeit", number))
     began = both_present_from(white, black, match.start)
