@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import statistics
-import time
 from collections.abc import Callable
 
+from bench.pictures import timed  # the same warm-up and timing loop
 from bot.web.pages import tournament_view
 from bot.web.server import PageStore
 from tests.pictures.tournaments import player_names, simulated
@@ -80,18 +79,6 @@ def cached_answer() -> Callable[[], int]:
         return asyncio.run(answer())
 
     return run
-
-
-def timed(run: Callable[[], int], runs: int) -> tuple[list[float], list[float], int]:
-    size = run()  # warm up templates and caches
-    times, cpu = [], []
-    for _ in range(runs):
-        gc.collect()
-        began, began_cpu = time.perf_counter(), time.process_time()
-        run()
-        times.append(time.perf_counter() - began)
-        cpu.append(time.process_time() - began_cpu)
-    return times, cpu, size
 
 
 def main() -> None:
