@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -21,6 +22,38 @@ _ID_SHAPES = {
 }
 
 Directors = frozenset[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards one process runs: `ids` of `count` (CLUBTD_DISCORD_SHARDS)."""
+
+    ids: tuple[int, ...]
+    count: int
+
+
+def parse_shards(value: Any) -> Shards | None:
+    """Read `0-1/4` (shards 0 and 1 of 4), `2/4` or `0,2/4`; blank means all shards."""
+    if value is None or isinstance(value, Shards):
+        return value
+    text = str(value).strip()
+    if not text:
+        return None
+    how = "write the shards as FIRST-LAST/COUNT, e.g. 0-1/4 (shards 0 and 1 of 4) or 2/4"
+    ids_text, slash, count_text = text.partition("/")
+    if not slash or not count_text.strip().isdigit() or int(count_text) < 1:
+        raise ValueError(f"{text!r}: {how}")
+    count = int(count_text)
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.strip().isdigit()):
+            raise ValueError(f"{text!r}: {how}")
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high or high >= count:
+            raise ValueError(f"{text!r}: shard numbers run from 0 to {count - 1}; {how}")
+        ids.update(range(low, high + 1))
+    return Shards(tuple(sorted(ids)), count)
 
 
 def parse_directors(value: Any) -> Directors:
@@ -76,6 +109,8 @@ class Settings(BaseSettings):
     discord_api_url: str | None = None
     # Members with this role (its numeric id) are directors, besides Manage Server.
     discord_director_role: str | None = None
+    # A range of shards for this process (`0-1/4`); unset: all of them, as Discord advises.
+    discord_shards: Annotated[Shards | None, NoDecode, BeforeValidator(parse_shards)] = None
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
     # Webhook mode instead of polling when a public URL is set (Telegram posts updates).

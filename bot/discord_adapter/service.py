@@ -30,7 +30,7 @@ from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
 from bot.sending.pacing import Window, WindowPacer
 from bot.sending.running import Poke
-from bot.settings import secret_text
+from bot.settings import Shards, secret_text
 from bot.throttle import Rate, Throttle
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
@@ -53,6 +53,7 @@ class DiscordConfig:
     token: str
     api_url: str | None = None  # CLUBTD_DISCORD_API_URL: a rate-limit proxy or a test double
     director_role: str | None = None  # CLUBTD_DISCORD_DIRECTOR_ROLE: a role id
+    shards: Shards | None = None  # CLUBTD_DISCORD_SHARDS: None runs all of them here
     window: Window = field(default_factory=Window)
     outbox_interval: float = 1.0
     defer_after: float = 1.0  # answer within Discord's 3 s: defer what takes longer
@@ -67,19 +68,29 @@ def config_from_settings(settings: Any) -> DiscordConfig:
         token=token,
         api_url=getattr(settings, "discord_api_url", None) or None,
         director_role=getattr(settings, "discord_director_role", None) or None,
+        shards=getattr(settings, "discord_shards", None),
     )
 
 
 RATE_LIMIT_WAIT = 1.0  # seconds discord.py may sleep in a send; longer: that chat waits
 
 
-class ClubClient(discord.Client):
-    """The discord.py client: no privileged intents, no mentions unless asked."""
+class ClubClient(discord.AutoShardedClient):
+    """The discord.py client: no privileged intents, no mentions unless asked.
+
+    Sharded, so one bot can outgrow one gateway connection: without CLUBTD_DISCORD_SHARDS
+    it runs as many shards as `GET /gateway/bot` advises; with `0-1/4` it runs shards 0
+    and 1 of 4 and other processes on the same PostgreSQL run the rest (a guild's events
+    reach the process of shard `(guild_id >> 22) % 4`, DMs shard 0's).
+    """
 
     def __init__(self, service: DiscordService) -> None:
+        shards = service.config.shards
         super().__init__(
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_ids=None if shards is None else list(shards.ids),
+            shard_count=None if shards is None else shards.count,
         )
         # discord.py sleeps out a 429 inside the send (its own floor is 30 s): a chat's
         # limit would then hold the outbox round, and every other club's news with it.
@@ -95,7 +106,11 @@ class ClubClient(discord.Client):
         await self.tree.set_translator(Translator())
         for command in build_commands(self.service.handlers):
             self.tree.add_command(command)
-        await self.tree.sync()
+        # The commands are the application's, not a shard's: the process holding shard 0
+        # publishes them, so several processes do not overwrite each other at start-up.
+        shards = self.service.config.shards
+        if shards is None or 0 in shards.ids:
+            await self.tree.sync()
 
     async def on_ready(self) -> None:
         self.service.ready.set()

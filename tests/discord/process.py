@@ -49,6 +49,8 @@ class BotProcess:
             "CLUBTD_DISCORD_API_URL": self.standin.api_url,
             "CLUBTD_DATABASE_URL": self.database_url,
             "CLUBTD_TELEGRAM_TOKEN": "",
+            # This checkout's code, whatever the virtual environment has installed.
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
             **self.env,
         }
         handle = self.log.open("ab")

@@ -326,6 +326,11 @@ class StandIn:
         self.upload_limit = UPLOAD_LIMIT
         self.refused_uploads: list[str] = []  # "METHOD path" of each upload refused
         self.identified = asyncio.Event()
+        # Sharding: what GET /gateway/bot advises, and the [shard, count] each connection
+        # identified with; a guild's events go to its shard's connection, DMs to shard 0.
+        self.shard_count = 1
+        self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        self.identifies: list[tuple[int, int]] = []
         self.synced = asyncio.Event()  # the bot put its application commands
         self.changed = asyncio.Condition()
         self._seq = 0
@@ -407,6 +412,7 @@ class StandIn:
         for ws in list(self.sockets):
             await ws.close()
         self.sockets.clear()
+        self.shards.clear()
         self.identified.clear()
 
     @web.middleware
@@ -464,7 +470,7 @@ class StandIn:
         return json_response(
             {
                 "url": f"ws://127.0.0.1:{self.port}/gateway",
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -715,6 +721,7 @@ class StandIn:
                 await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
         if ws in self.sockets:
             self.sockets.remove(ws)
+        self.shards.pop(ws, None)
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -724,32 +731,56 @@ class StandIn:
         if int(data.get("intents", 0)) & ((1 << 1) | (1 << 8) | (1 << 15)):
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard_id, count = (int(n) for n in data.get("shard") or (0, 1))
+        if not 0 <= shard_id < count:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        guilds = [g for g in self.guilds.values() if (g.id >> 22) % count == shard_id]
         await self._dispatch(
             ws,
             "READY",
             {
                 "v": 10,
                 "user": {**self.bot.payload(), "bot": True, "verified": True, "flags": 0},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": f"session-{snowflake()}",
                 "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
                 "application": {"id": str(APPLICATION_ID), "flags": 0},
-                "shard": [0, 1],
+                "shard": [shard_id, count],
             },
         )
-        for guild in self.guilds.values():
+        for guild in guilds:
             await self._dispatch(ws, "GUILD_CREATE", guild.payload())
         self.sockets.append(ws)
+        self.shards[ws] = (shard_id, count)
+        self.identifies.append((shard_id, count))
         self.identified.set()
+        await self._notify()
 
     async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
         self._seq += 1
         await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
 
+    def _sockets_for(self, guild_id: int | None) -> list[web.WebSocketResponse]:
+        """Return the connections of the shard that owns `guild_id` (DMs: shard 0)."""
+        return [
+            ws
+            for ws, (shard_id, count) in self.shards.items()
+            if shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
+        ]
+
     async def broadcast(self, event: str, data: Any) -> None:
-        if not self.sockets:
-            await asyncio.wait_for(self.identified.wait(), timeout=30)
-        for ws in list(self.sockets):
+        """Send an event to the connection of its guild's shard (DMs: shard 0)."""
+        guild_id = int(data["guild_id"]) if isinstance(data, dict) and "guild_id" in data else None
+        deadline = time.monotonic() + 30
+        async with self.changed:
+            while not self._sockets_for(guild_id):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no gateway connection for guild {guild_id}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), timeout=left)
+        for ws in self._sockets_for(guild_id):
             await self._dispatch(ws, event, data)
 
     # -- what tests do --
