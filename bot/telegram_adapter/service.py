@@ -10,7 +10,6 @@ the loop).
 from __future__ import annotations
 
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from bot.telegram_adapter.delivery import Messenger, buttons
 from bot.telegram_adapter.pacing import Limits, pacer
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.telegram_adapter.updates import UpdateHandlers
-from bot.telegram_adapter.webhook import WebhookServer
+from bot.telegram_adapter.webhook import WebhookServer, shared_secret
 from bot.throttle import Rate, Throttle
 from commands.catalog import LANGUAGES, template
 from commands.registry import shown_to
@@ -63,7 +62,9 @@ class TelegramConfig:
     token: str
     api_url: str | None = None  # CLUBTD_TELEGRAM_API_URL: a self-hosted Bot API server
     webhook_url: str | None = None  # CLUBTD_TELEGRAM_WEBHOOK_URL: webhook mode when set
-    webhook_secret: str | None = None  # CLUBTD_TELEGRAM_WEBHOOK_SECRET: generated if unset
+    webhook_secret: str | None = (
+        None  # CLUBTD_TELEGRAM_WEBHOOK_SECRET: derived from the token if unset
+    )
     webhook_listen: str = "0.0.0.0"  # CLUBTD_TELEGRAM_WEBHOOK_LISTEN
     webhook_port: int = 8443  # CLUBTD_TELEGRAM_WEBHOOK_PORT
     poll_timeout: int = 10  # long-polling seconds; 0 for a Bot API stand-in without it
@@ -234,7 +235,7 @@ class TelegramService:
     async def _start_webhook(self) -> None:
         url = self.config.webhook_url
         assert url is not None
-        secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+        secret = self.config.webhook_secret or shared_secret(self.config.token)
         self.webhook = WebhookServer(
             self.application,
             listen=self.config.webhook_listen,

@@ -24,6 +24,16 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20
 
 
+def shared_secret(token: str) -> str:
+    """Return the webhook secret every process with this bot token derives alike.
+
+    Several processes behind one load balancer each register the same webhook at start-up;
+    a random secret per process would let the last one's replace the others', and every
+    update routed to those would be refused. Only holders of the token can derive it.
+    """
+    return hmac.new(token.encode(), b"clubtd telegram webhook", "sha256").hexdigest()
+
+
 def secret_matches(given: str | bytes | None, secret: str) -> bool:
     """Compare a secret header with ours as bytes, in constant time; never raise."""
     if given is None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.discord.standin import StandIn
 
 CLUBTD = Path(sys.executable).parent / "clubtd"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def require_discord() -> str | None:
@@ -50,7 +51,7 @@ class BotProcess:
             "CLUBTD_DATABASE_URL": self.database_url,
             "CLUBTD_TELEGRAM_TOKEN": "",
             # This checkout's code, whatever the virtual environment has installed.
-            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+            "PYTHONPATH": str(ROOT),
             **self.env,
         }
         handle = self.log.open("ab")
