@@ -1,0 +1,375 @@
+"""Benchmark many clubs at once: N clubs' nights through the command layer and the sender.
+
+Each club (16 players, on PostgreSQL) plays its night from `/tournament new` through
+registration, confirmation, check-in, the draw and reported and accepted results; every
+command waits a random, human gap first (exponential, mean `--gap` seconds), so N clubs
+offer N / gap commands a second. A command's latency runs from when it was due (the end
+of its gap) to its commit, so a process that falls behind shows it. The outbox sender
+runs beside them with a loopback transport (nothing leaves the machine).
+
+First one process: N grows until p99 passes 50 ms (or the list ends); the largest N that
+held is reported with the memory it took. Then the same load split over 2 and 4
+processes on one database: throughput, and zero double effects or double sends, counted
+from the database. Run: python -m bench.load [--clubs 25,50,100,200,400,800,1000]
+[--seconds 30] [--gap 10] [--processes 2,4] [--postgres URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy import func, select
+
+from bot.sending.outbox import OutboxSender
+from bot.sending.transport import Progress
+from commands.dispatch import handle
+from commands.replies import Reply
+from commands.session import CommandConfig, Invocation
+from storage import tables as t
+from storage.engine import make_engine
+from storage.migrate import upgrade
+from storage.outbox import OutboxStore
+from storage.unit_of_work import unit_of_work_factory
+from tournament.club import Club
+from tournament.model import TournamentStatus
+
+PLAYERS = 16
+GOAL_P99_MS = 50.0
+GOAL_CLUBS = 1000
+GOAL_RSS_MB = 300
+PLATFORM = "telegram"
+
+
+class LoopbackTransport:
+    """A platform that accepts every message at once and counts them."""
+
+    platform = PLATFORM
+
+    def __init__(self) -> None:
+        self.delivered = 0
+
+    def delay(self, chat: str) -> float:
+        return 0.0
+
+    def pause(self, chat: str, seconds: float) -> None:
+        return None
+
+    async def deliver(
+        self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
+    ) -> str:
+        self.delivered += 1
+        return f"m{self.delivered}"
+
+    async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
+        return None
+
+
+@dataclass
+class Tally:
+    """What one process measured."""
+
+    latencies: list[float] = field(default_factory=list)  # ms, due to committed
+    commands: int = 0
+    registered: int = 0  # /register commands that were accepted
+    refused: int = 0
+
+
+async def club_night(
+    number: int,
+    engine: Any,
+    config: CommandConfig,
+    gap: float,
+    tally: Tally,
+    stop: asyncio.Event,
+) -> None:
+    """Play one club's night, one paced command at a time, until `stop`."""
+    uow_factory = unit_of_work_factory(engine)
+    outbox = OutboxStore(engine)
+    chat = f"-{9_000_000 + number}"
+    director = 5_000_000 + number
+    users = [100_000_000 + number * 100 + i for i in range(PLAYERS)]
+    clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
+    rng = random.Random(number)
+    due = time.perf_counter()
+
+    async def say(user: int, text: str) -> bool:
+        nonlocal due
+        due += rng.expovariate(1 / gap)
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if stop.is_set():
+            raise asyncio.CancelledError
+        inv = Invocation(PLATFORM, chat, str(user), f"Player {user}", text, clock[0])
+        response = await handle(inv, uow_factory=uow_factory, config=config)
+        # No chat to answer in: hand the announcements a reply carries to the sender,
+        # as an adapter does once its answer went out.
+        for row_id in response.held if response is not None else ():
+            await outbox.release(row_id, at=clock[0])
+        tally.latencies.append((time.perf_counter() - due) * 1000)
+        tally.commands += 1
+        ok = response is not None and not response.refused
+        tally.refused += not ok
+        tally.registered += ok and text == "/register"
+        return ok
+
+    await say(
+        director,
+        '/tournament new name:"Club Night" preset:hgv-backgammon start:"2026-01-31 20:00" '
+        "approval:no",
+    )
+    for user in users:
+        await say(user, "/register")
+        await say(user, "/confirm")
+    clock[0] = datetime(2026, 1, 31, 19, 30, tzinfo=UTC)
+    for user in users:
+        await say(user, "/checkin")
+    await say(director, "/draw")
+    clock[0] = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+    for _ in range(40):
+        async with uow_factory() as uow:
+            club = await uow.clubs.for_chat(PLATFORM, chat)
+            state = await uow.tournaments.current(club.id) if club is not None else None
+        if state is None or state.status is TournamentStatus.FINISHED:
+            return
+        ready = sorted(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        clock[0] += timedelta(minutes=5)
+        for match in ready:
+            white, black = await _accounts(engine, match.white, match.black)
+            score = f"{match.length}-{match.length // 2}"
+            await say(white, f"/report {score} match:{match.number}")
+            await say(black, f"/accept {match.number}")
+
+
+async def _accounts(engine: Any, *player_ids: int | None) -> list[int]:
+    """Return the Telegram user ids of players, for the reports between rounds."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            select(t.accounts.c.player_id, t.accounts.c.external_id).where(
+                t.accounts.c.player_id.in_([p for p in player_ids if p is not None])
+            )
+        )
+        found = {row.player_id: int(row.external_id) for row in rows}
+    return [found[p] for p in player_ids if p is not None]
+
+
+def rss_mb() -> tuple[float, float]:
+    """Return this process's resident memory now and at its peak, in MB."""
+    values = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(value.split()[0]) / 1024
+    return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+
+async def run_clubs(
+    url: str, clubs: list[int], seconds: float, gap: float, drain: float = 20.0
+) -> dict[str, Any]:
+    """Play `clubs` for `seconds` with a sender beside them; return what was measured."""
+    engine = make_engine(url)
+    uow_factory = unit_of_work_factory(engine)
+    outbox = OutboxStore(engine)
+    transport = LoopbackTransport()
+    sender = OutboxSender(outbox, transport, uow_factory, lambda: datetime.now(UTC), interval=0.2)
+    config = CommandConfig(directors=frozenset({(PLATFORM, str(5_000_000 + c)) for c in clubs}))
+    tally = Tally()
+    stop = asyncio.Event()
+    sender.start()
+    began = time.perf_counter()
+    tasks = [asyncio.create_task(club_night(c, engine, config, gap, tally, stop)) for c in clubs]
+    await asyncio.sleep(seconds)
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    wall = time.perf_counter() - began
+    # Let the senders empty the shared outbox before they stop.
+    deadline = time.monotonic() + drain
+    while time.monotonic() < deadline and await _unsent(engine) > 0:  # noqa: ASYNC110
+        await asyncio.sleep(0.2)
+    await sender.stop()
+    await engine.dispose()
+    now, peak = rss_mb()
+    return {
+        "latencies": tally.latencies,
+        "commands": tally.commands,
+        "registered": tally.registered,
+        "refused": tally.refused,
+        "delivered": transport.delivered,
+        "wall": wall,
+        "rss": now,
+        "peak": peak,
+    }
+
+
+async def _unsent(engine: Any) -> int:
+    async with engine.connect() as conn:
+        query = select(func.count()).select_from(t.outbox).where(t.outbox.c.status == "pending")
+        return int((await conn.execute(query)).scalar_one())
+
+
+async def _counts(url: str) -> dict[str, int]:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            entries = (
+                await conn.execute(select(func.count()).select_from(t.entries))
+            ).scalar_one()
+            rows = await conn.execute(
+                select(t.outbox.c.status, func.count()).group_by(t.outbox.c.status)
+            )
+            by_status = {status: int(n) for status, n in rows}
+    finally:
+        await engine.dispose()
+    return {"entries": int(entries), **{f"outbox_{k}": v for k, v in by_status.items()}}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
+
+
+async def fresh_database(admin_url: str) -> tuple[str, Any]:
+    admin = await asyncpg.connect(admin_url)
+    name = f"clubtd_load_{secrets.token_hex(4)}"
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = admin_url.rsplit("/", 1)[0] + f"/{name}"
+    await upgrade(url)
+    return url, (admin, name)
+
+
+async def drop_database(handle_: Any) -> None:
+    admin, name = handle_
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
+def worker_main(args: argparse.Namespace) -> None:
+    clubs = [c for c in range(args.clubs_total) if c % args.of == args.worker]
+    result = asyncio.run(run_clubs(args.url, clubs, args.seconds, args.gap))
+    print(json.dumps(result))
+
+
+async def one_process(admin_url: str, sizes: list[int], seconds: float, gap: float) -> int:
+    print(f"\nOne process, {PLAYERS} players a club, a command per club every ~{gap:g} s")
+    print(f"{'clubs':>6} {'cmd/s':>7} {'p50':>8} {'p99':>8} {'RSS MB':>7}  (goal p99 <= 50 ms)")
+    best = 0
+    for size in sizes:
+        url, handle_ = await fresh_database(admin_url)
+        try:
+            result = await run_clubs(url, list(range(size)), seconds, gap)
+        finally:
+            await drop_database(handle_)
+        latencies = result["latencies"]
+        p99 = percentile(latencies, 0.99)
+        print(
+            f"{size:>6} {result['commands'] / result['wall']:>7.1f}"
+            f" {statistics.median(latencies):>6.1f}ms {p99:>6.1f}ms {result['peak']:>7.0f}"
+        )
+        if p99 > GOAL_P99_MS:
+            break
+        best = size
+    print(
+        f"largest N with p99 <= {GOAL_P99_MS:g} ms: {best} clubs "
+        f"(goal {GOAL_CLUBS} clubs in <= {GOAL_RSS_MB} MB)"
+    )
+    return best
+
+
+async def processes(
+    admin_url: str, clubs: int, counts: list[int], seconds: float, gap: float
+) -> None:
+    print(f"\n{clubs} clubs split over processes on one PostgreSQL database")
+    print(
+        f"{'procs':>6} {'cmd/s':>7} {'p50':>8} {'p99':>8}"
+        f" {'double effects':>15} {'double sends':>13}"
+    )
+    for count in counts:
+        url, handle_ = await fresh_database(admin_url)
+        try:
+            children = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bench.load",
+                    "--worker",
+                    str(k),
+                    "--of",
+                    str(count),
+                    "--url",
+                    url,
+                    "--clubs-total",
+                    str(clubs),
+                    "--seconds",
+                    str(seconds),
+                    "--gap",
+                    str(gap),
+                    stdout=subprocess.PIPE,
+                )
+                for k in range(count)
+            ]
+            outputs = [await child.communicate() for child in children]
+            results = [json.loads(out.decode().strip().splitlines()[-1]) for out, _ in outputs]
+            counted = await _counts(url)
+        finally:
+            await drop_database(handle_)
+        latencies = [v for r in results for v in r["latencies"]]
+        commands = sum(r["commands"] for r in results)
+        wall = max(r["wall"] for r in results)
+        double_effects = counted["entries"] - sum(r["registered"] for r in results)
+        double_sends = sum(r["delivered"] for r in results) - counted.get("outbox_sent", 0)
+        unsent = counted.get("outbox_pending", 0)
+        print(
+            f"{count:>6} {commands / wall:>7.1f} {statistics.median(latencies):>6.1f}ms"
+            f" {percentile(latencies, 0.99):>6.1f}ms {double_effects:>15} {double_sends:>13}"
+            + (f"  ({unsent} rows still unsent)" if unsent else "")
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clubs", default="25,50,100,200,400,800,1000")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--gap", type=float, default=10.0)
+    parser.add_argument("--processes", default="2,4")
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--of", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--clubs-total", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        worker_main(args)
+        return
+    sizes = [int(n) for n in args.clubs.split(",") if n.strip()]
+    counts = [int(n) for n in args.processes.split(",") if n.strip()]
+
+    async def run() -> None:
+        try:
+            await (await asyncpg.connect(args.postgres)).close()
+        except (OSError, asyncpg.PostgresError) as error:
+            print(f"PostgreSQL is needed and not reachable: {error}")
+            return
+        best = await one_process(args.postgres, sizes, args.seconds, args.gap)
+        await processes(args.postgres, max(best, sizes[0]), [1, *counts], args.seconds, args.gap)
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()
