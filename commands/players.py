@@ -294,7 +294,7 @@ async def pick_match(
             if m.status is not MatchStatus.DISPUTED and wanted(m)
         ]
         if ahead and ahead[0].start is not None:
-            raise Refused("match_not_started", match=ahead[0].number, start=ahead[0].start)
+            raise reports.not_yet(state, ahead[0], s.now, player.id)
         raise Refused("no_open_match")
     if len(started) == 1:
         return started[0]

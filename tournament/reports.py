@@ -35,7 +35,7 @@ def report_score(
     players' scores then agree, the result is final.
     """
     match = _open_match(state, number, by, disputed=True)
-    _check_started(state, match, at)
+    _check_started(state, match, at, by)
     checked = checked_score(state, match, score, floor=True)
     report = match.report
     if report is not None and report.by != by:
@@ -90,7 +90,7 @@ def report_game(
 ) -> list[Event]:
     """Add a game `by` won; when the match is over its score becomes a pending report."""
     match = _open_match(state, number, by)
-    _check_started(state, match, at)
+    _check_started(state, match, at, by)
     if state.preset.game != "backgammon":
         raise Refused("games_only_backgammon")
     if match.report is not None:
@@ -242,10 +242,33 @@ def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[M
     ]
 
 
-def _check_started(state: TournamentState, match: Match, at: datetime) -> None:
+def not_yet(
+    state: TournamentState, match: Match, at: datetime, by: PlayerId | None = None
+) -> Refused:
+    """Return why a match that is not on yet cannot be reported, in the words that fit:
+    the opponent has not checked in, someone has an earlier match first, or it is
+    simply later (HGV-2.3.4)."""
+    assert match.start is not None
+    found = {"match": match.number, "start": match.start}
+    players = [p for p in (match.white, match.black) if p is not None]
+    players.sort(key=lambda p: p == by)  # the opponent's reasons first
+    for player in players:
+        entry = state.entries.get(player)
+        if player != by and (entry is None or not entry.present_at(at)):
+            return Refused("match_not_started", **found)
+    for player in players:
+        earlier = state.open_matches_of(player)[0]
+        if earlier is not match:
+            code = "match_after_mine" if player == by else "match_after_theirs"
+            return Refused(code, **found, earlier=earlier.number)
+    return Refused("match_later", **found)
+
+
+def _check_started(
+    state: TournamentState, match: Match, at: datetime, by: PlayerId | None = None
+) -> None:
     if not may_play(state, match, at):
-        assert match.start is not None
-        raise Refused("match_not_started", match=match.number, start=match.start)
+        raise not_yet(state, match, at, by)
 
 
 def _open_match(

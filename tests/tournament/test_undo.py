@@ -209,3 +209,35 @@ def test_after_the_first_match_a_later_match_against_an_absent_player_is_not_rep
     assert later and all(m.involves(night.id("hugo")) for m in later)
     assert later[0].start is not None and later[0].start > at("20:30")
     assert reports.reportable(night.state, alice, at("20:31")) == []
+
+
+def test_a_report_too_early_says_why_in_the_words_that_fit_HGV_2_3_4() -> None:
+    """The opponent is present but has an earlier match: not "has not checked in"."""
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz", check_in=at("19:30"))
+    night.draw("ana", "bob", "cruz", when=at("19:35"))
+    first = min(night.state.matches.values(), key=lambda m: (m.start, m.number))
+    (resting,) = set(night.ids.values()) - set(first.players)
+    later = night.state.open_matches_of(resting)[0]
+    assert first.white is not None
+    busy = first.white if later.involves(first.white) else first.black
+    assert busy is not None and later.involves(busy)
+    with pytest.raises(Refused) as refused:
+        reports.report_score(night.state, later.number, resting, FinalScore(3, 1), at("19:45"))
+    assert refused.value.code == "match_after_theirs"
+    assert refused.value.params["earlier"] == first.number
+    # The busy player asks about the later match: their own match comes first.
+    assert reports.not_yet(night.state, later, at("19:45"), busy).code == "match_after_mine"
+
+
+def test_a_report_before_the_start_with_the_opponent_ready_says_only_when_HGV_2_3_4() -> None:
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz")
+    night.draw("ana", "bob", "cruz", when=at("19:00"))
+    match = night.state.matches_of(night.id("ana"))[0]
+    opponent = match.black if match.white == night.id("ana") else match.white
+    assert opponent is not None
+    attendance.check_in(night.state, opponent, at("19:30"), director=True)
+    # Ana has not checked in herself: no early start, and her opponent is not to blame.
+    refused = reports.not_yet(night.state, match, at("19:45"), night.id("ana"))
+    assert refused.code == "match_later" and refused.params["start"] == at("20:00")
