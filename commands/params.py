@@ -391,8 +391,13 @@ def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
     return words
 
 
+# How people say "three to one" between the numbers: `3 to 1`, `3 a 1` (es), `3 do 1`
+# (pl), `3 la 1` (ro), `3 x 1`.
+_SCORE_WORDS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
+
+
 def _merge_scores(words: Sequence[str]) -> list[str]:
-    """Join a score typed with spaces (`3 - 1`) into one word."""
+    """Join a score typed with spaces (`3 - 1`, `3 a 1`) into one word."""
     out: list[str] = []
     index = 0
     while index < len(words):
@@ -400,10 +405,10 @@ def _merge_scores(words: Sequence[str]) -> list[str]:
         if (
             len(three) == 3
             and three[0].isdigit()
-            and three[1] in ("-", ":", "–", "—", "/")
+            and three[1].lower() in _SCORE_WORDS
             and three[2].isdigit()
         ):
-            out.append("".join(three))
+            out.append(f"{three[0]}-{three[2]}")
             index += 3
             continue
         out.append(words[index])

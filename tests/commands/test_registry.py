@@ -65,6 +65,13 @@ def test_a_name_needs_no_quotes_around_a_score() -> None:
 def test_a_match_number_or_players_with_tiebreaks() -> None:
     assert bound("/result #5 2-2 3-1").values == {"match": 5, "score": [(2, 2), (3, 1)]}
     assert bound("/result 5 3 - 1").scores() == [(3, 1)]
+
+
+def test_a_score_said_in_words_between_the_numbers_is_a_score() -> None:
+    for said in ("3 to 1", "3 a 1", "3 do 1", "3 la 1", "3 x 1", "3 A 1"):
+        assert bound(f"/report {said}").scores() == [(3, 1)], said
+    assert bound("/result 5 7 a 5").values == {"match": 5, "score": [(7, 5)]}
+    assert bound("/result rocio 7 a 5 alex").values["player"] == "rocio"
     assert bound("/report 3-1 lot:WON").choice("lot") == "won"
     assert bound("/approve eve frank").values["player"] == ["eve", "frank"]
     assert bound('/approve player:"Eve Ray"').values["player"] == ["Eve Ray"]
