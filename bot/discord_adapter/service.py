@@ -86,11 +86,13 @@ class ClubClient(discord.AutoShardedClient):
 
     def __init__(self, service: DiscordService) -> None:
         shards = service.config.shards
+        split: dict[str, Any] = (
+            {} if shards is None else {"shard_ids": list(shards.ids), "shard_count": shards.count}
+        )
         super().__init__(
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
-            shard_ids=None if shards is None else list(shards.ids),
-            shard_count=None if shards is None else shards.count,
+            **split,
         )
         # discord.py sleeps out a 429 inside the send (its own floor is 30 s): a chat's
         # limit would then hold the outbox round, and every other club's news with it.
