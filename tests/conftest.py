@@ -42,7 +42,7 @@ T = TypeVar("T")
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "quick")
 FEWEST = 20  # examples a property test tries at least, in the quick profile
-hypothesis.settings.register_profile("quick", max_examples=50)
+hypothesis.settings.register_profile("quick", max_examples=100)  # scaled by the hook below
 hypothesis.settings.register_profile("thorough", max_examples=100)
 hypothesis.settings.load_profile(PROFILE)
 
