@@ -60,6 +60,11 @@ async def _unanswered(adapter: Adapter, interaction: Interaction) -> bool:
     watched = adapter.service.handlers.throttle
     assert isinstance(watched, Watched)
     await asyncio.wait_for(watched.ignored[str(interaction.user.id)].wait(), timeout=15)
+    # discord.py runs each slash command in a task of its own: let them finish (the
+    # ignored one among them) before looking at what was answered.
+    running = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
+    if running:
+        await asyncio.wait(running, timeout=15)
     return not interaction.responses
 
 
