@@ -39,6 +39,8 @@ browser:
 		fi; \
 	fi
 
+# pytest's options (every core, the 20 slowest printed) are in pyproject.toml; CI sets
+# HYPOTHESIS_PROFILE=thorough for every example of the property tests.
 test: lint $(NODE_STAMP) browser
 	$(BIN)/pytest
 

@@ -1,10 +1,15 @@
-"""Shared database fixtures: every storage-backed test runs on SQLite and PostgreSQL.
+"""Shared fixtures: every storage-backed test runs on SQLite and PostgreSQL; and how
+many examples the property tests try.
 
 `database_url` yields a fresh database at the head revision: a SQLite file in tmp_path,
 or a new PostgreSQL database `clubtd_test_<random>` (dropped afterwards). Each session
 migrates one template per database and copies it, which is much faster than migrating
 every test. PostgreSQL tests skip when no server answers on 127.0.0.1:5432, unless
 CLUBTD_REQUIRE_POSTGRES=1 (CI), where they fail instead.
+
+Property tests (Hypothesis) say how many examples they want; by default each tries a
+quarter of them (at least `FEWEST`), so that `pytest` stays quick. The `thorough`
+profile (`HYPOTHESIS_PROFILE=thorough`, set by CI) tries every one.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
+import hypothesis
 import pytest
 import pytest_asyncio
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -33,6 +39,30 @@ POSTGRES_PORT = 5432
 POSTGRES_USERS = ("postgres", "root")
 
 T = TypeVar("T")
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "quick")
+FEWEST = 20  # examples a property test tries at least, in the quick profile
+hypothesis.settings.register_profile("quick", max_examples=100)  # scaled by the hook below
+hypothesis.settings.register_profile("thorough", max_examples=100)
+hypothesis.settings.load_profile(PROFILE)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In the quick profile, a property test tries a quarter of the examples it asks for."""
+    if PROFILE != "quick":
+        return
+    seen: set[int] = set()  # a test run on two databases is one function
+    for item in items:
+        test = getattr(item, "obj", None)
+        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+        if chosen is None or getattr(test, "hypothesis", None) is None or id(test) in seen:
+            continue
+        seen.add(id(test))
+        fewer = max(FEWEST, chosen.max_examples // 4)
+        if fewer < chosen.max_examples:
+            test._hypothesis_internal_use_settings = hypothesis.settings(  # type: ignore[union-attr]
+                chosen, max_examples=fewer
+            )
 
 
 def _run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -103,6 +133,27 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _copy_template(template: Path, folder: Path) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "clubtd.db"
+    for suffix in ("", "-wal"):
+        if Path(f"{template}{suffix}").exists():
+            shutil.copy(f"{template}{suffix}", f"{target}{suffix}")
+    return f"sqlite:///{target}"
+
+
+@pytest.fixture
+def sqlite_url(_sqlite_template: Path, tmp_path: Path) -> str:
+    """Return the URL of a fresh SQLite file database at the head revision."""
+    return _copy_template(_sqlite_template, tmp_path)
+
+
+@pytest.fixture
+def sqlite_urls(_sqlite_template: Path, tmp_path: Path) -> Callable[[str], str]:
+    """Return a function giving a fresh SQLite database at the head revision by name."""
+    return lambda name: _copy_template(_sqlite_template, tmp_path / name)
+
+
 @pytest.fixture(
     params=[
         pytest.param("sqlite", id="sqlite"),
@@ -112,16 +163,19 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Yield the URL of a fresh database at the head revision."""
     if request.param == "sqlite":
-        template: Path = request.getfixturevalue("_sqlite_template")
-        target = tmp_path / "clubtd.db"
-        for suffix in ("", "-wal"):
-            if Path(f"{template}{suffix}").exists():
-                shutil.copy(f"{template}{suffix}", f"{target}{suffix}")
-        yield f"sqlite:///{target}"
+        yield _copy_template(request.getfixturevalue("_sqlite_template"), tmp_path)
         return
     server: _Postgres = request.getfixturevalue("_postgres")
     name = f"clubtd_test_{secrets.token_hex(6)}"
-    _run(_admin_execute(server.user, f'CREATE DATABASE "{name}" TEMPLATE "{server.template}"'))
+    _run(
+        _admin_execute(
+            server.user,
+            f'CREATE DATABASE "{name}" TEMPLATE "{server.template}"',
+            # A test never outlives a crash of the server: a commit need not wait for
+            # the disk (the database behaves the same, only faster).
+            f'ALTER DATABASE "{name}" SET synchronous_commit = off',
+        )
+    )
     try:
         yield _url(server.user, name)
     finally:

@@ -38,7 +38,7 @@ class World:
 
 
 @pytest_asyncio.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, sqlite_url: str) -> AsyncIterator[World]:
     reason = require_discord()
     if reason is not None:
         pytest.skip(reason)
@@ -57,7 +57,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     await standin.start()
     bot = BotProcess(
         standin,
-        f"sqlite:///{tmp_path / 'clubtd.db'}",
+        sqlite_url,  # at the head revision already: the bot starts without migrating
         tmp_path / "clubtd.log",
         env={
             "CLUBTD_DISCORD_DIRECTOR_ROLE": str(TD_ROLE),

@@ -9,7 +9,6 @@ channel. And a button posted before the token table still finds its command.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest_asyncio
 from bot.discord_adapter.service import BUTTON_KEY
 from bot.sending.buttons import token_for
 from tests.discord.conftest import GENERAL, GUILD
-from tests.discord.inprocess import Adapter, running
+from tests.discord.inprocess import Adapter, running, settled
 
 CHAT = 700_000_000_000_000_009  # a second channel of the server: #chat
 
@@ -79,7 +78,7 @@ async def test_an_answer_in_the_clubs_channel_still_carries_the_news(adapter: Ad
     await adapter.slash(alice, "report", score="3-1", match=match)
     answer = await adapter.slash(bob, "dispute", match=match)
     assert "disputed by" in answer
-    await asyncio.sleep(1.0)  # the sender runs every 0.2 s: time to post a second copy
+    await settled(adapter)  # the answer's news settled, and the sender had its turn
     copies = [m for m in standin.in_channel(GENERAL) if "disputed by" in m.text]
     assert len(copies) == 1 and copies[0].interaction_id is not None
 

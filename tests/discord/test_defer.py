@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest_asyncio
 
 from tests.discord.conftest import GENERAL, GUILD
-from tests.discord.inprocess import Adapter, running
+from tests.discord.inprocess import Adapter, running, settled
 from tests.discord.standin import EPHEMERAL, EXPIRY_SECONDS
 from tests.discord.test_e2e import _png
 
@@ -45,7 +45,7 @@ async def test_a_slow_answer_is_deferred_then_edited_in(adapter: Adapter) -> Non
         await adapter.slash(player, "register")
         await adapter.slash(player, "checkin")
     await adapter.slash(adapter.ana, "draw")
-    await asyncio.sleep(0.5)  # the live standings (drawn quickly) go out first
+    await settled(adapter)  # the live standings (drawn quickly) go out first
 
     adapter.draw.delay = SLOW
     alice, bob = adapter.players

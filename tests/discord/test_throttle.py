@@ -5,13 +5,14 @@ the bucket refills; other people are not held up."""
 from __future__ import annotations
 
 import asyncio
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest_asyncio
 
-from bot.throttle import Rate
+from bot.throttle import Rate, Throttle, Verdict
 from commands.catalog import template
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.inprocess import Adapter, running
@@ -20,10 +21,26 @@ from tests.discord.standin import Interaction, User
 BURST = 3
 
 
+class Watched:
+    """The adapter's throttle, telling the test when it let a command go unanswered."""
+
+    def __init__(self, inner: Throttle) -> None:
+        self.inner = inner
+        self.ignored: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+
+    def allow(self, key: str) -> Verdict:
+        verdict = self.inner.allow(key)
+        if verdict is Verdict.IGNORE:
+            self.ignored[key].set()
+        return verdict
+
+
 @pytest_asyncio.fixture
 async def adapter(tmp_path: Path) -> AsyncIterator[Adapter]:
     # No refill within a test: what is refused does not depend on the machine's speed.
     async with running(tmp_path, throttle=Rate(burst=BURST, per_command=3600.0)) as adapter:
+        handlers = adapter.service.handlers
+        handlers.throttle = Watched(handlers.throttle)  # type: ignore[assignment]
         start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
         await adapter.slash(adapter.ana, "tournament", sub="new", name="Cup", start=start)
         await adapter.slash(adapter.ana, "club", sub="settings", language="pl")
@@ -37,8 +54,17 @@ async def _ask(adapter: Adapter, who: User, name: str, **options: object) -> Int
     return await adapter.standin.slash(who, name, **where, **options)  # type: ignore[arg-type]
 
 
-async def _unanswered(interaction: Interaction) -> bool:
-    await asyncio.sleep(0.5)  # time enough for an answer that would come
+async def _unanswered(adapter: Adapter, interaction: Interaction) -> bool:
+    """Wait until the throttle let the interaction go unanswered; return whether it was
+    (the adapter returns from it without a word right after that verdict)."""
+    watched = adapter.service.handlers.throttle
+    assert isinstance(watched, Watched)
+    await asyncio.wait_for(watched.ignored[str(interaction.user.id)].wait(), timeout=15)
+    # discord.py runs each slash command in a task of its own: let them finish (the
+    # ignored one among them) before looking at what was answered.
+    running = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
+    if running:
+        await asyncio.wait(running, timeout=15)
     return not interaction.responses
 
 
@@ -52,7 +78,7 @@ async def test_spam_gets_one_private_slow_down_in_the_clubs_language(adapter: Ad
     assert refusal.ephemeral  # only Alice sees it: the channel is not spammed
     ignored = await _ask(adapter, alice, "help")  # told once: then no answer
     assert await adapter.slash(bob, "help") != slow_down  # Bob is not held up
-    assert await _unanswered(ignored)
+    assert await _unanswered(adapter, ignored)
 
 
 async def test_buttons_count_too(adapter: Adapter) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.telegram.conftest import harness, sqlite_url
+from tests.telegram.conftest import harness
 
-__all__ = ["harness", "sqlite_url"]
+__all__ = ["harness"]  # sqlite_url comes from the root conftest
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,17 +60,6 @@ class Harness:
         async with self.engine.connect() as conn:
             result = await conn.execute(select(t.outbox).order_by(t.outbox.c.id))
             return list(result)
-
-
-@pytest.fixture
-def sqlite_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """Yield the URL of a fresh SQLite file database at the head revision."""
-    template: Path = request.getfixturevalue("_sqlite_template")
-    target = tmp_path / "clubtd.db"
-    for suffix in ("", "-wal"):
-        if Path(f"{template}{suffix}").exists():
-            shutil.copy(f"{template}{suffix}", f"{target}{suffix}")
-    yield f"sqlite:///{target}"
 
 
 @pytest_asyncio.fixture

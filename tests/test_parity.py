@@ -1,0 +1,170 @@
+"""Parity: the same night played through the console, the Telegram emulator and the
+Discord stand-in ends in the same export and tells the club the same things.
+
+Six players register, confirm (one privately) and check in; the draw is the lot of a
+given seed; reports are accepted, one is disputed and settled by the director; the
+knockout (a play-in round, semi-finals, a Last Chance final) ends with a champion.
+What may differ between platforms (ids, markup, mentions, buttons, pictures) is said
+once, in tests/harness.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.clock import VirtualClock
+from storage.engine import make_engine
+from tests.discord.inprocess import running
+from tests.harness import (
+    EPOCH,
+    NO_THROTTLE,
+    NO_WINDOW,
+    ConsoleDriver,
+    Driver,
+    Heard,
+    announcements,
+    comparable,
+    export,
+    play,
+)
+from tests.harness_chats import DiscordDriver, TelegramDriver
+from tests.telegram import emulator as emu
+
+SETUP = (
+    "@clock 2026-03-06 18:00\n"
+    '@club name:"Parity Club" timezone:America/Caracas\n'
+    "@director ana\n"
+    'ana: /tournament new name:"March Cup" start:"2026-03-06 20:00" approval:no seed:4711 '
+    "knockout_length:5\n"
+)
+
+# Seed 4711 draws p5 p1 p4 and p3 p6 p2; six go through: a play-in round (to 5), semi-finals
+# and a final (to 7), and a Last Chance final (to 5) of the play-in losers.
+NIGHT = """\
+p1: /register
+p2: /register
+p3: /register
+p4: /register
+p5: /register
+p6: /register
+p1: /confirm
+p2: /confirm
+p3 (dm): /confirm
+p4: /confirm
+@clock 2026-03-06 19:30
+p1: /checkin
+p2: /checkin
+p3: /checkin
+p4: /checkin
+p5: /checkin
+p6: /checkin
+ana: /draw
+@clock 2026-03-06 20:35
+p5: /report 3-1
+p1: /accept
+p3: /report 3-1
+p6: /dispute
+ana: /result p3 3-2 p6 reason:"scoresheet"
+ana: /result p5 3-1 p4
+ana: /result p3 3-0 p2
+ana: /result p1 3-2 p4
+ana: /result p6 3-1 p2
+@wait 10m
+p6: /report 5-2
+p4: /accept
+ana: /result p1 5-3 p2
+@wait 30m
+p5: /report 7-4
+p6: /accept
+ana: /result p3 7-1 p1
+ana: /result p4 5-2 p2
+@wait 20m
+p5: /report 7-3
+p3: /accept
+p1 (dm): /me
+"""
+
+
+Night = tuple[dict[str, Any], list[Heard], list[str]]  # the export, what was shown, told
+
+
+async def _night(driver: Driver) -> Night:
+    await play(driver, SETUP + NIGHT)
+    heard = await driver.heard_now()
+    exported = await export(driver.engine)
+    zone = exported["club"]["timezone"]
+    return (
+        exported,
+        heard,
+        await announcements(driver.engine, driver.platform, driver.club_chat, zone),
+    )
+
+
+@pytest.fixture(scope="module")
+def emulator() -> Iterator[emu.Emulator]:
+    reason = emu.require_emulator()
+    if reason is not None:
+        pytest.skip(reason)
+    with emu.running() as running_emulator:
+        yield running_emulator
+
+
+@pytest_asyncio.fixture
+async def console(sqlite_urls: Callable[[str], str]) -> AsyncIterator[Night]:
+    engine = make_engine(sqlite_urls("console"))
+    try:
+        yield await _night(ConsoleDriver(engine))
+    finally:
+        await engine.dispose()
+
+
+async def test_the_night_on_the_console_is_the_reference(console: Night) -> None:
+    exported, heard, told = console
+    (cup,) = exported["tournaments"]
+    assert cup["status"] == "finished" and cup["placements"][0]["name"] == "p5"
+    assert [m["status"] for m in cup["matches"]] == ["finished"] * 12
+    assert "Match 2 (p3 v p6) is disputed by p6" in "\n".join(h.text for h in heard)
+    assert any(text.startswith("March Cup is over. Champion: p5!") for text in told)
+
+
+async def test_telegram_ends_the_same_as_the_console(
+    console: Night, emulator: emu.Emulator, sqlite_urls: Callable[[str], str]
+) -> None:
+    engine = make_engine(sqlite_urls("telegram"))
+    telegram = TelegramDriver(engine, emulator, "5151:PARITY")
+    await telegram.open()
+    try:
+        got = await _night(telegram)
+    finally:
+        await telegram.close()
+        await engine.dispose()
+    _same(got, console)
+
+
+async def test_discord_ends_the_same_as_the_console(
+    console: Night, sqlite_urls: Callable[[str], str], tmp_path: Path
+) -> None:
+    async with running(
+        tmp_path,
+        clock=VirtualClock(EPOCH),
+        database_url=sqlite_urls("discord"),
+        throttle=NO_THROTTLE,
+        window=NO_WINDOW,
+    ) as adapter:
+        got = await _night(DiscordDriver(adapter))
+    _same(got, console)
+
+
+def _same(got: Night, expected: Night) -> None:
+    """The same export, the same announcements to the club, and everyone was shown the
+    same messages up to rendering (compared as multisets: the platforms' senders may
+    interleave the club's news and private messages differently)."""
+    assert comparable(got[0]) == comparable(expected[0])
+    assert got[2] == expected[2]
+    assert Counter(got[1]) == Counter(expected[1])
