@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 
 from commands import names
 from storage.unit_of_work import SqlUnitOfWork
+from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.ranking import default_game
@@ -166,7 +167,7 @@ def read_ranking(text: str) -> list[ImportRow]:
         if points is None or points < 0:
             problems.append(f"line {line}: {raw!r} is not a number of points")
             continue
-        key = " ".join(name.casefold().split())
+        key = folding.key(name)
         if key in seen:
             problems.append(f"line {line}: {name!r} is listed twice (also line {seen[key]})")
             continue

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
@@ -241,11 +240,10 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     try:
         preset = load_preset(preset_name, tweaks)
     except PresetError as error:
-        size = re.fullmatch(r"at most the group size \((\d+)\)", error.allowed)
-        if error.key == "groups.qualifiers" and size:
+        if error.code == "group_size":
             # Said in the words the director typed (group_size:, qualifiers:).
             raise Refused(
-                "groups_too_small", size=int(size.group(1)), qualifiers=error.value
+                "groups_too_small", size=error.values["size"], qualifiers=error.value
             ) from None
         # Said with the option and value as typed (consolation:quizás), not the preset's.
         key = next((k for k in a.extra if ALIASES.get(k, k) == error.key), error.key)
@@ -350,16 +348,28 @@ def _switch_word(value: str) -> str:
 
 
 def _expected(error: PresetError) -> Msg | str:
-    """Say in the club's language what a preset option takes (PresetError says it in English)."""
-    words = {"a whole number": "expect.whole_number", "true or false": "expect.yes_no"}
-    if error.allowed in words:
-        return msg(words[error.allowed])
-    if error.allowed == "a number":
-        return msg("expect.number")
-    found = re.fullmatch(r"a number from (\S+) to (\S+)", error.allowed)
-    if found:
-        return msg("expect.range", low=found.group(1), high=found.group(2))
-    return error.allowed.removeprefix("one of ")
+    """Say in the club's language what a preset option takes, from the error's code."""
+    match error.code:
+        case "whole_number":
+            return msg("expect.whole_number")
+        case "yes_no":
+            return msg("expect.yes_no")
+        case "number":
+            return msg("expect.number")
+        case "range":
+            return msg(
+                "expect.range", low=str(error.values["low"]), high=str(error.values["high"])
+            )
+        case "choice":
+            return " | ".join(str(c) for c in _choices(error))
+        case "key":
+            return ", ".join(str(c) for c in _choices(error))
+    return error.allowed
+
+
+def _choices(error: PresetError) -> tuple[object, ...]:
+    found = error.values.get("choices", ())
+    return tuple(found) if isinstance(found, tuple | list) else ()
 
 
 async def draw(s: Session, a: Args) -> Reply:

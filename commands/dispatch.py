@@ -20,6 +20,7 @@ from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
 from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, bind
+from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
 from tournament.scoring import ScoreError
@@ -296,8 +297,8 @@ async def _use_club_of(
 
 def _names(club: Club, hint: str) -> bool:
     """Return whether `club:` names this club, by its id or its whole name."""
-    wanted = " ".join(hint.split()).casefold()
-    return wanted in (str(club.id), " ".join(club.name.split()).casefold())
+    wanted = folding.key(hint)
+    return wanted in (str(club.id), folding.key(club.name))
 
 
 def _club_names(clubs: list[Club]) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from commands import arguments
 from commands.parsing import Parsed
 from commands.replies import Msg, msg
+from tournament import folding
 from tournament.model import Refused
 from tournament.preset import PRESET_NAMES, override_keys
 
@@ -254,13 +254,13 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     raw: dict[str, str | list[str]] = {}
     extra: dict[str, str] = {}
     for key, value in parsed.options.items():
-        mapped = OPTION_WORDS.get(_fold(key)) if key not in by_key else None
+        mapped = OPTION_WORDS.get(folding.loose(key)) if key not in by_key else None
         if mapped in by_key or (signature.preset_options and mapped in override_keys()):
             key = str(mapped)  # named in the club's language: idioma:, inicio:, limba:
         known = by_key.get(key)
         if known is None:
             if signature.preset_options:
-                key = PRESET_OPTION_WORDS.get(_fold(key), key)
+                key = PRESET_OPTION_WORDS.get(folding.loose(key), key)
             if signature.preset_options and key in override_keys():
                 extra[key] = value
                 continue
@@ -334,12 +334,6 @@ def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[
     if param.type == "score":
         raise Refused("score_required", usage=usage)
     raise Refused("missing_arg", arg=param.usage(), usage=usage)
-
-
-def _fold(word: str) -> str:
-    """Lower-case without accents: `Última_Șansă` is `ultima_sansa`."""
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def as_typed(value: str | list[str]) -> str:

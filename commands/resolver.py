@@ -9,29 +9,17 @@ fits, the refusal names the closest names (difflib).
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from commands.params import Args, Signature
 from commands.session import Session
+from tournament import folding
 from tournament.club import Player
 from tournament.model import Refused, TournamentStatus
 
-# Letters that are not a base letter plus an accent, so NFKD keeps them: typed without
-# the stroke they are the plain letter ("Lucja" for "Łucja", "Dorte" for "Dørte").
-_PLAIN = str.maketrans(
-    {"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ı": "i", "ħ": "h", "Ħ": "H"}
-)
-
-
-def fold(text: str) -> str:
-    """Return text as names compare: no accents, case folded, single spaces, no quotes."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    cleaned = bare.strip().strip("\"'“”„«»").lstrip("@")
-    return " ".join(cleaned.split()).casefold()
+fold = folding.loose  # how a typed name compares (one fold: tournament/folding.py)
 
 
 @dataclass(frozen=True, slots=True)
