@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.console_chat import CLUB_CHAT, PLATFORM
 from storage import tables
 from storage.unit_of_work import SqlUnitOfWork
-from tournament import ranking
+from tournament import calendar, ranking
 from tournament import sanctions as sanction_rules
 from tournament.club import Club
 from tournament.model import PlayerId
@@ -63,19 +63,19 @@ async def export_club(
     """Return the club's state as INTERFACE §4 JSON data."""
     zone = ZoneInfo(club.timezone)
     listed = await uow.tournaments.list(club.id)
-    names_by_id = {tid: name for tid, name, _, _ in listed}
+    names_by_id = {t.id: t.name for t in listed}
     if tournament is not None:
         state = await uow.tournaments.by_name(club.id, tournament)
         if state is None:
-            known = ", ".join(name for _, name, _, _ in listed) or "none"
+            known = ", ".join(t.name for t in listed) or "none"
             raise ExportError(f"no tournament called {tournament!r} (tournaments: {known})")
         states = [state]
     else:
-        states = [await uow.tournaments.get(tid) for tid, _, _, _ in listed]
+        states = [await uow.tournaments.get(t.id) for t in listed]
     players = await uow.players.all(club.id)
     names = {p.id: p.name for p in players}
     sanctions = await uow.sanctions.for_club(club.id)
-    statuses = {tid: status for tid, _, _, status in listed}
+    statuses = {t.id: t.status.value for t in listed}
     return {
         "club": {"name": club.name, "timezone": club.timezone, "language": club.language},
         "players": [
@@ -136,12 +136,9 @@ async def _season_ranking(
     zone = ZoneInfo(club.timezone)
     played = [s for s in states if s.preset.game == game]
     latest = max(played, key=lambda s: (s.start, s.id)) if played else None
-    year = latest.start.astimezone(zone).year if latest else None
-    in_year = {
-        tid
-        for tid, _, start, _ in await uow.tournaments.list(club.id)
-        if start.astimezone(zone).year == year
-    }
+    year = calendar.season(latest.start, zone) if latest else None
+    listed = await uow.tournaments.list(club.id)
+    in_year = calendar.in_season(listed, year, zone) if year is not None else set()
     # By id: next season's "January Cup" is another tournament than this one's.
     season = [r for r in ranking.for_game(records, game) if r.tournament_id in in_year]
     carried = dict(await uow.rankings.imported(club.id, game, year=year))

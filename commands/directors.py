@@ -227,10 +227,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     # A name may come back next season; two of one name at once could not be told apart.
     # Next month's tournament may be opened while this one is played (clubs open the
     # entries on the night).
-    done = (TournamentStatus.CANCELLED.value, TournamentStatus.FINISHED.value)
-    for _, other, _, status in listed:
-        if fold(other) == fold(name) and status not in done:
-            raise Refused("tournament_exists", name=name)
+    calendar.check_new_name(name, listed)
     preset_name = a.text("preset") or "hgv-backgammon"
     start = arguments.start_time(a.text("start"), s.club.timezone, s.now)
     # Switches typed in the club's language: consolation:sí, third_place:nie, approval:da.
@@ -262,11 +259,9 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     state = await s.uow.tournaments.add(s.club.id, state, tweaks)
     s.adopt(state)
     known = await s.uow.tournaments.list(s.club.id)
-    origin_starts = {tid: when for tid, _, when, _ in known}
+    origin_starts = {t.id: t.start for t in known}
     open_too = [
-        other
-        for tid, other, _, status in known
-        if status == TournamentStatus.REGISTRATION.value and tid != state.id
+        t.name for t in known if t.status is TournamentStatus.REGISTRATION and t.id != state.id
     ]
     for sanction in sanctions.bind_pending(
         await s.uow.sanctions.for_club(s.club.id), state.id, start, origin_starts
@@ -299,13 +294,13 @@ async def tournament_list(s: Session, a: Args) -> Reply:
     if not listed:
         raise Refused("no_tournament")
     parts: list[Msg] = [msg("tournament.list_title", club=Name(s.club.name))]
-    for _, name, start, status in listed:
+    for row in listed:
         parts.append(
             msg(
                 "tournament.list_line",
-                tournament=Name(name),
-                start=When(start, "datetime"),
-                status=msg(f"tstatus.{status}"),
+                tournament=Name(row.name),
+                start=When(row.start, "datetime"),
+                status=msg(f"tstatus.{row.status.value}"),
             )
         )
     try:
@@ -324,9 +319,7 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     calendar.cancel(state)
     known = await s.uow.tournaments.list(s.club.id)
-    later = [
-        (tid, st) for tid, _, st, status in known if status != "cancelled" and tid != state.id
-    ]
+    later = [(t.id, t.start) for t in known if t.live and t.id != state.id]
     for record in await s.uow.sanctions.for_club(s.club.id):
         if record.active and record.applies_to == state.id:
             # A suspension for a tournament that will not be played moves to the next one.
@@ -576,11 +569,11 @@ async def _elsewhere(
         return None
     listed = await s.uow.tournaments.list(s.club.id)
     others = [
-        tid
-        for tid, _, start, status in reversed(listed)
-        if tid != state.id
-        and status != TournamentStatus.CANCELLED.value
-        and s.now - timedelta(days=7) <= start <= s.now + timedelta(days=1)  # this week
+        t.id
+        for t in reversed(listed)
+        if t.id != state.id
+        and t.live
+        and s.now - timedelta(days=7) <= t.start <= s.now + timedelta(days=1)  # this week
     ]
     for tid in others[:3]:
         other = await s.uow.tournaments.get(tid)
@@ -745,9 +738,7 @@ async def sanction(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     known = await s.uow.tournaments.list(s.club.id)
     after = state.start if state is not None else s.now
-    applies_to = sanctions.next_tournament(
-        after, [(tid, st) for tid, _, st, status in known if status != "cancelled"]
-    )
+    applies_to = sanctions.next_tournament(after, [(t.id, t.start) for t in known if t.live])
     record = sanctions.Sanction(
         id=0,
         player=player.id,
@@ -880,7 +871,7 @@ async def status(s: Session, a: Args) -> Reply:
                     players=Name(", ".join(names[e.player] for e in unconfirmed)),
                 )
             )
-        opens = state.start - timedelta(minutes=state.preset.reminders.checkin_minutes_before)
+        opens = attendance.checkin_opens(state)
         not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
         if not_here and s.now >= opens:
             parts.append(

@@ -11,8 +11,8 @@ from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Msg, Name, Param, Part, Reply, Table, When, msg, say
 from commands.session import Session
+from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
-from tournament import sanctions
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
@@ -54,8 +54,8 @@ async def me(s: Session, a: Args) -> Reply:
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
     known = await s.uow.tournaments.list(s.club.id)
-    statuses = {tid: status for tid, _, _, status in known}
-    titles = {tid: name for tid, name, _, _ in known}
+    statuses = {t.id: t.status.value for t in known}
+    titles = {t.id: t.name for t in known}
     for sanction in await s.uow.sanctions.for_club(s.club.id):
         if sanction.player != player.id:
             continue
@@ -138,7 +138,7 @@ async def ranking(s: Session, a: Args) -> Reply:
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
-    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
+    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=season_now(s)))
     if which == "alltime":
         rows = ranking_rules.all_time_table(
             records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
@@ -233,8 +233,12 @@ async def season_year(s: Session) -> set[int]:
     """Return the ids of the club's tournaments in the current season (calendar year):
     names repeat across seasons, so a season is never chosen by name."""
     listed = await s.uow.tournaments.list(s.club.id)
-    year = s.now.year
-    return {tid for tid, _, start, _ in listed if start.year == year}
+    return calendar.in_season(listed, season_now(s), s.club.timezone)
+
+
+def season_now(s: Session) -> int:
+    """Return the club's current season (HGV-8)."""
+    return calendar.season(s.now, s.club.timezone)
 
 
 async def seed_order(s: Session) -> tuple[int, ...]:
@@ -246,7 +250,7 @@ async def seed_order(s: Session) -> tuple[int, ...]:
     year = await season_year(s)
     season = [r for r in records if r.tournament_id in year]
     rows = ranking_rules.season_table(season, state.preset.season)
-    imported = await s.uow.rankings.imported(s.club.id, game, year=s.now.year)
+    imported = await s.uow.rankings.imported(s.club.id, game, year=season_now(s))
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 

@@ -37,7 +37,7 @@ async def season_points(s: Session, player: Player, game: str) -> Decimal:
         ),
         Decimal(0),
     )
-    imported = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
+    imported = dict(await s.uow.rankings.imported(s.club.id, game, year=lookups.season_now(s)))
     return points + imported.get(player.id, Decimal(0))
 
 

@@ -179,10 +179,7 @@ class Session:
 
     async def _meant(self) -> int | None:
         """Return the tournament a command means without naming one, or ask which."""
-        listed = [
-            calendar.Listed(tid, name, start, status)
-            for tid, name, start, status in await self.uow.tournaments.list(self.club.id)
-        ]
+        listed = await self.uow.tournaments.list(self.club.id)
         found = calendar.meant(listed, self.now, self.club.timezone)
         if found.chosen is not None:
             return found.chosen.id
@@ -255,7 +252,7 @@ class Session:
             return
         known = await self.uow.tournaments.list(self.club.id)
         applies_to = sanctions.next_tournament(
-            state.start, [(tid, start) for tid, _, start, status in known if status != "cancelled"]
+            state.start, [(t.id, t.start) for t in known if t.live]
         )
         for event in recorded:
             await self.uow.sanctions.add(

@@ -62,7 +62,7 @@ async def suggest(
             return []
         if kind == "tournament":
             listed = await uow.tournaments.list(club.id)
-            open_ = [(name, name) for _, name, _, status in listed if status != "finished"]
+            open_ = [(t.name, t.name) for t in listed if t.status != "finished"]
             return _matching(open_, typed)
         state = await uow.tournaments.current(club.id)
         if state is None:

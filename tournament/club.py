@@ -32,10 +32,16 @@ class Player:
     language: str | None = None  # of their direct messages; None: the club's language
 
 
-@dataclass(frozen=True, slots=True)
-class Account:
-    """One chat identity of a player: ("telegram", "123456")."""
+def member_on_joining(*, by_director: bool) -> bool:
+    """Return whether a new player joins as a member: membership is a director's decision
+    (HGV-1.4), so a director who registers is one and anyone else waits for approval."""
+    return by_director
 
-    platform: str
-    external_id: str
-    player_id: PlayerId
+
+def member_after_claim(player: Player, *, by_director: bool, name_is_proof: bool) -> bool:
+    """Return whether a member entered without an account stays one when an account takes
+    the name: where typing the name is all the proof (the console), anyone could, so a
+    director confirms once that this account is that person (HGV-1.4)."""
+    if name_is_proof and not by_director:
+        return False
+    return player.member

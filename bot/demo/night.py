@@ -145,7 +145,7 @@ async def run_demo(
     )
     if token is not None:
         links = [join(base, club_path(token))]
-        links += [join(base, tournament_path(token, tid)) for tid, _, _, _ in listed]
+        links += [join(base, tournament_path(token, t.id)) for t in listed]
         console.print(
             Text(
                 f"The club's public pages are on. Serve them with "
