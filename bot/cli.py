@@ -149,7 +149,8 @@ def console(
     ] = None,
 ) -> None:
     """Chat with the bot in the terminal, or replay a transcript with --script."""
-    from bot.console import ConsoleBot, PlainOutput, interactive
+    from bot.console import ConsoleBot, PlainOutput
+    from bot.console_interactive import interactive
     from bot.transcript import run_script
 
     text = script.read_text(encoding="utf-8") if script is not None else None
@@ -243,12 +244,13 @@ def export(
     ] = ExportFormat.json,
 ) -> None:
     """Write the club's state as JSON (players, ranking, tournaments) to stdout."""
-    from bot.export import ExportError, export_club, find_club
+    from bot.console_chat import CLUB_CHAT, PLATFORM
+    from commands.export import ExportError, export_club, find_club
 
     async def work(built: App) -> int:
         async with built.uow_factory() as uow:
             try:
-                found = await find_club(built.engine, uow, club)
+                found = await find_club(uow, club, console=(PLATFORM, CLUB_CHAT))
                 data = await export_club(uow, found, tournament=tournament)
             except ExportError as error:
                 typer.echo(f"clubtd: {error}", err=True)
@@ -294,8 +296,9 @@ def ranking_import(
     ] = False,
 ) -> None:
     """Load an existing club ranking: the season so far, best first; names match players."""
-    from bot.export import ExportError, find_club
-    from bot.ranking_import import (
+    from bot.console_chat import CLUB_CHAT, PLATFORM
+    from commands.export import ExportError, find_club
+    from commands.ranking_import import (
         GAMES,
         AlreadyImported,
         ImportFileError,
@@ -325,7 +328,7 @@ def ranking_import(
         problem: ExportError | None = None
         async with built.uow_factory() as uow:
             try:
-                found = await find_club(built.engine, uow, club)
+                found = await find_club(uow, club, console=(PLATFORM, CLUB_CHAT))
             except ExportError as error:
                 problem = error
         if problem is not None and await _has_clubs(built):
@@ -371,13 +374,8 @@ def ranking_import(
 
 
 async def _has_clubs(built: App) -> bool:
-    from sqlalchemy import func, select
-
-    from storage import tables
-
-    async with built.engine.connect() as conn:
-        count = (await conn.execute(select(func.count()).select_from(tables.clubs))).scalar()
-    return bool(count)
+    async with built.uow_factory() as uow:
+        return bool(await uow.clubs.all())
 
 
 async def _database_now(built: App) -> datetime:

@@ -15,7 +15,7 @@ from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
 from tournament.model import Refused, Stage, TournamentStatus
-from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
+from tournament.preset import ALIASES, Preset
 from tournament.scoring import example_score
 from tournament.state import TournamentState
 
@@ -370,46 +370,3 @@ def preset_options(preset: Preset, *, now: bool) -> list[Msg]:
             shown = str(value)
         lines.append(msg("options.line", key=short, value=shown, description=msg(f"opt.{short}")))
     return lines
-
-
-async def help_(s: Session, a: Args) -> Reply:
-    """List the commands you may use; /help COMMAND explains one and its options."""
-    # The registry lists this very handler, so it is imported when /help runs.
-    from commands.registry import BY_NAME, CommandSpec, shown_to
-
-    def line(spec: CommandSpec) -> Msg:
-        return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
-
-    allowed = shown_to(director=s.is_director)
-    try:
-        state = await s.maybe_tournament()
-    except Refused:
-        state = None  # several tournaments: every command is shown
-    # Game by game reports (gammons, the cube) are backgammon's: a draughts club's /help
-    # does not offer them.
-    hidden = {"report game"} if state is not None and state.preset.game != "backgammon" else set()
-    words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
-    if words:
-        spec = BY_NAME.get(words[0])
-        if spec is None or spec not in allowed:
-            names = [spec.name for spec in allowed]
-            raise Refused("unknown_help", name=words[0], commands=", ".join(names))
-        chosen = [spec, *(sub for sub in spec.subcommands if sub.name not in hidden)]
-        if len(words) > 1:
-            chosen = [sub for sub in spec.subcommands if sub.word == words[1]] or chosen
-        parts = []
-        for one in chosen:
-            parts.append(line(one))
-            for param in one.signature.params:
-                parts.append(
-                    msg("help.param", name=param.usage(), description=msg(param.description_key))
-                )
-            if one.preset_options:
-                parts.extend(preset_options(load_preset(PRESET_NAMES[0]), now=False))
-        return Reply(tuple(parts), private=True)
-    lines = [msg("help.title")]
-    for spec in allowed:
-        lines.append(line(spec))
-        lines.extend(line(sub) for sub in spec.subcommands if sub.name not in hidden)
-    lines.append(msg("help.more"))
-    return Reply(tuple(lines), private=True)

@@ -161,3 +161,11 @@ async def choose_tournament(s: Session, text: str) -> None:
         name=text,
         known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
     )
+
+
+async def find_player(s: Session, name: str) -> Player:
+    """Return the player `name` means, matched as every command matches names.
+
+    Prefer a `player` parameter, which the registry resolves before the handler runs.
+    """
+    return (await Roster.of(s)).one(name)

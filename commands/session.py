@@ -19,7 +19,7 @@ from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
-from tournament.club import Club, Player
+from tournament.club import ChatRef, Club, Player
 from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
@@ -202,16 +202,6 @@ class Session:
             raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
 
-    async def find_player(self, name: str) -> Player:
-        """Return the player `name` means, matched as every command matches names.
-
-        Prefer a `player` parameter, which the registry resolves before the handler runs.
-        """
-        # The resolver builds on sessions, so it is imported when a name is looked up.
-        from commands.resolver import Roster
-
-        return (await Roster.of(self)).one(name)
-
     async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
         """Return display names of players, cached for the session."""
         missing = [p for p in players if p not in self._names]
@@ -324,7 +314,7 @@ class Session:
             targets: list[tuple[str, str, str | None]] = [(p, c, None) for p, c in chats]
             if notice.player is not None:
                 targets = [
-                    (platform, f"user:{user}", user)
+                    (platform, str(ChatRef.of_user(user)), user)
                     for platform, user in accounts.get(notice.player, [])
                 ]
             for platform, chat, owner in targets:

@@ -14,6 +14,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from tournament.answers import yes_no
+
 Game = Literal["backgammon", "draughts"]
 GroupMethod = Literal["snake", "random"]
 Pairing = Literal["seeded", "crossover"]
@@ -189,6 +191,8 @@ ALIASES: Mapping[str, str] = {
 }
 
 PRESET_NAMES: tuple[str, ...] = ("hgv-backgammon", "navodari-table", "warcaby-100")
+# The preset whose season rules a game's ranking follows before the club played it.
+GAME_PRESETS: dict[str, str] = {"backgammon": "hgv-backgammon", "draughts": "warcaby-100"}
 
 
 ErrorCode = Literal[
@@ -345,12 +349,8 @@ def _check_range(cls: type, name: str, key: str, value: object) -> None:
 def _convert(key: str, hint: Any, value: object, *, from_text: bool) -> Any:
     origin = get_origin(hint)
     if hint is bool:
-        if from_text and isinstance(value, str):
-            lowered = value.strip().lower()
-            if lowered in ("true", "yes", "on", "1"):
-                return True
-            if lowered in ("false", "no", "off", "0"):
-                return False
+        if from_text and isinstance(value, str) and (found := yes_no(value)) is not None:
+            return found
         if isinstance(value, bool):
             return value
         raise PresetError(key, "true or false", value, code="yes_no")

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from bot.export import season_rankings, tournament_object
 from commands import pictures, views
+from commands.export import season_rankings, tournament_object
 from commands.replies import Msg, Name, Param, When, msg
 from commands.web import club_path, join, tournament_path
 from storage.unit_of_work import SqlUnitOfWork

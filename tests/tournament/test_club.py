@@ -35,3 +35,19 @@ def test_check_in_opens_the_presets_minutes_before_the_start_CLUB_PRESENCE() -> 
     assert attendance.checkin_opens(state) == START - timedelta(minutes=45)
     assert not attendance.checkin_open(state, START - timedelta(minutes=46))
     assert attendance.checkin_open(state, START - timedelta(minutes=45))
+
+
+def test_a_chat_reference_reads_and_writes_the_stored_form() -> None:
+    from tournament.club import ChatRef
+
+    assert ChatRef.parse("user:42") == ChatRef("42", private=True)
+    assert str(ChatRef.parse("-100123")) == "-100123"
+    assert str(ChatRef.of_user("alice")) == "user:alice"
+
+
+def test_an_account_reference_reads_platform_and_user() -> None:
+    from tournament.club import AccountRef
+
+    assert AccountRef.parse(" Telegram : 123 ") == AccountRef("telegram", "123")
+    assert AccountRef.parse("telegram") is None
+    assert str(AccountRef("discord", "9")) == "discord:9"

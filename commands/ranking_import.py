@@ -1,4 +1,5 @@
-"""`clubtd ranking import FILE.csv`: load a club's ranking from before the bot.
+"""The ranking import use case (`clubtd ranking import FILE.csv`): load a club's ranking
+from before the bot.
 
 The file is `name,points` as a spreadsheet saves it: UTF-8 (with or without the BOM
 Excel writes), UTF-16 or Windows-1252 ("CSV" from an older Excel); separated by commas
@@ -25,7 +26,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from commands import names
-from storage.unit_of_work import SqlUnitOfWork
+from commands.ports import UnitOfWork
 from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
@@ -182,7 +183,7 @@ def read_ranking(text: str) -> list[ImportRow]:
 
 
 async def import_ranking(
-    uow: SqlUnitOfWork,
+    uow: UnitOfWork,
     club: Club,
     rows: list[ImportRow],
     now: datetime,
@@ -230,7 +231,7 @@ async def import_ranking(
     return Imported(tuple((r.name, r.points) for r in rows), tuple(created), game, len(earlier))
 
 
-async def club_game(uow: SqlUnitOfWork, club: Club) -> str:
+async def club_game(uow: UnitOfWork, club: Club) -> str:
     """Return the club's only game (from its tournaments and imports), else backgammon."""
     games = {record.game for record in await uow.tournaments.records(club.id)}
     games |= set(await uow.rankings.imported_games(club.id))
