@@ -19,7 +19,6 @@ from bot.clock import Clock, RealClock
 if TYPE_CHECKING:
     from bot.bootstrap import App
     from bot.settings import Settings
-    from tournament.club import Club
 
 # Each command imports what it uses when it runs (issue 17: `export` needs neither the
 # chat platforms, the pictures, the console nor `rich`; the settings need pydantic).
@@ -297,11 +296,13 @@ def ranking_import(
 ) -> None:
     """Load an existing club ranking: the season so far, best first; names match players."""
     from bot.console_chat import CLUB_CHAT, PLATFORM
-    from commands.export import ExportError, find_club
+    from commands.export import ExportError
     from commands.ranking_import import (
         GAMES,
         AlreadyImported,
+        ClubDefaults,
         ImportFileError,
+        club_for_import,
         club_game,
         decode,
         import_ranking,
@@ -324,18 +325,18 @@ def ranking_import(
 
     async def work(built: App) -> int:
         now = await _database_now(built)
-        found: Club | None = None
-        problem: ExportError | None = None
-        async with built.uow_factory() as uow:
-            try:
-                found = await find_club(uow, club, console=(PLATFORM, CLUB_CHAT))
-            except ExportError as error:
-                problem = error
-        if problem is not None and await _has_clubs(built):
+        config = built.config
+        first = ClubDefaults(
+            config.default_club_name, config.default_timezone, config.default_language
+        )
+        try:
+            found, created = await club_for_import(
+                built.uow_factory, club, now, console=(PLATFORM, CLUB_CHAT), first=first
+            )
+        except ExportError as problem:
             typer.echo(f"clubtd: {problem}", err=True)
             return 2
-        if found is None:
-            found = await _new_club(built, club, now)
+        if created:
             out.print(
                 Text(
                     f"Created the club {found.name} (time zone {found.timezone}, "
@@ -373,11 +374,6 @@ def ranking_import(
     raise typer.Exit(with_app(db, work))
 
 
-async def _has_clubs(built: App) -> bool:
-    async with built.uow_factory() as uow:
-        return bool(await uow.clubs.all())
-
-
 async def _database_now(built: App) -> datetime:
     """Return the database's virtual clock when transcripts run on it, else the real time."""
     from bot.console_chat import CLOCK_KEY
@@ -390,23 +386,6 @@ async def _database_now(built: App) -> datetime:
 def _problems(file: Path, error: Exception) -> str:
     """Return an import error, one line per problem, each naming the file."""
     return "\n".join(f"clubtd: {file}: {line}" for line in str(error).splitlines())
-
-
-async def _new_club(built: App, name: str | None, now: datetime) -> Club:
-    """Create the database's first club, as the console's club (INTERFACE §2)."""
-    from bot.console_chat import CLUB_CHAT, PLATFORM
-
-    config = built.config
-    async with built.uow_factory() as uow:
-        club = await uow.clubs.add(
-            (name or config.default_club_name).strip() or config.default_club_name,
-            config.default_timezone,
-            config.default_language,
-            now,
-        )
-        await uow.clubs.link_chat(club.id, PLATFORM, CLUB_CHAT)
-        await uow.commit()
-    return club
 
 
 def main() -> None:

@@ -26,7 +26,8 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from commands import names
-from commands.ports import UnitOfWork
+from commands.export import ExportError, find_club
+from commands.ports import UnitOfWork, UnitOfWorkFactory
 from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
@@ -236,3 +237,37 @@ async def club_game(uow: UnitOfWork, club: Club) -> str:
     games = {record.game for record in await uow.tournaments.records(club.id)}
     games |= set(await uow.rankings.imported_games(club.id))
     return default_game(games)
+
+
+@dataclass(frozen=True, slots=True)
+class ClubDefaults:
+    """What a database's first club is called and set to, from the settings."""
+
+    name: str
+    timezone: str
+    language: str
+
+
+async def club_for_import(
+    uow_factory: UnitOfWorkFactory,
+    name: str | None,
+    now: datetime,
+    *,
+    console: tuple[str, str],
+    first: ClubDefaults,
+) -> tuple[Club, bool]:
+    """Return the club to import into (named, the console's, or the only one) and
+    whether it was created: a database without clubs gets its first club, the console's
+    (INTERFACE §2). A name that fits no club of a database that has some is refused."""
+    async with uow_factory() as uow:
+        try:
+            return await find_club(uow, name, console=console), False
+        except ExportError:
+            if await uow.clubs.all():
+                raise
+        club = await uow.clubs.add(
+            (name or first.name).strip() or first.name, first.timezone, first.language, now
+        )
+        await uow.clubs.link_chat(club.id, *console)
+        await uow.commit()
+    return club, True

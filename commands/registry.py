@@ -22,8 +22,9 @@ from commands import (
     results,
     tournaments,
 )
+from commands.binding import bind
 from commands.catalog import LANGUAGES
-from commands.params import Args, Param, bind, suggestions
+from commands.params import Args, Param, suggestions
 from commands.parsing import Parsed
 from commands.replies import Reply
 from commands.session import Session
