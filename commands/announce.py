@@ -85,26 +85,9 @@ def notices(
                 )
             else:
                 out.append(notice)
-        if isinstance(event, ev.MatchFinished | ev.MatchForfeited | ev.ResultCorrected):
-            match = state.matches[event.match]
-            if match.stage in (Stage.GROUP, Stage.TIEBREAK) and match.group:
-                standings_due.add(match.group)
-            elif match.key is not None:
-                bracket_due = True
-        if isinstance(event, ev.MatchReady | ev.PlayerReplaced | ev.MatchReset):
-            bracket_due = True
-        # Matches played again (a reinstated player, a reset pairing) change the table.
-        reset = (
-            event.reopened
-            if isinstance(event, ev.EntryReinstated)
-            else (event.match,)
-            if isinstance(event, ev.MatchReset)
-            else ()
-        )
-        for number in reset:
-            again = state.matches.get(number)
-            if again is not None and again.stage in (Stage.GROUP, Stage.TIEBREAK) and again.group:
-                standings_due.add(again.group)
+        groups, bracket = _live_pictures_due(state, event)
+        standings_due |= groups
+        bracket_due = bracket_due or bracket
     started = any(isinstance(event, ev.KnockoutStarted) for event in events)
     if started and not any(isinstance(event, ev.ResultCorrected) for event in events):
         # The start's own message carries the bracket; a correction that reshaped a
@@ -117,6 +100,32 @@ def notices(
     if live is not None:
         out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
     return out
+
+
+def _live_pictures_due(state: TournamentState, event: ev.Event) -> tuple[set[str], bool]:
+    """Return the groups whose live table an event changes, and whether it changes the
+    live bracket."""
+    groups: set[str] = set()
+    bracket = isinstance(event, ev.MatchReady | ev.PlayerReplaced | ev.MatchReset)
+    if isinstance(event, ev.MatchFinished | ev.MatchForfeited | ev.ResultCorrected):
+        match = state.matches[event.match]
+        if match.stage in (Stage.GROUP, Stage.TIEBREAK) and match.group:
+            groups.add(match.group)
+        elif match.key is not None:
+            bracket = True
+    # Matches played again (a reinstated player, a reset pairing) change the table.
+    reset = (
+        event.reopened
+        if isinstance(event, ev.EntryReinstated)
+        else (event.match,)
+        if isinstance(event, ev.MatchReset)
+        else ()
+    )
+    for number in reset:
+        again = state.matches.get(number)
+        if again is not None and again.stage in (Stage.GROUP, Stage.TIEBREAK) and again.group:
+            groups.add(again.group)
+    return groups, bracket
 
 
 def _standings_notices(state: TournamentState, groups: set[str], names: Names) -> list[Notice]:

@@ -266,7 +266,7 @@ async def rules(s: Session, a: Args) -> Reply:
 def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     """Say the preset's rules in plain words, each from its own numbers (never a fixed
     text that a club's overrides would make untrue)."""
-    entry, g, k, late = preset.entry, preset.groups, preset.knockout, preset.lateness
+    entry, g = preset.entry, preset.groups
     draughts = preset.game == "draughts"
     parts = [msg("rules.preset", preset=preset.id, game=msg(f"game.{preset.game}"))]
     if entry.approval:
@@ -293,6 +293,16 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         msg(views.lot_key(f"rules.tie.{name}", preset.game), n=n)
         for n, name in enumerate(g.tiebreaks, 1)
     )
+    parts.extend(_knockout_and_lateness(preset))
+    parts.extend(_reporting_and_ranking(preset))
+    return tuple(parts)
+
+
+def _knockout_and_lateness(preset: Preset) -> list[Msg]:
+    """Say how the knockout is played and what lateness costs."""
+    entry, k, late = preset.entry, preset.knockout, preset.lateness
+    draughts = preset.game == "draughts"
+    parts: list[Msg] = []
     if draughts:
         games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
         parts.append(
@@ -321,6 +331,12 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         parts.append(msg("rules.lateness_forfeit_at_length"))
     if entry.youngest_prize or entry.veteran_prize:
         parts.append(msg("rules.age_prizes"))
+    return parts
+
+
+def _reporting_and_ranking(preset: Preset) -> list[Msg]:
+    """Say how results are reported and what each place is worth in the ranking."""
+    parts: list[Msg] = []
     # The example ends a group match of this preset: a match to 5 is not reported 3-1.
     won, lost = example_score(preset.game, preset.groups.match_length)
     parts.append(
@@ -349,7 +365,7 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         )
     )
     parts.append(msg("rules.place_share"))  # PLACE-SHARE
-    return tuple(parts)
+    return parts
 
 
 def preset_options(preset: Preset, *, now: bool) -> list[Msg]:

@@ -108,15 +108,8 @@ def advance(
     `tables` are the group standings when the group stage is over (read by the caller).
     """
     events: list[Event] = []
-    if (
-        tables is not None
-        and state.preset.knockout.consolation
-        and not state.indexed().stage(Stage.CONSOLATION)
-    ):
-        # Only the final group standings say who did not qualify (HGV-7.4.13).
-        bracket_ = consolation_bracket(state, tables)
-        if bracket_ is not None:
-            add_bracket(state, bracket_, at)
+    if tables is not None:
+        _start_consolation(state, tables, at)
     waiting = held(state)
     bracket = [
         m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
@@ -129,24 +122,8 @@ def advance(
         white = _fed(match, match.white, match.white_from, by_key)
         black = _fed(match, match.black, match.black_from, by_key)
         events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if (
-            match.start is None
-            and match.white is not None
-            and match.black is not None
-            and match.number not in waiting
-        ):
-            match.start = at + minutes(state.preset.knockout.break_minutes)
-            match.created_at = at  # its schedule is published now: no reminder before
-            events.append(
-                MatchReady(
-                    at=at,
-                    match=match.number,
-                    white=match.white,
-                    black=match.black,
-                    start=match.start,
-                    round_name=match.round_name or "",
-                )
-            )
+        if match.number not in waiting:
+            events.extend(_publish_if_ready(state, match, at))
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     if conflicts or not finish:
@@ -158,6 +135,34 @@ def advance(
     else:
         events.extend(unfinish(state, at))
     return events
+
+
+def _start_consolation(state: TournamentState, tables: dict[str, Standings], at: datetime) -> None:
+    """Add the consolation bracket once the group stage is over: only the final group
+    standings say who did not qualify (HGV-7.4.13)."""
+    if not state.preset.knockout.consolation or state.indexed().stage(Stage.CONSOLATION):
+        return
+    bracket = consolation_bracket(state, tables)
+    if bracket is not None:
+        add_bracket(state, bracket, at)
+
+
+def _publish_if_ready(state: TournamentState, match: Match, at: datetime) -> list[Event]:
+    """Schedule a bracket match whose two players are now known, and say so."""
+    if match.start is not None or match.white is None or match.black is None:
+        return []
+    match.start = at + minutes(state.preset.knockout.break_minutes)
+    match.created_at = at  # its schedule is published now: no reminder before
+    return [
+        MatchReady(
+            at=at,
+            match=match.number,
+            white=match.white,
+            black=match.black,
+            start=match.start,
+            round_name=match.round_name or "",
+        )
+    ]
 
 
 def pair(

@@ -105,6 +105,17 @@ def draw(
     for position, player in enumerate(result.seeding, 1):
         state.entries[player].seed = position
     state.groups = [Group(str(i), players) for i, players in enumerate(result.groups, 1)]
+    scheduled = _schedule_groups(state, at)
+    state.status = TournamentStatus.GROUPS
+    events: list[Event] = [
+        GroupsDrawn(at=at, groups=len(state.groups), matches=scheduled, seed=seed)
+    ]
+    return events + settle(state, at)
+
+
+def _schedule_groups(state: TournamentState, at: datetime) -> int:
+    """Add every group's round robin, numbered round by round across the groups; return
+    how many matches were scheduled."""
     start = max(state.start, at)
     rules = state.preset.groups
     scheduled = [
@@ -126,11 +137,7 @@ def draw(
             created_at=at,
         )
         number += 1
-    state.status = TournamentStatus.GROUPS
-    events: list[Event] = [
-        GroupsDrawn(at=at, groups=len(state.groups), matches=len(scheduled), seed=seed)
-    ]
-    return events + settle(state, at)
+    return len(scheduled)
 
 
 def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list[Event]:
