@@ -17,8 +17,12 @@ import typer
 from bot.clock import Clock, RealClock
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from bot.bootstrap import App
     from bot.settings import Settings
+    from commands.ranking_import import Imported
+    from tournament.club import Club
 
 # Each command imports what it uses when it runs (issue 17: `export` needs neither the
 # chat platforms, the pictures, the console nor `rich`; the settings need pydantic).
@@ -318,7 +322,6 @@ def ranking_import(
         typer.echo(_problems(file, error), err=True)
         raise typer.Exit(2) from None
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     out = Console()
@@ -350,28 +353,35 @@ def ranking_import(
             except (ImportFileError, AlreadyImported) as error:
                 typer.echo(_problems(file, error), err=True)
                 return 2
-        table = Table(title=f"{found.name}: imported {done.game} ranking (season so far)")
-        table.add_column("#", justify="right")
-        table.add_column("player")
-        table.add_column("points", justify="right")
-        for place, (name, points) in enumerate(done.rows, 1):
-            table.add_row(str(place), Text(name), f"{points:.2f}")
-        out.print(table)
-        if done.replaced:
-            out.print(f"Replaced the earlier import ({done.replaced} players).")
-        if done.created:
-            count = len(done.created)
-            out.print(
-                f"{count} new {'player' if count == 1 else 'players'} without a chat account; "
-                "they claim their name with /register."
-            )
-        out.print(
-            "These points are carried over into the season ranking (/ranking) "
-            "and seed the next draw."
-        )
+        _show_import(out, found, done)
         return 0
 
     raise typer.Exit(with_app(db, work))
+
+
+def _show_import(out: Console, club: Club, done: Imported) -> None:
+    """Print what an import stored: the table, and what was replaced or created."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{club.name}: imported {done.game} ranking (season so far)")
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("points", justify="right")
+    for place, (name, points) in enumerate(done.rows, 1):
+        table.add_row(str(place), Text(name), f"{points:.2f}")
+    out.print(table)
+    if done.replaced:
+        out.print(f"Replaced the earlier import ({done.replaced} players).")
+    if done.created:
+        count = len(done.created)
+        out.print(
+            f"{count} new {'player' if count == 1 else 'players'} without a chat account; "
+            "they claim their name with /register."
+        )
+    out.print(
+        "These points are carried over into the season ranking (/ranking) and seed the next draw."
+    )
 
 
 async def _database_now(built: App) -> datetime:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Literal, get_args, get_origin, get_type_hints
 
@@ -14,8 +15,8 @@ from commands.session import Session
 from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
-from tournament.model import Refused, Stage, TournamentStatus
-from tournament.preset import ALIASES, Preset
+from tournament.model import PlayerId, Refused, Stage, TournamentStatus
+from tournament.preset import ALIASES, Preset, SeasonRules
 from tournament.scoring import example_score
 from tournament.state import TournamentState
 
@@ -161,6 +162,27 @@ async def ranking(s: Session, a: Args) -> Reply:
     if not rows:
         return say("ranking.empty", game=msg(f"game.{game}"))
     names = await s.names({r.player for r in rows})
+    table = _ranking_table(title, rows, names, season_rules)
+    drawn = [
+        (
+            r.rank,
+            names.get(r.player, f"#{r.player}"),
+            float(r.points),
+            r.tournaments,
+            r.prize_eligible,
+        )
+        for r in rows
+    ]
+    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+
+
+def _ranking_table(
+    title: Msg,
+    rows: Sequence[ranking_rules.RankingRow],
+    names: Mapping[PlayerId, str],
+    season_rules: SeasonRules | None,
+) -> Table:
+    """Return a ranking as a table: carried-over points and the prize note when they apply."""
     shows_carried = any(r.carried for r in rows)
     table_rows = tuple(
         (
@@ -186,18 +208,7 @@ async def ranking(s: Session, a: Args) -> Reply:
         # HGV-8: the Prizes column says who has attended enough for the annual prizes.
         needed = math.ceil(season_rules.prize_attendance * season_rules.official_tournaments)
         notes += (msg("ranking.prizes_note", needed=needed, of=season_rules.official_tournaments),)
-    table = Table(title, header, table_rows, notes)
-    drawn = [
-        (
-            r.rank,
-            names.get(r.player, f"#{r.player}"),
-            float(r.points),
-            r.tournaments,
-            r.prize_eligible,
-        )
-        for r in rows
-    ]
-    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+    return Table(title, header, table_rows, notes)
 
 
 async def ranked_game(s: Session, wanted: str | None, state: TournamentState | None) -> str:
