@@ -57,7 +57,7 @@ def settle_times(preset: str, players: int, seed: int) -> list[float]:
         at += timedelta(minutes=1)
         match = min(ready, key=lambda m: m.number)
         score = random_score(state.preset, match, rng)
-        reports.finish(state, match, score, at, how="director", settle=False)
+        reports.record_result(state, match, score, at, how="director", settle=False)
         began = time.perf_counter()
         progress.settle(state, at)
         took.append(time.perf_counter() - began)

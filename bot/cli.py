@@ -17,8 +17,11 @@ import typer
 from bot.clock import Clock, RealClock
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from bot.bootstrap import App
     from bot.settings import Settings
+    from commands.ranking_import import Imported
     from tournament.club import Club
 
 # Each command imports what it uses when it runs (issue 17: `export` needs neither the
@@ -149,7 +152,8 @@ def console(
     ] = None,
 ) -> None:
     """Chat with the bot in the terminal, or replay a transcript with --script."""
-    from bot.console import ConsoleBot, PlainOutput, interactive
+    from bot.console import ConsoleBot, PlainOutput
+    from bot.console_interactive import interactive
     from bot.transcript import run_script
 
     text = script.read_text(encoding="utf-8") if script is not None else None
@@ -243,12 +247,13 @@ def export(
     ] = ExportFormat.json,
 ) -> None:
     """Write the club's state as JSON (players, ranking, tournaments) to stdout."""
-    from bot.export import ExportError, export_club, find_club
+    from bot.console_chat import CLUB_CHAT, PLATFORM
+    from commands.export import ExportError, export_club, find_club
 
     async def work(built: App) -> int:
         async with built.uow_factory() as uow:
             try:
-                found = await find_club(built.engine, uow, club)
+                found = await find_club(uow, club, console=(PLATFORM, CLUB_CHAT))
                 data = await export_club(uow, found, tournament=tournament)
             except ExportError as error:
                 typer.echo(f"clubtd: {error}", err=True)
@@ -294,11 +299,14 @@ def ranking_import(
     ] = False,
 ) -> None:
     """Load an existing club ranking: the season so far, best first; names match players."""
-    from bot.export import ExportError, find_club
-    from bot.ranking_import import (
+    from bot.console_chat import CLUB_CHAT, PLATFORM
+    from commands.export import ExportError
+    from commands.ranking_import import (
         GAMES,
         AlreadyImported,
+        ClubDefaults,
         ImportFileError,
+        club_for_import,
         club_game,
         decode,
         import_ranking,
@@ -314,25 +322,24 @@ def ranking_import(
         typer.echo(_problems(file, error), err=True)
         raise typer.Exit(2) from None
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     out = Console()
 
     async def work(built: App) -> int:
         now = await _database_now(built)
-        found: Club | None = None
-        problem: ExportError | None = None
-        async with built.uow_factory() as uow:
-            try:
-                found = await find_club(built.engine, uow, club)
-            except ExportError as error:
-                problem = error
-        if problem is not None and await _has_clubs(built):
+        config = built.config
+        first = ClubDefaults(
+            config.default_club_name, config.default_timezone, config.default_language
+        )
+        try:
+            found, created = await club_for_import(
+                built.uow_factory, club, now, console=(PLATFORM, CLUB_CHAT), first=first
+            )
+        except ExportError as problem:
             typer.echo(f"clubtd: {problem}", err=True)
             return 2
-        if found is None:
-            found = await _new_club(built, club, now)
+        if created:
             out.print(
                 Text(
                     f"Created the club {found.name} (time zone {found.timezone}, "
@@ -346,38 +353,35 @@ def ranking_import(
             except (ImportFileError, AlreadyImported) as error:
                 typer.echo(_problems(file, error), err=True)
                 return 2
-        table = Table(title=f"{found.name}: imported {done.game} ranking (season so far)")
-        table.add_column("#", justify="right")
-        table.add_column("player")
-        table.add_column("points", justify="right")
-        for place, (name, points) in enumerate(done.rows, 1):
-            table.add_row(str(place), Text(name), f"{points:.2f}")
-        out.print(table)
-        if done.replaced:
-            out.print(f"Replaced the earlier import ({done.replaced} players).")
-        if done.created:
-            count = len(done.created)
-            out.print(
-                f"{count} new {'player' if count == 1 else 'players'} without a chat account; "
-                "they claim their name with /register."
-            )
-        out.print(
-            "These points are carried over into the season ranking (/ranking) "
-            "and seed the next draw."
-        )
+        _show_import(out, found, done)
         return 0
 
     raise typer.Exit(with_app(db, work))
 
 
-async def _has_clubs(built: App) -> bool:
-    from sqlalchemy import func, select
+def _show_import(out: Console, club: Club, done: Imported) -> None:
+    """Print what an import stored: the table, and what was replaced or created."""
+    from rich.table import Table
+    from rich.text import Text
 
-    from storage import tables
-
-    async with built.engine.connect() as conn:
-        count = (await conn.execute(select(func.count()).select_from(tables.clubs))).scalar()
-    return bool(count)
+    table = Table(title=f"{club.name}: imported {done.game} ranking (season so far)")
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("points", justify="right")
+    for place, (name, points) in enumerate(done.rows, 1):
+        table.add_row(str(place), Text(name), f"{points:.2f}")
+    out.print(table)
+    if done.replaced:
+        out.print(f"Replaced the earlier import ({done.replaced} players).")
+    if done.created:
+        count = len(done.created)
+        out.print(
+            f"{count} new {'player' if count == 1 else 'players'} without a chat account; "
+            "they claim their name with /register."
+        )
+    out.print(
+        "These points are carried over into the season ranking (/ranking) and seed the next draw."
+    )
 
 
 async def _database_now(built: App) -> datetime:
@@ -392,23 +396,6 @@ async def _database_now(built: App) -> datetime:
 def _problems(file: Path, error: Exception) -> str:
     """Return an import error, one line per problem, each naming the file."""
     return "\n".join(f"clubtd: {file}: {line}" for line in str(error).splitlines())
-
-
-async def _new_club(built: App, name: str | None, now: datetime) -> Club:
-    """Create the database's first club, as the console's club (INTERFACE §2)."""
-    from bot.console_chat import CLUB_CHAT, PLATFORM
-
-    config = built.config
-    async with built.uow_factory() as uow:
-        club = await uow.clubs.add(
-            (name or config.default_club_name).strip() or config.default_club_name,
-            config.default_timezone,
-            config.default_language,
-            now,
-        )
-        await uow.clubs.link_chat(club.id, PLATFORM, CLUB_CHAT)
-        await uow.commit()
-    return club
 
 
 def main() -> None:

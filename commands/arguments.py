@@ -11,8 +11,8 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from commands.parsing import Parsed
 from commands.replies import When
+from tournament.answers import NO_WORDS, YES_WORDS
 from tournament.model import Refused
 
 _SCORE = re.compile(r"^(\d{1,3})\s*[-:–—/]\s*(\d{1,3})$")
@@ -191,35 +191,6 @@ def _zones() -> tuple[dict[str, str], dict[str, list[str]]]:
     return by_name, by_city
 
 
-def reason(parsed: Parsed, *, usage: str) -> str:
-    """Return the required `reason:` of a director's act."""
-    text = (parsed.option("reason", "why") or "").strip()
-    if not text:
-        raise Refused("reason_required", usage=usage)
-    return text
-
-
-# Yes and no as a club types them, in its four languages: the one list every yes/no
-# option reads (club settings, /tournament new, the preset's switches).
-YES_WORDS = frozenset({"yes", "y", "true", "on", "1", "si", "sí", "da", "tak"})
-NO_WORDS = frozenset({"no", "n", "false", "off", "0", "nu", "nie"})
+# Yes and no as a club types them (tournament/answers.py): the synonyms every yes/no
+# choice option reads (club settings, /tournament new).
 YES_NO_SYNONYMS = {word: "yes" for word in YES_WORDS} | {word: "no" for word in NO_WORDS}
-
-
-def yes_no_word(text: str) -> bool | None:
-    """Return the yes or no `text` means, in any of the club languages, or None."""
-    lowered = text.strip().lower().rstrip(".!")
-    if lowered in YES_WORDS:
-        return True
-    if lowered in NO_WORDS:
-        return False
-    return None
-
-
-def yes_no(text: str | None, *, default: bool) -> bool:
-    if text is None:
-        return default
-    found = yes_no_word(text)
-    if found is None:
-        raise Refused("bad_yes_no", text=text)
-    return found

@@ -10,16 +10,17 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from commands import claims, resolver
-from commands.params import Args, as_typed, suggestions
+from commands import claims, joining, resolver
+from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
-from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say, to_payload
+from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, bind
+from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
 from tournament.scoring import ScoreError
@@ -28,8 +29,6 @@ log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
 CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
-JOIN_ATTEMPTS = 5  # wrong link codes a person may try ...
-JOIN_ATTEMPTS_WINDOW = timedelta(hours=1)  # ... in this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,9 @@ async def handle(
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
                 await _speak_as_known(uow, inv, context)
-                reply = await _join(uow, inv, config, bind_line(target, words, parsed), context)
+                reply = await joining.club_join(
+                    uow, inv, config, bind_line(target, words, parsed), context.use
+                )
             else:
                 # A claim code names its club: privately, a newcomer has no club yet.
                 claiming = (
@@ -296,8 +297,8 @@ async def _use_club_of(
 
 def _names(club: Club, hint: str) -> bool:
     """Return whether `club:` names this club, by its id or its whole name."""
-    wanted = " ".join(hint.split()).casefold()
-    return wanted in (str(club.id), " ".join(club.name.split()).casefold())
+    wanted = folding.key(hint)
+    return wanted in (str(club.id), folding.key(club.name))
 
 
 def _club_names(clubs: list[Club]) -> str:
@@ -318,76 +319,6 @@ async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -
         club = known[0] if known else None
     if club is not None:
         context.language, context.timezone = club.language, club.timezone
-
-
-async def _join(
-    uow: UnitOfWork,
-    inv: Invocation,
-    config: CommandConfig,
-    args: Args,
-    context: _Context,
-) -> Reply:
-    """Ask to connect this chat to a club that lives in another chat (/club join CODE).
-
-    Only a director of this chat may; each failed code is logged, and after a few in an
-    hour the person is refused outright. A good code makes the link pending: the club's
-    directors are asked, and /club confirm there lets announcements flow here.
-    """
-    code = (args.text("code") or "").strip()
-    if inv.private:
-        raise Refused("join_in_group")
-    if not (inv.chat_admin or (inv.platform, inv.user) in config.directors):
-        raise Refused("directors_only", command="club join")
-    existing = await uow.clubs.for_chat(inv.platform, inv.chat)
-    if existing is not None:
-        context.use(existing)
-        raise Refused("chat_has_club", club=existing.name)
-    if not code:
-        raise Refused("join_code_required")
-    who = f"{inv.platform}:{inv.user}"
-    since = inv.now - JOIN_ATTEMPTS_WINDOW
-    if await uow.audit.count(action="club_join_failed", actor=who, since=since) >= JOIN_ATTEMPTS:
-        raise Refused("join_attempts", minutes=int(JOIN_ATTEMPTS_WINDOW.total_seconds() // 60))
-    club_id = await uow.clubs.redeem_link_code(code, inv.now)
-    if club_id is None:
-        # Logged and committed although the command is refused: the count must hold.
-        await uow.audit.add(
-            club_id=None,
-            tournament_id=None,
-            actor=who,
-            action="club_join_failed",
-            detail={"chat": inv.chat, "name": inv.user_name, "code_length": len(code)},
-            at=inv.now,
-        )
-        await uow.commit()
-        raise Refused("bad_join_code", given=code[:40])
-    await uow.clubs.link_chat(club_id, inv.platform, inv.chat, pending=True)
-    club = await uow.clubs.get(club_id)
-    context.use(club)
-    pending = await uow.clubs.pending_chats(club_id)
-    link = next(i for i, p, c in pending if (p, c) == (inv.platform, inv.chat))
-    await uow.audit.add(
-        club_id=club.id,
-        tournament_id=None,
-        actor=f"{who} ({inv.user_name})",
-        action="club_join",
-        detail={"chat": inv.chat, "link": link, "status": "pending"},
-        at=inv.now,
-    )
-    request = to_payload(say("club.join_request", link=link, name=Name(inv.user_name)))
-    await uow.outbox.add_many(
-        [
-            {
-                "club_id": club.id,
-                "platform": platform,
-                "chat": chat,
-                "payload": request,
-                "created_at": inv.now,
-            }
-            for platform, chat in await uow.clubs.chats(club.id)
-        ]
-    )
-    return say("club.join_pending", club=Name(club.name), link=link)
 
 
 def _choice_buttons(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Literal, get_args, get_origin, get_type_hints
 
@@ -11,11 +12,11 @@ from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Msg, Name, Param, Part, Reply, Table, When, msg, say
 from commands.session import Session
+from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
-from tournament import sanctions
 from tournament.club import Player
-from tournament.model import Refused, Stage, TournamentStatus
-from tournament.preset import ALIASES, PRESET_NAMES, Preset, load_preset
+from tournament.model import PlayerId, Refused, Stage, TournamentStatus
+from tournament.preset import ALIASES, Preset, SeasonRules
 from tournament.scoring import example_score
 from tournament.state import TournamentState
 
@@ -54,8 +55,8 @@ async def me(s: Session, a: Args) -> Reply:
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
     known = await s.uow.tournaments.list(s.club.id)
-    statuses = {tid: status for tid, _, _, status in known}
-    titles = {tid: name for tid, name, _, _ in known}
+    statuses = {t.id: t.status.value for t in known}
+    titles = {t.id: t.name for t in known}
     for sanction in await s.uow.sanctions.for_club(s.club.id):
         if sanction.player != player.id:
             continue
@@ -138,7 +139,7 @@ async def ranking(s: Session, a: Args) -> Reply:
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
-    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
+    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=season_now(s)))
     if which == "alltime":
         rows = ranking_rules.all_time_table(
             records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
@@ -161,6 +162,27 @@ async def ranking(s: Session, a: Args) -> Reply:
     if not rows:
         return say("ranking.empty", game=msg(f"game.{game}"))
     names = await s.names({r.player for r in rows})
+    table = _ranking_table(title, rows, names, season_rules)
+    drawn = [
+        (
+            r.rank,
+            names.get(r.player, f"#{r.player}"),
+            float(r.points),
+            r.tournaments,
+            r.prize_eligible,
+        )
+        for r in rows
+    ]
+    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+
+
+def _ranking_table(
+    title: Msg,
+    rows: Sequence[ranking_rules.RankingRow],
+    names: Mapping[PlayerId, str],
+    season_rules: SeasonRules | None,
+) -> Table:
+    """Return a ranking as a table: carried-over points and the prize note when they apply."""
     shows_carried = any(r.carried for r in rows)
     table_rows = tuple(
         (
@@ -186,18 +208,7 @@ async def ranking(s: Session, a: Args) -> Reply:
         # HGV-8: the Prizes column says who has attended enough for the annual prizes.
         needed = math.ceil(season_rules.prize_attendance * season_rules.official_tournaments)
         notes += (msg("ranking.prizes_note", needed=needed, of=season_rules.official_tournaments),)
-    table = Table(title, header, table_rows, notes)
-    drawn = [
-        (
-            r.rank,
-            names.get(r.player, f"#{r.player}"),
-            float(r.points),
-            r.tournaments,
-            r.prize_eligible,
-        )
-        for r in rows
-    ]
-    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+    return Table(title, header, table_rows, notes)
 
 
 async def ranked_game(s: Session, wanted: str | None, state: TournamentState | None) -> str:
@@ -233,8 +244,12 @@ async def season_year(s: Session) -> set[int]:
     """Return the ids of the club's tournaments in the current season (calendar year):
     names repeat across seasons, so a season is never chosen by name."""
     listed = await s.uow.tournaments.list(s.club.id)
-    year = s.now.year
-    return {tid for tid, _, start, _ in listed if start.year == year}
+    return calendar.in_season(listed, season_now(s), s.club.timezone)
+
+
+def season_now(s: Session) -> int:
+    """Return the club's current season (HGV-8)."""
+    return calendar.season(s.now, s.club.timezone)
 
 
 async def seed_order(s: Session) -> tuple[int, ...]:
@@ -246,7 +261,7 @@ async def seed_order(s: Session) -> tuple[int, ...]:
     year = await season_year(s)
     season = [r for r in records if r.tournament_id in year]
     rows = ranking_rules.season_table(season, state.preset.season)
-    imported = await s.uow.rankings.imported(s.club.id, game, year=s.now.year)
+    imported = await s.uow.rankings.imported(s.club.id, game, year=season_now(s))
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 
@@ -262,7 +277,7 @@ async def rules(s: Session, a: Args) -> Reply:
 def rules_summary(preset: Preset) -> tuple[Msg, ...]:
     """Say the preset's rules in plain words, each from its own numbers (never a fixed
     text that a club's overrides would make untrue)."""
-    entry, g, k, late = preset.entry, preset.groups, preset.knockout, preset.lateness
+    entry, g = preset.entry, preset.groups
     draughts = preset.game == "draughts"
     parts = [msg("rules.preset", preset=preset.id, game=msg(f"game.{preset.game}"))]
     if entry.approval:
@@ -289,6 +304,16 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         msg(views.lot_key(f"rules.tie.{name}", preset.game), n=n)
         for n, name in enumerate(g.tiebreaks, 1)
     )
+    parts.extend(_knockout_and_lateness(preset))
+    parts.extend(_reporting_and_ranking(preset))
+    return tuple(parts)
+
+
+def _knockout_and_lateness(preset: Preset) -> list[Msg]:
+    """Say how the knockout is played and what lateness costs."""
+    entry, k, late = preset.entry, preset.knockout, preset.lateness
+    draughts = preset.game == "draughts"
+    parts: list[Msg] = []
     if draughts:
         games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
         parts.append(
@@ -317,6 +342,12 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         parts.append(msg("rules.lateness_forfeit_at_length"))
     if entry.youngest_prize or entry.veteran_prize:
         parts.append(msg("rules.age_prizes"))
+    return parts
+
+
+def _reporting_and_ranking(preset: Preset) -> list[Msg]:
+    """Say how results are reported and what each place is worth in the ranking."""
+    parts: list[Msg] = []
     # The example ends a group match of this preset: a match to 5 is not reported 3-1.
     won, lost = example_score(preset.game, preset.groups.match_length)
     parts.append(
@@ -345,7 +376,7 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         )
     )
     parts.append(msg("rules.place_share"))  # PLACE-SHARE
-    return tuple(parts)
+    return parts
 
 
 def preset_options(preset: Preset, *, now: bool) -> list[Msg]:
@@ -366,46 +397,3 @@ def preset_options(preset: Preset, *, now: bool) -> list[Msg]:
             shown = str(value)
         lines.append(msg("options.line", key=short, value=shown, description=msg(f"opt.{short}")))
     return lines
-
-
-async def help_(s: Session, a: Args) -> Reply:
-    """List the commands you may use; /help COMMAND explains one and its options."""
-    # The registry lists this very handler, so it is imported when /help runs.
-    from commands.registry import BY_NAME, CommandSpec, shown_to
-
-    def line(spec: CommandSpec) -> Msg:
-        return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
-
-    allowed = shown_to(director=s.is_director)
-    try:
-        state = await s.maybe_tournament()
-    except Refused:
-        state = None  # several tournaments: every command is shown
-    # Game by game reports (gammons, the cube) are backgammon's: a draughts club's /help
-    # does not offer them.
-    hidden = {"report game"} if state is not None and state.preset.game != "backgammon" else set()
-    words = [w.lower().lstrip("/") for w in a.values.get("command", [])]
-    if words:
-        spec = BY_NAME.get(words[0])
-        if spec is None or spec not in allowed:
-            names = [spec.name for spec in allowed]
-            raise Refused("unknown_help", name=words[0], commands=", ".join(names))
-        chosen = [spec, *(sub for sub in spec.subcommands if sub.name not in hidden)]
-        if len(words) > 1:
-            chosen = [sub for sub in spec.subcommands if sub.word == words[1]] or chosen
-        parts = []
-        for one in chosen:
-            parts.append(line(one))
-            for param in one.signature.params:
-                parts.append(
-                    msg("help.param", name=param.usage(), description=msg(param.description_key))
-                )
-            if one.preset_options:
-                parts.extend(preset_options(load_preset(PRESET_NAMES[0]), now=False))
-        return Reply(tuple(parts), private=True)
-    lines = [msg("help.title")]
-    for spec in allowed:
-        lines.append(line(spec))
-        lines.extend(line(sub) for sub in spec.subcommands if sub.name not in hidden)
-    lines.append(msg("help.more"))
-    return Reply(tuple(lines), private=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from commands import arguments, lookups
+from commands import arguments, lookups, resolver
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
@@ -37,7 +37,7 @@ async def season_points(s: Session, player: Player, game: str) -> Decimal:
         ),
         Decimal(0),
     )
-    imported = dict(await s.uow.rankings.imported(s.club.id, game, year=s.now.year))
+    imported = dict(await s.uow.rankings.imported(s.club.id, game, year=lookups.season_now(s)))
     return points + imported.get(player.id, Decimal(0))
 
 
@@ -223,7 +223,7 @@ async def player_rename(s: Session, a: Args) -> Reply:
     """Fix a player's name everywhere: /player rename "zofia kowalska" to:"Zofia Kowalska"."""
     typed, to = _pair(a, "to", usage="rename_usage")
     await s.uow.players.lock_names(s.club.id)  # the look-alike check and the new name: one step
-    player = await s.find_player(typed)
+    player = await resolver.find_player(s, typed)
     wanted = naming.clean(to, what="name")
     if wanted == player.name:
         raise Refused("rename_same", name=player.name)
@@ -243,8 +243,8 @@ async def player_merge(s: Session, a: Args) -> Reply:
     """Merge a duplicate into a member: /player merge "Rocío 2" into:"Rocío"; their
     entries, results, placements, points, sanctions and chat accounts carry over."""
     typed, into = _pair(a, "into", usage="merge_usage")
-    old = await s.find_player(typed)
-    new = await s.find_player(into)
+    old = await resolver.find_player(s, typed)
+    new = await resolver.find_player(s, into)
     if old.id == new.id:
         raise Refused("merge_same", name=old.name)
     states = [

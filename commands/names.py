@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
+from tournament import folding
 from tournament.model import Refused
 
 MAX_LENGTH = 64
@@ -79,7 +80,7 @@ def clean_new_player(name: str, existing: Iterable[str]) -> str:
     cleaned = clean(name, what="name")
     twin = look_alike(cleaned, existing)
     if twin is not None:
-        if " ".join(twin.split()).casefold() == cleaned.casefold():
+        if folding.same(twin, cleaned):
             raise Refused("name_taken", name=cleaned)
         raise Refused("name_confusable", name=cleaned, other=twin)
     return cleaned

@@ -10,11 +10,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Literal
 
 from commands import views
+from commands.picture_views import Badge as Badge
+from commands.picture_views import BracketMatchView as BracketMatchView
+from commands.picture_views import BracketSection as BracketSection
+from commands.picture_views import BracketView as BracketView
+from commands.picture_views import CardLine as CardLine
+from commands.picture_views import CardView as CardView
+from commands.picture_views import GroupView as GroupView
+from commands.picture_views import MatchState as MatchState
+from commands.picture_views import Names as Names
+from commands.picture_views import PictureView as PictureView
+from commands.picture_views import RankingLine as RankingLine
+from commands.picture_views import RankingView as RankingView
+from commands.picture_views import Side as Side
+from commands.picture_views import StandingLine as StandingLine
+from commands.picture_views import from_data as from_data
+from commands.picture_views import to_data as to_data
 from commands.replies import (
     Msg,
     Name,
@@ -23,142 +36,10 @@ from commands.replies import (
     Table,
     When,
     msg,
-    param_data,
-    param_from_data,
 )
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Stage
 from tournament.progress import qualifiers_of, standings_of
 from tournament.state import Group, Match, TournamentState
-
-Names = Mapping[PlayerId, str]
-MatchState = Literal["done", "next", "waiting"]
-
-
-@dataclass(frozen=True, slots=True)
-class Badge:
-    """A short marker after a name: forfeit, lateness points, withdrawn, no-show, removed."""
-
-    kind: str
-    label: Msg
-
-
-@dataclass(frozen=True, slots=True)
-class StandingLine:
-    rank: int
-    player: Param
-    won: int
-    lost: int
-    points_for: int
-    points_against: int
-    badges: tuple[Badge, ...]
-    qualified: bool  # in a qualifying place (for good once the group is complete)
-    out: bool  # withdrawn, no-show or removed: shown struck through
-
-
-@dataclass(frozen=True, slots=True)
-class GroupView:
-    title: Msg
-    subtitle: Msg
-    header: tuple[Msg, ...]  # rank, player, won-lost, points, difference
-    lines: tuple[StandingLine, ...]
-    legend: tuple[Msg, ...]
-    notes: tuple[Msg, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One side of a bracket match: a player, or where the player will come from."""
-
-    player: Param | None
-    feed: Msg | None  # "winner of 12" while the player is not known
-    score: int | None
-    won: bool
-    lot: bool  # won on a lot (draughts tiebreak)
-    bye: bool  # came straight to this round while others played in
-
-
-@dataclass(frozen=True, slots=True)
-class BracketMatchView:
-    number: int
-    key: str
-    round: int
-    white: Side
-    black: Side
-    state: MatchState
-    white_from: str | None
-    black_from: str | None
-    note: Msg | None  # a start time, "forfeit", "void"
-
-
-@dataclass(frozen=True, slots=True)
-class BracketSection:
-    title: Msg
-    rounds: tuple[Msg, ...]  # column labels, first round first
-    first_round: int
-    matches: tuple[BracketMatchView, ...]
-    third_place: BracketMatchView | None
-
-
-@dataclass(frozen=True, slots=True)
-class BracketView:
-    title: Msg
-    sections: tuple[BracketSection, ...]
-    legend: tuple[Msg, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardLine:
-    number: int
-    round: Msg
-    start: Param
-    opponent: Param
-    piece: str  # the colour the player has: "white" or "black"
-    score: str
-    status: Msg
-    state: MatchState
-
-
-@dataclass(frozen=True, slots=True)
-class CardView:
-    title: Msg
-    subtitle: Msg
-    header: tuple[Msg, ...]
-    lines: tuple[CardLine, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RankingLine:
-    rank: int
-    player: Param
-    points: Param  # a float, written as the club's language writes decimals
-    tournaments: int
-    eligible: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RankingView:
-    title: Msg
-    header: tuple[Msg, ...]
-    lines: tuple[RankingLine, ...]
-
-
-PictureView = GroupView | BracketView | CardView | RankingView
-_VIEWS: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        Badge,
-        StandingLine,
-        GroupView,
-        Side,
-        BracketMatchView,
-        BracketSection,
-        BracketView,
-        CardLine,
-        CardView,
-        RankingLine,
-        RankingView,
-    )
-}
 
 
 def _name(names: Names, player: PlayerId | None) -> Param | None:
@@ -481,30 +362,3 @@ def ranking_picture(
 
 
 # -- JSON for the outbox --
-
-
-def to_data(value: Any) -> Any:
-    """Return a view (or any value inside one) as JSON-ready data."""
-    if is_dataclass(value) and type(value).__name__ in _VIEWS:
-        data = {f.name: to_data(getattr(value, f.name)) for f in fields(value)}
-        data["_v"] = type(value).__name__
-        return data
-    if isinstance(value, tuple):
-        return [to_data(v) for v in value]
-    if value is None or isinstance(value, bool):
-        return value
-    return param_data(value)
-
-
-def from_data(data: Any) -> Any:
-    """Rebuild a view from `to_data` output."""
-    if isinstance(data, dict) and "_v" in data:
-        cls = _VIEWS.get(data["_v"])
-        if cls is None:
-            raise ValueError(f"not a picture view: {data['_v']!r}")
-        return cls(**{k: from_data(v) for k, v in data.items() if k != "_v"})
-    if isinstance(data, list):
-        return tuple(from_data(v) for v in data)
-    if data is None or isinstance(data, bool):
-        return data
-    return param_from_data(data)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from commands import arguments, claims, members, views
 from commands import names as naming
 from commands.params import Args
@@ -11,6 +9,7 @@ from commands.replies import Button, Msg, Name, Reply, When, msg, say
 from commands.resolver import fold
 from commands.session import Session
 from tournament import attendance, reports, sanctions
+from tournament import club as club_rules
 from tournament.club import Player
 from tournament.model import MatchStatus, Refused, TournamentStatus
 from tournament.preset import Game
@@ -66,7 +65,7 @@ async def register(s: Session, a: Args) -> Reply:
     ]
     if not entry.approved:
         parts.append(msg("register.needs_approval", name=Name(player.name)))
-    elif s.now >= state.start - _checkin_offset(state):
+    elif attendance.checkin_open(state, s.now):
         parts.append(msg("register.checkin_open"))
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
 
@@ -77,8 +76,8 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     if s.chosen:
         return
     listed = await s.uow.tournaments.list(s.club.id)
-    in_play = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
-    playing = {tid for tid, _, _, status in listed if status in in_play}
+    in_play = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
+    playing = {t.id for t in listed if t.status in in_play}
     if not playing:
         return
     if entering:
@@ -86,9 +85,9 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     elif s.player is not None and playing & set(await s.uow.tournaments.of_player(s.player.id)):
         return  # they play tonight: their commands mean tonight
     open_ = [
-        (start, tid)
-        for tid, _, start, status in listed
-        if status == TournamentStatus.REGISTRATION.value and start > s.now
+        (t.start, t.id)
+        for t in listed
+        if t.status is TournamentStatus.REGISTRATION and t.start > s.now
     ]
     if open_:
         s.choose(min(open_)[1])
@@ -109,10 +108,11 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
             raise Refused("claim_needs_code", name=candidate.name)
         await s.uow.players.add_account(candidate.id, s.inv.platform, s.inv.user)
         s.log("claim", player=candidate.name)
-        if trusted and not s.is_director and candidate.member:
-            # Anyone could type an imported name: where the club approves its members
-            # (HGV-1.4), a director confirms once that this account is that person.
-            candidate.member = False
+        member = club_rules.member_after_claim(
+            candidate, by_director=s.is_director, name_is_proof=trusted
+        )
+        if member != candidate.member:
+            candidate.member = member
             await s.uow.players.save(candidate)
         return candidate
     if found:
@@ -137,8 +137,8 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
         raise Refused("claim_member_folded", name=twin.name, points=float(points))
     existing = [p.name for p in everyone]
     wanted = naming.clean_new_player(wanted, existing)
-    # Membership is a director's decision (HGV-1.4): a director who registers is a member.
-    player = await s.uow.players.add(s.club.id, wanted, s.now, member=s.is_director)
+    member = club_rules.member_on_joining(by_director=s.is_director)
+    player = await s.uow.players.add(s.club.id, wanted, s.now, member=member)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
     return player
 
@@ -179,10 +179,6 @@ async def checkin(s: Session, a: Args) -> Reply:
         names = await s.names(set(upcoming[0].players))
         parts.append(views.match_line(upcoming[0], names))
     return Reply(tuple(parts))
-
-
-def _checkin_offset(state: TournamentState) -> timedelta:
-    return timedelta(minutes=state.preset.reminders.checkin_minutes_before)
 
 
 async def report(s: Session, a: Args) -> Reply:

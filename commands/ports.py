@@ -14,6 +14,7 @@ from decimal import Decimal
 from types import TracebackType
 from typing import Any, Protocol, Self
 
+from tournament.calendar import Listed
 from tournament.club import Club, Player
 from tournament.ranking import TournamentRecord
 from tournament.sanctions import Sanction
@@ -25,6 +26,10 @@ class ClubRepository(Protocol):
     async def for_account(self, platform: str, external_id: str) -> list[Club]:
         """Return the clubs where this chat account is a player or a director, oldest
         first."""
+        ...
+
+    async def all(self) -> list[Club]:
+        """Return every club of the database, oldest first."""
         ...
 
     async def get(self, club_id: int) -> Club: ...
@@ -121,8 +126,8 @@ class TournamentRepository(Protocol):
         ...
 
     async def by_name(self, club_id: int, name: str) -> TournamentState | None: ...
-    async def list(self, club_id: int) -> builtins.list[tuple[int, str, datetime, str]]:
-        """Return (id, name, start, status) of every tournament of the club, by start."""
+    async def list(self, club_id: int) -> builtins.list[Listed]:
+        """Return every tournament of the club as a typed row, by start."""
         ...
 
     async def save(self, state: TournamentState) -> None:

@@ -8,71 +8,42 @@ parameter descriptions under `arg.<name>`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Iterator
 
-from commands import arguments, directors, lookups, members, players, web
+from commands import (
+    clubs,
+    discipline,
+    glance,
+    helping,
+    lookups,
+    members,
+    players,
+    public_pages,
+    results,
+    tournaments,
+)
+from commands.binding import bind
 from commands.catalog import LANGUAGES
-from commands.params import TOURNAMENT, Args, Param, Signature, bind, suggestions
+from commands.params import Args, Param, suggestions
 from commands.parsing import Parsed
 from commands.replies import Reply
 from commands.session import Session
+from commands.specs import CommandSpec as CommandSpec
+from commands.specs import Handler as Handler
+from commands.specs import Role as Role
+from commands.specs import Scope as Scope
+from commands.words import (
+    ALL_WORDS,
+    CONFIRM_WORDS,
+    GAME_KINDS,
+    LANGUAGE_NAMES,
+    LOT_WON_LOST,
+    LOT_WORDS,
+    ON_OFF,
+    YES_NO,
+)
+from commands.words import SAID_IN_LANGUAGES as SAID_IN_LANGUAGES
 from tournament.model import Refused
-
-Handler = Callable[[Session, Args], Awaitable[Reply]]
-Role = Literal["player", "director"]
-Scope = Literal["club", "chat"]
-
-
-@dataclass(frozen=True, slots=True)
-class CommandSpec:
-    """A command or subcommand; a subcommand's name is its path (`tournament new`)."""
-
-    name: str
-    handler: Handler | None  # None only for a "chat" command, which dispatch runs itself
-    role: Role
-    params: tuple[Param, ...] = ()
-    subcommands: tuple[CommandSpec, ...] = ()
-    writes: bool = True  # changes state (so it locks the tournament)
-    preset_options: bool = False  # takes the preset's keys as options too
-    # "chat": acts on the chat itself before any club is opened there (/club join).
-    scope: Scope = "club"
-    # How /help shows it when one usage line would suggest mixes that do not work:
-    # the ways to type it, without the command; options nobody mentions follow them.
-    forms: tuple[str, ...] = ()
-
-    @property
-    def word(self) -> str:
-        """Return the word that names it: the last of its path."""
-        return self.name.rsplit(" ", 1)[-1]
-
-    @property
-    def summary_key(self) -> str:
-        return "help." + self.name.replace(" ", ".")
-
-    @property
-    def signature(self) -> Signature:
-        """Return its parameters with the `tournament:` option every command accepts."""
-        extra = () if any(p.type == "tournament" for p in self.params) else (TOURNAMENT,)
-        return Signature(self.name, self.params + extra, self.preset_options)
-
-    def usage(self, *, full: bool = False) -> str:
-        return self.signature.usage(full=full)
-
-    def help_usage(self) -> str:
-        """Return the command as /help shows it: its forms, or every parameter."""
-        if not self.forms:
-            return self.usage(full=True)
-        said = {word for form in self.forms for word in form.split()}
-        rest = [
-            f"[{p.usage()}]"
-            for p in self.params
-            if p.usage() not in said and p.type != "tournament"
-        ]
-        ways = " · ".join(f"/{self.name} {form}" for form in self.forms)
-        return " ".join([ways, *rest])
-
 
 REASON = Param("reason", "text", required=True, aliases=("why",))
 PLAYER = Param("player", "player", required=True, positional=True)
@@ -81,223 +52,15 @@ MATCH_FIRST = Param("match", "match", required=True, positional=True)
 # Which report an Accept or Dispute button answers (its sequence number in the match).
 REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
-# `confirm` as a club types it (es, pl, ro).
-CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
-CONFIRM_WORDS |= {w: "confirm" for w in ("potwierdź", "potwierdz", "potwierdzam")}
-CONFIRM_WORDS |= {"confirmati": "confirm", "confirmați": "confirm"}
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",), synonyms=CONFIRM_WORDS)
 # Which state a correction's confirm button was offered for (the button fills it in).
 SEEN = Param("seen", "text", example="3f9a1c0b2d")
-YES_NO = arguments.YES_NO_SYNONYMS
-# A language typed by name, in any of the four: language:romanian, language:polski.
-LANGUAGE_NAMES = {
-    name: code
-    for code, names in {
-        "en": ("english", "inglés", "ingles", "engleză", "engleza", "angielski"),
-        "es": ("spanish", "español", "espanol", "spaniolă", "spaniola", "hiszpański"),
-        "ro": ("romanian", "rumano", "română", "romana", "romanesc", "rumuński"),
-        "pl": ("polish", "polaco", "poloneză", "poloneza", "polski", "polska"),
-    }.items()
-    for name in names
-}
-# Who won a lot (WAR-V), in the club's words: won/lost is the reporter's side, or on
-# /result the first named player's; a colour names a side.
-LOT_WON_LOST = {
-    word: "won"
-    for word in (
-        "win",
-        "ganó",
-        "gano",
-        "gané",
-        "gane",
-        "ganado",
-        "ganada",
-        "wygrał",
-        "wygral",
-        "wygrałem",
-        "wygralem",
-        "wygrałam",
-        "wygralam",
-        "wygrana",
-        "câștigat",
-        "castigat",
-        "câștig",
-        "castig",
-    )
-} | {
-    word: "lost"
-    for word in (
-        "lose",
-        "loss",
-        "perdió",
-        "perdio",
-        "perdí",
-        "perdi",
-        "perdido",
-        "perdida",
-        "przegrał",
-        "przegral",
-        "przegrałem",
-        "przegralem",
-        "przegrałam",
-        "przegralam",
-        "przegrana",
-        "pierdut",
-        "pierdere",
-    )
-}
-LOT_WORDS = (
-    LOT_WON_LOST
-    | {
-        word: "white"
-        for word in (
-            "blancas",
-            "blanco",
-            "blancos",
-            "białe",
-            "biale",
-            "biały",
-            "bialy",
-            "alb",
-            "albe",
-            "albul",
-            "albele",
-        )
-    }
-    | {
-        word: "black"
-        for word in (
-            "negras",
-            "negro",
-            "negros",
-            "czarne",
-            "czarny",
-            "negru",
-            "negre",
-            "negrul",
-            "negrele",
-        )
-    }
-    | {"primero": "first", "pierwszy": "first", "primul": "first", "segundo": "second"}
-)
-LOT_WORDS |= {"drugi": "second", "doilea": "second", "al_doilea": "second"}
-# The public pages (INTERFACE §6): web:on, web:yes, web:sí, web:tak, web:da ...
-ON_OFF = {word: ("on" if meaning == "yes" else "off") for word, meaning in YES_NO.items()}
-ON_OFF |= {"yes": "on", "no": "off", "wł": "on", "wył": "off", "pornit": "on", "oprit": "off"}
-ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
-ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "off"}
-ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
-ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
-# Commands typed as a club says them (/confirmar, /potwierdz, /raport): not commands of
-# their own (INTERFACE §1 keeps one set of words), but the reply names the right one.
-SAID_IN_LANGUAGES = {
-    word: command
-    for command, words in {
-        "register": (
-            "inscribir",
-            "inscribirme",
-            "registrar",
-            "zapisz",
-            "zapis",
-            "inscriere",
-            "inscrie",
-            "inregistrare",
-        ),
-        "confirm": (
-            "confirmar",
-            "confirmo",
-            "potwierdz",
-            "potwierdzam",
-            "confirma",
-            "confirm",
-            "confirmare",
-        ),
-        "withdraw": (
-            "retirar",
-            "retirarme",
-            "baja",
-            "wycofaj",
-            "rezygnuje",
-            "retrag",
-            "retragere",
-        ),
-        "checkin": (
-            "llegada",
-            "llegue",
-            "estoy",
-            "obecnosc",
-            "obecny",
-            "jestem",
-            "sosire",
-            "prezent",
-            "aici",
-        ),
-        "report": (
-            "reportar",
-            "informar",
-            "resultado",
-            "wynik",
-            "zglos",
-            "raport",
-            "rezultat",
-            "scor",
-        ),
-        "accept": ("aceptar", "acepto", "akceptuj", "zgoda", "accepta", "accept"),
-        "dispute": (
-            "impugnar",
-            "impugno",
-            "disputar",
-            "sprzeciw",
-            "kwestionuje",
-            "contest",
-            "contesta",
-        ),
-        "schedule": (
-            "horario",
-            "partidas",
-            "encuentros",
-            "harmonogram",
-            "mecze",
-            "program",
-            "partide",
-        ),
-        "standings": (
-            "clasificacion",
-            "grupos",
-            "tabela",
-            "tabele",
-            "grupy",
-            "clasament",
-            "grupe",
-        ),
-        "bracket": ("cuadro", "eliminatoria", "drabinka", "tablou", "eliminatorii"),
-        "rules": ("reglas", "reglamento", "zasady", "regulamin", "reguli", "regulament"),
-        "help": ("ayuda", "pomoc", "ajutor"),
-        "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
-        "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
-        "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
-        "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
-    }.items()
-    for word in words
-}
-# "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
-ALL_WORDS = {
-    word: "all"
-    for word in (
-        "todos",
-        "todas",
-        "todo",
-        "wszyscy",
-        "wszystkich",
-        "wszystko",
-        "toti",
-        "toți",
-        "toate",
-    )
-}
-GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
-GAME_KINDS |= {"triple": "backgammon"}
+
+
+async def _help(s: Session, a: Args) -> Reply:
+    """Answer /help from this registry (helping never imports the registry)."""
+    return await helping.help_(s, a, BY_NAME, shown_to(director=s.is_director))
 
 
 def _withdraw() -> CommandSpec:
@@ -339,10 +102,10 @@ def _report() -> CommandSpec:
 
 
 def _club() -> CommandSpec:
-    link = CommandSpec("club link", directors.club_link, "director")
+    link = CommandSpec("club link", clubs.club_link, "director")
     confirm = CommandSpec(
         "club confirm",
-        directors.club_confirm,
+        clubs.club_confirm,
         "director",
         (Param("link", "integer", required=True, positional=True, example="2"),),
     )
@@ -356,7 +119,7 @@ def _club() -> CommandSpec:
     # `/club web` (its link, or that the pages are off), `/club web on`: as web:on.
     pages = CommandSpec(
         "club web",
-        web.club_web,
+        public_pages.club_web,
         "director",
         (
             Param(
@@ -371,7 +134,7 @@ def _club() -> CommandSpec:
     )
     return CommandSpec(
         "club",
-        directors.club,
+        clubs.club,
         "director",
         (
             Param("name", "text", example='"HG Backgammon"'),
@@ -392,12 +155,12 @@ def _club() -> CommandSpec:
 
 
 def _director() -> CommandSpec:
-    add = CommandSpec("director add", directors.director_add, "director", (PLAYER,))
-    remove = CommandSpec("director remove", directors.director_remove, "director", (PLAYER,))
-    claim = CommandSpec("director claim", directors.director_claim, "director", (PLAYER,))
+    add = CommandSpec("director add", clubs.director_add, "director", (PLAYER,))
+    remove = CommandSpec("director remove", clubs.director_remove, "director", (PLAYER,))
+    claim = CommandSpec("director claim", clubs.director_claim, "director", (PLAYER,))
     return CommandSpec(
         "director",
-        directors.director_list,
+        clubs.director_list,
         "director",
         subcommands=(add, remove, claim),
         writes=False,
@@ -438,7 +201,7 @@ def _player() -> CommandSpec:
 def _tournament() -> CommandSpec:
     new = CommandSpec(
         "tournament new",
-        directors.tournament_new,
+        tournaments.tournament_new,
         "director",
         (
             Param("name", "text", required=True, example='"January Cup"'),
@@ -449,11 +212,11 @@ def _tournament() -> CommandSpec:
         ),
         preset_options=True,
     )
-    info = CommandSpec("tournament info", directors.tournament_info, "director", writes=False)
-    listed = CommandSpec("tournament list", directors.tournament_list, "director", writes=False)
+    info = CommandSpec("tournament info", tournaments.tournament_info, "director", writes=False)
+    listed = CommandSpec("tournament list", tournaments.tournament_list, "director", writes=False)
     cancel = CommandSpec(
         "tournament cancel",
-        directors.tournament_cancel,
+        tournaments.tournament_cancel,
         "director",
         (
             Param(
@@ -469,7 +232,7 @@ def _tournament() -> CommandSpec:
     )
     return CommandSpec(
         "tournament",
-        directors.tournament_info,
+        tournaments.tournament_info,
         "director",
         subcommands=(new, listed, cancel, info),
         writes=False,
@@ -556,10 +319,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         writes=False,
     ),
     CommandSpec("rules", lookups.rules, "player", writes=False),
-    CommandSpec("web", web.web, "player", writes=False),
+    CommandSpec("web", public_pages.web, "player", writes=False),
     CommandSpec(
         "help",
-        lookups.help_,
+        _help,
         "player",
         (Param("command", "text", positional=True, many=True, example="report"),),
         writes=False,
@@ -567,10 +330,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _club(),
     _director(),
     _tournament(),
-    CommandSpec("draw", directors.draw, "director"),
+    CommandSpec("draw", tournaments.draw, "director"),
     CommandSpec(
         "result",
-        directors.result,
+        results.result,
         "director",
         (
             Param("match", "match", positional=True),
@@ -591,25 +354,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
         forms=("alice 3-1 bob", "5 3-1", "5 void"),
     ),
     CommandSpec(
-        "reopen", directors.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM, SEEN)
+        "reopen", results.reopen, "director", (MATCH_FIRST, OPTIONAL_REASON, CONFIRM, SEEN)
     ),
-    CommandSpec("reinstate", directors.reinstate, "director", (PLAYER, REASON)),
+    CommandSpec("reinstate", discipline.reinstate, "director", (PLAYER, REASON)),
     CommandSpec(
         "lot",
-        directors.lot,
+        results.lot,
         "director",
         (
             Param("group", "text", positional=True, example="2"),
             Param("seed", "integer", description="arg.lot_seed"),
         ),
     ),
-    CommandSpec("present", directors.present, "director", (PLAYER,)),
+    CommandSpec("present", discipline.present, "director", (PLAYER,)),
     CommandSpec(
-        "away", directors.away, "director", (PLAYER, Param("reason", "text", aliases=("why",)))
+        "away", discipline.away, "director", (PLAYER, Param("reason", "text", aliases=("why",)))
     ),
     CommandSpec(
         "forfeit",
-        directors.forfeit,
+        discipline.forfeit,
         "director",
         (
             PLAYER,
@@ -618,9 +381,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
             REASON,
         ),
     ),
-    CommandSpec("excuse", directors.excuse, "director", (PLAYER, REASON)),
-    CommandSpec("sanction", directors.sanction, "director", (PLAYER, REASON)),
-    CommandSpec("lift", directors.lift, "director", (PLAYER, REASON)),
+    CommandSpec("excuse", discipline.excuse, "director", (PLAYER, REASON)),
+    CommandSpec("sanction", discipline.sanction, "director", (PLAYER, REASON)),
+    CommandSpec("lift", discipline.lift, "director", (PLAYER, REASON)),
     CommandSpec(
         "addplayer",
         members.addplayer,
@@ -649,7 +412,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "approve",
-        directors.approve,
+        discipline.approve,
         "director",
         (
             Param(
@@ -663,10 +426,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("player", "player", positional=True, many=True),
         ),
     ),
-    CommandSpec("pause", directors.pause, "director", (MATCH_FIRST, REASON)),
-    CommandSpec("resume", directors.resume, "director", (MATCH_FIRST,)),
-    CommandSpec("cancel", directors.cancel, "director", (MATCH_FIRST, REASON)),
-    CommandSpec("status", directors.status, "director", writes=False),
+    CommandSpec("pause", discipline.pause, "director", (MATCH_FIRST, REASON)),
+    CommandSpec("resume", discipline.resume, "director", (MATCH_FIRST,)),
+    CommandSpec("cancel", discipline.cancel, "director", (MATCH_FIRST, REASON)),
+    CommandSpec("status", glance.status, "director", writes=False),
 )
 
 BY_NAME: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}

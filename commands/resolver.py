@@ -9,29 +9,17 @@ fits, the refusal names the closest names (difflib).
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from commands.params import Args, Signature
 from commands.session import Session
+from tournament import folding
 from tournament.club import Player
-from tournament.model import Refused, TournamentStatus
+from tournament.model import Refused
 
-# Letters that are not a base letter plus an accent, so NFKD keeps them: typed without
-# the stroke they are the plain letter ("Lucja" for "Łucja", "Dorte" for "Dørte").
-_PLAIN = str.maketrans(
-    {"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ı": "i", "ħ": "h", "Ħ": "H"}
-)
-
-
-def fold(text: str) -> str:
-    """Return text as names compare: no accents, case folded, single spaces, no quotes."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    cleaned = bare.strip().strip("\"'“”„«»").lstrip("@")
-    return " ".join(cleaned.split()).casefold()
+fold = folding.loose  # how a typed name compares (one fold: tournament/folding.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,21 +139,21 @@ async def choose_tournament(s: Session, text: str) -> None:
     listed = await s.uow.tournaments.list(s.club.id)
     wanted = fold(text)
     # Of tournaments sharing a name, one called off comes first, so the live one wins.
-    listed = sorted(listed, key=lambda t: (t[3] != TournamentStatus.CANCELLED.value, t[2]))
-    folded = {tid: fold(name) for tid, name, _, _ in listed}
-    exact = [tid for tid, _, _, _ in listed if folded[tid] == wanted]
-    starts = [tid for tid, _, _, _ in listed if folded[tid].startswith(wanted)]
+    listed = sorted(listed, key=lambda t: (t.live, t.start))
+    folded = {t.id: fold(t.name) for t in listed}
+    exact = [t.id for t in listed if folded[t.id] == wanted]
+    starts = [t.id for t in listed if folded[t.id].startswith(wanted)]
     # Forgiving like player names: `februarie` finds "Cupa Februarie", `cupa feb` too.
     by_words = [
-        tid
-        for tid, _, _, _ in listed
-        if all(any(w.startswith(t) for w in folded[tid].split()) for t in wanted.split())
+        row.id
+        for row in listed
+        if all(any(w.startswith(t) for w in folded[row.id].split()) for t in wanted.split())
     ]
     found = exact or starts or by_words
     if wanted and found and len({folded[tid] for tid in found}) == 1:
         s.choose(found[-1])  # the latest of that name
         return
-    names = [name for _, name, _, _ in sorted(listed, key=lambda t: t[2])]
+    names = [t.name for t in sorted(listed, key=lambda t: t.start)]
     close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.5)
     by_fold = {fold(n): n for n in names}
     raise Refused(
@@ -173,3 +161,11 @@ async def choose_tournament(s: Session, text: str) -> None:
         name=text,
         known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
     )
+
+
+async def find_player(s: Session, name: str) -> Player:
+    """Return the player `name` means, matched as every command matches names.
+
+    Prefer a `player` parameter, which the registry resolves before the handler runs.
+    """
+    return (await Roster.of(s)).one(name)

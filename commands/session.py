@@ -19,7 +19,7 @@ from commands.parsing import ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
-from tournament.club import Club, Player
+from tournament.club import ChatRef, Club, Player
 from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
@@ -179,10 +179,7 @@ class Session:
 
     async def _meant(self) -> int | None:
         """Return the tournament a command means without naming one, or ask which."""
-        listed = [
-            calendar.Listed(tid, name, start, status)
-            for tid, name, start, status in await self.uow.tournaments.list(self.club.id)
-        ]
+        listed = await self.uow.tournaments.list(self.club.id)
         found = calendar.meant(listed, self.now, self.club.timezone)
         if found.chosen is not None:
             return found.chosen.id
@@ -204,16 +201,6 @@ class Session:
             # A director who types a player's command usually means to act for a player.
             raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
-
-    async def find_player(self, name: str) -> Player:
-        """Return the player `name` means, matched as every command matches names.
-
-        Prefer a `player` parameter, which the registry resolves before the handler runs.
-        """
-        # The resolver builds on sessions, so it is imported when a name is looked up.
-        from commands.resolver import Roster
-
-        return (await Roster.of(self)).one(name)
 
     async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
         """Return display names of players, cached for the session."""
@@ -255,7 +242,7 @@ class Session:
             return
         known = await self.uow.tournaments.list(self.club.id)
         applies_to = sanctions.next_tournament(
-            state.start, [(tid, start) for tid, _, start, status in known if status != "cancelled"]
+            state.start, [(t.id, t.start) for t in known if t.live]
         )
         for event in recorded:
             await self.uow.sanctions.add(
@@ -327,7 +314,7 @@ class Session:
             targets: list[tuple[str, str, str | None]] = [(p, c, None) for p, c in chats]
             if notice.player is not None:
                 targets = [
-                    (platform, f"user:{user}", user)
+                    (platform, str(ChatRef.of_user(user)), user)
                     for platform, user in accounts.get(notice.player, [])
                 ]
             for platform, chat, owner in targets:

@@ -7,10 +7,10 @@ value being what the command line expects.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from commands.ports import UnitOfWorkFactory
+from tournament.folding import loose as fold
 from tournament.preset import preset_names
 from tournament.state import TournamentState
 
@@ -26,12 +26,6 @@ class Asker:
     user: str
     private: bool = False
     club: str | None = None  # the `club` option chosen so far (a private chat)
-
-
-def fold(text: str) -> str:
-    """Lower-case without accents, for forgiving prefix matching."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _matching(pairs: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
@@ -68,7 +62,7 @@ async def suggest(
             return []
         if kind == "tournament":
             listed = await uow.tournaments.list(club.id)
-            open_ = [(name, name) for _, name, _, status in listed if status != "finished"]
+            open_ = [(t.name, t.name) for t in listed if t.status != "finished"]
             return _matching(open_, typed)
         state = await uow.tournaments.current(club.id)
         if state is None:

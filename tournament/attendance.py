@@ -115,6 +115,16 @@ def confirm(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     return entry
 
 
+def checkin_opens(state: TournamentState) -> datetime:
+    """Return when players may check in: the preset's minutes before the start."""
+    return state.start - minutes(state.preset.reminders.checkin_minutes_before)
+
+
+def checkin_open(state: TournamentState, now: datetime) -> bool:
+    """Return whether check-in has opened by `now`."""
+    return now >= checkin_opens(state)
+
+
 def check_in(
     state: TournamentState, player: PlayerId, at: datetime, *, director: bool = False
 ) -> Entry:
@@ -122,7 +132,7 @@ def check_in(
     entry = _active_entry(state, player)
     if not entry.approved:
         raise Refused("entry_not_approved")
-    opens = state.start - minutes(state.preset.reminders.checkin_minutes_before)
+    opens = checkin_opens(state)
     if not director and at < opens:
         raise Refused("checkin_not_open", opens=opens)
     if state.status is TournamentStatus.FINISHED:

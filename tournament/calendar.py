@@ -13,20 +13,34 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
+from tournament import folding
 from tournament.model import Refused, TournamentStatus
 from tournament.state import TournamentState
 
-_IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
+_IN_PLAY = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
 
 
 @dataclass(frozen=True, slots=True)
 class Listed:
-    """A tournament as the club's list shows it."""
+    """A tournament as the club's list shows it (a row of `tournaments.list()`)."""
 
     id: int
     name: str
     start: datetime  # aware
-    status: str  # a TournamentStatus value
+    status: TournamentStatus
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", TournamentStatus(self.status))
+
+    @property
+    def live(self) -> bool:
+        """Return whether it was not called off."""
+        return self.status is not TournamentStatus.CANCELLED
+
+    @property
+    def done(self) -> bool:
+        """Return whether it is over: finished or called off."""
+        return self.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +63,7 @@ def local(moment: datetime, zone: str | tzinfo) -> datetime:
 
 def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
     """Return the tournament being played today, else the next one to start."""
-    live = [t for t in listed if t.status != TournamentStatus.CANCELLED.value]
+    live = [t for t in listed if t.live]
     today = local(now, zone).date()
 
     def on_today(t: Listed) -> bool:
@@ -57,25 +71,44 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
 
     for tier in (
         [t for t in live if t.status in _IN_PLAY],
-        [t for t in live if t.status == TournamentStatus.REGISTRATION.value and on_today(t)],
+        [t for t in live if t.status == TournamentStatus.REGISTRATION and on_today(t)],
     ):
         if len(tier) == 1:
             return Meant(tier[0])
         if tier:
             return Meant(None, tuple(sorted(tier, key=lambda t: (t.start, t.id))))
     upcoming = sorted(
-        (t for t in live if t.status == TournamentStatus.REGISTRATION.value and t.start > now),
+        (t for t in live if t.status == TournamentStatus.REGISTRATION and t.start > now),
         key=lambda t: (t.start, t.id),
     )
     if upcoming:
         tied = tuple(t for t in upcoming if t.start == upcoming[0].start)
         return Meant(tied[0]) if len(tied) == 1 else Meant(None, tied)
     # Nothing ahead: an entry list whose start passed undrawn, else the last one played.
-    for status in (TournamentStatus.REGISTRATION.value, TournamentStatus.FINISHED.value):
+    for status in (TournamentStatus.REGISTRATION, TournamentStatus.FINISHED):
         past = [t for t in live if t.status == status]
         if past:
             return Meant(max(past, key=lambda t: (t.start, t.id)))
     return Meant(None)
+
+
+def season(moment: datetime, zone: str | tzinfo) -> int:
+    """Return the season `moment` falls in: the calendar year on the club's clock (HGV-8)."""
+    return local(moment, zone).year
+
+
+def in_season(listed: Sequence[Listed], year: int, zone: str | tzinfo) -> set[int]:
+    """Return the ids of the tournaments of season `year`: names repeat across seasons,
+    so a season is never chosen by name."""
+    return {t.id for t in listed if season(t.start, zone) == year}
+
+
+def check_new_name(name: str, listed: Sequence[Listed]) -> None:
+    """Refuse a new tournament named like one not over: two of one name at once could not
+    be told apart. A name may come back next season, and next month's tournament may be
+    opened while this one is played (clubs open the entries on the night)."""
+    if any(folding.loose(t.name) == folding.loose(name) and not t.done for t in listed):
+        raise Refused("tournament_exists", name=name)
 
 
 def cancel(state: TournamentState) -> None:

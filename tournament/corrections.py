@@ -146,7 +146,7 @@ def set_result(
     if not match.is_ready:
         raise Refused("match_not_ready", match=number)
     checked = reports.checked_score(state, match, score, floor=False)
-    events = reports.finish(state, match, checked, at, how="director", settle=False)
+    events = reports.record_result(state, match, checked, at, how="director", settle=False)
     return events + progress.settle(state, at, reset=True)
 
 
@@ -210,7 +210,7 @@ def _apply(
                 black=match.black_score,
                 example=f"{mine}-{theirs}",
             )
-        reports.finish(state, match, checked, at, how="director", settle=False)
+        reports.record_result(state, match, checked, at, how="director", settle=False)
     _clear_forfeit_marks(state, match, forfeiters)
     after = (match.white_score, match.black_score)
     kind = change if isinstance(change, str) else "score"

@@ -9,6 +9,10 @@ the last 8 of a draughts event play a knockout. Lengths come from `KnockoutRules
 A bracket is a value. `winners` (match key -> winner) is the caller's record of the
 decided matches; `advance` returns the bracket with every side those winners fill.
 Placements, finalists and the champion are in `tournament.placements`.
+
+Over 500 lines on purpose (518): building, advancing and replacing a forfeiter all walk
+the same private links between a bracket's matches (`_links`, `_apply`, `_occupant`);
+split apart they would have to share those internals across modules.
 """
 
 from __future__ import annotations

@@ -8,11 +8,13 @@ name (`groups.size`) or by a short alias (`group_size`). A bad file or override 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from tournament.answers import yes_no
 
 Game = Literal["backgammon", "draughts"]
 GroupMethod = Literal["snake", "random"]
@@ -189,16 +191,53 @@ ALIASES: Mapping[str, str] = {
 }
 
 PRESET_NAMES: tuple[str, ...] = ("hgv-backgammon", "navodari-table", "warcaby-100")
+# The preset whose season rules a game's ranking follows before the club played it.
+GAME_PRESETS: dict[str, str] = {"backgammon": "hgv-backgammon", "draughts": "warcaby-100"}
+
+
+ErrorCode = Literal[
+    "choice",  # values: choices (the words it takes)
+    "key",  # no such option; values: choices (the options there are)
+    "whole_number",
+    "number",
+    "range",  # values: low, high
+    "yes_no",
+    "group_size",  # values: size (the group size qualifiers must fit in)
+    "other",  # `allowed` says it in English
+]
 
 
 class PresetError(ValueError):
-    """A preset file or override is invalid; `key` names it, `allowed` says what fits."""
+    """A preset file or override is invalid: `field` names the key, `code` and `values`
+    say what fits (structured, for the catalogs), `allowed` says it in English."""
 
-    def __init__(self, key: str, allowed: str, value: object = None) -> None:
+    def __init__(
+        self,
+        key: str,
+        allowed: str,
+        value: object = None,
+        *,
+        code: ErrorCode = "other",
+        values: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(f"{key}: expected {allowed}, got {value!r}")
         self.key = key
         self.allowed = allowed
         self.value = value
+        self.code: ErrorCode = code
+        self.values: dict[str, object] = dict(values or {})
+
+    @property
+    def field(self) -> str:
+        """Return the key the error is about (dotted, or as typed when unknown)."""
+        return self.key
+
+
+def _choice(key: str, choices: Sequence[str], value: object) -> PresetError:
+    """Return the error for a value outside a list of words."""
+    return PresetError(
+        key, " | ".join(choices), value, code="choice", values={"choices": tuple(choices)}
+    )
 
 
 def preset_names() -> tuple[str, ...]:
@@ -209,7 +248,7 @@ def preset_names() -> tuple[str, ...]:
 def load_preset(name: str, overrides: Mapping[str, object] | None = None) -> Preset:
     """Load a shipped preset by name and apply overrides."""
     if name not in PRESET_NAMES:
-        raise PresetError("preset", " | ".join(PRESET_NAMES), name)
+        raise _choice("preset", PRESET_NAMES, name)
     text = resources.files("tournament.presets").joinpath(f"{name}.toml").read_text("utf-8")
     return parse_preset(text, overrides)
 
@@ -235,7 +274,14 @@ def apply_overrides(preset: Preset, overrides: Mapping[str, object]) -> Preset:
         section = getattr(preset, section_name, None) if field_name else None
         hints = _hints(type(section)) if section is not None else {}
         if section is None or field_name not in hints or section_name == "preset":
-            raise PresetError(raw_key, "one of " + ", ".join(sorted(_all_keys())), value)
+            known = sorted(_all_keys())
+            raise PresetError(
+                raw_key,
+                "one of " + ", ".join(known),
+                value,
+                code="key",
+                values={"choices": tuple(known)},
+            )
         converted = _convert(key, hints[field_name], value, from_text=isinstance(value, str))
         _check_range(type(section), field_name, key, converted)
         preset = replace(preset, **{section_name: replace(section, **{field_name: converted})})
@@ -291,36 +337,38 @@ def _check_range(cls: type, name: str, key: str, value: object) -> None:
     if isinstance(value, bool):
         return
     if not low <= value <= high:
-        raise PresetError(key, f"a number from {low:g} to {high:g}", value)
+        raise PresetError(
+            key,
+            f"a number from {low:g} to {high:g}",
+            value,
+            code="range",
+            values={"low": f"{low:g}", "high": f"{high:g}"},
+        )
 
 
 def _convert(key: str, hint: Any, value: object, *, from_text: bool) -> Any:
     origin = get_origin(hint)
     if hint is bool:
-        if from_text and isinstance(value, str):
-            lowered = value.strip().lower()
-            if lowered in ("true", "yes", "on", "1"):
-                return True
-            if lowered in ("false", "no", "off", "0"):
-                return False
+        if from_text and isinstance(value, str) and (found := yes_no(value)) is not None:
+            return found
         if isinstance(value, bool):
             return value
-        raise PresetError(key, "true or false", value)
+        raise PresetError(key, "true or false", value, code="yes_no")
     if hint is int:
         if from_text and isinstance(value, str) and value.strip().lstrip("-").isdigit():
             return int(value)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        raise PresetError(key, "a whole number", value)
+        raise PresetError(key, "a whole number", value, code="whole_number")
     if hint is float:
         if from_text and isinstance(value, str):
             try:
                 return float(value)
             except ValueError:
-                raise PresetError(key, "a number", value) from None
+                raise PresetError(key, "a number", value, code="number") from None
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
-        raise PresetError(key, "a number", value)
+        raise PresetError(key, "a number", value, code="number")
     if hint is str:
         if isinstance(value, str) and value.strip():
             return value
@@ -329,7 +377,7 @@ def _convert(key: str, hint: Any, value: object, *, from_text: bool) -> Any:
         allowed = get_args(hint)
         if value in allowed:
             return value
-        raise PresetError(key, " | ".join(str(a) for a in allowed), value)
+        raise _choice(key, [str(a) for a in allowed], value)
     if origin is tuple:
         (item,) = get_args(hint)[:1]
         if from_text and isinstance(value, str):
@@ -355,7 +403,11 @@ def _check_consistency(preset: Preset) -> None:
     groups = preset.groups
     if groups.qualifiers > groups.size:
         raise PresetError(
-            "groups.qualifiers", f"at most the group size ({groups.size})", groups.qualifiers
+            "groups.qualifiers",
+            f"at most the group size ({groups.size})",
+            groups.qualifiers,
+            code="group_size",
+            values={"size": groups.size},
         )
     if not groups.tiebreaks:
         raise PresetError("groups.tiebreaks", "at least one tiebreak", [])

@@ -40,7 +40,7 @@ def report_score(
     report = match.report
     if report is not None and report.by != by:
         if _key_of(report) == _key(checked):
-            return finish(state, match, checked, at, how="agreed")
+            return record_result(state, match, checked, at, how="agreed")
         match.report = _with_counter(report, by, checked, at)
         match.status = MatchStatus.DISPUTED
         match.disputed_by = by
@@ -49,7 +49,7 @@ def report_score(
         # The first reporter says their score again, or another one.
         counter = report.counter
         if counter is not None and _key_of(counter) == _key(checked):
-            return finish(state, match, checked, at, how="agreed")
+            return record_result(state, match, checked, at, how="agreed")
         # A new score is a new report: a button of the old one must not settle it.
         match.report_seq = max(match.report_seq, report.seq) + 1
         match.report = replace(_with_score(report, checked, at, counter), seq=match.report_seq)
@@ -128,7 +128,7 @@ def accept(state: TournamentState, number: int, by: PlayerId, at: datetime) -> l
         raise Refused("nothing_to_accept", match=match.number)
     if report.by == by:
         raise Refused("own_report", match=match.number)
-    return finish(state, match, _score_of(report), at, how="accepted")
+    return record_result(state, match, _score_of(report), at, how="accepted")
 
 
 def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> list[Event]:
@@ -149,7 +149,7 @@ def accept_on_timeout(state: TournamentState, match: Match, seq: int, at: dateti
     report = match.report
     if report is None or report.seq != seq or match.status is not MatchStatus.PENDING:
         return []
-    return finish(state, match, _score_of(report), at, how="timeout")
+    return record_result(state, match, _score_of(report), at, how="timeout")
 
 
 def set_result(
@@ -166,10 +166,10 @@ def set_result(
         winner = match.white if checked.winner_side == "white" else match.black
         if winner != match.winner and progress.followed_up(state, match):
             raise Refused("next_round_started", match=number)
-    return finish(state, match, checked, at, how="director")
+    return record_result(state, match, checked, at, how="director")
 
 
-def finish(
+def record_result(
     state: TournamentState,
     match: Match,
     score: FinalScore,

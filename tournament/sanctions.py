@@ -69,11 +69,6 @@ def standing(sanction: Sanction, statuses: Mapping[int, str]) -> str:
     return "active"
 
 
-def in_force(sanction: Sanction, statuses: Mapping[int, str]) -> bool:
-    """Return whether a sanction still bars its player: not ended, not served."""
-    return standing(sanction, statuses) == "active"
-
-
 def suspension_for(
     sanctions: Iterable[Sanction], player: PlayerId, tournament: int
 ) -> Sanction | None:

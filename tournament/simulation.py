@@ -64,7 +64,7 @@ def play_out(state: TournamentState, *, seed: int, ranking: tuple[int, ...] = ()
             raise RuntimeError(f"stuck in {state.status}: no match can be played")
         at += timedelta(minutes=state.preset.groups.round_minutes)
         for match in wave:
-            reports.finish(
+            reports.record_result(
                 state,
                 match,
                 random_score(state.preset, match, rng),

@@ -42,10 +42,6 @@ class StandingRow:
     forfeits: int
     removed: bool
 
-    @property
-    def points_diff(self) -> int:
-        return self.points_for - self.points_against
-
 
 @dataclass(frozen=True, slots=True)
 class TiebreakNote:

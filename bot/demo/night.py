@@ -23,11 +23,11 @@ from rich.text import Text
 from bot.bootstrap import build
 from bot.clock import RealClock
 from bot.console import ConsoleBot
-from bot.export import export_club
 from bot.grammar import CommandStep, NarrationStep, Step, TranscriptError, parse_script
-from bot.ranking_import import import_ranking, read_ranking
 from bot.settings import Settings
 from bot.transcript import TranscriptRunner
+from commands.export import export_club
+from commands.ranking_import import import_ranking, read_ranking
 from commands.web import club_path, join, tournament_path
 
 DEMO_DB = "clubtd-demo.db"
@@ -145,7 +145,7 @@ async def run_demo(
     )
     if token is not None:
         links = [join(base, club_path(token))]
-        links += [join(base, tournament_path(token, tid)) for tid, _, _, _ in listed]
+        links += [join(base, tournament_path(token, t.id)) for t in listed]
         console.print(
             Text(
                 f"The club's public pages are on. Serve them with "

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from bot.export import season_rankings, tournament_object
 from commands import pictures, views
+from commands.export import season_rankings, tournament_object
 from commands.replies import Msg, Name, Param, When, msg
 from commands.web import club_path, join, tournament_path
 from storage.unit_of_work import SqlUnitOfWork
@@ -106,7 +106,7 @@ async def _names(uow: SqlUnitOfWork, club: Club) -> dict[PlayerId, str]:
 async def club_page(uow: SqlUnitOfWork, club: Club, token: str, base: str) -> ClubPage:
     """Return the club page: its tournaments (live, next, past) and season rankings."""
     listed = await uow.tournaments.list(club.id)
-    states = [await uow.tournaments.get(tid) for tid, _, _, _ in listed]
+    states = [await uow.tournaments.get(t.id) for t in listed]
     names = await _names(uow, club)
     tables = await season_rankings(uow, club, states, names)
     links = tuple(
@@ -158,7 +158,7 @@ async def tournament_page(
     uow: SqlUnitOfWork, club: Club, token: str, tournament_id: int
 ) -> TournamentPage | None:
     """Return a tournament's page, None when the club has no such tournament."""
-    if tournament_id not in {tid for tid, _, _, _ in await uow.tournaments.list(club.id)}:
+    if tournament_id not in {t.id for t in await uow.tournaments.list(club.id)}:
         return None
     state = await uow.tournaments.get(tournament_id)
     return tournament_view(state, club, await _names(uow, club), token)

@@ -77,6 +77,11 @@ class SqlClubRepository(SqlRepository):
         )
         return [_club(r) for r in await (await self._conn()).execute(query)]
 
+    async def all(self) -> list[Club]:
+        """Return every club of the database, oldest first."""
+        query = select(t.clubs).order_by(t.clubs.c.created_at, t.clubs.c.id)
+        return [_club(r) for r in await (await self._conn()).execute(query)]
+
     async def get(self, club_id: int) -> Club:
         query = select(t.clubs).where(t.clubs.c.id == club_id)
         row = (await (await self._conn()).execute(query)).first()

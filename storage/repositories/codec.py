@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from storage.types import required_time_from_json, time_from_json, time_to_json
+from tournament import folding
 from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.preset import PlacePoints, Preset, load_preset
 from tournament.scoring import GameRecord, Side
@@ -32,9 +33,7 @@ from tournament.state import (
 Row = dict[str, Any]
 
 
-def fold_name(name: str) -> str:
-    """Return a name as look-ups compare it: case folded, single spaces, no ends."""
-    return " ".join(name.split()).casefold()
+fold_name = folding.key  # a name as look-ups compare it (tournament/folding.py)
 
 
 @dataclass(slots=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -15,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from storage import tables as t
 from storage.repositories import codec
 from storage.repositories.base import NotFound, SqlRepository, StaleState
+from tournament.calendar import Listed
 from tournament.model import TournamentStatus
 from tournament.ranking import TournamentRecord
 from tournament.state import TournamentState
@@ -235,8 +235,8 @@ class SqlTournamentRepository(SqlRepository):
         tournament_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
         return None if tournament_id is None else await self.get(tournament_id)
 
-    async def list(self, club_id: int) -> builtins.list[tuple[int, str, datetime, str]]:
-        """Return (id, name, start, status) of every tournament of the club, by start."""
+    async def list(self, club_id: int) -> builtins.list[Listed]:
+        """Return every tournament of the club as a typed row, by start."""
         c = t.tournaments.c
         query = (
             select(c.id, c.name, c.start, c.status)
@@ -244,7 +244,7 @@ class SqlTournamentRepository(SqlRepository):
             .order_by(c.start, c.id)
         )
         result = await (await self._conn()).execute(query)
-        return [(r.id, r.name, r.start, r.status) for r in result]
+        return [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in result]
 
     async def of_player(self, player_id: int) -> builtins.list[int]:
         """Return the ids of the tournaments `player_id` has an entry in, oldest first."""

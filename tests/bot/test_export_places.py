@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from bot.export import _tournament
+from commands.export import _tournament
 from tournament import progress
 from tournament.preset import load_preset
 from tournament.simulation import new_tournament, play_out

@@ -76,7 +76,7 @@ def test_every_event_causes_a_notice_or_is_silent_on_purpose(cls: type[ev.Event]
     if cls in announce.SILENT:
         assert found == [], cls.__name__
         return
-    assert found, f"{cls.__name__} causes no message: add it to announce._notices"
+    assert found, f"{cls.__name__} causes no message: add it to commands/notices.py SAYS"
     renderer = Renderer("en", "UTC", "plain")
     for notice in found:
         # A picture has no text in plain rendering; every message has some part.

@@ -21,8 +21,12 @@ def test_the_last_group_table_is_posted_before_the_knockout_starts_HGV_7_3_1() -
     rng = random.Random(3)
     *first, last = state.stage_matches(Stage.GROUP)
     for match in first:
-        reports.finish(state, match, random_score(state.preset, match, rng), START, how="director")
-    events = reports.finish(state, last, random_score(state.preset, last, rng), START, how="x")
+        reports.record_result(
+            state, match, random_score(state.preset, match, rng), START, how="director"
+        )
+    events = reports.record_result(
+        state, last, random_score(state.preset, last, rng), START, how="x"
+    )
     assert any(isinstance(e, KnockoutStarted) for e in events)
     names = {p: f"p{p}" for p in state.entries}
     said = announce.notices(state, events, names)

@@ -44,7 +44,7 @@ def test_dates_are_read_day_first_as_clubs_type_them() -> None:
 
 
 def test_a_start_typed_without_quotes_keeps_its_time() -> None:
-    from commands.params import bind
+    from commands.binding import bind
     from commands.parsing import parse
     from commands.registry import BY_NAME, select
 

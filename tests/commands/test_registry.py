@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from commands.binding import bind
 from commands.catalog import en
-from commands.params import Args, bind
+from commands.params import Args
 from commands.parsing import parse
 from commands.registry import BY_NAME, BY_PATH, bind_line, every_command, select
 from commands.replies import msg

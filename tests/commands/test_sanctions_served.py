@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.export import export_club
+from commands.export import export_club
 from tests.commands.chat import Chat
 from tests.commands.playing import play_to_the_end
 from tournament.state import TournamentState

@@ -7,8 +7,8 @@ import re
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.binding import bind
 from commands.dispatch import handle
-from commands.params import bind
 from commands.parsing import parse
 from commands.rendering import Renderer
 from commands.session import Invocation

@@ -104,7 +104,7 @@ def simulated(
             break
         at += timedelta(minutes=preset.groups.round_minutes)
         for match in wave:
-            reports.finish(
+            reports.record_result(
                 state, match, random_score(preset, match, rng), at, how="director", settle=False
             )
         progress.settle(state, at)

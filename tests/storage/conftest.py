@@ -65,7 +65,9 @@ def midway(players: int = 12) -> TournamentState:
     late = [m for m in state.matches.values() if m.involves(players) and m.is_ready]
     others = [m for m in state.matches.values() if m.is_ready and not m.involves(players)]
     for match in others[:3]:
-        reports.finish(state, match, random_score(state.preset, match, rng), START, how="director")
+        reports.record_result(
+            state, match, random_score(state.preset, match, rng), START, how="director"
+        )
     pending = others[3]
     assert pending.white is not None
     reports.report_score(

@@ -243,7 +243,7 @@ async def test_current_prefers_play_then_registration_then_the_latest_finished(
         assert current is not None and current.name == "Tonight"
         assert current.status is TournamentStatus.GROUPS
         listed = await uow.tournaments.list(club_id)
-        assert [(name, status) for _, name, _, status in listed] == [
+        assert [(t.name, t.status) for t in listed] == [
             ("Old Cup", "finished"),
             ("Tonight", "groups"),
             ("Next Cup", "registration"),

@@ -98,3 +98,29 @@ def test_cancel_keeps_a_finished_tournament() -> None:
     assert called_off.status is TournamentStatus.CANCELLED
     with pytest.raises(Refused):
         cancel(called_off)
+
+
+def test_a_season_is_the_calendar_year_on_the_clubs_clock() -> None:
+    # HGV-8: 23:30 on New Year's Eve in Caracas is already next year in UTC.
+    from tournament.calendar import in_season, season
+
+    eve = datetime(2027, 1, 1, 3, 30, tzinfo=UTC)
+    assert season(eve, "America/Caracas") == 2026
+    assert season(eve, "UTC") == 2027
+    rows = listed((1, "Dec", eve, "finished"), (2, "Jan", at(2, 18), "finished"))
+    assert in_season(rows, 2026, "America/Caracas") == {1, 2}
+
+
+def test_a_new_tournament_may_not_share_a_live_ones_name() -> None:
+    from tournament.calendar import check_new_name
+
+    rows = listed((1, "Copa Mayo", at(1, 18), "groups"), (2, "Old", at(1, 12), "finished"))
+    with pytest.raises(Refused) as caught:
+        check_new_name("copa  MAYÓ", rows)
+    assert caught.value.code == "tournament_exists"
+    check_new_name("old", rows)  # next season's edition of a finished one is fine
+
+
+def test_listed_rows_carry_a_typed_status() -> None:
+    (row,) = listed((1, "A", at(1, 18), "cancelled"))
+    assert row.status is TournamentStatus.CANCELLED and not row.live and row.done

@@ -46,7 +46,7 @@ def groups_played(
     rng = random.Random(seed)
     for match in state.stage_matches(Stage.GROUP):
         if not match.is_final:
-            reports.finish(
+            reports.record_result(
                 state, match, random_score(state.preset, match, rng), START, how="director"
             )
     assert state.status is TournamentStatus.KNOCKOUT
@@ -107,7 +107,9 @@ def test_reopening_the_final_withdraws_the_placements_until_it_is_played_again()
     assert state.status is TournamentStatus.KNOCKOUT and state.placements == []
     assert final.status is MatchStatus.SCHEDULED and final.start == LATER
     assert final.white is not None
-    reports.finish(state, final, won_by_other_side(final, final.white), LATER, how="director")
+    reports.record_result(
+        state, final, won_by_other_side(final, final.white), LATER, how="director"
+    )
     assert state.status is TournamentStatus.FINISHED
     assert next(p.player for p in state.placements if p.place == 1) == final.white
 
@@ -174,7 +176,7 @@ def test_reopening_a_group_match_after_the_draw_of_the_knockout_invents_nothing_
     rng = random.Random(3)
     for match in state.stage_matches(Stage.GROUP):
         if not match.is_final:
-            reports.finish(
+            reports.record_result(
                 state, match, random_score(state.preset, match, rng), START, how="director"
             )
     assert state.status is TournamentStatus.KNOCKOUT and not state.stage_matches(Stage.CONSOLATION)
@@ -265,7 +267,7 @@ def tied_group() -> TournamentState:
         assert match.white is not None and match.black is not None
         white_wins = (match.white, match.black) in beats
         score = FinalScore(5, 3) if white_wins else FinalScore(3, 5)
-        reports.finish(state, match, score, START, how="director")
+        reports.record_result(state, match, score, START, how="director")
     return state
 
 
@@ -323,7 +325,7 @@ def _complete(state: TournamentState, rng: random.Random, at: datetime) -> None:
         for match in sorted(wave, key=lambda m: m.number):
             # A result earlier in the wave may hold or re-pair a later match.
             if not match.is_final and match.is_ready:
-                reports.finish(
+                reports.record_result(
                     state, match, random_score(state.preset, match, rng), at, how="director"
                 )
     raise AssertionError("never finished")
@@ -369,7 +371,7 @@ def assert_same_as_replay(state: TournamentState) -> None:
                 match.status, match.finished_at = MatchStatus.VOID, LATER
                 continue
             score = FinalScore(fact.white_score, fact.black_score, fact.tiebreaks, fact.lot_winner)
-            reports.finish(fresh, match, score, LATER, how="director", settle=False)
+            reports.record_result(fresh, match, score, LATER, how="director", settle=False)
         progress.settle(fresh, LATER)
     assert fresh.status is TournamentStatus.FINISHED
     assert [(p.place, p.player, p.points) for p in fresh.placements] == [
@@ -401,7 +403,7 @@ def in_knockout(preset: str, players: int, seed: int, waves: int) -> TournamentS
         wave = [m for m in state.matches.values() if m.is_ready and not m.is_final]
         for match in sorted(wave, key=lambda m: m.number):
             score = random_score(state.preset, match, rng)
-            reports.finish(state, match, score, START, how="director", settle=False)
+            reports.record_result(state, match, score, START, how="director", settle=False)
         progress.settle(state, START)
     return state
 

@@ -63,7 +63,9 @@ def one_fact(state: TournamentState, rng: random.Random, at: datetime) -> list[E
     if not ready:
         return None
     match = rng.choice(ready)
-    return reports.finish(state, match, random_score(state.preset, match, rng), at, how="director")
+    return reports.record_result(
+        state, match, random_score(state.preset, match, rng), at, how="director"
+    )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -72,3 +72,29 @@ def test_a_preset_file_with_a_bad_value_is_refused_by_name() -> None:
     with pytest.raises(PresetError) as caught:
         parse_preset(text.replace('game = "backgammon"', 'game = "chess"'))
     assert (caught.value.key, caught.value.allowed) == ("preset.game", "backgammon | draughts")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "code", "values"),
+    [
+        ({"group_size": "many"}, "groups.size", "whole_number", {}),
+        ({"group_size": "1"}, "groups.size", "range", {"low": "2", "high": "64"}),
+        ({"groups.method": "swiss"}, "groups.method", "choice", {"choices": ("snake", "random")}),
+        ({"third_place": "perhaps"}, "knockout.third_place", "yes_no", {}),
+        ({"qualifiers": "9"}, "groups.qualifiers", "group_size", {"size": 3}),
+    ],
+)
+def test_a_bad_override_is_a_structured_error_the_catalogs_can_say(
+    overrides: dict[str, str], field: str, code: str, values: dict[str, object]
+) -> None:
+    # HGV-7.2.1: the director may choose the group size; what does not fit is said by code.
+    with pytest.raises(PresetError) as caught:
+        load_preset("hgv-backgammon", overrides)
+    assert (caught.value.field, caught.value.code, caught.value.values) == (field, code, values)
+
+
+def test_an_unknown_override_is_a_key_error_listing_the_options() -> None:
+    with pytest.raises(PresetError) as caught:
+        load_preset("hgv-backgammon", {"group_sise": "4"})
+    assert caught.value.code == "key"
+    assert "group_size" in caught.value.values["choices"]  # type: ignore[operator]

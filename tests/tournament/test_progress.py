@@ -158,7 +158,7 @@ def test_a_knockout_forfeiter_gives_the_place_to_their_last_victim_HGV_2_3_8() -
     state = new_tournament(load_preset("hgv-backgammon"), 6, at("20:00"), seed=3)
     progress.draw(state, tuple(sorted(state.entries)), at("20:00"))
     for match in state.stage_matches(Stage.GROUP):
-        reports.finish(
+        reports.record_result(
             state,
             match,
             FinalScore(white=match.length, black=0),

@@ -14,8 +14,8 @@ import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.export import export_club
 from bot.web.server import PageStore, make_app
+from commands.export import export_club
 from tests.commands.chat import Chat
 
 BASE = "http://pages.test"

@@ -1,4 +1,5 @@
-"""`clubtd export --format json`: the club's state as JSON (INTERFACE §4).
+"""The export use case (`clubtd export --format json`): the club's state as JSON
+(INTERFACE §4), read through the unit of work like every other use case.
 
 Lists are in a stable order: players by name, tournaments by start, entries by seed then
 name, groups by name, matches by number, penalties by time. Times carry the club's UTC
@@ -13,42 +14,35 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from bot.console_chat import CLUB_CHAT, PLATFORM
-from storage import tables
-from storage.unit_of_work import SqlUnitOfWork
-from tournament import ranking
+from commands.ports import UnitOfWork
+from tournament import calendar, folding, ranking
 from tournament import sanctions as sanction_rules
 from tournament.club import Club
 from tournament.model import PlayerId
 from tournament.placements import shared_ranges
-from tournament.preset import load_preset
+from tournament.preset import GAME_PRESETS, load_preset
 from tournament.progress import standings_of
 from tournament.sanctions import Sanction
 from tournament.state import Match, TournamentState
-
-_PRESET_OF = {"backgammon": "hgv-backgammon", "draughts": "warcaby-100"}
 
 
 class ExportError(Exception):
     """The export cannot be made (no club, no such tournament); the message says why."""
 
 
-async def find_club(engine: AsyncEngine, uow: SqlUnitOfWork, name: str | None) -> Club:
-    """Return the club called `name`, else the console's club, else the only club."""
-    async with engine.connect() as conn:
-        rows = (await conn.execute(select(tables.clubs.c.id, tables.clubs.c.name))).all()
+async def find_club(uow: UnitOfWork, name: str | None, *, console: tuple[str, str]) -> Club:
+    """Return the club called `name`, else the console's club (linked to the `console`
+    platform and chat), else the only club."""
+    rows = await uow.clubs.all()
     if name is not None:
-        wanted = [r.id for r in rows if r.name.casefold() == name.strip().casefold()]
+        wanted = [r.id for r in rows if folding.same(r.name, name)]
         if not wanted:
             known = ", ".join(sorted(r.name for r in rows)) or "none"
             raise ExportError(f"no club called {name!r} (clubs: {known})")
         return await uow.clubs.get(wanted[0])
-    console = await uow.clubs.for_chat(PLATFORM, CLUB_CHAT)
-    if console is not None:
-        return console
+    found = await uow.clubs.for_chat(*console)
+    if found is not None:
+        return found
     if len(rows) == 1:
         return await uow.clubs.get(rows[0].id)
     if not rows:
@@ -58,24 +52,24 @@ async def find_club(engine: AsyncEngine, uow: SqlUnitOfWork, name: str | None) -
 
 
 async def export_club(
-    uow: SqlUnitOfWork, club: Club, *, tournament: str | None = None
+    uow: UnitOfWork, club: Club, *, tournament: str | None = None
 ) -> dict[str, Any]:
     """Return the club's state as INTERFACE §4 JSON data."""
     zone = ZoneInfo(club.timezone)
     listed = await uow.tournaments.list(club.id)
-    names_by_id = {tid: name for tid, name, _, _ in listed}
+    names_by_id = {t.id: t.name for t in listed}
     if tournament is not None:
         state = await uow.tournaments.by_name(club.id, tournament)
         if state is None:
-            known = ", ".join(name for _, name, _, _ in listed) or "none"
+            known = ", ".join(t.name for t in listed) or "none"
             raise ExportError(f"no tournament called {tournament!r} (tournaments: {known})")
         states = [state]
     else:
-        states = [await uow.tournaments.get(tid) for tid, _, _, _ in listed]
+        states = [await uow.tournaments.get(t.id) for t in listed]
     players = await uow.players.all(club.id)
     names = {p.id: p.name for p in players}
     sanctions = await uow.sanctions.for_club(club.id)
-    statuses = {tid: status for tid, _, _, status in listed}
+    statuses = {t.id: t.status.value for t in listed}
     return {
         "club": {"name": club.name, "timezone": club.timezone, "language": club.language},
         "players": [
@@ -109,7 +103,7 @@ def _sanction(
 
 
 async def _rankings(
-    uow: SqlUnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
+    uow: UnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
 ) -> dict[str, Any]:
     """Return `ranking`, the season table of the club's default game, and `rankings`, one
     season table per game (HGV-8), imported points included as carried over."""
@@ -125,7 +119,7 @@ async def _rankings(
 
 
 async def _season_ranking(
-    uow: SqlUnitOfWork,
+    uow: UnitOfWork,
     club: Club,
     states: list[TournamentState],
     names: dict[PlayerId, str],
@@ -136,16 +130,13 @@ async def _season_ranking(
     zone = ZoneInfo(club.timezone)
     played = [s for s in states if s.preset.game == game]
     latest = max(played, key=lambda s: (s.start, s.id)) if played else None
-    year = latest.start.astimezone(zone).year if latest else None
-    in_year = {
-        tid
-        for tid, _, start, _ in await uow.tournaments.list(club.id)
-        if start.astimezone(zone).year == year
-    }
+    year = calendar.season(latest.start, zone) if latest else None
+    listed = await uow.tournaments.list(club.id)
+    in_year = calendar.in_season(listed, year, zone) if year is not None else set()
     # By id: next season's "January Cup" is another tournament than this one's.
     season = [r for r in ranking.for_game(records, game) if r.tournament_id in in_year]
     carried = dict(await uow.rankings.imported(club.id, game, year=year))
-    rules = latest.preset.season if latest else load_preset(_PRESET_OF[game]).season
+    rules = latest.preset.season if latest else load_preset(GAME_PRESETS[game]).season
     rows = ranking.season_table(season, rules, carried=carried)
     return [
         {
@@ -276,7 +267,7 @@ def tournament_object(
 
 
 async def season_rankings(
-    uow: SqlUnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
+    uow: UnitOfWork, club: Club, states: list[TournamentState], names: dict[PlayerId, str]
 ) -> dict[str, Any]:
     """Return `ranking` and `rankings` as the export writes them."""
     return await _rankings(uow, club, states, names)

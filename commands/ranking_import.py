@@ -1,4 +1,5 @@
-"""`clubtd ranking import FILE.csv`: load a club's ranking from before the bot.
+"""The ranking import use case (`clubtd ranking import FILE.csv`): load a club's ranking
+from before the bot.
 
 The file is `name,points` as a spreadsheet saves it: UTF-8 (with or without the BOM
 Excel writes), UTF-16 or Windows-1252 ("CSV" from an older Excel); separated by commas
@@ -25,7 +26,9 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from commands import names
-from storage.unit_of_work import SqlUnitOfWork
+from commands.export import ExportError, find_club
+from commands.ports import UnitOfWork, UnitOfWorkFactory
+from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
 from tournament.ranking import default_game
@@ -166,7 +169,7 @@ def read_ranking(text: str) -> list[ImportRow]:
         if points is None or points < 0:
             problems.append(f"line {line}: {raw!r} is not a number of points")
             continue
-        key = " ".join(name.casefold().split())
+        key = folding.key(name)
         if key in seen:
             problems.append(f"line {line}: {name!r} is listed twice (also line {seen[key]})")
             continue
@@ -181,7 +184,7 @@ def read_ranking(text: str) -> list[ImportRow]:
 
 
 async def import_ranking(
-    uow: SqlUnitOfWork,
+    uow: UnitOfWork,
     club: Club,
     rows: list[ImportRow],
     now: datetime,
@@ -229,8 +232,42 @@ async def import_ranking(
     return Imported(tuple((r.name, r.points) for r in rows), tuple(created), game, len(earlier))
 
 
-async def club_game(uow: SqlUnitOfWork, club: Club) -> str:
+async def club_game(uow: UnitOfWork, club: Club) -> str:
     """Return the club's only game (from its tournaments and imports), else backgammon."""
     games = {record.game for record in await uow.tournaments.records(club.id)}
     games |= set(await uow.rankings.imported_games(club.id))
     return default_game(games)
+
+
+@dataclass(frozen=True, slots=True)
+class ClubDefaults:
+    """What a database's first club is called and set to, from the settings."""
+
+    name: str
+    timezone: str
+    language: str
+
+
+async def club_for_import(
+    uow_factory: UnitOfWorkFactory,
+    name: str | None,
+    now: datetime,
+    *,
+    console: tuple[str, str],
+    first: ClubDefaults,
+) -> tuple[Club, bool]:
+    """Return the club to import into (named, the console's, or the only one) and
+    whether it was created: a database without clubs gets its first club, the console's
+    (INTERFACE §2). A name that fits no club of a database that has some is refused."""
+    async with uow_factory() as uow:
+        try:
+            return await find_club(uow, name, console=console), False
+        except ExportError:
+            if await uow.clubs.all():
+                raise
+        club = await uow.clubs.add(
+            (name or first.name).strip() or first.name, first.timezone, first.language, now
+        )
+        await uow.clubs.link_chat(club.id, *console)
+        await uow.commit()
+    return club, True

@@ -1,0 +1,328 @@
+"""Bind what was typed to a command's declared parameters: options, positional words,
+scores, matches, and the friendly refusals when something does not fit."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from commands import arguments
+from commands.parsing import Parsed
+from commands.replies import Msg, msg
+from tournament import folding
+from tournament.model import Refused
+from tournament.preset import PRESET_NAMES, override_keys
+
+if TYPE_CHECKING:
+    pass
+
+from commands.params import (
+    OPTION_WORDS,
+    PRESET_OPTION_WORDS,
+    Args,
+    Param,
+    Signature,
+    suggestions,
+)
+
+_INTEGER = re.compile(r"^-?\d{1,9}$")
+_MATCH = re.compile(r"^#?\d{1,6}$")
+_SCORE = re.compile(r"^\d{1,3}\s*[-:–—/]\s*\d{1,3}$")
+
+
+def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
+    """Bind the words and options of a line to a command's parameters, or refuse."""
+    by_key: dict[str, Param] = {}
+    for param in signature.params:
+        by_key[param.name] = param
+        for alias in param.aliases:
+            by_key[alias] = param
+    raw: dict[str, str | list[str]] = {}
+    extra: dict[str, str] = {}
+    for key, value in parsed.options.items():
+        mapped = OPTION_WORDS.get(folding.loose(key)) if key not in by_key else None
+        if mapped in by_key or (signature.preset_options and mapped in override_keys()):
+            key = str(mapped)  # named in the club's language: idioma:, inicio:, limba:
+        known = by_key.get(key)
+        if known is None:
+            if signature.preset_options:
+                key = PRESET_OPTION_WORDS.get(folding.loose(key), key)
+            if signature.preset_options and key in override_keys():
+                extra[key] = value
+                continue
+            _unknown_option(signature, key, by_key)
+            continue
+        raw[known.name] = value
+    words = _time_of_day(signature, list(words), raw)
+    leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
+    if leftover:
+        texts = [p.name for p in signature.params if p.type == "text" and p.name in raw]
+        if texts:
+            # name:Navodari Cup without quotes: the value ends at the space.
+            value = " ".join([str(raw[texts[0]]), *leftover])
+            raise Refused("unquoted_value", example=f'{texts[0]}:"{value}"')
+        keyed = [
+            p
+            for p in signature.params
+            if p.type == "text" and p.required and not p.positional and p.name not in raw
+        ]
+        if keyed:
+            # /tournament new Dec Cup start:...: the words are the name, typed without name:.
+            typed = {**raw, keyed[0].name: " ".join(leftover)}
+            raise Refused("value_needs_key", usage=signature.usage(typed=typed))
+        raise Refused(
+            "unexpected_words", words=" ".join(leftover), usage=signature.usage(full=True)
+        )
+    values: dict[str, Any] = {}
+    for param in signature.params:
+        given = raw.get(param.name)
+        if given is None or (isinstance(given, str) and not given.strip()):
+            if param.required:
+                _missing(signature, param, raw)
+            continue
+        values[param.name] = _convert(signature, param, given, raw)
+    return Args(signature.path, values, extra, signature.usage(typed=raw))
+
+
+def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param]) -> None:
+    known = [p.name for p in signature.params]
+    pool = list(by_key) + (list(override_keys()) if signature.preset_options else [])
+    close = suggestions(key, pool)
+    allowed = ", ".join(f"{k}:" for k in known)
+    if signature.preset_options:
+        allowed += ", group_size: ... (/rules)"
+    if close:
+        raise Refused(
+            "unknown_option_close",
+            option=key,
+            suggestion=" / ".join(f"{c}:" for c in close),
+            command=signature.path,
+            allowed=allowed,
+        )
+    raise Refused("unknown_option", option=key, command=signature.path, allowed=allowed)
+
+
+def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[str]]) -> None:
+    usage = signature.usage(typed=typed)
+    specific = {
+        "code": "join_code_required",
+        "start": "start_required",
+        "reason": "reason_required",
+        "match": "match_number_required",
+        "player": "player_name_required",
+    }
+    if param.name in specific:
+        raise Refused(specific[param.name], usage=usage)
+    if signature.path == "tournament new" and param.name == "name":
+        raise Refused("tournament_name_required")
+    if param.type == "tournament":
+        raise Refused("which_tournament_required", usage=usage)
+    if param.type == "score":
+        raise Refused("score_required", usage=usage)
+    raise Refused("missing_arg", arg=param.usage(), usage=usage)
+
+
+_CLOCK = re.compile(r"^\d{1,2}[:.h]\d{2}$")
+
+
+def _time_of_day(
+    signature: Signature, words: list[str], raw: dict[str, str | list[str]]
+) -> list[str]:
+    """Join `start:30/01/2026 20:00`, typed without quotes, into one value."""
+    for param in signature.params:
+        value = raw.get(param.name)
+        if param.type != "datetime" or not isinstance(value, str) or " " in value.strip():
+            continue
+        clock = [w for w in words if _CLOCK.match(w)]
+        if len(clock) == 1:
+            raw[param.name] = f"{value.strip()} {clock[0]}"
+            words = [w for w in words if w is not clock[0]]
+    return words
+
+
+def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
+    """Read `/report 3 1` (a phone keyboard's way) as the score 3-1, where a score is all
+    the command takes positionally, and `/result 6 5 2` as match 6 won 5-2."""
+    positional = [p for p in signature.params if p.positional]
+    if (
+        len(positional) == 1
+        and positional[0].type == "score"
+        and len(words) == 2
+        and all(w.isdigit() and len(w) <= 2 for w in words)
+    ):
+        return [f"{words[0]}-{words[1]}"]
+    if (
+        positional
+        and positional[0].type == "match"
+        and any(p.type == "score" for p in positional)
+        and len(words) == 3
+        and all(w.isdigit() for w in words)
+        and all(len(w) <= 2 for w in words[1:])
+    ):
+        return [words[0], f"{words[1]}-{words[2]}"]  # /result 6 5 2: match 6, 5-2
+    return words
+
+
+# How people say "three to one" between the numbers: `3 to 1`, `3 a 1` (es), `3 do 1`
+# (pl), `3 la 1` (ro), `3 x 1`.
+_SCORE_WORDS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
+
+
+def _merge_scores(words: Sequence[str]) -> list[str]:
+    """Join a score typed with spaces (`3 - 1`, `3 a 1`) into one word."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        three = words[index : index + 3]
+        if (
+            len(three) == 3
+            and three[0].isdigit()
+            and three[1].lower() in _SCORE_WORDS
+            and three[2].isdigit()
+        ):
+            out.append(f"{three[0]}-{three[2]}")
+            index += 3
+            continue
+        out.append(words[index])
+        index += 1
+    return out
+
+
+def _shape(param: Param, word: str) -> bool:
+    """Say whether `word` can only be a value of `param` (for splitting unquoted names)."""
+    if param.type == "score":
+        return bool(_SCORE.match(word))
+    if param.type in ("match", "integer"):
+        return bool(_MATCH.match(word))
+    if param.type == "choice":
+        return param.choice(word) is not None
+    return False
+
+
+def _bind_positional(
+    signature: Signature, words: list[str], raw: dict[str, str | list[str]]
+) -> list[str]:
+    """Give positional words to parameters in order; return words nobody took."""
+    positional = [p for p in signature.params if p.positional and p.name not in raw]
+    index = 0
+    for number, param in enumerate(positional):
+        later = positional[number + 1 :]
+        if index >= len(words):
+            break
+        word = words[index]
+        if param.type == "score":
+            taken = []
+            while index < len(words) and _SCORE.match(words[index]):
+                taken.append(words[index])
+                index += 1
+                if not param.many:
+                    break
+            if taken:
+                raw[param.name] = taken
+            elif not any(_shape(p, word) for p in later) and not any(
+                p.type == "player" for p in later
+            ):
+                raw[param.name] = word  # not a score: the refusal says what to type
+                index += 1
+            continue
+        if param.type in ("match", "integer", "choice", "date", "preset"):
+            if _shape(param, word) or not later:
+                raw[param.name] = word  # when it does not fit, the refusal says why
+                index += 1
+            continue
+        # A name or text runs until a word that belongs to a later parameter, so the
+        # quotes are optional: /result Alice Moreno 3-1 Gina R.
+        end = index
+        while end < len(words) and not any(_shape(p, words[end]) for p in later):
+            end += 1
+        taken = words[index:end]
+        if len(taken) == 1 and end == len(words):
+            _near_choice(signature, later, taken[0], raw)
+        if taken:
+            raw[param.name] = taken if param.many else " ".join(taken)
+        index = end
+    return words[index:]
+
+
+def _near_choice(
+    signature: Signature, later: list[Param], word: str, raw: dict[str, str | list[str]]
+) -> None:
+    """Refuse a last word that is a near miss of a later choice (`/result 5 viod`), rather
+    than read it as a name nobody has."""
+    if any(p.type == "score" and p.name in raw for p in signature.params):
+        return  # after a score the last word is a name (`/result Vida 3-1 Voids`)
+    for param in later:
+        if param.type == "choice" and param.choice(word) is None:
+            _refuse_near_miss(signature, param, word, raw)
+
+
+def _refuse_near_miss(
+    signature: Signature, param: Param, word: str, raw: Mapping[str, str | list[str]]
+) -> None:
+    """Refuse `word` as a typo of one of `param`'s choices, if it is close to one."""
+    # Short choices ("all") are too near short names ("Al") to guess.
+    long_ones = [c for c in param.choices if len(c) >= 4]
+    close = difflib.get_close_matches(word.lower(), long_ones, n=1, cutoff=0.74)
+    if close:
+        usage = signature.usage(typed={**raw, param.name: close[0]})
+        raise Refused("did_you_mean_word", text=word, suggestion=close[0], usage=usage)
+
+
+def _convert(
+    signature: Signature,
+    param: Param,
+    given: str | list[str],
+    typed: Mapping[str, str | list[str]] | None = None,
+) -> Any:
+    usage = signature.usage()
+    if isinstance(given, list):
+        if param.type == "score":
+            return [arguments.score(word, usage=usage) for word in given]
+        if param.many:
+            return [word.strip() for word in given if word.strip()]
+        given = " ".join(given)
+    text = given.strip()
+    if param.many and param.type == "player":
+        return [text]
+    match param.type:
+        case "text" | "player" | "tournament" | "datetime":
+            return text
+        case "integer":
+            if not _INTEGER.match(text):
+                code = param.invalid or "bad_integer"
+                raise Refused(code, option=param.name, text=text, usage=usage)
+            return int(text)
+        case "match":
+            return arguments.match_number(text)
+        case "score":
+            return arguments.scores((text,), usage=usage)[: None if param.many else 1]
+        case "date":
+            return arguments.birth_date(text)
+        case "preset":
+            lowered = text.lower()
+            if lowered in PRESET_NAMES:
+                return lowered
+            close = suggestions(lowered, PRESET_NAMES)
+            raise Refused(
+                "bad_preset_name",
+                text=text,
+                suggestion=close[0] if close else PRESET_NAMES[0],
+                presets=", ".join(PRESET_NAMES),
+            )
+        case "choice":
+            chosen = param.choice(text)
+            if chosen is None:
+                _refuse_near_miss(signature, param, text, typed or {})  # /reopen 11 confirm
+                raise Refused("bad_choice", option=param.name, text=text, choices=_choices(param))
+            return chosen
+    raise AssertionError(param.type)  # pragma: no cover - every type is handled above
+
+
+def _choices(param: Param) -> Msg | str:
+    """Return a choice's values as the club says them: yes or no in its language."""
+    if set(param.choices) <= {"yes", "no", "preset"} and "yes" in param.choices:
+        rest = [c for c in param.choices if c not in ("yes", "no")]
+        return msg("expect.yes_no_or", others=", ".join(rest)) if rest else msg("expect.yes_no")
+    return ", ".join(param.choices)

@@ -1,0 +1,214 @@
+"""Presence, forfeits, sanctions, approvals and a match's lateness clock, as directors decide."""
+
+from __future__ import annotations
+
+from commands import announce
+from commands.params import Args
+from commands.picking import named_entry, named_player, numbered
+from commands.replies import Msg, Name, Reply, msg, say
+from commands.session import Session
+from tournament import (
+    attendance,
+    overrides,
+    sanctions,
+)
+from tournament.club import Player
+from tournament.model import Refused
+
+
+async def reinstate(s: Session, a: Args) -> Reply:
+    """Undo a withdrawal, no-show or removal, with a reason; lift the suspension it caused."""
+    reason = a.text("reason") or ""
+    player, state = await named_entry(s, a)
+    events = attendance.reinstate(state, player.id, s.now)
+    s.events.extend(events)
+    lifted = sanctions.caused_by(await s.uow.sanctions.for_club(s.club.id), player.id, state.id)
+    for record in lifted:
+        sanctions.end(record, s.now, how="lifted", note=reason)
+        await s.uow.sanctions.save(record)
+    s.log("reinstate", player=player.name, reason=reason)
+    # The club's announcement, and what the director needs besides: one message.
+    said = announce.notices(state, events, await s.names(set(state.entries)))
+    parts = [part for notice in said[:1] for part in notice.reply.parts]
+    if lifted:
+        parts.append(msg("reinstate.lifted", name=Name(player.name)))
+    parts.append(msg("reinstate.checkin", name=Name(player.name)))
+    return Reply(tuple(parts))
+
+
+async def present(s: Session, a: Args) -> Reply:
+    """Mark a player present (check them in)."""
+    player, state = await named_entry(s, a)
+    attendance.check_in(state, player.id, s.now, director=True)
+    s.log("present", player=player.name)
+    return say("present.done", name=Name(player.name))
+
+
+async def away(s: Session, a: Args) -> Reply:
+    """Mark a player away: lateness runs for their matches due meanwhile (HGV-2.3.7)."""
+    player, state = await named_entry(s, a)
+    attendance.mark_away(state, player.id, s.now)
+    s.log("away", player=player.name, reason=a.text("reason") or "")
+    return say("away.done", name=Name(player.name))
+
+
+async def forfeit(s: Session, a: Args) -> Reply:
+    """Give a player's current match away by forfeit; `all` for one who left (HGV-2.3.5)."""
+    reason = a.text("reason") or ""
+    player, state = await named_entry(s, a)
+    if a.choice("all") == "all":
+        s.events.extend(attendance.leave(state, player.id, s.now, reason="left"))
+    else:
+        number = a.match("match")
+        match = state.matches.get(number) if number is not None else None
+        if number is not None and (match is None or not match.involves(player.id)):
+            raise Refused("not_their_match", match=number, name=player.name)
+        s.events.extend(attendance.director_forfeit(state, player.id, s.now, match=match))
+    s.log("forfeit", player=player.name, reason=reason)
+    return say("forfeit.done", name=Name(player.name))
+
+
+async def excuse(s: Session, a: Args) -> Reply:
+    """Excuse a no-show who gave notice: the suspension ends (CLUB-NO-SHOW)."""
+    reason = a.text("reason") or ""
+    player = named_player(a)
+    state = await s.maybe_tournament()
+    excused = state is not None and attendance.excuse(state, player.id)
+    records = sanctions.excusable(await s.uow.sanctions.for_club(s.club.id), player.id)
+    if not excused and not records:
+        raise Refused("nothing_to_excuse", name=player.name)
+    for record in records:
+        sanctions.end(record, s.now, how="excused", note=reason)
+        await s.uow.sanctions.save(record)
+    s.log("excuse", player=player.name, reason=reason)
+    return say("excuse.done", name=Name(player.name))
+
+
+async def sanction(s: Session, a: Args) -> Reply:
+    """Suspend a player from the club's next tournament, with a reason."""
+    reason = a.text("reason") or ""
+    player = named_player(a)
+    state = await s.maybe_tournament()
+    known = await s.uow.tournaments.list(s.club.id)
+    after = state.start if state is not None else s.now
+    applies_to = sanctions.next_tournament(after, [(t.id, t.start) for t in known if t.live])
+    record = sanctions.Sanction(
+        id=0,
+        player=player.id,
+        reason="director",
+        origin=state.id if state else None,
+        applies_to=applies_to,
+        created_at=s.now,
+        note=reason,
+    )
+    await s.uow.sanctions.add(s.club.id, record)
+    s.log("sanction", player=player.name, reason=reason)
+    s.notify(Reply((msg("sanction.you", reason=msg("reason.director")),)), player=player.id)
+    return say("sanction.done", name=Name(player.name))
+
+
+async def lift(s: Session, a: Args) -> Reply:
+    """Lift a player's active sanctions, with a reason."""
+    reason = a.text("reason") or ""
+    player = named_player(a)
+    if not await _end_sanctions(s, player.id, how="lifted", note=reason):
+        raise Refused("no_active_sanction", name=player.name)
+    s.log("lift", player=player.name, reason=reason)
+    return say("lift.done", name=Name(player.name))
+
+
+async def approve(s: Session, a: Args) -> Reply:
+    """Approve players as club members, once (HGV-1.4): /approve alice bob, /approve all."""
+    state = await s.maybe_tournament()
+    if a.choice("all"):
+        waiting = attendance.waiting_for_approval(state) if state is not None else []
+        known = await s.uow.players.many(waiting)
+        players = [known[p] for p in waiting if p in known]
+        if not players:
+            raise Refused("nobody_waiting")
+    else:
+        players = []
+        for found in a.players("player"):
+            if found.id not in {q.id for q in players}:
+                players.append(found)
+        if not players:
+            raise Refused("player_name_required", usage="/approve all · /approve alice bob")
+    approved: list[Player] = []
+    already: list[Player] = []
+    for player in players:
+        admitted = attendance.admit_member(state, player.id)
+        if player.member and not admitted:
+            already.append(player)
+            continue
+        if not player.member:
+            player.member = True
+            await s.uow.players.save(player)
+        approved.append(player)
+        s.log("approve", player=player.name)
+        entered = Name(state.name) if admitted and state is not None else None
+        you = (
+            msg("approve.you_entered", club=Name(s.club.name), tournament=entered)
+            if entered is not None
+            else msg("approve.you", club=Name(s.club.name))
+        )
+        s.notify(Reply((you,)), player=player.id)
+    parts: list[Msg] = []
+    if approved:
+        parts.append(
+            msg(
+                "approve.done",
+                count=len(approved),
+                players=Name(", ".join(q.name for q in approved)),
+            )
+        )
+    if already:
+        parts.append(
+            msg(
+                "approve.already",
+                count=len(already),
+                players=Name(", ".join(q.name for q in already)),
+            )
+        )
+    return Reply(tuple(parts))
+
+
+async def pause(s: Session, a: Args) -> Reply:
+    """Stop a match's lateness clock (CLUB-BOTH-ABSENT)."""
+    reason = a.text("reason") or ""
+    state, number = await numbered(s, a)
+    overrides.pause(state, number, s.now)
+    s.log("pause", match=number, reason=reason)
+    return say("pause.done", match=number)
+
+
+async def resume(s: Session, a: Args) -> Reply:
+    """Let a paused lateness clock run again."""
+    state, number = await numbered(s, a)
+    overrides.resume(state, number, s.now)
+    s.log("resume", match=number)
+    return say("resume.done", match=number)
+
+
+async def cancel(s: Session, a: Args) -> Reply:
+    """Cancel the lateness points of a match (CLUB-BOTH-ABSENT)."""
+    reason = a.text("reason") or ""
+    state, number = await numbered(s, a)
+    cancelled = overrides.cancel_penalties(state, number)
+    s.log("cancel_penalties", match=number, points=sum(c.points for c in cancelled), reason=reason)
+    return say("cancel.done", match=number, points=sum(c.points for c in cancelled))
+
+
+async def _end_sanctions(
+    s: Session, player: int, *, how: str, note: str, only_reason: str | None = None
+) -> bool:
+    ended = False
+    for record in await s.uow.sanctions.for_club(s.club.id):
+        if (
+            record.player == player
+            and record.active
+            and (only_reason is None or record.reason == only_reason)
+        ):
+            sanctions.end(record, s.now, how=how, note=note)
+            await s.uow.sanctions.save(record)
+            ended = True
+    return ended

@@ -1,0 +1,129 @@
+"""The director's glance (/status): what waits for them, in one private message."""
+
+from __future__ import annotations
+
+from commands import views
+from commands.params import Args
+from commands.replies import Msg, Name, Reply, Table, When, msg
+from commands.session import Session
+from commands.views import Names
+from tournament import attendance, progress
+from tournament.model import EntryStatus, MatchStatus, TournamentStatus
+from tournament.scoring import example_score
+from tournament.state import Entry, Match, TournamentState
+
+
+async def status(s: Session, a: Args) -> Reply:
+    """One glance for the director: late players, missing results, disputes, waiting."""
+    state = await s.tournament()
+    names = await s.names(set(state.entries))
+    parts: list[Msg | Table] = [
+        msg(
+            "glance.title",
+            tournament=Name(state.name),
+            status=msg(f"tstatus.{state.status.value}"),
+        )
+    ]
+    active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
+    waiting = [e for e in active if not e.approved]
+    if waiting:
+        parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
+    if state.status is TournamentStatus.REGISTRATION:
+        parts.extend(_before_the_draw(s, state, active, names))
+    parts.extend(_matches_waiting(s, state, names))
+    parts.extend(_held(state))
+    if len(parts) == 1:
+        parts.append(msg("glance.all_clear"))
+    return Reply(tuple(parts), private=True)
+
+
+def _before_the_draw(
+    s: Session, state: TournamentState, active: list[Entry], names: Names
+) -> list[Msg]:
+    """Before the draw: who has not said they come, and who is not at the venue yet."""
+    parts: list[Msg] = []
+    unconfirmed = [e for e in active if e.approved and not e.confirmed and not e.checked_in]
+    if unconfirmed:
+        parts.append(
+            msg(
+                "glance.unconfirmed",
+                count=len(unconfirmed),
+                players=Name(", ".join(names[e.player] for e in unconfirmed)),
+            )
+        )
+    not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
+    if not_here and attendance.checkin_open(state, s.now):
+        parts.append(
+            msg(
+                "glance.not_here",
+                count=len(not_here),
+                players=Name(", ".join(names[e.player] for e in not_here)),
+                example=Name(names[not_here[0].player]),
+            )
+        )
+    drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
+    key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+    if not drawable:
+        key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
+    parts.append(msg(key, count=len(drawable), start=When(state.start)))
+    return parts
+
+
+def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[Msg | Table]:
+    """Return the late, disputed, pending and missing matches, each kind with a hint."""
+    late: list[Match] = []
+    missing: list[Match] = []
+    disputed: list[Match] = []
+    pending: list[Match] = []
+    for match in sorted(state.matches.values(), key=lambda m: m.number):
+        if match.is_final or not match.is_ready or match.start is None:
+            continue
+        if match.status is MatchStatus.DISPUTED:
+            disputed.append(match)
+        elif match.status is MatchStatus.PENDING:
+            pending.append(match)
+        elif match.start <= s.now:
+            absent = [q for q in match.players if not state.entries[q].present_at(s.now)]
+            (late if absent else missing).append(match)
+    parts: list[Msg | Table] = []
+    for key, matches in (
+        ("glance.late", late),
+        ("glance.disputed", disputed),
+        ("glance.pending", pending),
+        ("glance.missing", missing),
+    ):
+        if matches:
+            first = matches[0]
+            # The hint sets the score reported, or one that ends a match of its length.
+            won, lost = example_score(state.preset.game, first.length)
+            parts.append(
+                msg(
+                    key,
+                    count=len(matches),
+                    match=first.number,
+                    white=views.name(names, first.white),
+                    black=views.name(names, first.black),
+                    command=views.result_command(first, first.report, game=state.preset.game),
+                    report=f"/report {won}-{lost}",
+                )
+            )
+            parts.extend(views.match_line(m, names) for m in matches)
+    return parts
+
+
+def _held(state: TournamentState) -> list[Msg]:
+    """A reopened group match holds the knockout matches that depend on it."""
+    held = sorted(progress.held(state))
+    if not held:
+        return []
+    reopened = sorted(
+        {m.group or "" for m in state.stage_matches(*progress.GROUP_STAGES) if not m.is_final}
+    )
+    return [
+        msg(
+            "glance.held",
+            count=len(held),
+            matches=", ".join(map(str, held)),
+            groups=", ".join(reopened),
+        )
+    ]

@@ -1,0 +1,106 @@
+"""Message values: catalog keys with parameters, names, moments, links and tables.
+
+The bottom of the reply layer: pictures' views and replies are built from these, so
+this module imports neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A user-supplied string (a player's or club's name): always escaped when rendered."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """A moment, shown in the club's time zone."""
+
+    at: datetime
+    style: Literal["time", "datetime", "date"] = "time"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A web address the bot made (the public pages): shown as a link, never escaped into
+    a broken one (Discord markdown would turn `my-club.org` into `my\\-club.org`)."""
+
+    url: str
+
+
+Param = Union[str, int, float, Name, When, Link, "Msg"]
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """One message of the catalog with its parameters."""
+
+    key: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+def msg(key: str, /, **params: Param) -> Msg:
+    return Msg(key, params)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A small table shown monospaced (or as a picture where a platform can)."""
+
+    title: Msg
+    header: tuple[Msg, ...]
+    rows: tuple[tuple[Param, ...], ...]
+    notes: tuple[Msg, ...] = ()
+
+
+def msg_data(message: Msg) -> dict[str, Any]:
+    """Return a message as JSON-ready data."""
+    return {"key": message.key, "params": {k: _param(v) for k, v in message.params.items()}}
+
+
+def _param(value: Param) -> Any:
+    if isinstance(value, Name):
+        return {"name": value.text}
+    if isinstance(value, When):
+        return {"when": value.at.isoformat(), "style": value.style}
+    if isinstance(value, Link):
+        return {"link": value.url}
+    if isinstance(value, Msg):
+        return {"msg": msg_data(value)}
+    return value
+
+
+def param_data(value: Param) -> Any:
+    """Return a message parameter as JSON-ready data."""
+    return _param(value)
+
+
+def param_from_data(value: Any) -> Param:
+    """Rebuild a message parameter from `param_data` output."""
+    return _unparam(value)
+
+
+def msg_from_data(data: Mapping[str, Any]) -> Msg:
+    """Rebuild a message from `msg_data` output."""
+    return Msg(data["key"], {k: _unparam(v) for k, v in data["params"].items()})
+
+
+def _unparam(value: Any) -> Param:
+    if isinstance(value, dict):
+        if "name" in value:
+            return Name(value["name"])
+        if "when" in value:
+            return When(datetime.fromisoformat(value["when"]), value["style"])
+        if "link" in value:
+            return Link(value["link"])
+        return msg_from_data(value["msg"])
+    if isinstance(value, str | int | float):
+        return value
+    raise ValueError(f"not a reply parameter: {value!r}")

@@ -1,0 +1,488 @@
+"""What each event says: one function per event, chosen by the event's type.
+
+`commands.announce` decides when and where (a correction's message gathers what it
+caused, live tables come last); this module only says one event's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from commands import pictures, views
+from commands.replies import Button, Link, Msg, Param, Reply, Table, When, msg
+from tournament import events as ev
+from tournament.model import MatchStatus, PlayerId, Stage
+from tournament.state import TournamentState
+
+Names = Mapping[PlayerId, str]
+
+
+@dataclass
+class Notice:
+    """A message caused by a command or an effect: to the club's chats or to a player."""
+
+    reply: Reply
+    player: PlayerId | None = None  # None: every chat of the club
+    coalesce: str | None = None  # a newer notice with this key replaces the older one
+    expires_at: datetime | None = None  # not worth sending after this
+
+
+def _namer(names: Names) -> Callable[[PlayerId | None], Param]:
+    """Return the function that shows a player's name in a message."""
+
+    def name(player: PlayerId | None) -> Param:
+        return views.name(names, player)
+
+    return name
+
+
+def _on_confirm_reminder(
+    state: TournamentState, event: ev.ConfirmReminder, names: Names, link: str | None
+) -> list[Notice]:
+    players = event.players
+    reply = Reply(
+        (
+            msg(
+                "remind.confirm",
+                tournament=state.name,
+                start=When(state.start, "datetime"),
+            ),
+        ),
+        (Button(msg("button.confirm"), "/confirm"),),
+    )
+    return [Notice(reply, player=p, expires_at=state.start) for p in players]
+
+
+def _on_checkin_open(
+    state: TournamentState, event: ev.CheckinOpen, names: Names, link: str | None
+) -> list[Notice]:
+    players = event.players
+    dm = Reply(
+        (msg("remind.checkin", tournament=state.name, start=When(state.start)),),
+        (Button(msg("button.checkin"), "/checkin"),),
+    )
+    club = Reply((msg("club.checkin_open", tournament=state.name, start=When(state.start)),))
+    return [Notice(club)] + [
+        Notice(dm, player=p, expires_at=state.start + timedelta(hours=2)) for p in players
+    ]
+
+
+def _on_match_reminder(
+    state: TournamentState, event: ev.MatchReminder, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    white = event.white
+    black = event.black
+    start = event.start
+    n = _namer(names)
+    out = []
+    for player, opponent, colour in ((white, black, "white"), (black, white, "black")):
+        reply = Reply(
+            (
+                msg(
+                    "remind.match",
+                    opponent=n(opponent),
+                    start=When(start),
+                    table=views.table_number(state, state.matches[number]),
+                    colour=msg(f"word.{colour}"),
+                    match=number,
+                ),
+            )
+        )
+        out.append(Notice(reply, player=player, expires_at=start))
+    return out
+
+
+def _on_lateness_point(
+    state: TournamentState, event: ev.LatenessPoint, names: Names, link: str | None
+) -> list[Notice]:
+    n = _namer(names)
+    match = state.matches[event.match]
+    line = msg(
+        "late.point",
+        late=n(event.against),
+        minutes=event.minutes_late,
+        to=n(event.to),
+        points=event.points,
+        match=event.match,
+        white=n(match.white),
+        black=n(match.black),
+        ws=event.white_score,
+        bs=event.black_score,
+    )
+    return [
+        Notice(Reply((line,))),
+        Notice(
+            Reply(
+                (
+                    msg(
+                        "late.you",
+                        minutes=event.minutes_late,
+                        match=event.match,
+                        points=event.points,
+                    ),
+                )
+            ),
+            player=event.against,
+            expires_at=event.at + timedelta(hours=1),
+        ),
+    ]
+
+
+def _on_match_forfeited(
+    state: TournamentState, event: ev.MatchForfeited, names: Names, link: str | None
+) -> list[Notice]:
+    losers = event.losers
+    winner = event.winner
+    reason = event.reason
+    n = _namer(names)
+    match = state.matches[event.match]
+    key = "forfeit.double" if len(losers) == 2 else f"forfeit.{reason}"
+    line = msg(
+        key,
+        loser=n(losers[0]),
+        other=n(losers[-1]),
+        winner=n(winner),
+        match=event.match,
+        white=n(match.white),
+        black=n(match.black),
+        ws=match.white_score,
+        bs=match.black_score,
+    )
+    return [Notice(Reply((line,)))]
+
+
+def _on_no_show(
+    state: TournamentState, event: ev.NoShow, names: Names, link: str | None
+) -> list[Notice]:
+    player = event.player
+    n = _namer(names)
+    return [Notice(Reply((msg("noshow.club", player=n(player)),)))]
+
+
+def _on_sanction_recorded(
+    state: TournamentState, event: ev.SanctionRecorded, names: Names, link: str | None
+) -> list[Notice]:
+    player = event.player
+    reason = event.reason
+    return [Notice(Reply((msg("sanction.you", reason=msg(f"reason.{reason}")),)), player=player)]
+
+
+def _on_report_pending(
+    state: TournamentState, event: ev.ReportPending, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    by = event.by
+    opponent = event.opponent
+    n = _namer(names)
+    match = state.matches[number]
+    line = msg(
+        "report.pending",
+        by=n(by),
+        match=number,
+        white=n(match.white),
+        black=n(match.black),
+        ws=event.white_score,
+        bs=event.black_score,
+        score=views.score(
+            event.white_score,
+            event.black_score,
+            match.report.tiebreaks if match.report else (),
+            match.report.lot_winner if match.report else None,
+        ),
+        until=When(event.accept_by),
+    )
+    # The buttons name the report they answer: pressed after a newer report,
+    # they are refused with the current state instead of accepting that one.
+    seq = f" report:{match.report.seq}" if match.report else ""
+    buttons = (
+        Button(msg("button.accept"), f"/accept {number}{seq}"),
+        Button(msg("button.dispute"), f"/dispute {number}{seq}"),
+    )
+    return [Notice(Reply((line,), buttons), player=opponent, expires_at=event.accept_by)]
+
+
+def _on_report_disputed(
+    state: TournamentState, event: ev.ReportDisputed, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    by = event.by
+    match = state.matches[number]
+    if match.report is None:  # settled since: say how it stands
+        return [Notice(Reply((views.match_line(match, names),)))]
+    line = views.disputed_line(match, names, by=by, game=state.preset.game)
+    return [Notice(Reply((line,)))]
+
+
+def _on_match_finished(
+    state: TournamentState, event: ev.MatchFinished, names: Names, link: str | None
+) -> list[Notice]:
+    match = state.matches[event.match]
+    return [Notice(Reply((views.match_line(match, names),)))]
+
+
+def _on_groups_drawn(
+    state: TournamentState, event: ev.GroupsDrawn, names: Names, link: str | None
+) -> list[Notice]:
+    count = event.groups
+    matches = event.matches
+    seed = event.seed
+    drawn: list[Msg | Table] = [
+        msg(
+            "draw.done",
+            groups=count,
+            matches=matches,
+            seed=seed,
+            fingerprint=state.draw.fingerprint if state.draw else "",
+        )
+    ]
+    drawn += [views.group_table(state, group, names) for group in state.groups]
+    first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
+    drawn.append(views.schedule_table(state, first, names))
+    if link is not None:
+        drawn.append(msg("web.announce", url=Link(link)))
+    return [Notice(Reply(tuple(drawn)))]
+
+
+def _on_extra_games_scheduled(
+    state: TournamentState, event: ev.ExtraGamesScheduled, names: Names, link: str | None
+) -> list[Notice]:
+    group = event.group
+    players = event.players
+    numbers = event.matches
+    again = event.again
+    line = msg(
+        "extra_games",
+        group=group,
+        players=views.name_list(names, players),
+        matches=", ".join(map(str, numbers)),
+        count=len(numbers),
+    )
+    if not again:
+        return [Notice(Reply((line,)))]
+    # NAV-TIE: level again after extra games; a director may settle it by lot.
+    return [
+        Notice(
+            Reply(
+                (line, msg("extra_games.again", group=group)),
+                (Button(msg("button.lot"), f"/lot {group}"),),
+            )
+        )
+    ]
+
+
+def _on_extra_games_voided(
+    state: TournamentState, event: ev.ExtraGamesVoided, names: Names, link: str | None
+) -> list[Notice]:
+    group = event.group
+    numbers = event.matches
+    line = msg("extra_games.void", group=group, matches=", ".join(map(str, numbers)))
+    return [Notice(Reply((line,)))]
+
+
+def _on_tie_settled_by_lot(
+    state: TournamentState, event: ev.TieSettledByLot, names: Names, link: str | None
+) -> list[Notice]:
+    group = event.group
+    order = event.order
+    seed = event.seed
+    line = msg("lot.done", group=group, seed=seed, order=views.name_list(names, order))
+    return [Notice(Reply((line,)))]
+
+
+def _on_result_corrected(
+    state: TournamentState, event: ev.ResultCorrected, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    change = event.change
+    before = event.before
+    reason = event.reason
+    n = _namer(names)
+    match = state.matches[number]
+    played = event.was is not MatchStatus.SCHEDULED
+    was = f"{before[0]}-{before[1]}" if played else "-"
+    parts: list[Msg | Table] = [
+        msg(
+            f"correct.{change}",
+            match=number,
+            white=n(match.white),
+            black=n(match.black),
+            ws=match.white_score,
+            bs=match.black_score,
+            before=was,
+        )
+    ]
+    if reason:
+        parts.append(msg("correct.reason", reason=reason))
+    return [Notice(Reply(tuple(parts)))]
+
+
+def _on_match_reset(
+    state: TournamentState, event: ev.MatchReset, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    white = event.white
+    black = event.black
+    n = _namer(names)
+    return [Notice(Reply((msg("correct.reset", match=number, white=n(white), black=n(black)),)))]
+
+
+def _on_matches_held(
+    state: TournamentState, event: ev.MatchesHeld, names: Names, link: str | None
+) -> list[Notice]:
+    numbers = event.matches
+    groups = event.groups
+    line = msg("correct.held", matches=", ".join(map(str, numbers)), groups=", ".join(groups))
+    return [Notice(Reply((line,)))]
+
+
+def _on_pairings_conflict(
+    state: TournamentState, event: ev.PairingsConflict, names: Names, link: str | None
+) -> list[Notice]:
+    numbers = event.matches
+    line = msg("correct.conflict", matches=", ".join(map(str, numbers)))
+    return [Notice(Reply((line,)))]
+
+
+def _on_placements_changed(
+    state: TournamentState, event: ev.PlacementsChanged, names: Names, link: str | None
+) -> list[Notice]:
+    champion = event.champion
+    previous = event.previous_champion
+    n = _namer(names)
+    line = msg(
+        "correct.placements",
+        tournament=state.name,
+        champion=n(champion),
+        previous=n(previous),
+    )
+    return [Notice(Reply((line, views.placements_table(state, names))))]
+
+
+def _on_tournament_reopened(
+    state: TournamentState, event: ev.TournamentReopened, names: Names, link: str | None
+) -> list[Notice]:
+    return [Notice(Reply((msg("correct.unfinished", tournament=state.name),)))]
+
+
+def _on_entry_reinstated(
+    state: TournamentState, event: ev.EntryReinstated, names: Names, link: str | None
+) -> list[Notice]:
+    player = event.player
+    reopened = event.reopened
+    n = _namer(names)
+    said: list[Msg | Table] = [msg("reinstate.club", player=n(player))]
+    if reopened:
+        said.append(msg("reinstate.matches", matches=", ".join(map(str, reopened))))
+    return [Notice(Reply(tuple(said)))]
+
+
+def _on_knockout_started(
+    state: TournamentState, event: ev.KnockoutStarted, names: Names, link: str | None
+) -> list[Notice]:
+    qualifiers = event.qualifiers
+    # The bracket shows once: as a picture where pictures are on, else as text.
+    bracket = pictures.bracket_picture(state, names)
+    shown = bracket if bracket is not None else views.bracket_table(state, names)
+    return [Notice(Reply((msg("knockout.started", qualifiers=qualifiers), shown)))]
+
+
+def _on_match_ready(
+    state: TournamentState, event: ev.MatchReady, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    white = event.white
+    black = event.black
+    start = event.start
+    n = _namer(names)
+    match = state.matches[number]
+    line = msg(
+        "ko.ready",
+        round=views.round_label(match),
+        match=number,
+        white=n(white),
+        black=n(black),
+        start=When(start),
+    )
+    return [Notice(Reply((line,)))]
+
+
+def _on_player_replaced(
+    state: TournamentState, event: ev.PlayerReplaced, names: Names, link: str | None
+) -> list[Notice]:
+    number = event.match
+    forfeiter = event.forfeiter
+    replacement = event.replacement
+    n = _namer(names)
+    return [
+        Notice(
+            Reply(
+                (
+                    msg(
+                        "ko.replaced",
+                        forfeiter=n(forfeiter),
+                        replacement=n(replacement),
+                        match=number,
+                    ),
+                )
+            )
+        )
+    ]
+
+
+def _on_tournament_finished(
+    state: TournamentState, event: ev.TournamentFinished, names: Names, link: str | None
+) -> list[Notice]:
+    champion = event.champion
+    youngest = event.youngest
+    veterans = event.veterans
+    n = _namer(names)
+    finished: list[Msg | Table]
+    if not state.placements:
+        # Nobody came (every match lost by forfeit): no "Champion: ?!", no empty table.
+        nobody = msg("tournament.finished_nobody", tournament=state.name)
+        return [Notice(Reply((nobody,)))]
+    if champion is None:
+        finished = [msg("tournament.finished_no_champion", tournament=state.name)]
+    else:
+        finished = [msg("tournament.finished", tournament=state.name, champion=n(champion))]
+    finished.append(views.placements_table(state, names))
+    if youngest:
+        finished.append(msg("prize.youngest", players=views.name_list(names, youngest)))
+    if veterans:
+        finished.append(msg("prize.veteran", players=views.name_list(names, veterans)))
+    if link is not None:
+        finished.append(msg("web.announce", url=Link(link)))
+    return [Notice(Reply(tuple(finished)))]
+
+
+SAYS: dict[type[ev.Event], Callable[[TournamentState, Any, Names, str | None], list[Notice]]] = {
+    ev.ConfirmReminder: _on_confirm_reminder,
+    ev.CheckinOpen: _on_checkin_open,
+    ev.MatchReminder: _on_match_reminder,
+    ev.LatenessPoint: _on_lateness_point,
+    ev.MatchForfeited: _on_match_forfeited,
+    ev.NoShow: _on_no_show,
+    ev.SanctionRecorded: _on_sanction_recorded,
+    ev.ReportPending: _on_report_pending,
+    ev.ReportDisputed: _on_report_disputed,
+    ev.MatchFinished: _on_match_finished,
+    ev.GroupsDrawn: _on_groups_drawn,
+    ev.ExtraGamesScheduled: _on_extra_games_scheduled,
+    ev.ExtraGamesVoided: _on_extra_games_voided,
+    ev.TieSettledByLot: _on_tie_settled_by_lot,
+    ev.ResultCorrected: _on_result_corrected,
+    ev.MatchReset: _on_match_reset,
+    ev.MatchesHeld: _on_matches_held,
+    ev.PairingsConflict: _on_pairings_conflict,
+    ev.PlacementsChanged: _on_placements_changed,
+    ev.TournamentReopened: _on_tournament_reopened,
+    ev.EntryReinstated: _on_entry_reinstated,
+    ev.KnockoutStarted: _on_knockout_started,
+    ev.MatchReady: _on_match_ready,
+    ev.PlayerReplaced: _on_player_replaced,
+    ev.TournamentFinished: _on_tournament_finished,
+}

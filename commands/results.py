@@ -1,0 +1,304 @@
+"""Results a director enters or corrects, reopened matches and lots drawn."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+
+from commands import announce, views
+from commands.params import Args
+from commands.picking import numbered
+from commands.replies import Button, Msg, Name, Reply, Table, msg
+from commands.session import Session
+from tournament import (
+    corrections,
+    progress,
+)
+from tournament.model import Refused
+from tournament.scoring import FinalScore, ScoreError, example_score, lot_word, named_first
+from tournament.state import Match, TournamentState
+
+
+async def result(s: Session, a: Args) -> Reply:
+    """Set or correct a result at any time: /result alice 3-1 bob, /result 12 3-1, /result 12 void.
+
+    A result for a match still open is final at once (HGV-4.8). A change to a final or
+    void match is a correction: everything that follows is derived again (standings,
+    pairings not yet played, placements, ranking points) and announced once; a played
+    pairing that would change is listed first, for the director to confirm.
+    """
+    state = await s.tournament()
+    match, white_first = await _meant_match(s, state, a)
+    change = _change(state, match, a, white_first=white_first)
+    try:
+        return await _set_result(s, state, match, change, a)
+    except ScoreError as error:
+        # A director is shown /result for this match, white's score first, not /report.
+        won, lost = example_score(state.preset.game, match.length)
+        raise ScoreError(
+            error.code,
+            **{k: v for k, v in error.params.items() if k != "example"},
+            example=f"/result {match.number} {won}-{lost}",
+            _usage="score.usage_result",
+        ) from None
+
+
+async def _meant_match(s: Session, state: TournamentState, a: Args) -> tuple[Match, bool]:
+    """Return the match a /result names (by number, or by its two players) and whether
+    the first score typed is white's."""
+    first, second = a.player("player"), a.player("opponent")
+    number = a.match("match")
+    if number is not None:
+        match = state.matches.get(number)
+        if match is None:
+            raise await _no_such_match(s, state, number, a)
+        named = [p for p in (first, second) if p is not None]
+        if not all(match.involves(p.id) for p in named):
+            names = await s.names(set(match.players))
+            raise Refused(
+                "result_not_their_match",
+                match=number,
+                names=Name(" / ".join(p.name for p in named)),
+                white=views.name(names, match.white),
+                black=views.name(names, match.black),
+            )
+        # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's,
+        # `/result 16 7-5 alex` alex's opponent's.
+        if first is not None:
+            white_first = match.white == first.id
+        else:
+            white_first = second is None or match.black == second.id
+    elif number is None and first is not None and second is not None:
+        candidates = [m for m in state.matches_of(first.id) if m.involves(second.id)]
+        open_ones = [m for m in candidates if not m.is_final]
+        if not candidates:
+            a_id, b_id = first.id, second.id
+            other = await _elsewhere(
+                s, state, lambda t: any(m.involves(b_id) for m in t.matches_of(a_id))
+            )
+            if other is not None:
+                raise Refused(
+                    "no_match_between_other",
+                    a=first.name,
+                    b=second.name,
+                    tournament=state.name,
+                    command=f'{a.usage} tournament:"{other}"',
+                )
+            raise Refused("no_match_between", a=first.name, b=second.name)
+        # The next match to play between them, else the last one played (a correction).
+        match = open_ones[0] if open_ones else candidates[-1]
+        white_first = match.white == first.id
+    else:
+        raise Refused("bad_result_args", forms=_result_forms(state))
+    return match, white_first
+
+
+def _change(
+    state: TournamentState, match: Match, a: Args, *, white_first: bool
+) -> corrections.Change:
+    """Return the result typed: void, or the scores with the first named player's first."""
+    found = a.scores("score")
+    if a.choice("void"):
+        if found:
+            raise Refused("bad_result_args", forms=_result_forms(state, match))
+        return "void"
+    if found:
+        main, *phases = found
+        return named_first(
+            main[0],
+            main[1],
+            first_is_white=white_first,
+            phases=phases,
+            lot=lot_word(a.choice("lot")),
+        )
+    raise Refused("bad_result_args", forms=_result_forms(state, match))
+
+
+async def _set_result(
+    s: Session, state: TournamentState, match: Match, change: corrections.Change, a: Args
+) -> Reply:
+    reason = (a.text("reason") or "").strip()
+    again = f"/result {match.number} " + (
+        " ".join(f"{x}-{y}" for x, y in _white_first(change))
+        if isinstance(change, FinalScore)
+        else "void"
+    )
+    if not match.is_final and not isinstance(change, str):
+        # An open match (disputed, reported, under way) gets its result: no correction,
+        # unless it undoes played knockout matches (a group match reopened after them).
+        conflicts = corrections.open_conflicts(state, match.number, change, s.now)
+        version = corrections.asked_version(
+            state, match, corrections.Impact(conflicts=tuple(conflicts))
+        )
+        stale = _stale(a, version)
+        confirmed = a.choice("confirm") is not None and not stale
+        undone = () if confirmed else conflicts
+        if undone:
+            command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
+            ask = msg(
+                "correct.confirm",
+                match=match.number,
+                matches=", ".join(map(str, undone)),
+                command=command,
+            )
+            button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
+            said = (msg("correct.stale", match=match.number), ask) if stale else (ask,)
+            return Reply(said, (button,), private=True)
+        events = corrections.set_result(state, match.number, change, s.now, confirmed=confirmed)
+        s.events.extend(events)
+        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
+        names = await s.names(set(match.players))
+        return Reply((views.match_line(match, names),))
+    return await _correct(s, state, match, change, a, again)
+
+
+def _result_forms(state: TournamentState, match: Match | None = None) -> str:
+    """Return the ways to type a result, with a score that ends this match (or a group
+    match): never the line that failed."""
+    length = match.length if match is not None else state.preset.groups.match_length
+    won, lost = example_score(state.preset.game, length)
+    number = match.number if match is not None else 12
+    forms = [f"/result alice {won}-{lost} bob", f"/result {number} {won}-{lost}"]
+    return " · ".join([*forms, f"/result {number} void"])
+
+
+def _white_first(score: FinalScore) -> list[tuple[int, int]]:
+    return [(score.white, score.black), *score.tiebreaks]
+
+
+def _stale(a: Args, version: str) -> bool:
+    """Say whether a confirm button was offered for another state of the match than the
+    one it meets now (typed without `seen:`, a confirm acts on what is there)."""
+    seen = a.text("seen")
+    return a.choice("confirm") is not None and seen is not None and seen.strip() != version
+
+
+async def reopen(s: Session, a: Args) -> Reply:
+    """Reopen a match at any time: it is played again, and what followed from it waits."""
+    state, number = await numbered(s, a)
+    match = state.matches.get(number)
+    if match is None:
+        raise await _no_such_match(s, state, number, a)
+    return await _correct(s, state, match, "reopen", a, f"/reopen {number}")
+
+
+async def _no_such_match(s: Session, state: TournamentState, number: int, a: Args) -> Refused:
+    """Refuse a match number the tournament lacks; when the command named no tournament
+    and a recent other one has that match (last night's, once next month's entries are
+    what a bare command means), say how to name it."""
+    other = await _elsewhere(s, state, lambda t: number in t.matches)
+    if other is not None:
+        return Refused(
+            "no_such_match_other",
+            match=number,
+            tournament=state.name,
+            other=other,
+            command=f'{a.usage} tournament:"{other}"',
+        )
+    if not state.matches:
+        return Refused("redraw_not_drawn", tournament=state.name)  # not /schedule: /draw
+    return Refused("no_such_match", match=number)
+
+
+async def _elsewhere(
+    s: Session, state: TournamentState, has: Callable[[TournamentState], bool]
+) -> str | None:
+    """Return the name of this week's other tournament that `has` what the command
+    wanted, when the command named none."""
+    if s.chosen:
+        return None
+    listed = await s.uow.tournaments.list(s.club.id)
+    others = [
+        t.id
+        for t in reversed(listed)
+        if t.id != state.id
+        and t.live
+        and s.now - timedelta(days=7) <= t.start <= s.now + timedelta(days=1)  # this week
+    ]
+    for tid in others[:3]:
+        other = await s.uow.tournaments.get(tid)
+        if has(other):
+            return other.name
+    return None
+
+
+async def _correct(
+    s: Session,
+    state: TournamentState,
+    match: Match,
+    change: corrections.Change,
+    a: Args,
+    again: str,
+) -> Reply:
+    """Apply a correction, or ask first when it would undo something: played pairings
+    that would change, or a finished tournament's placements and ranking points."""
+    reason = (a.text("reason") or "").strip()
+    undone = corrections.impact(state, match.number, change, s.now)
+    conflicts = undone.conflicts
+    version = corrections.asked_version(state, match, undone)
+    stale = _stale(a, version)
+    if undone.destructive and (stale or not a.choice("confirm")):
+        command = f"{again} confirm" + (f' reason:"{reason}"' if reason else "")
+        asks: list[Msg | Table] = []
+        if stale:
+            asks.append(msg("correct.stale", match=match.number))
+        if undone.unfinishes:
+            champion = undone.champion
+            names = await s.names(set() if champion is None else {champion})
+            asks.append(
+                msg(
+                    "correct.undoes_finish",
+                    match=match.number,
+                    tournament=Name(state.name),
+                    champion=views.name(names, champion),
+                )
+            )
+        if conflicts:
+            asks.append(
+                msg(
+                    "correct.confirm",
+                    match=match.number,
+                    matches=", ".join(map(str, conflicts)),
+                    command=command,
+                )
+            )
+        else:
+            asks.append(msg("correct.go_ahead", command=command))
+        button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
+        return Reply(tuple(asks), (button,), private=True)
+    events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)
+    s.events.extend(events)
+    kind = change if isinstance(change, str) else "score"
+    s.log(
+        "correct",
+        match=match.number,
+        change=kind,
+        white=match.white_score,
+        black=match.black_score,
+        reset=list(conflicts),
+        reason=reason,
+    )
+    names = await s.names(set(state.entries))
+    said = announce.notices(state, events, names)
+    return said[0].reply if said else Reply((views.match_line(match, names),))
+
+
+async def lot(s: Session, a: Args) -> Reply:
+    """Settle a tie extra games have not broken by a recorded lot (NAV-TIE): /lot 2."""
+    state = await s.tournament()
+    group = a.text("group")
+    if group is None:
+        tied = progress.open_ties(state)
+        if len(tied) != 1:
+            raise Refused("no_group_tie")
+        group = tied[0]
+    group = group.strip()
+    seed = a.integer("seed")
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    events = progress.settle_by_lot(state, group, seed, s.now)
+    s.events.extend(events)
+    s.log("lot", group=group, seed=seed)
+    names = await s.names(set(state.entries))
+    said = announce.notices(state, events[:1], names)
+    return said[0].reply

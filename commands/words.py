@@ -1,0 +1,220 @@
+"""Words a club types for a command's choices, in its four languages (es, pl, ro and
+English): confirm, yes/no, on/off, languages, lot results, commands said in a language."""
+
+from __future__ import annotations
+
+from commands import arguments
+
+# `confirm` as a club types it (es, pl, ro).
+CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
+CONFIRM_WORDS |= {w: "confirm" for w in ("potwierdź", "potwierdz", "potwierdzam")}
+CONFIRM_WORDS |= {"confirmati": "confirm", "confirmați": "confirm"}
+YES_NO = arguments.YES_NO_SYNONYMS
+# A language typed by name, in any of the four: language:romanian, language:polski.
+LANGUAGE_NAMES = {
+    name: code
+    for code, names in {
+        "en": ("english", "inglés", "ingles", "engleză", "engleza", "angielski"),
+        "es": ("spanish", "español", "espanol", "spaniolă", "spaniola", "hiszpański"),
+        "ro": ("romanian", "rumano", "română", "romana", "romanesc", "rumuński"),
+        "pl": ("polish", "polaco", "poloneză", "poloneza", "polski", "polska"),
+    }.items()
+    for name in names
+}
+# Who won a lot (WAR-V), in the club's words: won/lost is the reporter's side, or on
+# /result the first named player's; a colour names a side.
+LOT_WON_LOST = {
+    word: "won"
+    for word in (
+        "win",
+        "ganó",
+        "gano",
+        "gané",
+        "gane",
+        "ganado",
+        "ganada",
+        "wygrał",
+        "wygral",
+        "wygrałem",
+        "wygralem",
+        "wygrałam",
+        "wygralam",
+        "wygrana",
+        "câștigat",
+        "castigat",
+        "câștig",
+        "castig",
+    )
+} | {
+    word: "lost"
+    for word in (
+        "lose",
+        "loss",
+        "perdió",
+        "perdio",
+        "perdí",
+        "perdi",
+        "perdido",
+        "perdida",
+        "przegrał",
+        "przegral",
+        "przegrałem",
+        "przegralem",
+        "przegrałam",
+        "przegralam",
+        "przegrana",
+        "pierdut",
+        "pierdere",
+    )
+}
+LOT_WORDS = (
+    LOT_WON_LOST
+    | {
+        word: "white"
+        for word in (
+            "blancas",
+            "blanco",
+            "blancos",
+            "białe",
+            "biale",
+            "biały",
+            "bialy",
+            "alb",
+            "albe",
+            "albul",
+            "albele",
+        )
+    }
+    | {
+        word: "black"
+        for word in (
+            "negras",
+            "negro",
+            "negros",
+            "czarne",
+            "czarny",
+            "negru",
+            "negre",
+            "negrul",
+            "negrele",
+        )
+    }
+    | {"primero": "first", "pierwszy": "first", "primul": "first", "segundo": "second"}
+)
+LOT_WORDS |= {"drugi": "second", "doilea": "second", "al_doilea": "second"}
+# The public pages (INTERFACE §6): web:on, web:yes, web:sí, web:tak, web:da ...
+ON_OFF = {word: ("on" if meaning == "yes" else "off") for word, meaning in YES_NO.items()}
+ON_OFF |= {"yes": "on", "no": "off", "wł": "on", "wył": "off", "pornit": "on", "oprit": "off"}
+ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
+ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "off"}
+ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
+ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
+# Commands typed as a club says them (/confirmar, /potwierdz, /raport): not commands of
+# their own (INTERFACE §1 keeps one set of words), but the reply names the right one.
+SAID_IN_LANGUAGES = {
+    word: command
+    for command, words in {
+        "register": (
+            "inscribir",
+            "inscribirme",
+            "registrar",
+            "zapisz",
+            "zapis",
+            "inscriere",
+            "inscrie",
+            "inregistrare",
+        ),
+        "confirm": (
+            "confirmar",
+            "confirmo",
+            "potwierdz",
+            "potwierdzam",
+            "confirma",
+            "confirm",
+            "confirmare",
+        ),
+        "withdraw": (
+            "retirar",
+            "retirarme",
+            "baja",
+            "wycofaj",
+            "rezygnuje",
+            "retrag",
+            "retragere",
+        ),
+        "checkin": (
+            "llegada",
+            "llegue",
+            "estoy",
+            "obecnosc",
+            "obecny",
+            "jestem",
+            "sosire",
+            "prezent",
+            "aici",
+        ),
+        "report": (
+            "reportar",
+            "informar",
+            "resultado",
+            "wynik",
+            "zglos",
+            "raport",
+            "rezultat",
+            "scor",
+        ),
+        "accept": ("aceptar", "acepto", "akceptuj", "zgoda", "accepta", "accept"),
+        "dispute": (
+            "impugnar",
+            "impugno",
+            "disputar",
+            "sprzeciw",
+            "kwestionuje",
+            "contest",
+            "contesta",
+        ),
+        "schedule": (
+            "horario",
+            "partidas",
+            "encuentros",
+            "harmonogram",
+            "mecze",
+            "program",
+            "partide",
+        ),
+        "standings": (
+            "clasificacion",
+            "grupos",
+            "tabela",
+            "tabele",
+            "grupy",
+            "clasament",
+            "grupe",
+        ),
+        "bracket": ("cuadro", "eliminatoria", "drabinka", "tablou", "eliminatorii"),
+        "rules": ("reglas", "reglamento", "zasady", "regulamin", "reguli", "regulament"),
+        "help": ("ayuda", "pomoc", "ajutor"),
+        "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
+        "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
+        "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
+        "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
+    }.items()
+    for word in words
+}
+# "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
+ALL_WORDS = {
+    word: "all"
+    for word in (
+        "todos",
+        "todas",
+        "todo",
+        "wszyscy",
+        "wszystkich",
+        "wszystko",
+        "toti",
+        "toți",
+        "toate",
+    )
+}
+GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
+GAME_KINDS |= {"triple": "backgammon"}

@@ -1,0 +1,358 @@
+"""The knockout moving on: the bracket started from the group stage, winners sent on,
+slots re-seeded after corrections, matches held until both players are known.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from tournament import knockout
+from tournament.events import (
+    Event,
+    KnockoutStarted,
+    MatchesHeld,
+    MatchReady,
+    MatchReset,
+    PairingsConflict,
+)
+from tournament.finishing import (
+    all_done,
+    finish_tournament,
+    unfinish,
+)
+from tournament.model import (
+    EntryStatus,
+    MatchStatus,
+    PlayerId,
+    Stage,
+    TournamentStatus,
+)
+from tournament.stages import (
+    GROUP_STAGES,
+    MAIN_STAGES,
+    PAIRING,
+    all_standings,
+    group_qualifiers,
+    restart,
+    seeded_order,
+    touched,
+)
+from tournament.standings import Standings
+from tournament.state import Match, TournamentState, minutes
+
+
+def build_main_bracket(state: TournamentState, tables: dict[str, Standings]) -> knockout.Bracket:
+    """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
+    seeded = seeded_order(state, MAIN_STAGES)
+    qualifiers = [group_qualifiers(state, tables[group.name], seeded) for group in state.groups]
+    pairings = tuple(map(PAIRING, state.indexed().stage(Stage.GROUP)))
+    # A bracket is a value of these inputs: a settle in the knockout reads it again.
+    inputs = (tuple(map(tuple, qualifiers)), pairings, state.preset.knockout)
+    remembered = state.memo.get("main_bracket")
+    if remembered is not None and remembered[0] == inputs:
+        return cast(knockout.Bracket, remembered[1])
+    played = {frozenset(p) for p in pairings if None not in p}
+    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
+    state.memo["main_bracket"] = (inputs, bracket)
+    return bracket
+
+
+def start_knockout(
+    state: TournamentState, tables: dict[str, Standings], at: datetime
+) -> list[Event]:
+    """Start the knockout from the final group tables."""
+    bracket = build_main_bracket(state, tables)
+    qualifiers = [bracket.seeds]
+    state.status = TournamentStatus.KNOCKOUT
+    add_bracket(state, bracket, at)
+    if not bracket.matches:
+        return []  # a lone qualifier is champion without a knockout (see finish_tournament)
+    return [
+        KnockoutStarted(at=at, qualifiers=sum(map(len, qualifiers)), matches=len(bracket.matches))
+    ]
+
+
+def add_bracket(state: TournamentState, bracket: knockout.Bracket, at: datetime) -> None:
+    """Add a bracket's matches to the tournament, numbered after the last one."""
+    number = state.next_match_number()
+    for bm in sorted(bracket.matches, key=lambda b: (b.round, b.stage != Stage.KNOCKOUT, b.index)):
+        state.matches[number] = Match(
+            number=number,
+            stage=bm.stage,
+            round=bm.round,
+            length=bm.length,
+            white=bm.white,
+            black=bm.black,
+            start=None,
+            key=bm.key,
+            round_name=bm.round_name,
+            index=bm.index,
+            white_from=bm.white_from,
+            black_from=bm.black_from,
+            created_at=at,
+        )
+        number += 1
+
+
+def advance(
+    state: TournamentState,
+    at: datetime,
+    *,
+    reset: bool,
+    finish: bool = True,
+    tables: dict[str, Standings] | None = None,
+) -> list[Event]:
+    """Fill and publish the bracket matches the results decide; finish when all are.
+
+    `tables` are the group standings when the group stage is over (read by the caller).
+    """
+    events: list[Event] = []
+    if tables is not None:
+        _start_consolation(state, tables, at)
+    waiting = held(state)
+    bracket = [
+        m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
+    ]
+    by_key = {m.key: m for m in bracket}
+    conflicts: list[int] = []
+    for match in bracket:  # by number
+        # The stored bracket: a side names the match whose winner (or, for the third
+        # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
+        white = _fed(match, match.white, match.white_from, by_key)
+        black = _fed(match, match.black, match.black_from, by_key)
+        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+        if match.number not in waiting:
+            events.extend(_publish_if_ready(state, match, at))
+    if conflicts:
+        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
+    if conflicts or not finish:
+        return events  # a played pairing is contradicted (a director decides), or a group is open
+    if all_done(state):
+        events.extend(
+            finish_tournament(state, at, all_standings(state) if tables is None else tables)
+        )
+    else:
+        events.extend(unfinish(state, at))
+    return events
+
+
+def _start_consolation(state: TournamentState, tables: dict[str, Standings], at: datetime) -> None:
+    """Add the consolation bracket once the group stage is over: only the final group
+    standings say who did not qualify (HGV-7.4.13)."""
+    if not state.preset.knockout.consolation or state.indexed().stage(Stage.CONSOLATION):
+        return
+    bracket = consolation_bracket(state, tables)
+    if bracket is not None:
+        add_bracket(state, bracket, at)
+
+
+def _publish_if_ready(state: TournamentState, match: Match, at: datetime) -> list[Event]:
+    """Schedule a bracket match whose two players are now known, and say so."""
+    if match.start is not None or match.white is None or match.black is None:
+        return []
+    match.start = at + minutes(state.preset.knockout.break_minutes)
+    match.created_at = at  # its schedule is published now: no reminder before
+    return [
+        MatchReady(
+            at=at,
+            match=match.number,
+            white=match.white,
+            black=match.black,
+            start=match.start,
+            round_name=match.round_name or "",
+        )
+    ]
+
+
+def pair(
+    state: TournamentState,
+    match: Match,
+    white: PlayerId | None,
+    black: PlayerId | None,
+    at: datetime,
+    *,
+    reset: bool,
+    conflicts: list[int],
+) -> list[Event]:
+    """Give a match the players the results say; a played one only when `reset`."""
+    if (white, black) == (match.white, match.black):
+        return []
+    if touched(match) and not reset:
+        conflicts.append(match.number)
+        return []
+    was_touched = touched(match)
+    restart(state, match, at)
+    match.white, match.black = white, black
+    match.start = match.created_at = None  # published again once both are known
+    if not was_touched:
+        return []
+    return [MatchReset(at=at, match=match.number, white=white, black=black)]
+
+
+def reseed(
+    state: TournamentState, tables: dict[str, Standings], at: datetime, *, reset: bool
+) -> list[Event]:
+    """Make the seeded sides of the stored brackets follow the current standings."""
+    events: list[Event] = []
+    conflicts: list[int] = []
+    _conform(state, MAIN_STAGES, build_main_bracket(state, tables), at, reset, events, conflicts)
+    if state.indexed().stage(Stage.CONSOLATION) and not conflicts:
+        # After the main bracket: its play-ins decide who plays the "Last Chance".
+        consolation = consolation_bracket(state, tables)
+        if consolation is not None:
+            _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
+        else:
+            # Its players wait for play-ins a correction reopened: nobody is seeded yet.
+            for match in state.indexed().stage(Stage.CONSOLATION):
+                if match.key is None:
+                    continue
+                white = None if match.white_from is None else match.white
+                black = None if match.black_from is None else match.black
+                events.extend(
+                    pair(state, match, white, black, at, reset=reset, conflicts=conflicts)
+                )
+    if conflicts:
+        events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
+    return events
+
+
+def _fed(
+    match: Match, current: PlayerId | None, source: str | None, by_key: dict[str | None, Match]
+) -> PlayerId | None:
+    if source is None:
+        return current
+    feeder = by_key[source]
+    if not feeder.is_final or feeder.winner is None:
+        return None
+    if match.stage is Stage.THIRD_PLACE:
+        return feeder.opponent_of(feeder.winner)
+    return feeder.winner
+
+
+def held(state: TournamentState) -> frozenset[int]:
+    """Return the bracket matches not yet played that wait for a reopened group.
+
+    While a correction has a group match open again, a seeded side drawn from that
+    group may still change, so its match waits; with rematch avoidance a change may
+    swap opponents within the first-round pool, so the whole pool waits. The
+    "Last Chance" is seeded from every group's non-qualifiers: all of it waits. Matches
+    fed only by other matches, and matches under way or played, are not held.
+    """
+    open_groups = {m.group for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
+    if not open_groups:
+        return frozenset()
+    waiting = {p for g in state.groups if g.name in open_groups for p in g.players}
+    found: set[int] = set()
+    pools: dict[tuple[Stage, int], list[Match]] = {}
+    for match in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION):
+        if match.key is None or touched(match):
+            continue
+        seeded = [
+            player
+            for player, source in (
+                (match.white, match.white_from),
+                (match.black, match.black_from),
+            )
+            if source is None
+        ]
+        if not seeded:
+            continue
+        if match.stage is Stage.CONSOLATION or any(p is None or p in waiting for p in seeded):
+            found.add(match.number)
+        if len(seeded) == 2:
+            pools.setdefault((match.stage, match.round), []).append(match)
+    if state.preset.knockout.avoid_group_rematch:
+        for pool in pools.values():
+            if any(m.number in found for m in pool):
+                found.update(m.number for m in pool)
+    return frozenset(found)
+
+
+def hold_unready(state: TournamentState, at: datetime) -> list[Event]:
+    """Take the start time off the published matches that now wait for a group."""
+    numbers = sorted(n for n in held(state) if state.matches[n].start is not None)
+    for number in numbers:
+        match = state.matches[number]
+        match.start = match.created_at = None  # published again once the group is over
+        state.done.pop(f"remind:match:{number}", None)
+    if not numbers:
+        return []
+    groups = sorted(
+        {m.group or "" for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
+    )
+    return [MatchesHeld(at=at, matches=tuple(numbers), groups=tuple(groups))]
+
+
+def _conform(
+    state: TournamentState,
+    stages: tuple[Stage, ...],
+    bracket: knockout.Bracket,
+    at: datetime,
+    reset: bool,
+    events: list[Event],
+    conflicts: list[int],
+) -> None:
+    """Give a stored bracket's seeded sides the players `bracket` seeds there."""
+    stored = {m.key: m for m in state.indexed().stage(*stages) if m.key is not None}
+    if {bm.key for bm in bracket.matches} != set(stored):
+        played = [m.number for m in stored.values() if touched(m)]
+        if played and not reset:
+            conflicts.extend(played)
+            return
+        for match in stored.values():  # the shape changed: a new bracket replaces it
+            restart(state, match, at)
+            match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+        add_bracket(state, bracket, at)
+        events.append(
+            KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
+        )
+        return
+    wanted: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
+    for bm in bracket.matches:
+        match = stored[bm.key]
+        white = bm.white if bm.white_from is None and match.white_from is None else match.white
+        black = bm.black if bm.black_from is None and match.black_from is None else match.black
+        wanted.append((match, white, black))
+    contradicted = [
+        m.number
+        for m, white, black in wanted
+        if (white, black) != (m.white, m.black) and touched(m)
+    ]
+    if contradicted and not reset:
+        # All or nothing: re-pairing the other matches around a contradicted one could
+        # put a player in two matches at once.
+        conflicts.extend(contradicted)
+        return
+    for match, white, black in wanted:
+        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+
+
+def consolation_bracket(
+    state: TournamentState, tables_by_group: dict[str, Standings]
+) -> knockout.Bracket | None:
+    """Return the "Last Chance" bracket the results give, once the play-ins are decided."""
+    play_ins = [m for m in state.indexed().stage(Stage.KNOCKOUT) if m.round_name == "play_in"]
+    if any(not m.is_final for m in play_ins):
+        return None
+    in_bracket = {p for m in state.indexed().stage(*MAIN_STAGES) if m.key for p in m.players}
+    seeded = seeded_order(state, (Stage.CONSOLATION,))
+    play_in_losers = [
+        p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
+    ]
+    others: list[PlayerId] = []
+    tables = [tables_by_group[group.name] for group in state.groups]
+    depth = max((len(t.rows) for t in tables), default=0)
+    for position in range(depth):
+        for table in tables:
+            if position >= len(table.rows):
+                continue
+            row = table.rows[position]
+            entry = state.entries[row.player]
+            if row.removed or row.player in in_bracket:
+                continue
+            if entry.status is EntryStatus.ACTIVE or row.player in seeded:
+                others.append(row.player)
+    players = play_in_losers + others
+    played = {frozenset(m.players) for m in state.indexed().stage(Stage.GROUP)}
+    return knockout.build_consolation(players, played, state.preset.knockout)

@@ -1,0 +1,181 @@
+"""Ties in a group broken by extra games (scheduled, voided when stale) or by lot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from tournament.events import (
+    Event,
+    ExtraGamesScheduled,
+    ExtraGamesVoided,
+)
+from tournament.model import (
+    MatchStatus,
+    Result,
+    Stage,
+)
+from tournament.round_robin import round_robin
+from tournament.stages import (
+    GAME_FACTS,
+    GROUP_STAGES,
+    RESULT_FACTS,
+    restart,
+)
+from tournament.standings import Standings, group_standings
+from tournament.state import Match, TournamentState
+
+
+def schedule_extra_games(
+    state: TournamentState, tables: dict[str, Standings], at: datetime
+) -> list[Event]:
+    """Schedule the extra games a level block needs (NAV-TIE), one game per player at once.
+
+    The games are a round robin among the tied players in rounds of the preset's extra
+    game time, so in a three-way tie nobody has two games at the same time. A block that
+    played extra games before and is still level gets another round, and the event says
+    so: a director may then settle it by lot (`settle_by_lot`).
+    """
+    events: list[Event] = []
+    rules = state.preset.groups
+    for group in state.groups:
+        if group.name not in tables:
+            continue  # still playing its group matches
+        for need in tables[group.name].extra_games:
+            index = state.indexed()
+            played = [
+                m
+                for m in index.group(group.name, Stage.TIEBREAK)
+                if set(m.players) <= set(need.players)
+            ]
+            last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
+            numbers = []
+            pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
+            for pairing in pairings:
+                number = state.next_match_number()
+                state.matches[number] = Match(
+                    number=number,
+                    stage=Stage.TIEBREAK,
+                    round=last_round + pairing.round,
+                    length=rules.tiebreak_game_length,
+                    white=pairing.white,
+                    black=pairing.black,
+                    start=pairing.start,
+                    group=group.name,
+                    created_at=at,
+                )
+                numbers.append(number)
+            events.append(
+                ExtraGamesScheduled(
+                    at=at,
+                    group=group.name,
+                    players=need.players,
+                    matches=tuple(numbers),
+                    again=bool(played),
+                )
+            )
+    return events
+
+
+def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
+    """Void the extra games a correction has made unnecessary (NAV-TIE).
+
+    Extra games come in rounds: all the games among one level block, scheduled
+    together. A round counts only while the group matches and the rounds before it
+    leave that block level; the games of a round that is no longer needed are voided.
+    Played ones too: voiding an extra game gives nobody another opponent, it only stops
+    counting a game the standings no longer call for.
+    """
+    index = state.indexed()
+    if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
+        return []
+    voided: dict[str, list[int]] = {}
+    for group in state.groups:
+        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
+        if not games:
+            continue  # no extra games: nothing to void
+        own = index.by_group.get((Stage.GROUP, group.name), [])
+        if any(not m.is_final for m in own):
+            continue  # a reopened group match: its extra games wait for its result
+        # The games and the results they follow are the inputs: unchanged since the
+        # last look (after which nothing was left to void), nothing is stale now.
+        inputs = (state.preset.groups, tuple(map(RESULT_FACTS, own)), _games_facts(games))
+        key = f"extra:{group.name}"
+        remembered = state.memo.get(key)
+        if remembered is not None and remembered[0] == inputs:
+            continue
+        results = [r for m in own if (r := m.result()) is not None]
+        kept: list[Result] = []
+        for batch in _rounds(games):
+            if all(m.status is MatchStatus.VOID for m in batch):
+                continue  # a round voided before
+            table = group_standings(
+                group.players,
+                results,
+                state.preset.groups,
+                lot_seed=state.seed + int(group.name),
+                extra_game_results=kept,
+            )
+            block = {p for m in batch for p in m.players}
+            if any(set(need.players) == block for need in table.extra_games):
+                kept.extend(r for m in batch if (r := m.result()) is not None)
+                continue
+            for match in batch:
+                if match.status is not MatchStatus.VOID:
+                    voided.setdefault(group.name, []).append(match.number)
+                    restart(state, match, at)
+                    match.status = MatchStatus.VOID
+                    match.finished_at = at
+        state.memo[key] = ((inputs[0], inputs[1], _games_facts(games)), None)
+    return [
+        ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
+        for group, numbers in voided.items()
+    ]
+
+
+def _games_facts(games: Sequence[Match]) -> tuple[object, ...]:
+    return tuple(map(GAME_FACTS, games))
+
+
+def _rounds(games: Sequence[Match]) -> list[list[Match]]:
+    """Split a group's extra games, by number, into the rounds they were scheduled in.
+
+    A round is every pairing of one block of tied players, scheduled together (at one
+    `created_at`): the longest run of consecutive games scheduled together that is a
+    complete round robin of its players. A void game of an earlier round is never
+    taken for part of a later one.
+    """
+    rounds: list[list[Match]] = []
+    start = 0
+    for end in range(1, len(games) + 1):
+        if end == len(games) or games[end].created_at != games[start].created_at:
+            rounds.extend(_round_robins(games[start:end]))
+            start = end
+    return rounds
+
+
+def _round_robins(games: Sequence[Match]) -> list[list[Match]]:
+    """Split games scheduled together into complete round robins, longest first."""
+    rounds: list[list[Match]] = []
+    i = 0
+    while i < len(games):
+        size = 1
+        for k in range(2, len(games) + 2):
+            count = k * (k - 1) // 2
+            run = games[i : i + count]
+            if len(run) < count:
+                break
+            players = {p for m in run for p in m.players}
+            pairs = {frozenset(m.players) for m in run}
+            if len(players) == k and len(pairs) == count:
+                size = count
+        rounds.append(list(games[i : i + size]))
+        i += size
+    return rounds
+
+
+def open_ties(state: TournamentState) -> list[str]:
+    """Return the groups whose tie waits for extra games, which a lot may settle (NAV-TIE)."""
+    return sorted(
+        {m.group for m in state.indexed().stage(Stage.TIEBREAK) if not m.is_final and m.group}
+    )

@@ -1,0 +1,194 @@
+"""What every step of a tournament's progress reads: the stages, standings, brackets,
+winners and qualifiers, and how a match is restarted or touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from operator import attrgetter
+from typing import cast
+
+from tournament import knockout
+from tournament.model import (
+    EntryStatus,
+    MatchStatus,
+    PlayerId,
+    Stage,
+)
+from tournament.standings import Standings, group_standings
+from tournament.state import Group, Match, TournamentState
+
+GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
+# What a match's `result()` is made of: unchanged facts give an unchanged result.
+RESULT_FACTS = attrgetter(
+    "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
+)
+PAIRING = attrgetter("white", "black")
+# What an extra game's round (`_rounds`) and its counting depend on.
+GAME_FACTS = attrgetter(
+    "number",
+    "created_at",
+    "status",
+    "white",
+    "black",
+    "white_score",
+    "black_score",
+    "winner",
+    "forfeited_by",
+)
+MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
+
+
+def standings_of(state: TournamentState, group: Group) -> Standings:
+    """Return a group's standings from its final matches, extra games included."""
+    return all_standings(state, [group])[group.name]
+
+
+def all_standings(
+    state: TournamentState, groups: Sequence[Group] | None = None
+) -> dict[str, Standings]:
+    """Return the standings of every group (or of `groups`), reading the matches once."""
+    groups = state.groups if groups is None else groups
+    index = state.indexed()
+    tables: dict[str, Standings] = {}
+    for group in groups:
+        played = index.by_group.get((Stage.GROUP, group.name), [])
+        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
+        # Compared as plain facts (fast), not as the results built from them.
+        inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
+        remembered = state.memo.get(f"standings:{group.name}")
+        if remembered is not None and remembered[0] == inputs:
+            tables[group.name] = cast(Standings, remembered[1])
+            continue
+        results = [r for m in played if (r := m.result())]
+        extra = [r for m in games if (r := m.result())]
+        table = group_standings(
+            group.players,
+            results,
+            state.preset.groups,
+            lot_seed=state.seed + int(group.name),
+            extra_game_results=extra,
+        )
+        state.memo[f"standings:{group.name}"] = (inputs, table)
+        tables[group.name] = table
+    return tables
+
+
+def followed_up(state: TournamentState, match: Match) -> bool:
+    """Return whether a match fed by this one's result has already been played."""
+    return any(
+        match.key is not None
+        and match.key in (other.white_from, other.black_from)
+        and (other.is_final or other.report is not None or other.games)
+        for other in state.matches.values()
+    )
+
+
+def bracket_of(state: TournamentState, stages: Sequence[Stage]) -> knockout.Bracket | None:
+    """Rebuild a bracket from its stored matches."""
+    matches = [m for m in state.indexed().stage(*stages) if m.key is not None]
+    if not matches:
+        return None
+    return knockout.Bracket(
+        stage=stages[0],
+        seeds=(),
+        matches=tuple(
+            knockout.BracketMatch(
+                key=m.key or "",
+                stage=m.stage,
+                round=m.round,
+                round_name=m.round_name or "",
+                index=m.index,
+                length=m.length,
+                white=m.white,
+                black=m.black,
+                white_from=m.white_from,
+                black_from=m.black_from,
+            )
+            for m in matches
+        ),
+    )
+
+
+def winners(state: TournamentState, stages: Sequence[Stage]) -> dict[str, PlayerId]:
+    """Return the winner of every decided bracket match, by key."""
+    return {
+        m.key: m.winner
+        for m in state.indexed().stage(*stages)
+        if m.key is not None and m.is_final and m.winner is not None
+    }
+
+
+def qualifiers_of(state: TournamentState, table: Standings) -> list[PlayerId]:
+    """Return who a group's table sends to the knockout, best first (HGV-7.1)."""
+    return group_qualifiers(state, table, seeded_order(state, MAIN_STAGES))
+
+
+def group_qualifiers(
+    state: TournamentState, table: Standings, seeded: set[PlayerId]
+) -> list[PlayerId]:
+    """Return a group's qualifiers in table order (HGV-7.2.1)."""
+    # A player already seeded into the bracket (`seeded`, read once by the caller) stays
+    # a qualifier when they leave later (HGV-2.3.5 forfeits their matches): leaving
+    # does not redraw the bracket.
+    active = [
+        row.player
+        for row in table.rows
+        if not row.removed
+        and (state.entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded)
+    ]
+    return active[: state.preset.groups.qualifiers]
+
+
+def seeded_order(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:
+    """Return the players the stored bracket seeded (its sides fed by no match)."""
+    seeded: set[PlayerId] = set()
+    for match in state.indexed().stage(*stages):
+        if match.key is None:
+            continue
+        if match.white is not None and match.white_from is None:
+            seeded.add(match.white)
+        if match.black is not None and match.black_from is None:
+            seeded.add(match.black)
+    return seeded
+
+
+def touched(match: Match) -> bool:
+    """Return whether a match is under way or played: its pairing is no longer free."""
+    return (
+        match.is_final
+        or match.report is not None
+        or bool(match.games)
+        or match.status is not MatchStatus.SCHEDULED
+    )
+
+
+def restart(state: TournamentState, match: Match, at: datetime) -> None:
+    """Make a match a fresh one from `at`: no result, penalties or applied deadlines."""
+    match.status = MatchStatus.SCHEDULED
+    match.white_score = match.black_score = 0
+    match.winner = None
+    match.forfeited_by = frozenset()
+    match.finished_at = None
+    match.report = None
+    match.disputed_by = None
+    match.games = ()
+    match.tiebreaks = ()
+    match.lot_winner = None
+    match.pauses = []
+    for penalty in state.penalties.values():
+        if penalty.match == match.number:
+            penalty.cancelled = True
+    number = match.number
+    for key in list(state.done):
+        if key in (f"forfeit:{number}", f"remind:match:{number}") or key.startswith(
+            (f"late:{number}:", f"accept:{number}:")
+        ):
+            del state.done[key]
+    if match.start is not None and match.start < at:
+        match.start = at  # replayed from now: lateness counts from now
+        if match.stage is not Stage.TIEBREAK:
+            # An extra game keeps the time its round was scheduled: it tells its round
+            # apart from the others (`_rounds`).
+            match.created_at = at
