@@ -27,11 +27,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console import ConsoleBot
-from bot.console_chat import CLUB_CHAT
-from bot.export import export_club, find_club
+from bot.console_chat import CLUB_CHAT, PLATFORM
 from bot.grammar import ClockStep, ClubStep, CommandStep, DirectorStep, WaitStep, parse_script
 from bot.sending.pacing import Window
 from bot.throttle import Rate
+from commands.export import export_club, find_club
 from commands.rendering import Renderer
 from commands.replies import from_payload
 from commands.session import CommandConfig
@@ -123,7 +123,7 @@ async def export(engine: AsyncEngine) -> dict[str, Any]:
     """Return the club's INTERFACE §4 export (the database has one club)."""
     uow = unit_of_work_factory(engine)()
     async with uow:
-        return await export_club(uow, await find_club(engine, uow, None))
+        return await export_club(uow, await find_club(uow, None, console=(PLATFORM, CLUB_CHAT)))
 
 
 async def announcements(
