@@ -1,0 +1,163 @@
+"""A 16-player night on the Discord stand-in, in process, on a virtual clock (issue 20)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import pictures
+from bot.bootstrap import build
+from bot.clock import VirtualClock
+from bot.discord_adapter.service import DiscordConfig, DiscordService
+from bot.settings import Settings
+from tests.discord.conftest import GENERAL, GUILD
+from tests.discord.process import require_discord
+from tests.discord.standin import Interaction, Message, StandIn, User
+from tests.night import Tally, play_night
+from tournament.state import TournamentState
+
+START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+OPENED = datetime(2026, 1, 30, 12, 0, tzinfo=UTC)
+
+
+def _options(text: str) -> tuple[str, dict[str, object]]:
+    """Turn a typed command into a slash command's name and options (the night's few)."""
+    words = shlex.split(text.removeprefix("/"))
+    name, options = words[0], {}
+    for word in words[1:]:
+        key, sep, value = word.partition(":")
+        if sep:
+            options[key] = int(value) if key == "match" else value
+        else:
+            options["score"] = word
+    return name, options
+
+
+class DiscordTable:
+    def __init__(self, standin: StandIn, service: DiscordService, clock: VirtualClock) -> None:
+        self.standin = standin
+        self.service = service
+        self.clock = clock
+        self.users = {str(u.id): u for u in standin.users.values()}
+        self.director = "800001"
+        self.players = [k for k in self.users if k != self.director]
+        self.waiting: list[Interaction] = []
+        self.pressed: list[Message] = []
+
+    async def type(self, who: str, text: str) -> None:
+        name, options = _options(text)
+        interaction = await self.standin.slash(
+            self.users[who], name, guild_id=GUILD, channel_id=GENERAL, **options
+        )
+        await self.standin.answer(interaction)
+
+    async def press(self, who: str, label: str) -> bool:
+        user = self.users[who]
+        dms = {m.id for m in self.standin.dms(user.id)}
+        for message in reversed(list(self.standin.messages.values())):
+            mine = message.id in dms or message.channel_id == GENERAL
+            if mine and any(b.get("label") == label for b in message.buttons()):
+                interaction = await self.standin.press(user, message, label)
+                await asyncio.wait_for(interaction.answered.wait(), timeout=15)
+                self.pressed.append(message)
+                return True
+        return False
+
+    async def settle(self) -> None:
+        sender = self.service.sender
+        for _ in range(50):
+            if not await sender.run_once():
+                return
+
+    async def state(self) -> TournamentState:
+        async with self.service.handlers.uow_factory() as uow:
+            club = await uow.clubs.for_chat("discord", str(GUILD))
+            assert club is not None
+            state = await uow.tournaments.current(club.id)
+            assert state is not None
+            return state
+
+    async def account(self, player_id: int) -> str:
+        async with self.service.handlers.uow_factory() as uow:
+            accounts = await uow.players.accounts(player_id)
+        return next(e for p, e in accounts if p == "discord")
+
+    def counts(self) -> tuple[int, int, int]:
+        messages = list(self.standin.messages.values())
+        public = sum(1 for m in messages if m.channel_id == GENERAL and not m.ephemeral)
+        private = sum(1 for m in messages if m.channel_id != GENERAL or m.ephemeral)
+        edits = sum(m.edits for m in messages)
+        return public, private, edits
+
+    def set_clock(self, moment: datetime) -> None:
+        if moment > self.clock.now():
+            self.clock.advance_to(moment)
+
+
+@contextlib.asynccontextmanager
+async def night_table(tmp_path: Path) -> AsyncIterator[DiscordTable]:
+    reason = require_discord()
+    if reason is not None:
+        pytest.skip(reason)
+    standin = StandIn()
+    standin.guild(GUILD, "HG Club", {GENERAL: "general"})
+    ana = standin.user(800_001, "Ana")
+    standin.join(GUILD, ana, manage=True)
+    for i in range(16):
+        standin.join(GUILD, standin.user(810_000 + i, f"Player{i + 1:02d}"))
+    await standin.start()
+    clock = VirtualClock(OPENED)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
+    app = await build(settings, clock=clock)
+    config = DiscordConfig(token=standin.token, api_url=standin.api_url, outbox_interval=3600)
+    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    service = DiscordService(
+        config,
+        uow_factory=app.uow_factory,
+        command_config=app.config,
+        outbox=app.outbox,
+        clock=clock.now,
+        draw=pictures.render,
+    )
+    try:
+        await service.start()
+        await asyncio.wait_for(service.ready.wait(), timeout=30)
+        yield DiscordTable(standin, service, clock)
+    finally:
+        await service.stop()
+        await app.close()
+        await standin.stop()
+        discord.http.Route.BASE = base  # type: ignore[misc]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+async def _night(table: DiscordTable) -> Tally:
+    await table.standin.answer(
+        await table.standin.slash(
+            table.users[table.director],
+            "tournament",
+            guild_id=GUILD,
+            channel_id=GENERAL,
+            sub="new",
+            name="January Cup",
+            start="2026-01-31 20:00",
+            preset="hgv-backgammon",
+            approval="no",
+        )
+    )
+    await table.settle()
+    return await play_night(table, START)
+
+
+async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
+    async with night_table(tmp_path) as table:
+        tally = await _night(table)
+        print(f"\nDiscord 16-player night: {tally.summary()}")
+        assert (await table.state()).status == "finished"
