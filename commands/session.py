@@ -15,7 +15,7 @@ from typing import Any
 
 from commands import announce, web
 from commands.announce import Notice
-from commands.parsing import ParseError, parse
+from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
@@ -99,6 +99,9 @@ class Invocation:
     as_chat: bool = False
     # A button was pressed (not typed): a refusal is shown only to the presser.
     pressed: bool = False
+    # The command already split into its values (Discord's typed options): bound as
+    # given, never parsed again from `text` (which then only describes it, for logs).
+    parsed: Parsed | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ channel and a report can print the numbers.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -102,6 +103,16 @@ async def step(table: Table, tally: Tally, name: str, act: Callable[[], Awaitabl
     tally.steps.append(Count(name, *(a - b for a, b in zip(after, before, strict=True))))
 
 
+async def _press(table: Table, who: str, label: str = "Accept") -> None:
+    """Press a button that must be there (the outbox may still be sending it)."""
+    for _ in range(20):
+        if await table.press(who, label):
+            return
+        await table.settle()
+        await asyncio.sleep(0)
+    raise AssertionError(f"no {label} button for {who}")
+
+
 async def play_night(table: Table, start: datetime, *, confirm_by_button: bool = True) -> Tally:
     """Play a whole night; return the counts per step."""
     from datetime import timedelta
@@ -149,5 +160,5 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
             f"report {match.number}",
             lambda m=match, w=white: table.type(w, f"/report {m.length}-0 match:{m.number}"),
         )
-        await step(table, tally, f"accept {match.number}", lambda b=black: table.press(b, "Accept"))
+        await step(table, tally, f"accept {match.number}", lambda b=black: _press(table, b))
     raise AssertionError("the night did not finish")

@@ -31,6 +31,7 @@ from bot.sending.serial import PerKey
 from bot.sending.transport import SendError
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response
+from commands.parsing import Parsed
 from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
@@ -102,7 +103,12 @@ class InteractionHandlers:
         return False
 
     def invocation(
-        self, interaction: discord.Interaction, text: str, *, pressed: bool = False
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        *,
+        pressed: bool = False,
+        parsed: Parsed | None = None,
     ) -> Invocation:
         user = interaction.user
         private = interaction.guild_id is None
@@ -118,14 +124,23 @@ class InteractionHandlers:
             chat_admin=self.is_director(interaction),
             update_id=str(interaction.id),
             pressed=pressed,
+            parsed=parsed,
         )
 
     # -- commands and buttons --
 
-    async def command(self, interaction: discord.Interaction, name: str, text: str) -> None:
-        """Run a slash command (already turned into its command line)."""
+    async def command(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        text: str,
+        parsed: Parsed | None = None,
+    ) -> None:
+        """Run a slash command: its options as values (`parsed`), `text` describing it."""
         if await self._admitted(interaction):
-            await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS)
+            await self.run(
+                interaction, text, ephemeral=name in EPHEMERAL_COMMANDS, parsed=parsed
+            )
 
     async def on_button(self, interaction: discord.Interaction) -> None:
         data: object = dict(interaction.data or {}).get("custom_id", "")
@@ -167,8 +182,9 @@ class InteractionHandlers:
         *,
         ephemeral: bool,
         pressed: bool = False,
+        parsed: Parsed | None = None,
     ) -> None:
-        inv = self.invocation(interaction, text, pressed=pressed)
+        inv = self.invocation(interaction, text, pressed=pressed, parsed=parsed)
         async with self.serial.hold(inv.user):
             task = asyncio.create_task(self._work(inv))
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
