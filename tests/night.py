@@ -95,7 +95,9 @@ class Table(Protocol):
         """Move the virtual clock."""
 
 
-async def step(table: Table, tally: Tally, name: str, act: Callable[[], Awaitable[object]]) -> None:
+async def step(
+    table: Table, tally: Tally, name: str, act: Callable[[], Awaitable[object]]
+) -> None:
     before = table.counts()
     await act()
     await table.settle()
@@ -139,7 +141,8 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
         if state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             return tally
         ready = [
-            m for m in sorted(state.matches.values(), key=lambda m: m.number)
+            m
+            for m in sorted(state.matches.values(), key=lambda m: m.number)
             if m.is_ready and not m.is_final and m.report is None
         ]
         if not ready:

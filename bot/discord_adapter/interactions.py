@@ -138,9 +138,7 @@ class InteractionHandlers:
     ) -> None:
         """Run a slash command: its options as values (`parsed`), `text` describing it."""
         if await self._admitted(interaction):
-            await self.run(
-                interaction, text, ephemeral=name in EPHEMERAL_COMMANDS, parsed=parsed
-            )
+            await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS, parsed=parsed)
 
     async def on_button(self, interaction: discord.Interaction) -> None:
         data: object = dict(interaction.data or {}).get("custom_id", "")

@@ -18,8 +18,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from commands.parsing import Parsed
 from commands.params import Param
+from commands.parsing import Parsed
 from commands.registry import COMMANDS, CommandSpec
 from tournament.preset import ALIASES
 

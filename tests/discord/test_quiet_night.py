@@ -19,7 +19,7 @@ from bot.discord_adapter.service import DiscordConfig, DiscordService
 from bot.settings import Settings
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
-from tests.discord.standin import Interaction, Message, StandIn, User
+from tests.discord.standin import Interaction, Message, StandIn
 from tests.night import Tally, play_night
 from tournament.state import TournamentState
 
