@@ -164,4 +164,10 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
             lambda m=match, w=white: table.type(w, f"/report {m.length}-0 match:{m.number}"),
         )
         await step(table, tally, f"accept {match.number}", lambda b=black: _press(table, b))
-    raise AssertionError("the night did not finish")
+    state = await table.state()
+    left = [
+        (m.number, m.status.value, m.white, m.black, m.start, m.report is not None)
+        for m in state.matches.values()
+        if not m.is_final
+    ]
+    raise AssertionError(f"the night did not finish: {state.status} {left} {tally.summary()}")

@@ -35,8 +35,16 @@ _TYPES = {"integer": "int", "match": "int"}
 # state a correction's confirm was offered for.
 BUTTON_ONLY = frozenset({("accept", "report"), ("dispute", "report"), ("result", "seen")})
 BUTTON_ONLY |= {("reopen", "seen")}
+# An option described for one command in its own words: a director's /result score is
+# not "yours first".
+OWN_WORDS = {
+    ("result", "score"): "arg.result_score",
+    ("tournament", "name"): "arg.tournament_name",
+}
 # Commands that act on no tournament: no `tournament` option in their menu.
-NO_TOURNAMENT = frozenset({"tournament new", "club join", "club link", "club confirm"})
+NO_TOURNAMENT = frozenset(
+    {"tournament new", "tournament list", "club join", "club link", "club confirm"}
+)
 _SUGGEST = {"player": "player", "preset": "preset", "match": "match", "tournament": "tournament"}
 
 
@@ -81,7 +89,7 @@ def option(param: Param, path: str, *, sub_word: str | None = None) -> Option:
         many=param.many,
         choices=param.choices[:OPTION_LIMIT],
         suggest=None if param.choices else suggest,
-        description=param.description_key,
+        description=OWN_WORDS.get((path.split(" ", 1)[0], param.name), param.description_key),
         sub_word=sub_word,
     )
 

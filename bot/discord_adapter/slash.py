@@ -47,8 +47,15 @@ class Translator(app_commands.Translator):
         return text[:DESCRIPTION_LIMIT] if text and text != key else None
 
 
+def slash_key(key: str) -> str:
+    """The catalog key a description is read from: the slash menu's own wording
+    (`slash.<key>`, no typed syntax, an example) where there is one."""
+    return "slash." + key if template("en", "slash." + key) != "slash." + key else key
+
+
 def describe(key: str, fallback: str) -> app_commands.locale_str:
     """A description from the catalog (English), with its key for the translator."""
+    key = slash_key(key)
     text = template("en", key)
     message = text if text and text != key else fallback
     return app_commands.locale_str(message[:DESCRIPTION_LIMIT], key=key)

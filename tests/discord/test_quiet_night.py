@@ -17,12 +17,14 @@ from bot.bootstrap import build
 from bot.clock import VirtualClock
 from bot.discord_adapter.service import DiscordConfig, DiscordService
 from bot.settings import Settings
+from commands.registry import COMMANDS
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
 from tests.discord.standin import Interaction, Message, StandIn
 from tests.night import Tally, play_night
 from tournament.state import TournamentState
 
+MANAGE_GUILD = 1 << 5
 START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 OPENED = datetime(2026, 1, 30, 12, 0, tzinfo=UTC)
 
@@ -156,8 +158,17 @@ async def _night(table: DiscordTable) -> Tally:
     return await play_night(table, START)
 
 
+def _member_sees(command: dict[str, object]) -> bool:
+    """Whether a synced command shows in a member's slash menu (no Manage Server)."""
+    needed = command.get("default_member_permissions")
+    return needed is None or int(str(needed)) & MANAGE_GUILD == 0
+
+
 async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
     async with night_table(tmp_path) as table:
+        synced = {str(c["name"]): c for c in table.standin.commands}
+        shown = {name for name, c in synced.items() if _member_sees(c)}
+        assert shown == {s.name for s in COMMANDS if s.role == "player"}
         tally = await _night(table)
         print(f"\nDiscord 16-player night: {tally.summary()}")
         assert (await table.state()).status == "finished"
