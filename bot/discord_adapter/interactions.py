@@ -21,7 +21,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import pictures
-from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file
+from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file, updated
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.languages import ChatLanguages
@@ -188,7 +188,10 @@ class InteractionHandlers:
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
             if not done:
                 try:
-                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                    if pressed:  # type 6: the answer will update the pressed message
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
                 except ANSWER_ERRORS as error:
                     log.warning("could not defer interaction %s: %s", interaction.id, error)
             worked = await task
@@ -197,7 +200,9 @@ class InteractionHandlers:
         response, outgoing, posts = worked
         if not inv.private and response.club_id is not None and inv.chat_admin:
             await self.transport.remember_channel(inv.chat, str(interaction.channel_id))
-        await self.reply(interaction, inv, response, outgoing, posts, ephemeral=ephemeral)
+        await self.reply(
+            interaction, inv, response, outgoing, posts, ephemeral=ephemeral, pressed=pressed
+        )
         if self.queued is not None:
             self.queued()
 
@@ -222,8 +227,12 @@ class InteractionHandlers:
         posts: list[Post],
         *,
         ephemeral: bool,
+        pressed: bool = False,
     ) -> None:
         """Answer the interaction; what cannot go now goes through the outbox.
+
+        A pressed button's answer updates the message the button is under (what
+        happened, by whom, its buttons gone) instead of posting a new one.
 
         Announcements the reply carries (`held`) are marked sent once it went out where
         the club's posts go: in the open, in the club's channel (or the asker's DMs for a
@@ -237,7 +246,13 @@ class InteractionHandlers:
         went = Went()
         try:
             await self._answer(
-                interaction, outgoing, posts, hidden, deferred_hidden=ephemeral, went=went
+                interaction,
+                outgoing,
+                posts,
+                hidden,
+                deferred_hidden=ephemeral,
+                went=went,
+                update=pressed and not hidden,
             )
         except ANSWER_ERRORS as error:
             # The interaction expired (3 s / 15 min), Discord had trouble or the network
@@ -280,14 +295,25 @@ class InteractionHandlers:
         *,
         deferred_hidden: bool,
         went: Went | None = None,
+        update: bool = False,
     ) -> None:
         """Send the answer: the interaction's response (or, after a deferral, an edit of
         the "thinking" message), then follow-ups; buttons under the last message.
+        `update`: the first message updates the pressed button's message instead.
         `went` counts the messages that went out, also when a later one fails."""
         went = went if went is not None else Went()
         view = await self.transport.view(outgoing)
         posts = posts or [ACK]
         thinking = interaction.response.is_done()  # deferred: the original is a placeholder
+        component = getattr(interaction, "type", None) is discord.InteractionType.component
+        pressed_on = getattr(interaction, "message", None) if component else None
+        if pressed_on is not None and not (update and not posts[0].files):
+            # The pressed message stays as it is; the answer follows it up.
+            thinking = False
+        updating = False
+        if pressed_on is not None and update and not posts[0].files:
+            posts = [updated(pressed_on, posts[0], interaction.user.display_name), *posts[1:]]
+            updating = True
         if thinking and hidden and not deferred_hidden:
             # Deferred in the open, but the answer is private (a refusal): the public
             # placeholder goes, the answer follows up privately.
@@ -300,7 +326,14 @@ class InteractionHandlers:
             for index, post in enumerate(posts):
                 buttons = view if view is not None and index == len(posts) - 1 else None
                 await self._answer_post(
-                    interaction, post, buttons, outgoing, hidden, thinking, went
+                    interaction,
+                    post,
+                    buttons,
+                    outgoing,
+                    hidden,
+                    thinking,
+                    went,
+                    update=updating and index == 0,
                 )
                 thinking = False
         finally:
@@ -316,11 +349,22 @@ class InteractionHandlers:
         hidden: bool,
         thinking: bool,
         went: Went,
+        *,
+        update: bool = False,
     ) -> None:
-        """Send one message of the answer; if Discord refuses its pictures, their text."""
+        """Send one message of the answer; if Discord refuses its pictures, their text.
+        `update`: it replaces the pressed button's message (its old buttons gone)."""
         mentions = outgoing.allowed_mentions()
         try:
-            if not interaction.response.is_done():
+            if update and not interaction.response.is_done():
+                await interaction.response.edit_message(
+                    content=post.content, embeds=post.embeds, view=view, allowed_mentions=mentions
+                )
+            elif update:
+                await interaction.edit_original_response(
+                    content=post.content, embeds=post.embeds, view=view, allowed_mentions=mentions
+                )
+            elif not interaction.response.is_done():
                 await interaction.response.send_message(
                     post.content,
                     view=view or MISSING,

@@ -21,6 +21,7 @@ from discord.utils import MISSING
 from bot import pictures
 from bot.discord_adapter.rendering import EMBED_COLOUR, Outgoing, Shot
 from bot.pictures import Drawn
+from commands.rendering import escape
 from commands.replies import Picture
 
 log = logging.getLogger("clubtd.discord.send")
@@ -51,7 +52,21 @@ class Post:
         return self.attachments() if self.files else MISSING
 
 
-ACK = Post("\u2705", [])  # an answer must say something: a tick when a reply is empty
+ACK = Post("\u2705", [])
+CONTENT_LIMIT = 2000
+EMBEDS_PER_MESSAGE = 10
+
+
+def updated(message: discord.Message, answer: Post, presser: str) -> Post:
+    """Return a pressed button's message updated with what the press did and by whom:
+    its text, then `**presser** ▸ the answer`; its embeds, then the answer's."""
+    said = f"**{escape(presser, 'markdown')}** \u25b8 {answer.content or ''}".rstrip()
+    old = message.content or ""
+    content = f"{old}\n{said}" if old else said
+    if len(content) > CONTENT_LIMIT:
+        content = said[:CONTENT_LIMIT]
+    embeds = [*message.embeds, *answer.embeds][-EMBEDS_PER_MESSAGE:]
+    return Post(content, embeds)  # an answer must say something: a tick when a reply is empty
 
 
 def text_posts(outgoing: Outgoing) -> list[Post]:

@@ -172,3 +172,8 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         tally = await _night(table)
         print(f"\nDiscord 16-player night: {tally.summary()}")
         assert (await table.state()).status == "finished"
+        # Every pressed button's message was updated: what happened, by whom, no buttons.
+        assert table.pressed
+        for message in table.pressed:
+            now = table.standin.messages[message.id]
+            assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
