@@ -58,6 +58,7 @@ class TelegramTable:
             update = callback_update(
                 self._next(), self.people[who], data, chat_id=chat, message_id=message_id
             )
+            update["callback_query"]["message"]["text"] = message.get("text") or "?"
             await self.h.send(update)
             self.pressed.append((chat, message_id))
             return True
@@ -105,3 +106,8 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
     print(f"\nTelegram 16-player night: {tally.summary()}")
     state = await table.state()
     assert state.status == "finished"
+    # Every pressed button's message was updated: what happened, by whom, no buttons.
+    assert table.pressed
+    for key in table.pressed:
+        message = harness.request.messages[key]
+        assert "\u25b8" in message["text"] and not message.get("reply_markup"), message
