@@ -59,6 +59,10 @@ class Tally:
             out[kind] = (p + c.public, q + c.private, e + c.edits)
         return out
 
+    def noisy(self) -> list[Count]:
+        """The steps that posted more than once in the club's channel."""
+        return [c for c in self.steps if c.public > 1]
+
     def summary(self) -> str:
         kinds = ", ".join(f"{k} {p}/{q}/{e}" for k, (p, q, e) in self.by_kind().items())
         return (
@@ -94,6 +98,9 @@ class Table(Protocol):
     def set_clock(self, moment: datetime) -> None:
         """Move the virtual clock."""
 
+    async def poke(self) -> None:
+        """Apply what fell due (the scheduler's sweep)."""
+
 
 async def step(
     table: Table, tally: Tally, name: str, act: Callable[[], Awaitable[object]]
@@ -103,6 +110,16 @@ async def step(
     await table.settle()
     after = table.counts()
     tally.steps.append(Count(name, *(a - b for a, b in zip(after, before, strict=True))))
+
+
+async def _at(table: Table, tally: Tally, moment: datetime) -> None:
+    """Move the clock; what falls due then is its own step ("clock")."""
+
+    async def move() -> None:
+        table.set_clock(moment)
+        await table.poke()
+
+    await step(table, tally, f"clock {moment:%H:%M}", move)
 
 
 async def _press(table: Table, who: str, label: str = "Accept") -> None:
@@ -126,12 +143,12 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
             await step(table, tally, f"confirm {who}", lambda who=who: table.press(who, "Confirm"))
         else:
             await step(table, tally, f"confirm {who}", lambda who=who: table.type(who, "/confirm"))
-    table.set_clock(start - timedelta(minutes=30))
+    await _at(table, tally, start - timedelta(minutes=30))
     for who in table.players:
         await step(table, tally, f"checkin {who}", lambda who=who: table.type(who, "/checkin"))
-    table.set_clock(start - timedelta(minutes=5))
+    await _at(table, tally, start - timedelta(minutes=5))
     await step(table, tally, "draw", lambda: table.type(table.director, "/draw"))
-    table.set_clock(start)
+    await _at(table, tally, start)
     await step(table, tally, "standings", lambda: table.type(table.players[0], "/standings"))
     await step(table, tally, "bracket", lambda: table.type(table.players[1], "/bracket"))
     await step(table, tally, "me", lambda: table.type(table.players[2], "/me"))
@@ -147,13 +164,12 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
         ]
         if not ready:
             now += timedelta(minutes=5)
-            table.set_clock(now)
-            await table.settle()
+            await _at(table, tally, now)
             continue
         match = ready[0]
         if match.start is not None and match.start > now:
             now = match.start
-            table.set_clock(now)
+            await _at(table, tally, now)
         assert match.white is not None and match.black is not None
         white = await table.account(match.white)
         black = await table.account(match.black)

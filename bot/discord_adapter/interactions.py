@@ -5,7 +5,7 @@ channel is where the answer goes) and runs through `commands.dispatch.handle`,
 deduplicated by the interaction id. Discord wants an answer within 3 seconds: a
 command still running after `defer_after` (its use case, and drawing its pictures) is
 deferred first; the answer then edits the deferred response, more messages follow up.
-Private things (/me, /schedule, refusals) are ephemeral.
+Routine answers (register, check-in, reports, look-ups, refusals) are ephemeral.
 """
 
 from __future__ import annotations
@@ -40,7 +40,27 @@ from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.discord")
 
-EPHEMERAL_COMMANDS = frozenset({"me", "schedule", "help"})
+# A quiet channel (issue 20): routine answers only the asker sees. What the club must
+# see (the draw, results, disputes, penalties, the knockout) is announced apart.
+EPHEMERAL_COMMANDS = frozenset(
+    {
+        "me",
+        "schedule",
+        "help",
+        "register",
+        "confirm",
+        "withdraw",
+        "checkin",
+        "report",
+        "accept",
+        "dispute",
+        "standings",
+        "bracket",
+        "ranking",
+        "rules",
+        "web",
+    }
+)
 # What answering an interaction may raise: Discord's refusals and the network's faults
 # (the same that DiscordTransport.deliver maps to the sending layer's errors).
 ANSWER_ERRORS = (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError)

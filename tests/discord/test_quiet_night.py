@@ -16,8 +16,11 @@ from bot import pictures
 from bot.bootstrap import build
 from bot.clock import VirtualClock
 from bot.discord_adapter.service import DiscordConfig, DiscordService
+from bot.sending.pacing import Window
 from bot.settings import Settings
+from bot.throttle import Rate
 from commands.registry import COMMANDS
+from commands.sweeping import sweep_due
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
 from tests.discord.standin import Interaction, Message, StandIn
@@ -98,6 +101,13 @@ class DiscordTable:
         edits = sum(m.edits for m in messages)
         return public, private, edits
 
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    async def poke(self) -> None:
+        handlers = self.service.handlers
+        await sweep_due(uow_factory=handlers.uow_factory, config=handlers.config, now=self.now())
+
     def set_clock(self, moment: datetime) -> None:
         if moment > self.clock.now():
             self.clock.advance_to(moment)
@@ -118,7 +128,13 @@ async def night_table(tmp_path: Path) -> AsyncIterator[DiscordTable]:
     clock = VirtualClock(OPENED)
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'clubtd.db'}")
     app = await build(settings, clock=clock)
-    config = DiscordConfig(token=standin.token, api_url=standin.api_url, outbox_interval=3600)
+    config = DiscordConfig(
+        token=standin.token,
+        api_url=standin.api_url,
+        outbox_interval=3600,
+        window=Window(per_chat=100_000, seconds=1.0, per_second=100_000),
+        throttle=Rate(burst=100_000),
+    )
     base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     service = DiscordService(
         config,
@@ -171,6 +187,7 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         assert shown == {s.name for s in COMMANDS if s.role == "player"}
         tally = await _night(table)
         print(f"\nDiscord 16-player night: {tally.summary()}")
+        print(tally.noisy())
         assert (await table.state()).status == "finished"
         # Every pressed button's message was updated: what happened, by whom, no buttons.
         assert table.pressed

@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from commands.sweeping import sweep_due
 from tests.night import Tally, play_night
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import GROUP, callback_update, message_update, user
@@ -88,6 +89,13 @@ class TelegramTable:
         edits = sum(1 for c in calls if c.method in EDITS)
         return public, private, edits
 
+    def now(self) -> datetime:
+        return self.h.clock.at
+
+    async def poke(self) -> None:
+        handlers = self.h.service.handlers
+        await sweep_due(uow_factory=handlers.uow_factory, config=handlers.config, now=self.now())
+
     def set_clock(self, moment: datetime) -> None:
         if moment > self.h.clock.at:
             self.h.clock.at = moment
@@ -104,6 +112,7 @@ async def _night(harness: Harness) -> tuple[TelegramTable, Tally]:
 async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None:
     table, tally = await _night(harness)
     print(f"\nTelegram 16-player night: {tally.summary()}")
+    print(tally.noisy())
     state = await table.state()
     assert state.status == "finished"
     # Every pressed button's message was updated: what happened, by whom, no buttons.
