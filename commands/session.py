@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from commands import announce, web
+from commands import announce, quiet, web
 from commands.announce import Notice
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
@@ -324,10 +324,17 @@ class Session:
             else {}
         )
         messages: list[dict[str, Any]] = []
-        for notice in self.notices:
+        # The chat platforms get the club's news gathered (commands/quiet.py): one post
+        # per command and one live board; the console keeps one line per event.
+        names = await self.names(set(state.entries)) if state is not None else {}
+        gathered = quiet.gather(state, self.notices, names)
+        plan = [(n, False) for n in self.notices] + [(n, True) for n in gathered]
+        for notice, chatty in plan:
             # (platform, chat, the account its buttons are for): a player's own message
             # carries buttons only that player can use, on each of their accounts.
-            targets: list[tuple[str, str, str | None]] = [(p, c, None) for p, c in chats]
+            targets: list[tuple[str, str, str | None]] = [
+                (p, c, None) for p, c in chats if (p in quiet.CHAT_PLATFORMS) == chatty
+            ]
             if notice.player is not None:
                 targets = [
                     (platform, f"user:{user}", user)

@@ -53,7 +53,6 @@ EPHEMERAL_COMMANDS = frozenset(
         "checkin",
         "report",
         "accept",
-        "dispute",
         "standings",
         "bracket",
         "ranking",
@@ -71,6 +70,7 @@ class Went:
     """How many messages of an answer are out (in the chat or to the asker)."""
 
     count: int = 0
+    ids: list[str] = dataclasses.field(default_factory=list)  # the messages, when known
 
 
 class InteractionHandlers:
@@ -288,7 +288,8 @@ class InteractionHandlers:
             await self.replies.queue(chat, response, why, partly=went.count > 0)
         else:
             carried = await self._in_clubs_channel(interaction, inv, hidden)
-            await self.replies.settle(response, "" if carried else None)
+            # The ids let a live message the reply carried (the board) be edited later.
+            await self.replies.settle(response, ",".join(went.ids) if carried else None)
 
     async def _in_clubs_channel(
         self, interaction: discord.Interaction, inv: Invocation, hidden: bool
@@ -375,6 +376,7 @@ class InteractionHandlers:
         """Send one message of the answer; if Discord refuses its pictures, their text.
         `update`: it replaces the pressed button's message (its old buttons gone)."""
         mentions = outgoing.allowed_mentions()
+        out: object = None
         try:
             if update and not interaction.response.is_done():
                 await interaction.response.edit_message(
@@ -385,7 +387,7 @@ class InteractionHandlers:
                     content=post.content, embeds=post.embeds, view=view, allowed_mentions=mentions
                 )
             elif not interaction.response.is_done():
-                await interaction.response.send_message(
+                out = await interaction.response.send_message(
                     post.content,
                     view=view or MISSING,
                     ephemeral=hidden,
@@ -394,7 +396,7 @@ class InteractionHandlers:
                     files=post.uploads(),
                 )
             elif thinking:
-                await interaction.edit_original_response(
+                out = await interaction.edit_original_response(
                     content=post.content,
                     embeds=post.embeds,
                     attachments=post.attachments(),
@@ -402,7 +404,7 @@ class InteractionHandlers:
                     allowed_mentions=mentions,
                 )
             else:
-                await interaction.followup.send(
+                out = await interaction.followup.send(
                     post.content or MISSING,
                     view=view or MISSING,
                     ephemeral=hidden,
@@ -422,6 +424,9 @@ class InteractionHandlers:
                 thinking = False
         else:
             went.count += 1
+            sent = getattr(out, "resource", out)  # a callback's message, or the message
+            if isinstance(getattr(sent, "id", None), int):
+                went.ids.append(str(sent.id))
 
     # -- autocomplete --
 

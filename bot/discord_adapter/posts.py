@@ -91,7 +91,21 @@ async def prepare(outgoing: Outgoing, draw: Draw = pictures.render) -> list[Post
             posts += twin
             continue
         posts.append(picture_post(drawn, twin))
-    return posts
+    return _with_words(posts)
+
+
+def _with_words(posts: list[Post]) -> list[Post]:
+    """Say a short text and the pictures after it in one message (the text over the
+    pictures' embeds), as a person would post them: one post, not two."""
+    if len(posts) != 2:
+        return posts
+    text, shown = posts
+    if text.files or text.embeds or not shown.files or not text.content:
+        return posts
+    twin = (text, *shown.fallback)
+    if len(shown.fallback) == 1 and not shown.fallback[0].content:
+        twin = (Post(text.content, shown.fallback[0].embeds),)  # one message as well
+    return [Post(text.content, shown.embeds, shown.files, twin)]
 
 
 def picture_post(drawn: list[Drawn], twin: list[Post]) -> Post:
