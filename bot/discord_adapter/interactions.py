@@ -406,6 +406,7 @@ class InteractionHandlers:
             else:
                 out = await interaction.followup.send(
                     post.content or MISSING,
+                    wait=True,
                     view=view or MISSING,
                     ephemeral=hidden,
                     allowed_mentions=mentions,
@@ -425,8 +426,9 @@ class InteractionHandlers:
         else:
             went.count += 1
             sent = getattr(out, "resource", out)  # a callback's message, or the message
-            if isinstance(getattr(sent, "id", None), int):
-                went.ids.append(str(sent.id))
+            sent_id = getattr(sent, "id", None)
+            if isinstance(sent_id, int):
+                went.ids.append(str(sent_id))
 
     # -- autocomplete --
 

@@ -35,13 +35,16 @@ from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response
 from commands.rendering import escape
-from commands.replies import say
+from commands.replies import Name, say
 from commands.session import CommandConfig, Invocation
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
+# Look-ups a group member asks: answered privately, the group told in one line (a quiet
+# group, issue 20); /me and /help answers are private by themselves.
+LOOKUPS = frozenset({"standings", "bracket", "schedule", "ranking", "rules", "me", "help"})
 START_AS = "/help"  # what /start (a deep link, the Start button) runs
 REPLY_MAX_WAIT = 2.0  # seconds a reply may wait for the chat's limits; longer: the outbox
 
@@ -277,11 +280,15 @@ class UpdateHandlers:
         if outgoing.empty:
             await self._settle(response, None)
             return
-        if response.reply.private and not where.private:
+        private = response.reply.private or (
+            _command(inv.text) in LOOKUPS and not response.refused and not response.held
+        )
+        if private and not where.private:
             try:
                 if await self._paced(where.user_id):
                     await self.transport.send(where.user_id, outgoing, progress=Progress())
                     await self._settle(response, None)  # the group did not see it
+                    await self._said_privately(inv, where, response)
                     return
             except SendError as error:
                 # Never started the bot, or any other trouble: answer in the group.
@@ -341,6 +348,19 @@ class UpdateHandlers:
         await self._settle(response, sent)
         return True
 
+    async def _said_privately(self, inv: Invocation, where: Where, response: Response) -> None:
+        """Tell the group, in one line, that the answer went to the asker privately."""
+        line = render(
+            say("telegram.sent_privately", name=Name(inv.user_name)),
+            response.language,
+            response.timezone,
+        )
+        with contextlib.suppress(TelegramError, SendError):
+            if await self._paced(where.chat_id):
+                await self.transport.send(
+                    where.chat_id, line, progress=Progress(), reply_to=where.reply_to
+                )
+
     async def _paced(self, chat_id: int) -> bool:
         """Wait for the chat's send limits if it is a short wait; False if it is not."""
         delay = self.messenger.delay(chat_id)
@@ -366,3 +386,9 @@ class UpdateHandlers:
         if is_anonymous_admin(message):
             return True
         return await self.admins.is_admin(message.chat.id, user.id)
+
+
+def _command(text: str) -> str:
+    """Return the command word of a line: `/standings@clubtd_bot x` -> standings."""
+    first = text.strip().split(" ", 1)[0] if text.strip() else ""
+    return first.lstrip("/").split("@", 1)[0].lower()

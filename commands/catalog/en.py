@@ -718,4 +718,5 @@ MESSAGES: dict[str, str] = {
     "slash.help.cancel": "take back a match's lateness points (not a tournament)",
     "slash.arg.tournament_name": "the tournament's name, e.g. January Cup",
     "slash.help.tournament": "the club's tournaments: create, list, call off, look up",
+    "telegram.sent_privately": "{name}, I sent you the answer in a private message.",
 }

@@ -691,4 +691,5 @@ MESSAGES: dict[str, str] = {
     "slash.help.cancel": "anular los puntos por retraso de una partida (no un torneo)",
     "slash.arg.tournament_name": "el nombre del torneo, p. ej. Copa de Enero",
     "slash.help.tournament": "los torneos del club: crear, listar, suspender, consultar",
+    "telegram.sent_privately": "{name}, te envié la respuesta por mensaje privado.",
 }

@@ -691,4 +691,5 @@ MESSAGES: dict[str, str] = {
     "slash.help.cancel": "cofnij punkty za spóźnienie w meczu (nie turniej)",
     "slash.arg.tournament_name": "nazwa turnieju, np. Puchar Stycznia",
     "slash.help.tournament": "turnieje klubu: utwórz, wypisz, odwołaj, sprawdź",
+    "telegram.sent_privately": "{name}, wysłałem Ci odpowiedź w prywatnej wiadomości.",
 }

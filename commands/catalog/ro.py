@@ -691,4 +691,5 @@ MESSAGES: dict[str, str] = {
     "slash.help.cancel": "anulați punctele de întârziere ale unui meci (nu un turneu)",
     "slash.arg.tournament_name": "numele turneului, de ex. Cupa lui Ianuarie",
     "slash.help.tournament": "turneele clubului: creați, listați, anulați, consultați",
+    "telegram.sent_privately": "{name}, v-am trimis răspunsul într-un mesaj privat.",
 }
