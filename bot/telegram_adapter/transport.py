@@ -103,7 +103,13 @@ class TelegramTransport:
         if not outgoing.photos:
             return False
         text = render(reply, club.language, club.timezone, pictures=False)
-        return len(text.chunks) == len(ids) and await self.messenger.edit(chat_id, ids, text)
+        if len(text.chunks) != len(ids):
+            return False
+        try:
+            return await self.messenger.edit(chat_id, ids, text)
+        except BadRequest as error:  # a photo message takes no text: post anew
+            log.info("cannot edit live message %s as text: %s", ids, error)
+            return False
 
     async def send(
         self,

@@ -288,7 +288,8 @@ class UpdateHandlers:
                 if await self._paced(where.user_id):
                     await self.transport.send(where.user_id, outgoing, progress=Progress())
                     await self._settle(response, None)  # the group did not see it
-                    await self._said_privately(inv, where, response)
+                    if not response.refused and not inv.pressed:
+                        await self._said_privately(inv, where, response)
                     return
             except SendError as error:
                 # Never started the bot, or any other trouble: answer in the group.
