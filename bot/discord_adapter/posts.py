@@ -30,6 +30,7 @@ PICTURES_PER_MESSAGE = 10  # each picture is one embed (10 a message) and one fi
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
 CANNOT_DM = 50007
+ALT_LIMIT = 1024  # characters of an attachment's description (its alt text)
 
 Draw = Callable[[Picture, str, str], Drawn]
 
@@ -42,10 +43,15 @@ class Post:
     embeds: list[discord.Embed]
     files: tuple[tuple[str, bytes], ...] = ()  # (file name, PNG)
     fallback: tuple[Post, ...] = field(default=())
+    alts: tuple[str, ...] = ()  # each file's alt text (what a screen reader says)
 
     def attachments(self) -> list[discord.File]:
-        """Fresh files for one request (discord.py reads each File once)."""
-        return [discord.File(io.BytesIO(png), filename=name) for name, png in self.files]
+        """Fresh files for one request (discord.py reads each File once), with alt text."""
+        alts = self.alts + ("",) * (len(self.files) - len(self.alts))
+        return [
+            discord.File(io.BytesIO(png), filename=name, description=alt[:ALT_LIMIT] or None)
+            for (name, png), alt in zip(self.files, alts, strict=True)
+        ]
 
     def uploads(self) -> list[discord.File]:
         """The files for a send call: none given (MISSING) when the message has none."""
@@ -105,7 +111,7 @@ def _with_words(posts: list[Post]) -> list[Post]:
     twin = (text, *shown.fallback)
     if len(shown.fallback) == 1 and not shown.fallback[0].content:
         twin = (Post(text.content, shown.fallback[0].embeds),)  # one message as well
-    return [Post(text.content, shown.embeds, shown.files, twin)]
+    return [Post(text.content, shown.embeds, shown.files, twin, shown.alts)]
 
 
 def picture_post(drawn: list[Drawn], twin: list[Post]) -> Post:
@@ -124,7 +130,17 @@ def picture_post(drawn: list[Drawn], twin: list[Post]) -> Post:
         embed.set_image(url=f"attachment://{name}")
         embeds.append(embed)
         files.append((name, picture.png))
-    return Post(None, embeds, tuple(files), tuple(twin))
+    return Post(None, embeds, tuple(files), tuple(twin), tuple(_alt(p, twin) for p in drawn))
+
+
+def _alt(picture: Drawn, twin: list[Post]) -> str:
+    """A picture's alt text: its caption, then the first lines of its text twin."""
+    lines = [picture.caption]
+    for post in twin:
+        for embed in post.embeds:
+            lines += [line for line in (embed.description or "").splitlines() if "```" not in line]
+        lines += (post.content or "").splitlines()
+    return "\n".join(line for line in lines if line.strip())[:ALT_LIMIT]
 
 
 def refuses_file(error: discord.HTTPException) -> bool:

@@ -174,6 +174,7 @@ class Attachment:
     id: int
     filename: str
     data: bytes
+    description: str | None = None  # the alt text the bot gave it
 
     def payload(self) -> dict[str, Any]:
         url = f"https://cdn.example/attachments/{self.id}/{self.filename}"
@@ -985,6 +986,7 @@ def _attached(
         if key in old:
             out.append(old[key])
         elif key.isdigit() and int(key) < len(files):
+            files[int(key)].description = item.get("description")
             out.append(files[int(key)])
     return out
 

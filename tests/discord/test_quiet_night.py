@@ -190,6 +190,9 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         assert not tally.noisy(), tally.noisy()  # at most one public post per event
         assert (await table.state()).status == "finished"
         # Every pressed button's message was updated: what happened, by whom, no buttons.
+        # Pictures carry alt text: the caption and the first lines of their text twin.
+        shown = [a for m in table.standin.messages.values() for a in m.attachments]
+        assert shown and all(a.description for a in shown), [a.filename for a in shown]
         assert table.pressed
         for message in table.pressed:
             now = table.standin.messages[message.id]
