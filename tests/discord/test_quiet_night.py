@@ -197,3 +197,25 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         for message in table.pressed:
             now = table.standin.messages[message.id]
             assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
+
+
+async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> None:
+    """Issue 18/20: `"` stays `"`, and `club:`/`for:` inside a value are its words."""
+    async with night_table(tmp_path) as table:
+        await table.standin.answer(
+            await table.standin.slash(
+                table.users[table.director],
+                "tournament",
+                guild_id=GUILD,
+                channel_id=GENERAL,
+                sub="new",
+                name='The "Big" Cup club:9',
+                start="2026-01-31 20:00",
+                approval="no",
+            )
+        )
+        async with table.service.handlers.uow_factory() as uow:
+            club = await uow.clubs.for_chat("discord", str(GUILD))
+            assert club is not None
+            state = await uow.tournaments.current(club.id)
+        assert state is not None and state.name == 'The "Big" Cup club:9'
