@@ -345,6 +345,13 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
             and m.report.by != player.id
             and m.status is MatchStatus.PENDING
         ]
+        disputed = [
+            m for m in state.open_matches_of(player.id) if m.status is MatchStatus.DISPUTED
+        ]
+        if not waiting and disputed and not agree:
+            # /dispute again: say how it stands (a director decides), not "no report".
+            names = await s.names(set(disputed[0].players))
+            return Reply((views.match_line(disputed[0], names),))
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number
