@@ -14,7 +14,7 @@ from datetime import datetime
 
 from commands import claims, joining, resolver
 from commands.params import as_typed, suggestions
-from commands.parsing import Parsed, ParseError, parse
+from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say
@@ -52,7 +52,7 @@ async def handle(
     """Run one command; return the reply to show, or None when there is nothing to say."""
     context = _Context(config.default_language, config.default_timezone, None, True)
     try:
-        parsed = parse(inv.text)
+        parsed = parse(inv.text) if inv.parsed is None else copy_parsed(inv.parsed)
     except ParseError as error:
         if error.code in ("not_a_command", "empty") and not inv.private:
             return None  # people chat in the club's group: not everything is for the bot

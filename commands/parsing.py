@@ -36,6 +36,11 @@ class Parsed:
         return None
 
 
+def copy_parsed(parsed: Parsed) -> Parsed:
+    """Return a parsed line with its own options (the dispatcher takes some out)."""
+    return Parsed(parsed.name, parsed.args, dict(parsed.options))
+
+
 def parse(text: str) -> Parsed:
     """Parse one command line."""
     stripped = text.strip()

@@ -214,14 +214,22 @@ async def report(s: Session, a: Args) -> Reply:
     if match.status is MatchStatus.DISPUTED:
         return say("report.conflict", match=match.number)
     until = match.report.at if match.report else s.now
+    # Said as the reporter typed it, their side first (issue 20): Alice's /report 3-1 is
+    # "Alice 3-1 Bob", also when Alice plays black.
+    first, second = match.white, match.black
+    mine, theirs = score.white, score.black
+    phases = score.tiebreaks
+    if player.id != match.white:
+        first, second, mine, theirs = second, first, theirs, mine
+        phases = tuple((b, w) for w, b in phases)
     return say(
         "report.recorded",
         match=match.number,
-        white=views.name(names, match.white),
-        black=views.name(names, match.black),
-        ws=score.white,
-        bs=score.black,
-        score=views.score(score.white, score.black, score.tiebreaks, score.lot_winner),
+        white=views.name(names, first),
+        black=views.name(names, second),
+        ws=mine,
+        bs=theirs,
+        score=views.score(mine, theirs, phases, score.lot_winner),
         opponent=views.name(names, match.opponent_of(player.id)),
         minutes=state.preset.reporting.accept_minutes,
         since=When(until),
@@ -333,6 +341,13 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
             and m.report.by != player.id
             and m.status is MatchStatus.PENDING
         ]
+        disputed = [
+            m for m in state.open_matches_of(player.id) if m.status is MatchStatus.DISPUTED
+        ]
+        if not waiting and disputed and not agree:
+            # /dispute again: say how it stands (a director decides), not "no report".
+            names = await s.names(set(disputed[0].players))
+            return Reply((views.match_line(disputed[0], names),))
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number

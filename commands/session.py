@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from commands import announce, web
+from commands import announce, quiet, web
 from commands.announce import Notice
-from commands.parsing import ParseError, parse
+from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
 from tournament import calendar, due, sanctions
@@ -99,6 +99,9 @@ class Invocation:
     as_chat: bool = False
     # A button was pressed (not typed): a refusal is shown only to the presser.
     pressed: bool = False
+    # The command already split into its values (Discord's typed options): bound as
+    # given, never parsed again from `text` (which then only describes it, for logs).
+    parsed: Parsed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,10 +311,17 @@ class Session:
             else {}
         )
         messages: list[dict[str, Any]] = []
-        for notice in self.notices:
+        # The chat platforms get the club's news gathered (commands/quiet.py): one post
+        # per command and one live board; the console keeps one line per event.
+        names = await self.names(set(state.entries)) if state is not None else {}
+        gathered = quiet.gather(state, self.notices, names)
+        plan = [(n, False) for n in self.notices] + [(n, True) for n in gathered]
+        for notice, chatty in plan:
             # (platform, chat, the account its buttons are for): a player's own message
             # carries buttons only that player can use, on each of their accounts.
-            targets: list[tuple[str, str, str | None]] = [(p, c, None) for p, c in chats]
+            targets: list[tuple[str, str, str | None]] = [
+                (p, c, None) for p, c in chats if (p in quiet.CHAT_PLATFORMS) == chatty
+            ]
             if notice.player is not None:
                 targets = [
                     (platform, str(ChatRef.of_user(user)), user)

@@ -5,7 +5,7 @@ channel is where the answer goes) and runs through `commands.dispatch.handle`,
 deduplicated by the interaction id. Discord wants an answer within 3 seconds: a
 command still running after `defer_after` (its use case, and drawing its pictures) is
 deferred first; the answer then edits the deferred response, more messages follow up.
-Private things (/me, /schedule, refusals) are ephemeral.
+Routine answers (register, check-in, reports, look-ups, refusals) are ephemeral.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import pictures
-from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file
+from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file, updated
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.languages import ChatLanguages
@@ -31,6 +31,7 @@ from bot.sending.serial import PerKey
 from bot.sending.transport import SendError
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response
+from commands.parsing import Parsed
 from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
@@ -39,7 +40,26 @@ from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.discord")
 
-EPHEMERAL_COMMANDS = frozenset({"me", "schedule", "help"})
+# A quiet channel (issue 20): routine answers only the asker sees. What the club must
+# see (the draw, results, disputes, penalties, the knockout) is announced apart.
+EPHEMERAL_COMMANDS = frozenset(
+    {
+        "me",
+        "schedule",
+        "help",
+        "register",
+        "confirm",
+        "withdraw",
+        "checkin",
+        "report",
+        "accept",
+        "standings",
+        "bracket",
+        "ranking",
+        "rules",
+        "web",
+    }
+)
 # What answering an interaction may raise: Discord's refusals and the network's faults
 # (the same that DiscordTransport.deliver maps to the sending layer's errors).
 ANSWER_ERRORS = (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError)
@@ -50,6 +70,7 @@ class Went:
     """How many messages of an answer are out (in the chat or to the asker)."""
 
     count: int = 0
+    ids: list[str] = dataclasses.field(default_factory=list)  # the messages, when known
 
 
 class InteractionHandlers:
@@ -102,7 +123,12 @@ class InteractionHandlers:
         return False
 
     def invocation(
-        self, interaction: discord.Interaction, text: str, *, pressed: bool = False
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        *,
+        pressed: bool = False,
+        parsed: Parsed | None = None,
     ) -> Invocation:
         user = interaction.user
         private = interaction.guild_id is None
@@ -118,14 +144,21 @@ class InteractionHandlers:
             chat_admin=self.is_director(interaction),
             update_id=str(interaction.id),
             pressed=pressed,
+            parsed=parsed,
         )
 
     # -- commands and buttons --
 
-    async def command(self, interaction: discord.Interaction, name: str, text: str) -> None:
-        """Run a slash command (already turned into its command line)."""
+    async def command(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        text: str,
+        parsed: Parsed | None = None,
+    ) -> None:
+        """Run a slash command: its options as values (`parsed`), `text` describing it."""
         if await self._admitted(interaction):
-            await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS)
+            await self.run(interaction, text, ephemeral=name in EPHEMERAL_COMMANDS, parsed=parsed)
 
     async def on_button(self, interaction: discord.Interaction) -> None:
         data: object = dict(interaction.data or {}).get("custom_id", "")
@@ -167,14 +200,18 @@ class InteractionHandlers:
         *,
         ephemeral: bool,
         pressed: bool = False,
+        parsed: Parsed | None = None,
     ) -> None:
-        inv = self.invocation(interaction, text, pressed=pressed)
+        inv = self.invocation(interaction, text, pressed=pressed, parsed=parsed)
         async with self.serial.hold(inv.user):
             task = asyncio.create_task(self._work(inv))
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
             if not done:
                 try:
-                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                    if pressed:  # type 6: the answer will update the pressed message
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
                 except ANSWER_ERRORS as error:
                     log.warning("could not defer interaction %s: %s", interaction.id, error)
             worked = await task
@@ -183,7 +220,9 @@ class InteractionHandlers:
         response, outgoing, posts = worked
         if not inv.private and response.club_id is not None and inv.chat_admin:
             await self.transport.remember_channel(inv.chat, str(interaction.channel_id))
-        await self.reply(interaction, inv, response, outgoing, posts, ephemeral=ephemeral)
+        await self.reply(
+            interaction, inv, response, outgoing, posts, ephemeral=ephemeral, pressed=pressed
+        )
         if self.queued is not None:
             self.queued()
 
@@ -208,8 +247,12 @@ class InteractionHandlers:
         posts: list[Post],
         *,
         ephemeral: bool,
+        pressed: bool = False,
     ) -> None:
         """Answer the interaction; what cannot go now goes through the outbox.
+
+        A pressed button's answer updates the message the button is under (what
+        happened, by whom, its buttons gone) instead of posting a new one.
 
         Announcements the reply carries (`held`) are marked sent once it went out where
         the club's posts go: in the open, in the club's channel (or the asker's DMs for a
@@ -223,7 +266,13 @@ class InteractionHandlers:
         went = Went()
         try:
             await self._answer(
-                interaction, outgoing, posts, hidden, deferred_hidden=ephemeral, went=went
+                interaction,
+                outgoing,
+                posts,
+                hidden,
+                deferred_hidden=ephemeral,
+                went=went,
+                update=pressed and not hidden,
             )
         except ANSWER_ERRORS as error:
             # The interaction expired (3 s / 15 min), Discord had trouble or the network
@@ -239,7 +288,8 @@ class InteractionHandlers:
             await self.replies.queue(chat, response, why, partly=went.count > 0)
         else:
             carried = await self._in_clubs_channel(interaction, inv, hidden)
-            await self.replies.settle(response, "" if carried else None)
+            # The ids let a live message the reply carried (the board) be edited later.
+            await self.replies.settle(response, ",".join(went.ids) if carried else None)
 
     async def _in_clubs_channel(
         self, interaction: discord.Interaction, inv: Invocation, hidden: bool
@@ -266,14 +316,25 @@ class InteractionHandlers:
         *,
         deferred_hidden: bool,
         went: Went | None = None,
+        update: bool = False,
     ) -> None:
         """Send the answer: the interaction's response (or, after a deferral, an edit of
         the "thinking" message), then follow-ups; buttons under the last message.
+        `update`: the first message updates the pressed button's message instead.
         `went` counts the messages that went out, also when a later one fails."""
         went = went if went is not None else Went()
         view = await self.transport.view(outgoing)
         posts = posts or [ACK]
         thinking = interaction.response.is_done()  # deferred: the original is a placeholder
+        component = getattr(interaction, "type", None) is discord.InteractionType.component
+        pressed_on = getattr(interaction, "message", None) if component else None
+        if pressed_on is not None and not (update and not posts[0].files):
+            # The pressed message stays as it is; the answer follows it up.
+            thinking = False
+        updating = False
+        if pressed_on is not None and update and not posts[0].files:
+            posts = [updated(pressed_on, posts[0], interaction.user.display_name), *posts[1:]]
+            updating = True
         if thinking and hidden and not deferred_hidden:
             # Deferred in the open, but the answer is private (a refusal): the public
             # placeholder goes, the answer follows up privately.
@@ -286,7 +347,14 @@ class InteractionHandlers:
             for index, post in enumerate(posts):
                 buttons = view if view is not None and index == len(posts) - 1 else None
                 await self._answer_post(
-                    interaction, post, buttons, outgoing, hidden, thinking, went
+                    interaction,
+                    post,
+                    buttons,
+                    outgoing,
+                    hidden,
+                    thinking,
+                    went,
+                    update=updating and index == 0,
                 )
                 thinking = False
         finally:
@@ -302,12 +370,24 @@ class InteractionHandlers:
         hidden: bool,
         thinking: bool,
         went: Went,
+        *,
+        update: bool = False,
     ) -> None:
-        """Send one message of the answer; if Discord refuses its pictures, their text."""
+        """Send one message of the answer; if Discord refuses its pictures, their text.
+        `update`: it replaces the pressed button's message (its old buttons gone)."""
         mentions = outgoing.allowed_mentions()
+        out: object = None
         try:
-            if not interaction.response.is_done():
-                await interaction.response.send_message(
+            if update and not interaction.response.is_done():
+                await interaction.response.edit_message(
+                    content=post.content, embeds=post.embeds, view=view, allowed_mentions=mentions
+                )
+            elif update:
+                await interaction.edit_original_response(
+                    content=post.content, embeds=post.embeds, view=view, allowed_mentions=mentions
+                )
+            elif not interaction.response.is_done():
+                out = await interaction.response.send_message(
                     post.content,
                     view=view or MISSING,
                     ephemeral=hidden,
@@ -316,7 +396,7 @@ class InteractionHandlers:
                     files=post.uploads(),
                 )
             elif thinking:
-                await interaction.edit_original_response(
+                out = await interaction.edit_original_response(
                     content=post.content,
                     embeds=post.embeds,
                     attachments=post.attachments(),
@@ -324,8 +404,9 @@ class InteractionHandlers:
                     allowed_mentions=mentions,
                 )
             else:
-                await interaction.followup.send(
+                out = await interaction.followup.send(
                     post.content or MISSING,
+                    wait=True,
                     view=view or MISSING,
                     ephemeral=hidden,
                     allowed_mentions=mentions,
@@ -344,6 +425,10 @@ class InteractionHandlers:
                 thinking = False
         else:
             went.count += 1
+            sent = getattr(out, "resource", out)  # a callback's message, or the message
+            sent_id = getattr(sent, "id", None)
+            if isinstance(sent_id, int):
+                went.ids.append(str(sent_id))
 
     # -- autocomplete --
 

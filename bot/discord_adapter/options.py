@@ -2,9 +2,10 @@
 
 Each registry command is a slash command of the same name (INTERFACE §1) built from its
 declaration (`commands.registry`): every parameter an option of the same name, typed,
-with its choices and an autocomplete source. What a user picks is turned back into the
-command line every platform shares (`/result alice 3-1 bob`, `/club name:"HG"`), so one
-parser, one binder and one set of handlers serve Discord too.
+with its choices and an autocomplete source. What a user picks goes to the shared binder
+as values (`parsed_line`), never as text to parse again: a value is the value, whatever
+quotes or `key:` words it holds. Director commands carry `director` so the slash menu
+hides them from members (Manage Server); the rights are still checked in code.
 
 Discord cannot invoke a command that has subcommands, nor mix options with them. So a
 command with two or more subcommands is a group (`/tournament new`, `/club join`), its
@@ -18,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from commands.params import Param
+from commands.parsing import Parsed
 from commands.registry import COMMANDS, CommandSpec
 from tournament.preset import ALIASES
 
@@ -29,6 +31,20 @@ PRESET_OPTIONS = ("group_size", "approval", "group_length", "knockout_length", "
 PLAYER_COMMANDS_OWN_MATCHES = frozenset({"report", "accept", "dispute", "report game"})
 
 _TYPES = {"integer": "int", "match": "int"}
+# Filled in by a button, never chosen from a menu: which report an Accept answers, which
+# state a correction's confirm was offered for.
+BUTTON_ONLY = frozenset({("accept", "report"), ("dispute", "report"), ("result", "seen")})
+BUTTON_ONLY |= {("reopen", "seen")}
+# An option described for one command in its own words: a director's /result score is
+# not "yours first".
+OWN_WORDS = {
+    ("result", "score"): "arg.result_score",
+    ("tournament", "name"): "arg.tournament_name",
+}
+# Commands that act on no tournament: no `tournament` option in their menu.
+NO_TOURNAMENT = frozenset(
+    {"tournament new", "tournament list", "club join", "club link", "club confirm"}
+)
 _SUGGEST = {"player": "player", "preset": "preset", "match": "match", "tournament": "tournament"}
 
 
@@ -57,6 +73,7 @@ class Command:
     description: str  # catalog key
     options: tuple[Option, ...] = ()
     subcommands: tuple[Command, ...] = ()
+    director: bool = False  # hidden from members in the slash menu (Manage Server)
 
 
 def option(param: Param, path: str, *, sub_word: str | None = None) -> Option:
@@ -72,13 +89,21 @@ def option(param: Param, path: str, *, sub_word: str | None = None) -> Option:
         many=param.many,
         choices=param.choices[:OPTION_LIMIT],
         suggest=None if param.choices else suggest,
-        description=param.description_key,
+        description=OWN_WORDS.get((path.split(" ", 1)[0], param.name), param.description_key),
         sub_word=sub_word,
     )
 
 
+def _shown(spec: CommandSpec, param: Param) -> bool:
+    """Whether a parameter is an option in the slash menu."""
+    top = spec.name.split(" ", 1)[0]
+    if (top, param.name) in BUTTON_ONLY:
+        return False
+    return not (param.type == "tournament" and spec.name in NO_TOURNAMENT)
+
+
 def _options(spec: CommandSpec) -> list[Option]:
-    options = [option(p, spec.name) for p in spec.signature.params]
+    options = [option(p, spec.name) for p in spec.signature.params if _shown(spec, p)]
     if spec.preset_options:
         options += [
             Option(key, description=f"arg.{key}") for key in PRESET_OPTIONS if key in ALIASES
@@ -95,7 +120,11 @@ def _folded(spec: CommandSpec) -> tuple[Option, ...]:
             Option(sub.word, "flag", description=sub.summary_key, word=sub.word, sub_word=sub.word)
         )
     taken = {o.name for o in options}
-    options += [option(p, sub.name, sub_word=sub.word) for p in sub.params if p.name not in taken]
+    options += [
+        option(p, sub.name, sub_word=sub.word)
+        for p in sub.params
+        if p.name not in taken and _shown(sub, p)
+    ]
     # A folded parent's required positional (report's score) is optional on Discord: the
     # subcommand's form does without it; the shared binder still says what is missing.
     options = [o if o.sub_word is not None or not o.required else _optional(o) for o in options]
@@ -130,6 +159,10 @@ def _with_club(shape: Command) -> Command:
 
 
 def _shape(spec: CommandSpec) -> Command:
+    return dataclasses.replace(_plain_shape(spec), director=spec.role == "director")
+
+
+def _plain_shape(spec: CommandSpec) -> Command:
     if len(spec.subcommands) >= 2:
         subs = [
             Command(sub.word, sub.name, sub.summary_key, tuple(_options(sub))[:OPTION_LIMIT])
@@ -176,3 +209,19 @@ def command_line(shape: Command, values: dict[str, object]) -> str:
         else:
             words.append(f"{o.name}:{quote(str(value))}")
     return " ".join(words)
+
+
+def parsed_line(shape: Command, values: dict[str, object]) -> Parsed:
+    """Return a slash command and its chosen options as the binder takes them: each value
+    under its option's name, as given (never quoted, split or read again)."""
+    top, _, sub = shape.path.partition(" ")
+    chosen = [o for o in shape.options if values.get(o.name) not in (None, False, "")]
+    words = {o.sub_word for o in chosen if o.sub_word is not None}
+    if sub:
+        args: tuple[str, ...] = (sub,)
+    elif len(words) == 1:
+        args = (words.pop(),)
+    else:
+        args = ()
+    options = {o.name: str(values[o.name]).strip() for o in chosen if o.kind != "flag"}
+    return Parsed(name=top, args=args, options=options)

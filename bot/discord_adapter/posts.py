@@ -21,6 +21,7 @@ from discord.utils import MISSING
 from bot import pictures
 from bot.discord_adapter.rendering import EMBED_COLOUR, Outgoing, Shot
 from bot.pictures import Drawn
+from commands.rendering import escape
 from commands.replies import Picture
 
 log = logging.getLogger("clubtd.discord.send")
@@ -29,6 +30,7 @@ PICTURES_PER_MESSAGE = 10  # each picture is one embed (10 a message) and one fi
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
 CANNOT_DM = 50007
+ALT_LIMIT = 1024  # characters of an attachment's description (its alt text)
 
 Draw = Callable[[Picture, str, str], Drawn]
 
@@ -41,17 +43,36 @@ class Post:
     embeds: list[discord.Embed]
     files: tuple[tuple[str, bytes], ...] = ()  # (file name, PNG)
     fallback: tuple[Post, ...] = field(default=())
+    alts: tuple[str, ...] = ()  # each file's alt text (what a screen reader says)
 
     def attachments(self) -> list[discord.File]:
-        """Fresh files for one request (discord.py reads each File once)."""
-        return [discord.File(io.BytesIO(png), filename=name) for name, png in self.files]
+        """Fresh files for one request (discord.py reads each File once), with alt text."""
+        alts = self.alts + ("",) * (len(self.files) - len(self.alts))
+        return [
+            discord.File(io.BytesIO(png), filename=name, description=alt[:ALT_LIMIT] or None)
+            for (name, png), alt in zip(self.files, alts, strict=True)
+        ]
 
     def uploads(self) -> list[discord.File]:
         """The files for a send call: none given (MISSING) when the message has none."""
         return self.attachments() if self.files else MISSING
 
 
-ACK = Post("\u2705", [])  # an answer must say something: a tick when a reply is empty
+ACK = Post("\u2705", [])
+CONTENT_LIMIT = 2000
+EMBEDS_PER_MESSAGE = 10
+
+
+def updated(message: discord.Message, answer: Post, presser: str) -> Post:
+    """Return a pressed button's message updated with what the press did and by whom:
+    its text, then `**presser** ▸ the answer`; its embeds, then the answer's."""
+    said = f"**{escape(presser, 'markdown')}** \u25b8 {answer.content or ''}".rstrip()
+    old = message.content or ""
+    content = f"{old}\n{said}" if old else said
+    if len(content) > CONTENT_LIMIT:
+        content = said[:CONTENT_LIMIT]
+    embeds = [*message.embeds, *answer.embeds][-EMBEDS_PER_MESSAGE:]
+    return Post(content, embeds)  # an answer must say something: a tick when a reply is empty
 
 
 def text_posts(outgoing: Outgoing) -> list[Post]:
@@ -76,7 +97,21 @@ async def prepare(outgoing: Outgoing, draw: Draw = pictures.render) -> list[Post
             posts += twin
             continue
         posts.append(picture_post(drawn, twin))
-    return posts
+    return _with_words(posts)
+
+
+def _with_words(posts: list[Post]) -> list[Post]:
+    """Say a short text and the pictures after it in one message (the text over the
+    pictures' embeds), as a person would post them: one post, not two."""
+    if len(posts) != 2:
+        return posts
+    text, shown = posts
+    if text.files or text.embeds or not shown.files or not text.content:
+        return posts
+    twin = (text, *shown.fallback)
+    if len(shown.fallback) == 1 and not shown.fallback[0].content:
+        twin = (Post(text.content, shown.fallback[0].embeds),)  # one message as well
+    return [Post(text.content, shown.embeds, shown.files, twin, shown.alts)]
 
 
 def picture_post(drawn: list[Drawn], twin: list[Post]) -> Post:
@@ -95,7 +130,17 @@ def picture_post(drawn: list[Drawn], twin: list[Post]) -> Post:
         embed.set_image(url=f"attachment://{name}")
         embeds.append(embed)
         files.append((name, picture.png))
-    return Post(None, embeds, tuple(files), tuple(twin))
+    return Post(None, embeds, tuple(files), tuple(twin), tuple(_alt(p, twin) for p in drawn))
+
+
+def _alt(picture: Drawn, twin: list[Post]) -> str:
+    """A picture's alt text: its caption, then the first lines of its text twin."""
+    lines = [picture.caption]
+    for post in twin:
+        for embed in post.embeds:
+            lines += [line for line in (embed.description or "").splitlines() if "```" not in line]
+        lines += (post.content or "").splitlines()
+    return "\n".join(line for line in lines if line.strip())[:ALT_LIMIT]
 
 
 def refuses_file(error: discord.HTTPException) -> bool:

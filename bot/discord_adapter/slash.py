@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.options import Command, command_line, commands
+from bot.discord_adapter.options import Command, command_line, commands, parsed_line
 from commands.catalog import template
 
 LOCALES = {
@@ -25,6 +25,9 @@ LOCALES = {
 }
 DESCRIPTION_LIMIT = 100
 TYPES: dict[str, type] = {"text": str, "int": int, "flag": bool}
+# Director commands are hidden from members (a server admin may grant them to the
+# director role in Discord's integration settings); the rights are checked in code too.
+DIRECTORS = discord.Permissions(manage_guild=True)
 
 
 class Translator(app_commands.Translator):
@@ -44,8 +47,15 @@ class Translator(app_commands.Translator):
         return text[:DESCRIPTION_LIMIT] if text and text != key else None
 
 
+def slash_key(key: str) -> str:
+    """The catalog key a description is read from: the slash menu's own wording
+    (`slash.<key>`, no typed syntax, an example) where there is one."""
+    return "slash." + key if template("en", "slash." + key) != "slash." + key else key
+
+
 def describe(key: str, fallback: str) -> app_commands.locale_str:
     """A description from the catalog (English), with its key for the translator."""
+    key = slash_key(key)
     text = template("en", key)
     message = text if text and text != key else fallback
     return app_commands.locale_str(message[:DESCRIPTION_LIMIT], key=key)
@@ -57,19 +67,26 @@ def build_commands(runner: Any) -> list[app_commands.Command[Any, ..., Any] | ap
     for shape in commands():
         if shape.subcommands:
             group = app_commands.Group(
-                name=shape.name, description=describe(shape.description, shape.name)
+                name=shape.name,
+                description=describe(shape.description, shape.name),
+                default_permissions=DIRECTORS if shape.director else None,
             )
             for sub in shape.subcommands:
                 group.add_command(_command(runner, sub, top=shape.name))
             built.append(group)
         else:
-            built.append(_command(runner, shape, top=shape.name))
+            command = _command(runner, shape, top=shape.name)
+            if shape.director:
+                command.default_permissions = DIRECTORS
+            built.append(command)
     return built
 
 
 def _command(runner: Any, shape: Command, *, top: str) -> app_commands.Command[Any, ..., Any]:
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        await runner.command(interaction, top, command_line(shape, values))
+        await runner.command(
+            interaction, top, command_line(shape, values), parsed_line(shape, values)
+        )
 
     parameters = [
         inspect.Parameter(

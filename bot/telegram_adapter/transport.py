@@ -85,13 +85,31 @@ class TelegramTransport:
             with neutral_errors(private=chat_id > 0):
                 # A vanished or differently split message: post a new one instead.
                 try:
-                    if ids and await self.messenger.edit(chat_id, ids, outgoing):
+                    if ids and await self._edit(chat_id, ids, reply, club, outgoing):
                         return ",".join(str(i) for i in ids)
                 except ChatMigrated as migrated:
                     # The live message stayed in the old group: for us it is gone.
                     chat_id = await self._relink(chat_id, migrated)
         ids = await self.send(chat_id, outgoing, progress=progress)
         return ",".join(str(i) for i in ids)
+
+    async def _edit(
+        self, chat_id: int, ids: list[int], reply: Reply, club: Club, outgoing: Outgoing
+    ) -> bool:
+        """Edit a live message in place: with its pictures, or else as text when that is
+        how it was posted (the draw's message, which is the live board from then on)."""
+        if await self.messenger.edit(chat_id, ids, outgoing):
+            return True
+        if not outgoing.photos:
+            return False
+        text = render(reply, club.language, club.timezone, pictures=False)
+        if len(text.chunks) != len(ids):
+            return False
+        try:
+            return await self.messenger.edit(chat_id, ids, text)
+        except BadRequest as error:  # a photo message takes no text: post anew
+            log.info("cannot edit live message %s as text: %s", ids, error)
+            return False
 
     async def send(
         self,

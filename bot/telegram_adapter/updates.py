@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import Chat, Message, Update, User
-from telegram.constants import ChatType
+from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -30,17 +30,21 @@ from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
 from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
 from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
-from bot.telegram_adapter.formatting import render
+from bot.telegram_adapter.formatting import MESSAGE_LIMIT, length, render
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
 from commands.dispatch import Response
-from commands.replies import say
+from commands.rendering import escape
+from commands.replies import Name, say
 from commands.session import CommandConfig, Invocation
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 
 log = logging.getLogger("clubtd.telegram")
 
+# Look-ups a group member asks: answered privately, the group told in one line (a quiet
+# group, issue 20); /me and /help answers are private by themselves.
+LOOKUPS = frozenset({"standings", "bracket", "schedule", "ranking", "rules", "me", "help"})
 START_AS = "/help"  # what /start (a deep link, the Start button) runs
 REPLY_MAX_WAIT = 2.0  # seconds a reply may wait for the chat's limits; longer: the outbox
 
@@ -114,6 +118,7 @@ class UpdateHandlers:
         self.reply_max_wait = reply_max_wait
         self.replies = ReplyOutbox(PLATFORM, uow_factory, outbox, clock)
         self.serial = PerKey()  # one person's updates in order (they run concurrently)
+        self._updated: set[int] = set()  # pressed messages the answer updated in place
 
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
@@ -233,19 +238,31 @@ class UpdateHandlers:
                 update_id=str(update.update_id),
                 pressed=True,
             )
-            response = await self.run(inv, where)
-        if response is not None and not response.refused and private and message is not None:
-            # The buttons of a private message did their job: take them away.
+            response = await self.run(inv, where, pressed=message)
+        if (
+            response is not None
+            and not response.refused
+            and message is not None
+            and id(message) not in self._updated
+        ):
+            # Answered apart (privately, or with pictures): the used buttons still go.
             with contextlib.suppress(TelegramError):
                 await message.edit_reply_markup(reply_markup=None)
+        self._updated.discard(id(message))
 
-    async def run(self, inv: Invocation, where: Where) -> Response | None:
-        """Run one command, reply, and tell the scheduler and the outbox sender."""
+    async def run(
+        self, inv: Invocation, where: Where, *, pressed: Message | None = None
+    ) -> Response | None:
+        """Run one command, reply, and tell the scheduler and the outbox sender.
+        `pressed`: the message whose button ran it, which the answer updates."""
         response = await run_command(
             inv, uow_factory=self.uow_factory, config=self.config, poke=self.poke
         )
         if response is not None:
-            await self.reply(inv, where, response)
+            if pressed is not None and await self._update_pressed(inv, pressed, response):
+                self._updated.add(id(pressed))
+            else:
+                await self.reply(inv, where, response)
         if self.queued is not None:
             self.queued()  # the command may have queued announcements
         return response
@@ -263,11 +280,16 @@ class UpdateHandlers:
         if outgoing.empty:
             await self._settle(response, None)
             return
-        if response.reply.private and not where.private:
+        private = response.reply.private or (
+            _command(inv.text) in LOOKUPS and not response.refused and not response.held
+        )
+        if private and not where.private:
             try:
                 if await self._paced(where.user_id):
                     await self.transport.send(where.user_id, outgoing, progress=Progress())
                     await self._settle(response, None)  # the group did not see it
+                    if not response.refused and not inv.pressed:
+                        await self._said_privately(inv, where, response)
                     return
             except SendError as error:
                 # Never started the bot, or any other trouble: answer in the group.
@@ -297,6 +319,49 @@ class UpdateHandlers:
         else:
             await self._settle(response, progress.sent)
 
+    async def _update_pressed(self, inv: Invocation, pressed: Message, response: Response) -> bool:
+        """Show a button's answer in the message it is under: that message's text, then
+        who pressed and what happened, the used buttons gone (the answer's own in their
+        place). False when it must go apart: refused, private from a group, pictures, or
+        too long for one message; the caller then replies as usual."""
+        if response.refused or (response.reply.private and not inv.private):
+            return False
+        if not pressed.text:
+            return False  # its words are not known here: they would be lost
+        outgoing = render(
+            response.reply, response.language, response.timezone, pictures=response.pictures
+        )
+        if outgoing.photos or len(outgoing.chunks) != 1:
+            return False
+        said = f"<b>{escape(inv.user_name, 'html')}</b> \u25b8 {outgoing.chunks[0]}"
+        text = f"{pressed.text_html}\n\n{said}"
+        if length(text) > MESSAGE_LIMIT:
+            text = said
+        if length(text) > MESSAGE_LIMIT:
+            return False
+        try:
+            markup = await self.messenger.markup(outgoing.buttons)
+            edited = await pressed.edit_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        except TelegramError as error:
+            log.info("could not update the pressed message: %s", error)
+            return False
+        sent = [str(edited.message_id)] if isinstance(edited, Message) else [str(pressed.id)]
+        await self._settle(response, sent)
+        return True
+
+    async def _said_privately(self, inv: Invocation, where: Where, response: Response) -> None:
+        """Tell the group, in one line, that the answer went to the asker privately."""
+        line = render(
+            say("telegram.sent_privately", name=Name(inv.user_name)),
+            response.language,
+            response.timezone,
+        )
+        with contextlib.suppress(TelegramError, SendError):
+            if await self._paced(where.chat_id):
+                await self.transport.send(
+                    where.chat_id, line, progress=Progress(), reply_to=where.reply_to
+                )
+
     async def _paced(self, chat_id: int) -> bool:
         """Wait for the chat's send limits if it is a short wait; False if it is not."""
         delay = self.messenger.delay(chat_id)
@@ -322,3 +387,9 @@ class UpdateHandlers:
         if is_anonymous_admin(message):
             return True
         return await self.admins.is_admin(message.chat.id, user.id)
+
+
+def _command(text: str) -> str:
+    """Return the command word of a line: `/standings@clubtd_bot x` -> standings."""
+    first = text.strip().split(" ", 1)[0] if text.strip() else ""
+    return first.lstrip("/").split("@", 1)[0].lower()

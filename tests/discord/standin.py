@@ -174,6 +174,7 @@ class Attachment:
     id: int
     filename: str
     data: bytes
+    description: str | None = None  # the alt text the bot gave it
 
     def payload(self) -> dict[str, Any]:
         url = f"https://cdn.example/attachments/{self.id}/{self.filename}"
@@ -290,6 +291,7 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None  # an autocomplete answer
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     original_edits: int = 0  # edits of the original response (the answer after a deferral)
+    pressed: int | None = None  # the message whose button was pressed
     original_deleted: bool = False
 
     @property
@@ -518,8 +520,13 @@ class StandIn:
                 files=files,
             )
             interaction.original = message.id
-        elif kind == 7:  # update the message the button is under
-            pass
+        elif kind in (6, 7) and interaction.pressed is not None:
+            # The message the button is under: the interaction's original from now on.
+            interaction.original = interaction.pressed
+            pressed = self.messages.get(interaction.pressed)
+            if kind == 7 and pressed is not None:
+                self._edit(pressed, data, files)
+                interaction.original_edits += 1
         interaction.answered.set()
         await self._notify()
         return json_response(
@@ -848,6 +855,8 @@ class StandIn:
         interaction = self.interactions.get(iid) or Interaction(
             iid, token, channel_id, guild_id, user, time.time()
         )
+        if message is not None:
+            interaction.pressed = message.id
         self.interactions[iid] = interaction
         return interaction, payload
 
@@ -956,6 +965,8 @@ class StandIn:
         or the edited original)."""
 
         def answered(message: Message) -> bool:
+            if message.id == interaction.pressed and interaction.original_edits:
+                return True  # a pressed button's message, updated with the answer
             if message.interaction_id != interaction.id:
                 return False
             return bool(message.content or message.embeds)
@@ -1006,6 +1017,7 @@ def _attached(
         if key in old:
             out.append(old[key])
         elif key.isdigit() and int(key) < len(files):
+            files[int(key)].description = item.get("description")
             out.append(files[int(key)])
     return out
 

@@ -74,11 +74,11 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def _standings(message: Message) -> bool:
-    """Whether a message is the live standings: a group's picture alone, in the channel."""
+    """Whether a message is the live board (issue 20): the draw's message, in the
+    channel for all to see, showing the group's picture."""
     return (
         message.channel_id == GENERAL
-        and message.interaction_id is None
-        and not message.content
+        and not message.ephemeral
         and any("group 1" in (e.get("title") or "") for e in message.embeds)
     )
 
@@ -192,8 +192,9 @@ async def test_a_small_tournament_through_slash_commands_and_buttons(world: Worl
         world.ana, "result", "match", guild_id=GUILD, channel_id=GENERAL, match=""
     )
     assert open_ and all(str(c["value"]) != str(number) for c in open_)
+    edits = live.edits
     await world.slash(world.ana, "result", match=open_[0]["value"], score="3-0")
-    await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
+    await standin.wait_for(lambda m: m.id == live.id and m.edits > edits, seconds=30)
     assert [m.id for m in standin.messages.values() if _standings(m)] == [live.id]
     # The edit replaced the picture: one new PNG (the table changed), no old one kept.
     assert len(live.pngs()) == 1 and live.pngs()[0] != first_picture

@@ -5,15 +5,24 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_adapter.options import command_line, commands
+from bot.discord_adapter.options import (
+    BUTTON_ONLY,
+    NO_TOURNAMENT,
+    command_line,
+    commands,
+    parsed_line,
+)
 from bot.discord_adapter.rendering import render, split
 from bot.discord_adapter.slash import Translator, build_commands
-from commands.registry import BY_NAME, COMMANDS
+from commands.parsing import Parsed
+from commands.registry import BY_NAME, COMMANDS, CommandSpec
 from commands.replies import Name, Reply, Table, msg
 
 
 class _Runner:
-    async def command(self, interaction: object, name: str, text: str) -> None: ...
+    async def command(
+        self, interaction: object, name: str, text: str, parsed: object = None
+    ) -> None: ...
 
     async def suggestions(self, interaction: object, kind: str, typed: str) -> list[object]:
         return []
@@ -44,6 +53,18 @@ def test_every_registry_command_is_a_slash_command_of_the_same_name() -> None:
     assert [c.value for c in names["kind"].choices] == ["single", "gammon", "backgammon"]
 
 
+def _menu(spec: CommandSpec) -> set[str]:
+    """The parameters a person picks in the slash menu: not what a button fills in, no
+    `tournament` on a command that acts on none (issue 20)."""
+    top = spec.name.split(" ", 1)[0]
+    return {
+        p.name
+        for p in spec.signature.params
+        if (top, p.name) not in BUTTON_ONLY
+        and not (p.name == "tournament" and spec.name in NO_TOURNAMENT)
+    }
+
+
 def test_every_declared_parameter_is_an_option_of_the_same_name() -> None:
     """INTERFACE 1: `key:value` arguments and positional ones are options of that name."""
     shapes = {c.name: c for c in commands()}
@@ -52,11 +73,43 @@ def test_every_declared_parameter_is_an_option_of_the_same_name() -> None:
         if shape.subcommands:
             subs = {s.path: s for s in shape.subcommands}
             for sub in spec.subcommands:
-                declared = {p.name for p in sub.signature.params}
-                assert declared <= {o.name for o in subs[sub.name].options}, sub.name
+                assert _menu(sub) <= {o.name for o in subs[sub.name].options}, sub.name
         else:
-            declared = {p.name for p in spec.signature.params}
-            assert declared <= {o.name for o in shape.options}, spec.name
+            assert _menu(spec) <= {o.name for o in shape.options}, spec.name
+
+
+def test_button_only_values_and_needless_tournaments_are_not_in_the_menu() -> None:
+    shapes = {c.name: c for c in commands()}
+    assert "report" not in {o.name for o in shapes["accept"].options}
+    assert "seen" not in {o.name for o in shapes["result"].options}
+    subs = {s.path: s for c in shapes.values() for s in c.subcommands}
+    assert "tournament" not in {o.name for o in subs["tournament new"].options}
+    assert "tournament" not in {o.name for o in subs["club join"].options}
+    assert "tournament" in {o.name for o in shapes["report"].options}
+
+
+def test_director_commands_are_hidden_from_members_in_the_menu() -> None:
+    built = {c.name: c for c in build_commands(_Runner())}
+    for spec in COMMANDS:
+        wanted = discord.Permissions(manage_guild=True) if spec.role == "director" else None
+        assert built[spec.name].default_permissions == wanted, spec.name
+
+
+def test_options_reach_the_binder_as_values_never_as_text() -> None:
+    """Issue 18/20: a `"` stays a `"`, and a value's `club:`/`for:` words stay its words."""
+    shapes = {c.name: c for c in commands()}
+    subs = {s.path: s for c in shapes.values() for s in c.subcommands}
+    odd = 'Ana "Q" club:Beta for:1'
+    register = parsed_line(shapes["register"], {"name": odd})
+    assert register == Parsed("register", (), {"name": odd})
+    report = parsed_line(shapes["report"], {"score": "3-1", "match": 5})
+    assert report == Parsed("report", (), {"score": "3-1", "match": "5"})
+    game = parsed_line(shapes["report"], {"kind": "gammon", "cube": 2})
+    assert game == Parsed("report", ("game",), {"kind": "gammon", "cube": "2"})
+    assert parsed_line(shapes["withdraw"], {"confirm": True}) == Parsed("withdraw", ("confirm",))
+    new = parsed_line(subs["tournament new"], {"name": "May Cup", "approval": "no"})
+    assert new == Parsed("tournament", ("new",), {"name": "May Cup", "approval": "no"})
+    assert parsed_line(subs["club"], {"name": "HG"}) == Parsed("club", (), {"name": "HG"})
 
 
 def test_options_become_the_shared_command_line() -> None:

@@ -43,7 +43,7 @@ async def test_standings_and_a_schedule_are_answered_as_pictures(world: World) -
     width, height = _png(standings.pngs()[0])
     assert width >= 300 and height >= 100
     assert "group 1" in standings.embeds[0]["title"] and not standings.pinged
-    assert not standings.ephemeral
+    assert standings.ephemeral  # a routine look-up, private (issue 20)
 
     card = await _ask(world, world.players[1], "schedule")
     assert card.ephemeral and len(card.pngs()) == 1, card.text
@@ -79,22 +79,25 @@ async def test_a_refused_upload_sends_the_text_twin(world: World) -> None:
         await world.slash(world.ana, "result", match=open_[0]["value"], score="3-0")
 
     def live_standings(message: Message) -> bool:
+        """The live board (issue 20): the draw's message, in the open."""
         return (
             message.channel_id == GENERAL
-            and message.interaction_id is None
+            and not message.ephemeral
+            and message.content.startswith("Draw made")
             and any(e.get("title") in ("Group 1", "January Cup: group 1") for e in message.embeds)
         )
 
     await result()
     live = await standin.wait_for(live_standings, seconds=30)
+    await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
     assert not live.attachments and world.players[0].name in live.text
-    assert any(r.startswith("POST /api/v10/channels/") for r in standin.refused_uploads)
+    assert any(r.startswith("PATCH /api/v10/channels/") for r in standin.refused_uploads)
 
     # Another result: the edit with the new picture is refused too; the table is
     # edited into the same message instead.
-    before = live.text
+    before, edits = live.text, live.edits
     await result()
-    await standin.wait_for(lambda m: m.id == live.id and m.edits >= 1, seconds=30)
+    await standin.wait_for(lambda m: m.id == live.id and m.edits > edits, seconds=30)
     assert not live.attachments and live.text != before
     assert any(r.startswith("PATCH /api/v10/channels/") for r in standin.refused_uploads)
 
@@ -102,6 +105,7 @@ async def test_a_refused_upload_sends_the_text_twin(world: World) -> None:
     standin.upload_limit = UPLOAD_LIMIT
     await result()
     await standin.wait_for(lambda m: m.id == live.id and bool(m.attachments), seconds=30)
-    assert len(live.pngs()) == 1 and live.images() == [live.attachments[0].filename]
+    # The board: the group's picture, and the bracket's once the knockout began.
+    assert live.pngs() and live.images() == [a.filename for a in live.attachments]
     _png(live.pngs()[0])
     assert [m.id for m in standin.messages.values() if live_standings(m)] == [live.id]

@@ -138,7 +138,11 @@ class Client:
             "/sendCallback",
             botToken=self.token,
             **{"from": who},
-            message={"message_id": message["messageId"], "chat": chat},
+            message={
+                "message_id": message["messageId"],
+                "chat": chat,
+                "text": message["message"].get("text", ""),
+            },
             data=button["callback_data"],
         )
         return button

@@ -136,6 +136,8 @@ class RecordingRequest(BaseRequest):
         old = self.messages.get(key)
         if old is None:
             return _error(400, "Bad Request: message to edit not found")
+        if "photo" in old:
+            return _error(400, "Bad Request: there is no text in the message to edit")
         if old.get("text") == params["text"] and old.get("reply_markup") == params.get(
             "reply_markup"
         ):

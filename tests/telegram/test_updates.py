@@ -87,8 +87,11 @@ async def test_a_button_press_is_answered_first_then_runs_as_typed(harness: Harn
     )
     methods = harness.request.methods()[start:]
     assert methods[0] == "answerCallbackQuery"
-    assert methods.index("answerCallbackQuery") < methods.index("sendMessage")
-    assert "confirmed" in harness.request.texts(GROUP)[-1]
+    # The answer updates the message the button was under (issue 20): no new post.
+    assert methods.index("answerCallbackQuery") < methods.index("editMessageText")
+    assert "sendMessage" not in methods
+    updated = harness.request.messages[(GROUP, register_reply)]
+    assert "confirmed" in updated["text"] and "reply_markup" not in updated
     assert (await entries(harness)) == {"Bob": True}
 
 

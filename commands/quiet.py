@@ -1,0 +1,82 @@
+"""A quiet channel on the chat platforms (issue 20): one post per command, one live board.
+
+What one command (or one sweep) tells the club's Discord and Telegram chats becomes one
+message: a result, the knockout it starts and the round it calls are said together,
+not one post each. The group tables and the bracket live in one board per tournament,
+edited in place (its coalesce key): the draw's own message becomes that board, so the
+first result edits it instead of posting the tables anew. The console keeps one line
+per event (INTERFACE §3); players' own messages are not touched.
+"""
+
+from __future__ import annotations
+
+from commands import pictures
+from commands.announce import Names, Notice
+from commands.replies import Msg, Part, Picture, Reply, msg
+from tournament.model import Stage, TournamentStatus
+from tournament.state import TournamentState
+
+# Platforms whose club chats get the gathered posts; the console keeps its lines.
+CHAT_PLATFORMS = frozenset({"discord", "telegram"})
+LIVE_PREFIXES = ("standings:", "bracket:")
+
+
+def board_key(state: TournamentState) -> str:
+    return f"board:{state.id}"
+
+
+def board(state: TournamentState, names: Names) -> Reply:
+    """Return the tournament's live board: the draw's line, the group tables, then the
+    bracket once the knockout has begun."""
+    parts: list[Part] = []
+    if state.draw is not None:
+        parts.append(
+            msg(
+                "draw.done",
+                groups=len(state.groups),
+                matches=len(state.stage_matches(Stage.GROUP)),
+                seed=state.draw.seed,
+                fingerprint=state.draw.fingerprint,
+            )
+        )
+    parts += [pictures.group_picture(state, group, names) for group in state.groups]
+    knockout = state.status in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED)
+    if knockout:
+        bracket = pictures.bracket_picture(state, names, text=False)
+        if bracket is not None:
+            parts.append(bracket)
+    return Reply(tuple(parts))
+
+
+def gather(state: TournamentState | None, notices: list[Notice], names: Names) -> list[Notice]:
+    """Return the club's notices of one command as the chat platforms get them: one
+    message for what happened, and the live board when a table or the bracket changed."""
+    club = [n for n in notices if n.player is None]
+    if not club:
+        return []
+    live = [n for n in club if n.coalesce and n.coalesce.startswith(LIVE_PREFIXES)]
+    said = [n for n in club if n not in live]
+    drawn = state is not None and any(_is_draw(n) for n in said)
+    out: list[Notice] = []
+    if said:
+        parts = tuple(p for n in said for p in n.reply.parts if not _live_picture(p, live))
+        buttons = tuple(b for n in said for b in n.reply.buttons)
+        expiring = [n.expires_at for n in said]
+        expires = None if None in expiring else max(e for e in expiring if e is not None)
+        coalesce = said[0].coalesce if len(said) == 1 else None
+        if drawn and state is not None:
+            coalesce = board_key(state)  # the draw's message is the board from now on
+        out.append(Notice(Reply(parts, buttons), coalesce=coalesce, expires_at=expires))
+    if live and state is not None and not drawn:
+        out.append(Notice(board(state, names), coalesce=board_key(state)))
+    return out
+
+
+def _is_draw(notice: Notice) -> bool:
+    first = notice.reply.parts[0] if notice.reply.parts else None
+    return isinstance(first, Msg) and first.key == "draw.done"
+
+
+def _live_picture(part: object, live: list[Notice]) -> bool:
+    """A bracket picture in a post, when the board shows the bracket anyway."""
+    return bool(live) and isinstance(part, Picture) and part.name.endswith("-bracket")
