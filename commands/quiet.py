@@ -11,7 +11,7 @@ per event (INTERFACE §3); players' own messages are not touched.
 from __future__ import annotations
 
 from commands import pictures
-from commands.announce import Names, Notice
+from commands.notices import Names, Notice
 from commands.replies import Msg, Part, Picture, Reply, msg
 from tournament.model import Stage, TournamentStatus
 from tournament.state import TournamentState
