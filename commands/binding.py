@@ -170,19 +170,48 @@ def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
 _SCORE_WORDS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
 
 
+# Numbers said in words, as a score is said aloud: `three to one`, `tres a uno`,
+# `trzy do jednego`, `trei la unu`; folded (no accents, lower case).
+_NUMBERS = {
+    word: str(number)
+    for number, words in enumerate(
+        [
+            "zero cero",
+            "one uno una un jeden jedna jednego unu unul",
+            "two dos dwa dwoch doi doua",
+            "three tres trzy trzech trei",
+            "four cuatro cztery czterech patru",
+            "five cinco piec pieciu cinci",
+            "six seis szesc szesciu sase",
+            "seven siete siedem siedmiu sapte",
+            "eight ocho osiem osmiu opt",
+            "nine nueve dziewiec dziewieciu noua",
+            "ten diez dziesiec dziesieciu zece",
+            "eleven once jedenascie unsprezece",
+            "twelve doce dwanascie doisprezece douasprezece",
+            "thirteen trece trzynascie treisprezece",
+        ]
+    )
+    for word in words.split()
+}
+
+
+def _number(word: str) -> str | None:
+    """Return a score's number typed as digits or said as a word, else None."""
+    if word.isdigit():
+        return word
+    return _NUMBERS.get(folding.loose(word))
+
+
 def _merge_scores(words: Sequence[str]) -> list[str]:
-    """Join a score typed with spaces (`3 - 1`, `3 a 1`) into one word."""
+    """Join a score typed with spaces (`3 - 1`, `3 a 1`, `three to one`) into one word."""
     out: list[str] = []
     index = 0
     while index < len(words):
         three = words[index : index + 3]
-        if (
-            len(three) == 3
-            and three[0].isdigit()
-            and three[1].lower() in _SCORE_WORDS
-            and three[2].isdigit()
-        ):
-            out.append(f"{three[0]}-{three[2]}")
+        first, last = (_number(three[0]), _number(three[2])) if len(three) == 3 else (None, None)
+        if first is not None and last is not None and three[1].lower() in _SCORE_WORDS:
+            out.append(f"{first}-{last}")
             index += 3
             continue
         out.append(words[index])

@@ -73,6 +73,15 @@ def test_a_score_said_in_words_between_the_numbers_is_a_score() -> None:
         assert bound(f"/report {said}").scores() == [(3, 1)], said
     assert bound("/result 5 7 a 5").values == {"match": 5, "score": [(7, 5)]}
     assert bound("/result rocio 7 a 5 alex").values["player"] == "rocio"
+
+
+def test_a_score_said_all_in_words_is_a_score() -> None:
+    for said in ("three to one", "tres a uno", "trzy do jednego", "trei la unu", "Trzy do 1"):
+        assert bound(f"/report {said}").scores() == [(3, 1)], said
+    assert bound("/report pięć do dwóch").scores() == [(5, 2)]
+    assert bound("/report șapte la patru").scores() == [(7, 4)]
+    # A name is not a number: "Ana to Bob" stays names.
+    assert bound("/result ana 3-1 bob").values["player"] == "ana"
     assert bound("/report 3-1 lot:WON").choice("lot") == "won"
     assert bound("/approve eve frank").values["player"] == ["eve", "frank"]
     assert bound('/approve player:"Eve Ray"').values["player"] == ["Eve Ray"]
