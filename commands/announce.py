@@ -6,10 +6,11 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from commands import pictures
+from commands import pictures, views
+from commands.messages import When
 from commands.notices import SAYS, Names
 from commands.notices import Notice as Notice  # where the session imports it from
-from commands.replies import Reply
+from commands.replies import Reply, msg
 from tournament import events as ev
 from tournament.model import Stage
 from tournament.state import TournamentState
@@ -94,11 +95,43 @@ def notices(
         # bracket already on show edits its live picture instead.
         bracket_due = False
     out.extend(_standings_notices(state, standings_due, names))
+    out.extend(_round_calls(state, events, names))
     # The live bracket is a picture only: where pictures cannot be shown, the result
     # and "next match" lines already say the same, one message per event.
     live = pictures.bracket_picture(state, names, text=False) if bracket_due else None
     if live is not None:
         out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
+    return out
+
+
+def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:
+    """Return one club message per group round about to start: its tables, players and
+    colours (the players also get their own reminder). Knockout matches are called one
+    by one when they are paired."""
+    due: dict[datetime, list[ev.MatchReminder]] = {}
+    for event in events:
+        if isinstance(event, ev.MatchReminder):
+            match = state.matches.get(event.match)
+            if match is not None and match.stage in (Stage.GROUP, Stage.TIEBREAK):
+                due.setdefault(event.start, []).append(event)
+    out = []
+    for start in sorted(due):
+        reminders = due[start]
+        calls = sorted(
+            ((views.table_number(state, state.matches[r.match]), r) for r in reminders),
+            key=lambda call: (call[0], call[1].match),
+        )
+        parts = [msg("call.round", start=When(start))] + [
+            msg(
+                "call.match",
+                table=table,
+                match=r.match,
+                white=views.name(names, r.white),
+                black=views.name(names, r.black),
+            )
+            for table, r in calls
+        ]
+        out.append(Notice(Reply(tuple(parts)), expires_at=start))
     return out
 
 

@@ -154,6 +154,8 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "{tournament} starts {start}. Will you come? Tap Confirm or send /confirm.",
     "remind.checkin": "Check-in for {tournament} is open (start {start}). Send /checkin at the venue.",
     "club.checkin_open": "Check-in for {tournament} is open: players, send /checkin at the venue.",
+    "call.round": "Round at {start}: to your tables, please.",
+    "call.match": "Table {table}: {white} (white) v {black}, match {match}.",
     "remind.match": (
         "Your match {match} against {opponent} starts at {start} at table {table}; "
         "you play {colour}."

@@ -147,6 +147,8 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "{tournament} empieza el {start}. ¿Vienes? Toca Confirmar o envía /confirm.",
     "remind.checkin": "El registro de llegada de {tournament} está abierto (empieza a las {start}). Envía /checkin en el local.",
     "club.checkin_open": "El registro de llegada de {tournament} está abierto: jugadores, envíen /checkin en el local.",
+    "call.round": "Ronda de las {start}: a sus mesas, por favor.",
+    "call.match": "Mesa {table}: {white} (blancas) contra {black}, encuentro {match}.",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} lleva {minutes, plural, one {# minuto} other {# minutos}} de retraso en el encuentro {match}: {to} recibe {points, plural, one {# punto} other {# puntos}}. {white} {ws}-{bs} {black}",

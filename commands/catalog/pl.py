@@ -147,6 +147,8 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "Turniej {tournament} zaczyna się {start}. Przyjdziesz? Naciśnij Potwierdź albo wyślij /confirm.",
     "remind.checkin": "Potwierdzanie obecności na turnieju {tournament} jest otwarte (start o {start}). Wyślij /checkin na miejscu.",
     "club.checkin_open": "Potwierdzanie obecności na turnieju {tournament} otwarte: zawodnicy, wyślijcie /checkin na miejscu.",
+    "call.round": "Runda o {start}: prosimy do stołów.",
+    "call.match": "Stół {table}: {white} (białe) – {black}, mecz {match}.",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} spóźnia się {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} na mecz {match}: {to} dostaje {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}}. {white} {ws}-{bs} {black}",

@@ -147,6 +147,8 @@ MESSAGES: dict[str, str] = {
     "remind.confirm": "{tournament} începe pe {start}. Veniți? Apăsați Confirm sau trimiteți /confirm.",
     "remind.checkin": "Înregistrarea sosirii la {tournament} este deschisă (începe la {start}). Trimiteți /checkin la locul de joc.",
     "club.checkin_open": "Înregistrarea sosirii la {tournament} este deschisă: jucători, trimiteți /checkin la locul de joc.",
+    "call.round": "Runda de la {start}: vă rugăm la mese.",
+    "call.match": "Masa {table}: {white} (albe) – {black}, partida {match}.",
     "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} întârzie {minutes, plural, one {# minut} few {# minute} other {# de minute}} la partida {match}: {to} primește {points, plural, one {# punct} few {# puncte} other {# de puncte}}. {white} {ws}-{bs} {black}",

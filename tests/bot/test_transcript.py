@@ -67,6 +67,8 @@ def test_a_small_night_prints_every_bot_message(
         "[19:30] #club: alice is checked in. Good luck!",
         "[19:50] @alice: Your match 1 against bob starts at 20:00 at table 1; you play white.",
         "[19:50] @bob: Your match 1 against alice starts at 20:00 at table 1; you play black.",
+        "[19:50] #club: Round at 20:00: to your tables, please.",
+        "  Table 1: alice (white) v bob, match 1.",
         "[20:10] #club: bob is 10 minutes late for match 1: alice gets 1 point. alice 1-0 bob",
         "[20:10] @bob: You are 10 minutes late for match 1: your opponent got 1 point. "
         "Send /checkin as soon as you arrive.",

@@ -97,3 +97,33 @@ def test_a_reinstated_player_refreshes_the_live_group_table() -> None:
     names = {p: f"p{p}" for p in state.entries}
     live = [n.coalesce for n in announce.notices(state, events, names) if n.coalesce]
     assert live == [f"standings:{state.id}:{state.groups[0].name}"]
+
+
+def test_a_group_round_about_to_start_is_called_in_the_club_once() -> None:
+    """Issue 20: the club hears one call per round (tables, players, colours) beside each
+    player's own reminder; a knockout match is called when it is paired, not again."""
+    from datetime import timedelta
+
+    from tournament import due, progress
+
+    state = new_tournament(load_preset("hgv-backgammon"), 6, T, seed=3)
+    progress.draw(state, tuple(sorted(state.entries)), T - timedelta(hours=1))
+    first = min(m.start for m in state.matches.values() if m.start is not None)
+    events = due.sweep(state, first - timedelta(minutes=5))
+    reminders = [e for e in events if isinstance(e, ev.MatchReminder)]
+    assert len(reminders) >= 2
+    names = {p: f"p{p}" for p in state.entries}
+    found = announce.notices(state, events, names)
+    club = [n for n in found if n.player is None and "Round at" in _text(n)]
+    assert len(club) == 1 and club[0].expires_at == first
+    lines = _text(club[0]).splitlines()
+    assert lines[0].startswith("Round at")
+    assert len(lines) == 1 + len(reminders)
+    for number, line in enumerate(lines[1:], 1):
+        assert line.startswith(f"Table {number}: ") and "(white) v" in line
+    # Each player still gets their own reminder.
+    assert len([n for n in found if n.player is not None]) == 2 * len(reminders)
+
+
+def _text(notice: announce.Notice) -> str:
+    return Renderer("en", "UTC", "plain").reply(notice.reply).text
