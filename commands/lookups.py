@@ -54,6 +54,12 @@ async def me(s: Session, a: Args) -> Reply:
             parts.append(
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
+    elif state is not None and state.status is TournamentStatus.REGISTRATION:
+        parts.append(
+            msg("me.not_entered", tournament=Name(state.name), start=When(state.start, "datetime"))
+        )
+    else:
+        parts.append(msg("me.no_entry"))
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
     titles = {t.id: t.name for t in known}

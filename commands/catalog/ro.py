@@ -243,6 +243,8 @@ MESSAGES: dict[str, str] = {
     "me.player": "{name}",
     "me.entry": "{tournament}: înscriere {status}; confirmare: {confirmed}; prezență: {present}.",
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
+    "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
+    "me.no_entry": "Acum nu sunteți înscris la niciun turneu; clubul îl va anunța pe următorul în grupul său.",
     "me.sanction": "Suspendare pentru următorul turneu: {reason}.",
     "me.language": "Mesajele dumneavoastră private sunt acum în {language}. /me language:club revine la limba clubului.",
     "language.en": "engleză",

@@ -34,3 +34,20 @@ async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -
     again = await chat.say(black, "/dispute")
     assert "disputed" in first and "disputed" in again, again
     assert "no" not in again.split(":")[0].lower(), again
+
+
+async def test_me_says_where_you_stand_before_any_entry(engine: AsyncEngine) -> None:
+    """Issue 20 item 8: /me before any tournament answered the name alone."""
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("bob", "/register")
+    alone = await chat.say("bob", "/me", dm=True)
+    assert alone.splitlines()[0] == "bob" and "not entered in a tournament" in alone, alone
+    await chat.say(
+        "ana",
+        '/tournament new name:"January Cup" preset:hgv-backgammon start:"2026-01-31 20:00" '
+        "approval:no",
+    )
+    await chat.say("cruz", "/register")
+    invited = await chat.say("bob", "/me", dm=True)
+    assert "not entered in January Cup" in invited and "/register" in invited, invited
