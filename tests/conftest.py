@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from storage.engine import make_engine
 from storage.migrate import upgrade
 from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+from tests.telegram import emulator as emu
 
 POSTGRES_HOST = "127.0.0.1"
 POSTGRES_PORT = 5432
@@ -194,3 +195,14 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 def uow_factory(engine: AsyncEngine) -> Callable[[], SqlUnitOfWork]:
     """Return a factory of units of work on the fresh database."""
     return unit_of_work_factory(engine)
+
+
+@pytest.fixture(scope="module")
+def emulator() -> Iterator[emu.Emulator]:
+    """Yield the Telegram Bot API emulator on a free port (one per test module); skip with
+    the install hint when it is missing, unless CLUBTD_REQUIRE_EMULATOR=1 (CI)."""
+    reason = emu.require_emulator()
+    if reason is not None:
+        pytest.skip(reason)
+    with emu.running() as running:
+        yield running

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import pytest_asyncio
 
 from bot.clock import VirtualClock
@@ -105,15 +104,6 @@ async def _night(driver: Driver) -> Night:
         heard,
         await announcements(driver.engine, driver.platform, driver.club_chat, zone),
     )
-
-
-@pytest.fixture(scope="module")
-def emulator() -> Iterator[emu.Emulator]:
-    reason = emu.require_emulator()
-    if reason is not None:
-        pytest.skip(reason)
-    with emu.running() as running_emulator:
-        yield running_emulator
 
 
 @pytest_asyncio.fixture

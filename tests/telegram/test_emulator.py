@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-import pytest
 import pytest_asyncio
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -31,7 +30,6 @@ from storage import tables as t
 from storage.engine import make_engine
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory
-from tests.telegram import emulator as emu
 from tests.telegram.conftest import Clock
 from tests.telegram.emulator import Client, Emulator, group_chat, person, private_chat
 
@@ -44,15 +42,6 @@ NEW_CUP = (
     '/tournament new name:"January Cup" preset:hgv-backgammon start:"2026-01-31 20:00" approval:no'
 )
 _tokens = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def emulator() -> Iterator[Emulator]:
-    reason = emu.require_emulator()
-    if reason is not None:
-        pytest.skip(reason)
-    with emu.running() as running:
-        yield running
 
 
 @dataclass

@@ -23,7 +23,6 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
-from tests.telegram import emulator as emu
 from tests.telegram.emulator import Client, Emulator, group_chat, person
 
 CLUBTD = Path(sys.executable).parent / "clubtd"
@@ -78,15 +77,6 @@ class Balancer:
         if answer.status_code != 200:
             self.refused.append(answer.status_code)
         return web.Response(status=answer.status_code, body=answer.content)
-
-
-@pytest.fixture(scope="module")
-def emulator() -> Iterator[Emulator]:
-    reason = emu.require_emulator()
-    if reason is not None:
-        pytest.skip(reason)
-    with emu.running() as running:
-        yield running
 
 
 @dataclass
