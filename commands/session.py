@@ -313,8 +313,11 @@ class Session:
         messages: list[dict[str, Any]] = []
         # The chat platforms get the club's news gathered (commands/quiet.py): one post
         # per command and one live board; the console keeps one line per event.
-        names = await self.names(set(state.entries)) if state is not None else {}
-        gathered = quiet.gather(state, self.notices, names)
+        gathered: list[Notice] = []
+        if state is not None and any(p in quiet.CHAT_PLATFORMS for p, _ in chats):
+            # Only a club with a Discord or Telegram chat pays for the gathering and board.
+            names = await self.names(set(state.entries))
+            gathered = quiet.gather(state, self.notices, names)
         plan = [(n, False) for n in self.notices] + [(n, True) for n in gathered]
         for notice, chatty in plan:
             # (platform, chat, the account its buttons are for): a player's own message
