@@ -51,6 +51,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m bench.discord
 	$(BIN)/python -m bench.pictures
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
