@@ -184,7 +184,8 @@ class OutboxStore:
             leased = (
                 update(t.outbox)
                 .where(c.id.in_(ids))
-                .values(leased_until=now + self._lease)
+                # A sender has it: a command's late release must not free it (release()).
+                .values(leased_until=now + self._lease, last_attempt_at=now)
                 .returning(*t.outbox.c)
             )
             rows = [_row(r) for r in await conn.execute(leased)]
@@ -213,8 +214,19 @@ class OutboxStore:
         )
 
     async def release(self, row_id: int, *, at: datetime) -> None:
-        """Hand a held row to the sender now: the reply that carried it did not go out."""
-        await self._mark(row_id, next_attempt_at=at, leased_until=None)
+        """Hand a held row to the sender now: the reply that carried it did not go out.
+
+        Only while the command still holds it: once its hold ran out a sender may have
+        claimed it (`last_attempt_at` set), and clearing that sender's lease would let a
+        second sender post it again.
+        """
+        c = t.outbox.c
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(t.outbox)
+                .where(c.id == row_id, c.status == PENDING, c.last_attempt_at.is_(None))
+                .values(next_attempt_at=at, leased_until=None)
+            )
 
     async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Return the payloads of these rows."""

@@ -111,3 +111,13 @@ async def test_a_reply_out_in_part_leaves_what_it_carries_to_the_sender(
     assert not await _replies(engine).queue("g", response, "429", partly=True)
     (row,) = await _rows(engine)  # the reply is not queued again: its first part is out
     assert row.status == "pending" and await _claimable(engine) == 1
+
+
+async def test_a_late_release_does_not_free_a_row_a_sender_took(engine: AsyncEngine) -> None:
+    """The hold ran out, a sender claimed the row; the command's release comes after: the
+    row stays that sender's, or a second sender would post it again (bench.load's count)."""
+    response = await _held(engine)
+    later = NOW + timedelta(minutes=3)
+    assert len(await OutboxStore(engine).claim("fake", now=later, limit=10)) == 1
+    await _replies(engine).settle(response, None)
+    assert await OutboxStore(engine).claim("fake", now=later, limit=10) == []
