@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from commands import arguments
 from commands.parsing import Parsed
 from commands.replies import Msg, msg
+from commands.words import NUMBER_WORDS, SCORE_JOINERS
 from tournament import folding
 from tournament.model import Refused
 from tournament.preset import PRESET_NAMES, override_keys
@@ -165,42 +166,11 @@ def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
     return words
 
 
-# How people say "three to one" between the numbers: `3 to 1`, `3 a 1` (es), `3 do 1`
-# (pl), `3 la 1` (ro), `3 x 1`.
-_SCORE_WORDS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
-
-
-# Numbers said in words, as a score is said aloud: `three to one`, `tres a uno`,
-# `trzy do jednego`, `trei la unu`; folded (no accents, lower case).
-_NUMBERS = {
-    word: str(number)
-    for number, words in enumerate(
-        [
-            "zero cero",
-            "one uno una un jeden jedna jednego unu unul",
-            "two dos dwa dwoch doi doua",
-            "three tres trzy trzech trei",
-            "four cuatro cztery czterech patru",
-            "five cinco piec pieciu cinci",
-            "six seis szesc szesciu sase",
-            "seven siete siedem siedmiu sapte",
-            "eight ocho osiem osmiu opt",
-            "nine nueve dziewiec dziewieciu noua",
-            "ten diez dziesiec dziesieciu zece",
-            "eleven once jedenascie unsprezece",
-            "twelve doce dwanascie doisprezece douasprezece",
-            "thirteen trece trzynascie treisprezece",
-        ]
-    )
-    for word in words.split()
-}
-
-
 def _number(word: str) -> str | None:
     """Return a score's number typed as digits or said as a word, else None."""
     if word.isdigit():
         return word
-    return _NUMBERS.get(folding.loose(word))
+    return NUMBER_WORDS.get(folding.loose(word))
 
 
 def _merge_scores(words: Sequence[str]) -> list[str]:
@@ -210,7 +180,7 @@ def _merge_scores(words: Sequence[str]) -> list[str]:
     while index < len(words):
         three = words[index : index + 3]
         first, last = (_number(three[0]), _number(three[2])) if len(three) == 3 else (None, None)
-        if first is not None and last is not None and three[1].lower() in _SCORE_WORDS:
+        if first is not None and last is not None and three[1].lower() in SCORE_JOINERS:
             out.append(f"{first}-{last}")
             index += 3
             continue

@@ -218,3 +218,32 @@ ALL_WORDS = {
 }
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
+# How people say "three to one" between the numbers: `3 to 1`, `3 a 1` (es), `3 do 1`
+# (pl), `3 la 1` (ro), `3 x 1`.
+SCORE_JOINERS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
+
+
+# Numbers said in words, as a score is said aloud: `three to one`, `tres a uno`,
+# `trzy do jednego`, `trei la unu`; folded (no accents, lower case).
+NUMBER_WORDS = {
+    word: str(number)
+    for number, words in enumerate(
+        [
+            "zero cero",
+            "one uno una un jeden jedna jednego unu unul",
+            "two dos dwa dwoch doi doua",
+            "three tres trzy trzech trei",
+            "four cuatro cztery czterech patru",
+            "five cinco piec pieciu cinci",
+            "six seis szesc szesciu sase",
+            "seven siete siedem siedmiu sapte",
+            "eight ocho osiem osmiu opt",
+            "nine nueve dziewiec dziewieciu noua",
+            "ten diez dziesiec dziesieciu zece",
+            "eleven once jedenascie unsprezece",
+            "twelve doce dwanascie doisprezece douasprezece",
+            "thirteen trece trzynascie treisprezece",
+        ]
+    )
+    for word in words.split()
+}
