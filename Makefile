@@ -44,7 +44,13 @@ browser:
 test: lint $(NODE_STAMP) browser
 	$(BIN)/pytest
 
-bench: $(STAMP) $(NODE_STAMP)
+# The peer bench.core measures beside ours (brackets-manager.js).
+PEER_STAMP := bench/peer/node_modules/.installed-stamp
+$(PEER_STAMP): bench/peer/package-lock.json
+	npm ci --prefix bench/peer --no-audit --no-fund --loglevel=error
+	touch $(PEER_STAMP)
+
+bench: $(STAMP) $(NODE_STAMP) $(PEER_STAMP)
 	$(BIN)/python -m bench.core
 	$(BIN)/python -m bench.commands
 	$(BIN)/python -m bench.telegram
