@@ -17,6 +17,7 @@ games only once every group match is final: mid-group standings ask for them too
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -107,8 +108,7 @@ def group_standings(
     extra = [r for r in extra_game_results if r.white not in removed and r.black not in removed]
     records = {player: _Record() for player in players if player not in removed}
     for result in counted:
-        for player in result.players:
-            _add(records[player], result, player)
+        _add(records[result.white], records[result.black], result)
 
     by_wins: dict[int, list[PlayerId]] = {}
     for player, record in records.items():
@@ -132,11 +132,11 @@ def group_standings(
 
 
 def _check(result: Result, members: frozenset[PlayerId]) -> None:
-    if result.white == result.black or not {result.white, result.black} <= members:
+    if result.white == result.black or result.white not in members or result.black not in members:
         raise ValueError(f"result {result.white}-{result.black} is not a match of this group")
     if result.winner not in (None, result.white, result.black):
         raise ValueError(f"winner {result.winner} did not play {result.white}-{result.black}")
-    if not result.forfeited_by <= {result.white, result.black}:
+    if result.forfeited_by and not result.forfeited_by <= {result.white, result.black}:
         raise ValueError(f"forfeit by a player outside {result.white}-{result.black}")
 
 
@@ -155,15 +155,25 @@ def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[Play
     }
 
 
-def _add(record: _Record, result: Result, player: PlayerId) -> None:
+def _add(white: _Record, black: _Record, result: Result) -> None:
+    """Count one result on both players' records (the hottest loop of a settle)."""
     # A double forfeit (winner None) is a loss for both and a win for nobody.
-    if result.winner == player:
-        record.won += 1
+    if result.winner == result.white:
+        white.won += 1
+        black.lost += 1
+    elif result.winner == result.black:
+        black.won += 1
+        white.lost += 1
     else:
-        record.lost += 1
-    record.points_for += result.score_of(player)
-    record.points_against += result.score_of(result.opponent_of(player))
-    record.forfeits += player in result.forfeited_by
+        white.lost += 1
+        black.lost += 1
+    white.points_for += result.white_score
+    white.points_against += result.black_score
+    black.points_for += result.black_score
+    black.points_against += result.white_score
+    if result.forfeited_by:
+        white.forfeits += result.white in result.forfeited_by
+        black.forfeits += result.black in result.forfeited_by
 
 
 def _row(player: PlayerId, rank: int, record: _Record) -> StandingRow:
@@ -293,8 +303,17 @@ class _Resolver:
 
     def _lot(self, block: Sequence[PlayerId]) -> dict[PlayerId, int]:
         """Return each player's drawn place (1 = first), reproducible from the lot seed."""
-        drawn = sorted(block)
-        # A string seed is hashed with SHA-512: stable across runs and PYTHONHASHSEED.
-        rng = random.Random(f"{self._lot_seed}:{','.join(map(str, drawn))}")
-        rng.shuffle(drawn)
+        drawn = _drawn(self._lot_seed, tuple(sorted(block)))
         return {player: place for place, player in enumerate(drawn, 1)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawn(lot_seed: int, players: tuple[PlayerId, ...]) -> tuple[PlayerId, ...]:
+    """Return `players` in the order a lot seeded by `lot_seed` draws them."""
+    # Remembered: the same block is drawn again at every settle until its group changes,
+    # and seeding a generator from a string (SHA-512) costs more than the rest of a table.
+    drawn = list(players)
+    # A string seed is hashed with SHA-512: stable across runs and PYTHONHASHSEED.
+    rng = random.Random(f"{lot_seed}:{','.join(map(str, players))}")
+    rng.shuffle(drawn)
+    return tuple(drawn)
