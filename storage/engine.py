@@ -8,6 +8,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from storage import sqlite_driver
+
 SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
@@ -15,7 +17,12 @@ SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA synchronous=NORMAL",
 )
 
-_SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
+_SQLITE_DRIVERS = {
+    "sqlite",
+    "sqlite+pysqlite",
+    "sqlite+aiosqlite",
+    f"sqlite+{sqlite_driver.DRIVER}",
+}
 _POSTGRES_DRIVERS = {
     "postgres",
     "postgresql",
@@ -27,11 +34,12 @@ _POSTGRES_DRIVERS = {
 
 
 def async_url(url: str | URL) -> URL:
-    """Return the URL with its async driver: aiosqlite for SQLite, asyncpg for PostgreSQL."""
+    """Return the URL with its async driver: pysqlite in the greenlet (storage/sqlite_driver)
+    for SQLite, asyncpg for PostgreSQL."""
     parsed = make_url(url)
     driver = parsed.drivername
     if driver in _SQLITE_DRIVERS:
-        return parsed.set(drivername="sqlite+aiosqlite")
+        return parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
     if driver in _POSTGRES_DRIVERS:
         query = dict(parsed.query)
         # libpq spells TLS "sslmode"; asyncpg takes the same values as "ssl".
@@ -50,6 +58,9 @@ def make_engine(url: str | URL, **options: Any) -> AsyncEngine:
     """Return an async engine for a settings URL (`sqlite:///clubtd.db`, `postgresql://...`)."""
     target = async_url(url)
     if target.get_backend_name() == "sqlite":
+        # One connection: units of work queue for it in the event loop (sqlite_driver).
+        options.setdefault("pool_size", 1)
+        options.setdefault("max_overflow", 0)
         engine = create_async_engine(target, **options)
         _tune_sqlite(engine)
         return engine
