@@ -17,7 +17,7 @@ from bot.clock import Clock
 from bot.scheduler import Scheduler
 from bot.settings import DEFAULT_WEB_LISTEN, Settings, listen_address, web_base
 from commands.session import CommandConfig
-from commands.sweeping import sweep_due
+from commands.sweeping import housekeep, sweep_due
 from storage.engine import make_engine
 from storage.locks import SchedulerLock
 from storage.migrate import upgrade_engine
@@ -87,9 +87,12 @@ async def build(settings: Settings, *, clock: Clock, database_url: str | None = 
     lock = SchedulerLock(engine)
 
     async def sweep(now: datetime) -> datetime | None:
-        return await sweep_due(uow_factory=uow_factory, config=config, now=now)
+        return await sweep_due(uow_factory=uow_factory, config=config, now=now, housekeeping=False)
 
-    scheduler = Scheduler(sweep, clock, lock=lock)
+    async def prune(now: datetime) -> None:
+        await housekeep(uow_factory=uow_factory, now=now)
+
+    scheduler = Scheduler(sweep, clock, lock=lock, housekeep=prune)
     return App(
         settings=settings,
         clock=clock,

@@ -21,7 +21,7 @@ from commands.dispatch import handle
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply, from_payload, msg
 from commands.session import CommandConfig, Invocation, as_typed_command
-from commands.sweeping import sweep_due
+from commands.sweeping import HOUSEKEEPING_EVERY, housekeep, sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import ChatRef, Club
@@ -105,6 +105,12 @@ class ConsoleBot:
         self.written: set[str] = set()  # the picture files written
         self._clubs: dict[int, Club] = {}
         self._club_id: int | None = None
+        # The next deadline as far as this session knows: set by a full sweep, brought
+        # forward by each command's own deadline (never later than the stored one), so
+        # `catch_up` sweeps only when something may have fallen due.
+        self._next: datetime | None = None
+        self._known = False
+        self._housekept: datetime | None = None
 
     # -- the club of the console --
 
@@ -137,6 +143,7 @@ class ConsoleBot:
             await uow.clubs.save(club)
             await uow.commit()
         self._remember(club)
+        self._known = False  # another time zone may move what falls due when
         return club
 
     async def add_director(self, now: datetime, name: str) -> None:
@@ -145,6 +152,7 @@ class ConsoleBot:
         async with self.uow_factory() as uow:
             await uow.clubs.add_director(club.id, PLATFORM, name)
             await uow.commit()
+        self._known = False
 
     @property
     def club(self) -> Club:
@@ -204,14 +212,32 @@ class ConsoleBot:
             self._print(now, chat, renderer, reply, self.club)
             for row_id in response.held:  # the reply said it: the announcement went out
                 await self.outbox.mark_sent(row_id, at=now)
+            if response.deadline is not None and not response.refused:
+                self._next = min(self._next or response.deadline, response.deadline)
         await self.drain(now)
 
     async def sweep(self, now: datetime) -> datetime | None:
         """Apply what fell due by `now`, print the messages it caused; return the next
-        deadline."""
-        deadline = await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
+        deadline. Prunes the bounded stores too when an hour passed since it last did."""
+        chores = self._housekept is None or now - self._housekept >= HOUSEKEEPING_EVERY
+        deadline = await sweep_due(
+            uow_factory=self.uow_factory, config=self.config, now=now, housekeeping=chores
+        )
+        if chores:
+            self._housekept = now
+        self._next, self._known = deadline, True
         await self.drain(now)
         return deadline
+
+    async def catch_up(self, now: datetime) -> datetime | None:
+        """Sweep only if something may have fallen due by `now` (or nothing is known
+        yet); return the next deadline. Commands re-arm it: no sweep after each one."""
+        if not self._known or (self._next is not None and self._next <= now):
+            return await self.sweep(now)
+        if self._housekept is not None and now - self._housekept >= HOUSEKEEPING_EVERY:
+            await housekeep(uow_factory=self.uow_factory, now=now)
+            self._housekept = now
+        return self._next
 
     async def drain(self, now: datetime) -> int:
         """Print and mark sent every console message waiting in the outbox."""

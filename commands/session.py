@@ -136,6 +136,9 @@ class Session:
     # An announcement to the chat the command came from that says all the reply says:
     # it becomes the reply, and is not posted there a second time.
     fuller_reply: Reply | None = None
+    # When the saved tournament next needs the scheduler (None: never): the caller re-arms
+    # its alarm at this time instead of sweeping every tournament after every command.
+    deadline: datetime | None = None
 
     @property
     def now(self) -> datetime:
@@ -278,6 +281,7 @@ class Session:
             said = announce.notices(state, self.events, names, link=link)
             self.notices = said + self.notices
             await self.uow.tournaments.save(state)
+            self.deadline = due.next_deadline(state)
             await self._record_sanctions(state)
             for event in self.events:
                 if announce.is_audited(event):
