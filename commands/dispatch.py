@@ -84,7 +84,9 @@ async def handle(
     # anyone else it is refused before anything is opened. Typed, it only restricts.
     owner = parsed.options.pop("for", None)
     try:
-        async with uow_factory() as uow:
+        # A look-up takes no write lock (SQLite: DEFERRED); remembering its update id
+        # is its only write, made first.
+        async with uow_factory(read_only=not target.writes) as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):

@@ -275,4 +275,7 @@ class UnitOfWork(Protocol):
 
 
 class UnitOfWorkFactory(Protocol):
-    def __call__(self) -> UnitOfWork: ...
+    """Make a unit of work; `read_only=True` for a look-up, which takes no write lock
+    (SQLite: its transaction begins DEFERRED) and should write nothing."""
+
+    def __call__(self, *, read_only: bool = False) -> UnitOfWork: ...

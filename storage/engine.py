@@ -17,6 +17,9 @@ SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA synchronous=NORMAL",
 )
 
+# An execution option: this connection's transactions only read (see `reader`).
+READ_ONLY = "clubtd_read_only"
+
 _SQLITE_DRIVERS = {
     "sqlite",
     "sqlite+pysqlite",
@@ -84,6 +87,17 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        # Every transaction takes the write lock up front, so two read-then-write
+        # A read-only unit of work (a look-up, the sender's reads) never takes the write
+        # lock: in WAL it reads a snapshot while another process writes.
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+            return
+        # Every other transaction takes the write lock up front, so two read-then-write
         # transactions queue on busy_timeout instead of failing with "database is locked".
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def reader(engine: AsyncEngine) -> AsyncEngine:
+    """Return the engine's read-only twin (same pool): on SQLite its transactions begin
+    DEFERRED, taking no write lock; on PostgreSQL it is the engine itself."""
+    return engine.execution_options(**{READ_ONLY: True}) if is_sqlite(engine) else engine

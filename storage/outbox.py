@@ -18,6 +18,7 @@ from sqlalchemy import Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
+from storage.engine import reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -27,6 +28,8 @@ EXPIRED = "expired"
 FAILED = "failed"
 
 DEFAULT_LEASE = timedelta(minutes=2)
+# 11 values a row: well under SQLite's 32,766 variables a statement.
+SQLITE_ROWS_PER_INSERT = 500
 
 
 class SqlOutbox(SqlRepository):
@@ -107,6 +110,15 @@ class SqlOutbox(SqlRepository):
             key = (m["platform"], m["chat"], m.get("coalesce"))
             if m.get("coalesce") and last[key] != index:  # type: ignore[index]
                 rows[index]["status"] = SUPERSEDED
+        if self._dialect == "sqlite":
+            # One multi-row INSERT (SQLAlchemy sends one per row when it must keep the
+            # order): SQLite numbers the rows of one statement upwards, in VALUES order.
+            ids: list[int] = []
+            for start in range(0, len(rows), SQLITE_ROWS_PER_INSERT):
+                chunk = rows[start : start + SQLITE_ROWS_PER_INSERT]
+                query = insert(t.outbox).values(chunk).returning(t.outbox.c.id)
+                ids += sorted(int(i) for i in (await conn.execute(query)).scalars())
+            return ids
         query = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
         return [int(i) for i in (await conn.execute(query, rows)).scalars()]
 
@@ -147,6 +159,7 @@ class OutboxStore:
 
     def __init__(self, engine: AsyncEngine, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self._engine = engine
+        self._reader = reader(engine)  # reads take no write lock (SQLite: DEFERRED)
         self._lease = lease
 
     async def claim(self, platform: str, *, now: datetime, limit: int = 20) -> list[OutboxRow]:
@@ -231,7 +244,7 @@ class OutboxStore:
     async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Return the payloads of these rows."""
         query = select(t.outbox.c.id, t.outbox.c.payload).where(t.outbox.c.id.in_(row_ids))
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             return {int(r.id): dict(r.payload) for r in await conn.execute(query)}
 
     async def release_as(self, row_id: int, payload: Mapping[str, Any], *, at: datetime) -> None:
@@ -288,7 +301,7 @@ class OutboxStore:
             .order_by(c.sent_at.desc(), c.id.desc())
             .limit(1)
         )
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             value = (await conn.execute(query)).scalar_one_or_none()
         return None if value is None else str(value)
 
@@ -298,5 +311,5 @@ class OutboxStore:
         query = select(func.count()).select_from(t.outbox).where(c.status == PENDING)
         if platform is not None:
             query = query.where(c.platform == platform)
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             return int((await conn.execute(query)).scalar_one())

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    text,
     true,
 )
 
@@ -55,6 +56,9 @@ clubs = Table(
     # The public pages' secret path (INTERFACE §6): None while the pages are off.
     Column("web_token", String(), nullable=True, unique=True),
     Column("created_at", UTCDateTime(), nullable=False),
+    # Bumped with every change to the club's players, accounts or directors: a process
+    # caches the roster and checks this one number (storage/repositories/roster.py).
+    Column("roster_version", Integer(), nullable=False, default=0, server_default=text("0")),
 )
 
 chats = Table(

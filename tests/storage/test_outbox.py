@@ -160,3 +160,39 @@ async def test_concurrent_claimers_never_get_the_same_row(
     assert len(set(ids)) == 40
     rest = await stores[0].claim("telegram", now=now, limit=50)
     assert len(rest) == 10 and not {r.id for r in rest} & set(ids)
+
+
+async def test_many_rows_are_one_insert_and_each_id_is_its_own_row(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    """A draw queues dozens of rows: one statement, and each id returned in the order the
+    messages were given (the held ones are marked by it)."""
+    from sqlalchemy import event
+
+    club_id = await club_with_players(uow_factory, 0)
+    inserts: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.startswith("INSERT INTO outbox"):
+            inserts.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    messages = [
+        {
+            "club_id": club_id,
+            "platform": "telegram",
+            "chat": f"chat-{i}",
+            "payload": {"text": str(i)},
+            "created_at": NOW,
+        }
+        for i in range(40)
+    ]
+    async with uow_factory() as uow:
+        ids = await uow.outbox.add_many(messages)
+        await uow.commit()
+    event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    async with engine.connect() as conn:
+        chats = dict((await conn.execute(select(t.outbox.c.id, t.outbox.c.chat))).all())
+    assert [chats[i] for i in ids] == [f"chat-{i}" for i in range(40)]
+    if engine.dialect.name == "sqlite":
+        assert len(inserts) == 1
