@@ -30,6 +30,7 @@ FAILED = "failed"
 DEFAULT_LEASE = timedelta(minutes=2)
 # 11 values a row: well under SQLite's 32,766 variables a statement.
 SQLITE_ROWS_PER_INSERT = 500
+SQLITE_MANY_ROWS = 4  # from this many rows one multi-row INSERT is faster
 
 
 class SqlOutbox(SqlRepository):
@@ -110,9 +111,10 @@ class SqlOutbox(SqlRepository):
             key = (m["platform"], m["chat"], m.get("coalesce"))
             if m.get("coalesce") and last[key] != index:  # type: ignore[index]
                 rows[index]["status"] = SUPERSEDED
-        if self._dialect == "sqlite":
+        if self._dialect == "sqlite" and len(rows) >= SQLITE_MANY_ROWS:
             # One multi-row INSERT (SQLAlchemy sends one per row when it must keep the
             # order): SQLite numbers the rows of one statement upwards, in VALUES order.
+            # Its compiling costs ~3 cached single inserts, so only for a batch.
             ids: list[int] = []
             for start in range(0, len(rows), SQLITE_ROWS_PER_INSERT):
                 chunk = rows[start : start + SQLITE_ROWS_PER_INSERT]

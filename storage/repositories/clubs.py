@@ -6,7 +6,7 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import Row, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import tables as t
@@ -16,6 +16,17 @@ from tournament.club import Club
 
 ACTIVE = "active"
 PENDING = "pending"
+
+
+_FOR_CHAT = (
+    select(t.clubs)
+    .join(t.chats, t.chats.c.club_id == t.clubs.c.id)
+    .where(
+        t.chats.c.platform == bindparam("platform"),
+        t.chats.c.chat == bindparam("chat"),
+        t.chats.c.status == ACTIVE,
+    )
+)
 
 
 def code_hash(code: str) -> str:
@@ -47,16 +58,10 @@ class SqlClubRepository(SqlRepository):
         return _club(row)
 
     async def for_chat(self, platform: str, chat: str) -> Club | None:
-        query = (
-            select(t.clubs)
-            .join(t.chats, t.chats.c.club_id == t.clubs.c.id)
-            .where(
-                t.chats.c.platform == platform,
-                t.chats.c.chat == chat,
-                t.chats.c.status == ACTIVE,
-            )
-        )
-        row = (await (await self._conn()).execute(query)).first()
+        query = _FOR_CHAT  # built once: every command asks it
+        row = (
+            await (await self._conn()).execute(query, {"platform": platform, "chat": chat})
+        ).first()
         return None if row is None else self._club(row)
 
     async def pending_for_chat(self, platform: str, chat: str) -> Club | None:
