@@ -26,6 +26,8 @@ from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import ChatRef, Club
 
+DRAIN_BATCH = 50  # outbox rows claimed, printed and marked at a time
+
 
 def _is_help(text: str) -> bool:
     words = text.strip().split()
@@ -210,8 +212,8 @@ class ConsoleBot:
                 # The console has no chat admins: say how to type as someone, director too.
                 reply = Reply((*reply.parts, msg("console.help")), reply.buttons, reply.private)
             self._print(now, chat, renderer, reply, self.club)
-            for row_id in response.held:  # the reply said it: the announcement went out
-                await self.outbox.mark_sent(row_id, at=now)
+            # The reply said it: the announcements it carries went out.
+            await self.outbox.mark_all_sent(response.held, at=now)
             if response.deadline is not None and not response.refused:
                 self._next = min(self._next or response.deadline, response.deadline)
         await self.drain(now)
@@ -243,9 +245,8 @@ class ConsoleBot:
         """Print and mark sent every console message waiting in the outbox."""
         printed = 0
         while True:
-            rows = await self.outbox.claim(PLATFORM, now=now, limit=50)
-            if not rows:
-                return printed
+            rows = await self.outbox.claim(PLATFORM, now=now, limit=DRAIN_BATCH)
+            shown: list[int] = []
             for row in rows:
                 club = await self._club(row.club_id)
                 language = str(row.payload.get("language") or club.language)
@@ -256,8 +257,13 @@ class ConsoleBot:
                     await self.outbox.mark_failed(row.id, at=now, error=f"bad payload: {error}")
                     continue
                 self._print(now, row.chat, renderer, reply, club)
-                await self.outbox.mark_sent(row.id, at=now)
-                printed += 1
+                shown.append(row.id)
+            # One transaction for the batch (a crash before it prints them again, as
+            # one per row did for the row in flight).
+            await self.outbox.mark_all_sent(shown, at=now)
+            printed += len(shown)
+            if len(rows) < DRAIN_BATCH:
+                return printed  # nothing more waits: printing queues nothing
 
     def _print(
         self, now: datetime, chat: str, renderer: Renderer, reply: Reply, club: Club

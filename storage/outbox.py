@@ -228,6 +228,26 @@ class OutboxStore:
             last_error=error,
         )
 
+    async def mark_all_sent(self, row_ids: Sequence[int], *, at: datetime) -> None:
+        """Record that these rows went out, in one transaction (the console prints a
+        batch, then marks it); a row already marked or gone is left as it is."""
+        if not row_ids:
+            return
+        c = t.outbox.c
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(t.outbox)
+                .where(c.id.in_(list(row_ids)))
+                .values(
+                    status=SENT,
+                    sent_at=at,
+                    last_attempt_at=at,
+                    attempts=c.attempts + 1,
+                    leased_until=None,
+                    last_error=None,
+                )
+            )
+
     async def release(self, row_id: int, *, at: datetime) -> None:
         """Hand a held row to the sender now: the reply that carried it did not go out.
 

@@ -196,3 +196,19 @@ async def test_many_rows_are_one_insert_and_each_id_is_its_own_row(
     assert [chats[i] for i in ids] == [f"chat-{i}" for i in range(40)]
     if engine.dialect.name == "sqlite":
         assert len(inserts) == 1
+
+
+async def test_a_printed_batch_is_marked_sent_at_once(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    await queue(uow_factory, club_id, "first", "second", "third")
+    store = OutboxStore(engine, lease=LEASE)
+    now = NOW + timedelta(minutes=1)
+    claimed = await store.claim("telegram", now=now, limit=2)
+    await store.mark_all_sent([r.id for r in claimed], at=now)
+    assert await store.pending_count() == 1
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(t.outbox.c.status, t.outbox.c.sent_at))).all()
+    assert sorted(status for status, _ in rows) == ["pending", "sent", "sent"]
+    assert [r.payload["text"] for r in await store.claim("telegram", now=now)] == ["third"]
