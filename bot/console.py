@@ -216,7 +216,8 @@ class ConsoleBot:
             await self.outbox.mark_all_sent(response.held, at=now)
             if response.deadline is not None and not response.refused:
                 self._next = min(self._next or response.deadline, response.deadline)
-        await self.drain(now)
+        if response is not None and PLATFORM in response.queued:
+            await self.drain(now)  # only the console's own rows print here
 
     async def sweep(self, now: datetime) -> datetime | None:
         """Apply what fell due by `now`, print the messages it caused; return the next

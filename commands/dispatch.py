@@ -47,6 +47,9 @@ class Response:
     # The next deadline of the tournament the command saved (None: it set none): the
     # scheduler re-arms at it rather than sweeping after every command.
     deadline: datetime | None = None
+    # The platforms it queued rows for that `held` does not cover (the console drains
+    # its outbox only when its own platform is among them).
+    queued: frozenset[str] = frozenset()
 
 
 async def handle(
@@ -121,7 +124,8 @@ async def handle(
                 if inv.private and session.player is not None and session.player.language:
                     context.language = session.player.language  # their own language
             await uow.commit()
-            return _response(reply, context, held=held, deadline=deadline)
+            queued = uow.outbox.queued
+            return _response(reply, context, held=held, deadline=deadline, queued=queued)
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
@@ -166,6 +170,7 @@ def _response(
     refused: bool = False,
     held: tuple[int, ...] = (),
     deadline: datetime | None = None,
+    queued: frozenset[str] = frozenset(),
 ) -> Response:
     return Response(
         reply,
@@ -176,6 +181,7 @@ def _response(
         context.pictures,
         held,
         deadline,
+        queued,
     )
 
 

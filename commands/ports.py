@@ -198,6 +198,11 @@ class Outbox(Protocol):
         `held_until`: leased to the adapter whose reply carries it); return their ids."""
         ...
 
+    @property
+    def queued(self) -> frozenset[str]:
+        """Return the platforms this unit of work queued rows for that no reply holds."""
+        ...
+
 
 class AuditLog(Protocol):
     async def add(

@@ -36,6 +36,14 @@ SQLITE_MANY_ROWS = 4  # from this many rows one multi-row INSERT is faster
 class SqlOutbox(SqlRepository):
     """Queue messages inside a unit of work."""
 
+    _queued: frozenset[str] = frozenset()
+
+    @property
+    def queued(self) -> frozenset[str]:
+        """Return the platforms this unit of work queued rows for that no reply holds
+        (a sender with none to send need not look)."""
+        return self._queued
+
     async def add(
         self,
         *,
@@ -70,6 +78,7 @@ class SqlOutbox(SqlRepository):
         releases it); if the process dies first, the sender sends it after the lease."""
         if not messages:
             return []
+        self._queued |= {m["platform"] for m in messages if not m.get("held_until")}
         conn = await self._conn()
         c = t.outbox.c
         superseding = {

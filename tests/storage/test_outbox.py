@@ -212,3 +212,21 @@ async def test_a_printed_batch_is_marked_sent_at_once(
         rows = (await conn.execute(select(t.outbox.c.status, t.outbox.c.sent_at))).all()
     assert sorted(status for status, _ in rows) == ["pending", "sent", "sent"]
     assert [r.payload["text"] for r in await store.claim("telegram", now=now)] == ["third"]
+
+
+async def test_a_unit_of_work_says_which_platforms_it_queued_for(
+    uow_factory: UowFactory,
+) -> None:
+    """The console drains only after a command that queued a row for it; a held row is
+    the reply's own and needs no sender."""
+    club_id = await club_with_players(uow_factory, 0)
+    row = {"club_id": club_id, "chat": "c", "payload": {}, "created_at": NOW}
+    async with uow_factory() as uow:
+        assert uow.outbox.queued == frozenset()
+        await uow.outbox.add_many(
+            [
+                {**row, "platform": "console"},
+                {**row, "platform": "telegram", "held_until": NOW + LEASE},
+            ]
+        )
+        assert uow.outbox.queued == frozenset({"console"})
