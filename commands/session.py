@@ -15,6 +15,7 @@ from typing import Any
 
 from commands import announce, quiet, web
 from commands.announce import Notice
+from commands.config import CommandConfig
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
@@ -102,19 +103,6 @@ class Invocation:
     # The command already split into its values (Discord's typed options): bound as
     # given, never parsed again from `text` (which then only describes it, for logs).
     parsed: Parsed | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CommandConfig:
-    """Settings the use cases need, read once by the composition root."""
-
-    directors: frozenset[tuple[str, str]] = frozenset()  # (platform, user id)
-    default_timezone: str = "UTC"
-    default_language: str = "en"
-    default_club_name: str = "Club"
-    link_code_minutes: int = 60
-    # The public pages' base URL (CLUBTD_WEB_URL), for the links the bot gives (§6).
-    web_url: str = "http://127.0.0.1:8080"
 
 
 @dataclass
