@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from storage.engine import is_sqlite, reader
 from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
 from storage.outbox import SqlOutbox
+from storage.repositories.base import release_connection
 from storage.repositories.club_records import (
     SqlAuditLog,
     SqlMeta,
@@ -100,11 +101,13 @@ class SqlUnitOfWork:
             self.tournaments.forget()
             self._roster.forget()
             # Whatever was not committed is undone: an exception, a forgotten commit.
+            release_connection(self.session)
             await self.session.rollback()
         finally:
             await self.session.close()
 
     async def commit(self) -> None:
+        release_connection(self.session)
         try:
             await self.session.commit()
         except BaseException:
@@ -116,6 +119,7 @@ class SqlUnitOfWork:
         # What the tournaments repository remembers as stored is about to be undone.
         self.tournaments.forget()
         self._roster.forget()
+        release_connection(self.session)
         await self.session.rollback()
 
 

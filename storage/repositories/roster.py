@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Row, select, update
 
 from storage import tables as t
+from storage.repositories.base import connection_of
 from tournament.club import Player
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ class RosterView:
         self._changed.add(club_id)
         c = t.clubs.c
         query = update(t.clubs).where(c.id == club_id).values(roster_version=c.roster_version + 1)
-        await (await self._session.connection()).execute(query)
+        await (await connection_of(self._session)).execute(query)
 
     def forget(self) -> None:
         """After a rollback: read from the database again (nothing of it was cached)."""
@@ -121,7 +122,7 @@ class RosterView:
         return found
 
     async def _load(self, club_id: int, version: int) -> Roster:
-        conn = await self._session.connection()
+        conn = await connection_of(self._session)
         p, a, d = t.players.c, t.accounts.c, t.directors.c
         rows = await conn.execute(select(t.players).where(p.club_id == club_id))
         players = {int(r.id): player_of(r) for r in rows}
