@@ -215,6 +215,10 @@ class AuditLog(Protocol):
         detail: Mapping[str, Any],
         at: datetime,
     ) -> None: ...
+    async def add_many(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Log several entries, each given as the keyword arguments of `add`."""
+        ...
+
     async def count(self, *, action: str, actor: str, since: datetime) -> int:
         """Return how many entries of `action` by exactly `actor` were logged since then."""
         ...

@@ -271,25 +271,32 @@ class Session:
             await self.uow.tournaments.save(state)
             self.deadline = due.next_deadline(state)
             await self._record_sanctions(state)
-            for event in self.events:
-                if announce.is_audited(event):
-                    await self.uow.audit.add(
-                        club_id=self.club.id,
-                        tournament_id=state.id,
-                        actor="clubtd",
-                        action=type(event).__name__,
-                        detail=announce.detail(event),
-                        at=event.at,
-                    )
-        for action, detail in self.audit:
-            await self.uow.audit.add(
-                club_id=self.club.id,
-                tournament_id=state.id if state else None,
-                actor=self.actor,
-                action=action,
-                detail=detail,
-                at=self.now,
-            )
+        # One statement for the whole log: the rules' effects, then the people's acts.
+        tournament_id = state.id if state is not None else None
+        entries = [
+            {
+                "club_id": self.club.id,
+                "tournament_id": tournament_id,
+                "actor": "clubtd",
+                "action": type(event).__name__,
+                "detail": announce.detail(event),
+                "at": event.at,
+            }
+            for event in (self.events if state is not None else [])
+            if announce.is_audited(event)
+        ]
+        entries += [
+            {
+                "club_id": self.club.id,
+                "tournament_id": tournament_id,
+                "actor": self.actor,
+                "action": action,
+                "detail": detail,
+                "at": self.now,
+            }
+            for action, detail in self.audit
+        ]
+        await self.uow.audit.add_many(entries)
         chats = (
             await self.uow.clubs.chats(self.club.id)
             if any(n.player is None for n in self.notices)
