@@ -62,6 +62,20 @@ class RosterCache:
     def __init__(self, size: int = MAX_CLUBS) -> None:
         self._size = size
         self._rosters: OrderedDict[int, Roster] = OrderedDict()
+        self._noted: OrderedDict[int, int] = OrderedDict()  # club -> version seen once
+
+    def seen_before(self, club_id: int, version: int) -> bool:
+        """Return whether a unit of work met this version already; note it if not.
+
+        A roster is loaded whole only for a version met twice: while every command
+        changes it (people registering) each would load it for nothing."""
+        if self._noted.get(club_id) == version:
+            return True
+        self._noted[club_id] = version
+        self._noted.move_to_end(club_id)
+        while len(self._noted) > self._size:
+            self._noted.popitem(last=False)
+        return False
 
     def get(self, club_id: int, version: int) -> Roster | None:
         roster = self._rosters.get(club_id)
@@ -86,6 +100,7 @@ class RosterView:
         self._cache = cache
         self._versions: dict[int, int] = {}
         self._changed: set[int] = set()
+        self._declined: set[int] = set()  # clubs this unit of work reads from the database
 
     def saw(self, club_id: int, version: int) -> None:
         """Note the version of a club row this unit of work read."""
@@ -109,14 +124,18 @@ class RosterView:
 
     async def roster(self, club_id: int | None) -> Roster | None:
         """Return the club's roster if this unit of work may trust a cached one (it read
-        the club's version and changed nothing of it); load it once per version."""
+        the club's version and changed nothing of it); load it once per version, from
+        the second unit of work that meets that version."""
         if club_id is None or self._cache is None:
             return None
         version = self._versions.get(club_id)
-        if version is None or club_id in self._changed:
+        if version is None or club_id in self._changed or club_id in self._declined:
             return None
         found = self._cache.get(club_id, version)
         if found is None:
+            if not self._cache.seen_before(club_id, version):
+                self._declined.add(club_id)
+                return None
             found = await self._load(club_id, version)
             self._cache.put(club_id, found)
         return found
