@@ -7,17 +7,15 @@ and `App.close` takes it down again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.clock import Clock
-from bot.scheduler import Scheduler
 from bot.settings import DEFAULT_WEB_LISTEN, Settings, listen_address, web_base
-from commands.session import CommandConfig
-from commands.sweeping import sweep_due
+from commands.config import CommandConfig
 from storage.engine import make_engine
 from storage.locks import SchedulerLock
 from storage.migrate import upgrade_engine
@@ -25,6 +23,7 @@ from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
 
 if TYPE_CHECKING:
+    from bot.scheduler import Scheduler
     from bot.web.server import WebServer
 
 
@@ -39,11 +38,35 @@ class App:
     config: CommandConfig
     outbox: OutboxStore
     lock: SchedulerLock
-    scheduler: Scheduler
+    _scheduler: Scheduler | None = field(default=None, repr=False)
+
+    @property
+    def scheduler(self) -> Scheduler:
+        """Return the alarm clock, made on first use: `clubtd export` and the console
+        never load APScheduler nor the sweeping use cases (issue 17: start-up)."""
+        if self._scheduler is None:
+            from bot.scheduler import Scheduler
+            from commands.sweeping import housekeep
+
+            async def prune(now: datetime) -> None:
+                await housekeep(uow_factory=self.uow_factory, now=now)
+
+            self._scheduler = Scheduler(self._sweep, self.clock, lock=self.lock, housekeep=prune)
+        return self._scheduler
 
     async def sweep(self, now: datetime) -> datetime | None:
         """Apply everything due by `now`; return the next deadline."""
+        from commands.sweeping import sweep_due
+
         return await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
+
+    async def _sweep(self, now: datetime) -> datetime | None:
+        """The scheduler's sweep: what fell due, without the hourly housekeeping."""
+        from commands.sweeping import sweep_due
+
+        return await sweep_due(
+            uow_factory=self.uow_factory, config=self.config, now=now, housekeeping=False
+        )
 
     def web_server(self, listen: str | None = None) -> WebServer:
         """Return the public pages' server (INTERFACE §6) on `listen`, else the setting."""
@@ -58,7 +81,8 @@ class App:
     async def close(self) -> None:
         """Stop the scheduler, give up the lock and close the database."""
         try:
-            await self.scheduler.stop()
+            if self._scheduler is not None:
+                await self._scheduler.stop()
             await self.lock.release()
         finally:
             await self.engine.dispose()
@@ -86,10 +110,6 @@ async def build(settings: Settings, *, clock: Clock, database_url: str | None = 
     config = command_config(settings)
     lock = SchedulerLock(engine)
 
-    async def sweep(now: datetime) -> datetime | None:
-        return await sweep_due(uow_factory=uow_factory, config=config, now=now)
-
-    scheduler = Scheduler(sweep, clock, lock=lock)
     return App(
         settings=settings,
         clock=clock,
@@ -98,5 +118,4 @@ async def build(settings: Settings, *, clock: Clock, database_url: str | None = 
         config=config,
         outbox=OutboxStore(engine),
         lock=lock,
-        scheduler=scheduler,
     )

@@ -21,10 +21,12 @@ from commands.dispatch import handle
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply, from_payload, msg
 from commands.session import CommandConfig, Invocation, as_typed_command
-from commands.sweeping import sweep_due
+from commands.sweeping import HOUSEKEEPING_EVERY, housekeep, sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWork
 from tournament.club import ChatRef, Club
+
+DRAIN_BATCH = 50  # outbox rows claimed, printed and marked at a time
 
 
 def _is_help(text: str) -> bool:
@@ -105,6 +107,12 @@ class ConsoleBot:
         self.written: set[str] = set()  # the picture files written
         self._clubs: dict[int, Club] = {}
         self._club_id: int | None = None
+        # The next deadline as far as this session knows: set by a full sweep, brought
+        # forward by each command's own deadline (never later than the stored one), so
+        # `catch_up` sweeps only when something may have fallen due.
+        self._next: datetime | None = None
+        self._known = False
+        self._housekept: datetime | None = None
 
     # -- the club of the console --
 
@@ -137,6 +145,7 @@ class ConsoleBot:
             await uow.clubs.save(club)
             await uow.commit()
         self._remember(club)
+        self._known = False  # another time zone may move what falls due when
         return club
 
     async def add_director(self, now: datetime, name: str) -> None:
@@ -145,6 +154,7 @@ class ConsoleBot:
         async with self.uow_factory() as uow:
             await uow.clubs.add_director(club.id, PLATFORM, name)
             await uow.commit()
+        self._known = False
 
     @property
     def club(self) -> Club:
@@ -202,24 +212,42 @@ class ConsoleBot:
                 # The console has no chat admins: say how to type as someone, director too.
                 reply = Reply((*reply.parts, msg("console.help")), reply.buttons, reply.private)
             self._print(now, chat, renderer, reply, self.club)
-            for row_id in response.held:  # the reply said it: the announcement went out
-                await self.outbox.mark_sent(row_id, at=now)
-        await self.drain(now)
+            # The reply said it: the announcements it carries went out.
+            await self.outbox.mark_all_sent(response.held, at=now)
+            if response.deadline is not None and not response.refused:
+                self._next = min(self._next or response.deadline, response.deadline)
+        if response is not None and PLATFORM in response.queued:
+            await self.drain(now)  # only the console's own rows print here
 
     async def sweep(self, now: datetime) -> datetime | None:
         """Apply what fell due by `now`, print the messages it caused; return the next
-        deadline."""
-        deadline = await sweep_due(uow_factory=self.uow_factory, config=self.config, now=now)
+        deadline. Prunes the bounded stores too when an hour passed since it last did."""
+        chores = self._housekept is None or now - self._housekept >= HOUSEKEEPING_EVERY
+        deadline = await sweep_due(
+            uow_factory=self.uow_factory, config=self.config, now=now, housekeeping=chores
+        )
+        if chores:
+            self._housekept = now
+        self._next, self._known = deadline, True
         await self.drain(now)
         return deadline
+
+    async def catch_up(self, now: datetime) -> datetime | None:
+        """Sweep only if something may have fallen due by `now` (or nothing is known
+        yet); return the next deadline. Commands re-arm it: no sweep after each one."""
+        if not self._known or (self._next is not None and self._next <= now):
+            return await self.sweep(now)
+        if self._housekept is not None and now - self._housekept >= HOUSEKEEPING_EVERY:
+            await housekeep(uow_factory=self.uow_factory, now=now)
+            self._housekept = now
+        return self._next
 
     async def drain(self, now: datetime) -> int:
         """Print and mark sent every console message waiting in the outbox."""
         printed = 0
         while True:
-            rows = await self.outbox.claim(PLATFORM, now=now, limit=50)
-            if not rows:
-                return printed
+            rows = await self.outbox.claim(PLATFORM, now=now, limit=DRAIN_BATCH)
+            shown: list[int] = []
             for row in rows:
                 club = await self._club(row.club_id)
                 language = str(row.payload.get("language") or club.language)
@@ -230,8 +258,13 @@ class ConsoleBot:
                     await self.outbox.mark_failed(row.id, at=now, error=f"bad payload: {error}")
                     continue
                 self._print(now, row.chat, renderer, reply, club)
-                await self.outbox.mark_sent(row.id, at=now)
-                printed += 1
+                shown.append(row.id)
+            # One transaction for the batch (a crash before it prints them again, as
+            # one per row did for the row in flight).
+            await self.outbox.mark_all_sent(shown, at=now)
+            printed += len(shown)
+            if len(rows) < DRAIN_BATCH:
+                return printed  # nothing more waits: printing queues nothing
 
     def _print(
         self, now: datetime, chat: str, renderer: Renderer, reply: Reply, club: Club

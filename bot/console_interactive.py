@@ -86,7 +86,7 @@ async def interactive(
         if runner is None:
             now = clock_now()
             await _keep_clock(bot, now)
-            await bot.sweep(now)
+            await bot.catch_up(now)
         if not stripped:
             continue
         try:

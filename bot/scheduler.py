@@ -3,8 +3,10 @@
 The database is the record of what must happen; `sweep_due` applies whatever fell due
 by now, each effect stamped with its own due time, and names the next deadline.
 APScheduler only wakes the process: one date job with a fixed id at that deadline,
-re-armed after every sweep, plus a safety sweep every minute. A job that fires twice,
-late, or not at all (the process was down) changes nothing: the next sweep catches up.
+re-armed after every sweep and brought forward by a command that set an earlier one
+(`poke`), plus a safety sweep every minute. A job that fires twice, late, or not at all
+(the process was down) changes nothing: the next sweep catches up. Housekeeping (pruning
+the bounded stores) runs at start and then hourly, never on the sweep's path.
 On PostgreSQL only the holder of the scheduler lock sweeps; the others try to take it
 over on every safety tick.
 """
@@ -27,9 +29,12 @@ log = logging.getLogger("clubtd.scheduler")
 
 DEADLINE_JOB = "clubtd-deadline"
 SAFETY_JOB = "clubtd-safety"
+HOUSEKEEPING_JOB = "clubtd-housekeeping"
 SAFETY_SECONDS = 60
+HOUSEKEEPING_SECONDS = 3600
 
 Sweep = Callable[[datetime], Awaitable[datetime | None]]
+Housekeep = Callable[[datetime], Awaitable[None]]
 
 
 class Lock(Protocol):
@@ -48,8 +53,12 @@ class Scheduler:
         lock: Lock | None = None,
         safety_seconds: float = SAFETY_SECONDS,
         after_sweep: Callable[[], Awaitable[None]] | None = None,
+        housekeep: Housekeep | None = None,
+        housekeeping_seconds: float = HOUSEKEEPING_SECONDS,
     ) -> None:
         self._sweep = sweep
+        self._housekeep = housekeep
+        self._housekeeping_seconds = housekeeping_seconds
         self._clock = clock
         self._lock = lock
         self._safety_seconds = safety_seconds
@@ -80,7 +89,19 @@ class Scheduler:
             coalesce=True,
             max_instances=1,
         )
+        if self._housekeep is not None:
+            self._aps.add_job(
+                self.housekeep_once,
+                "interval",
+                seconds=self._housekeeping_seconds,
+                id=HOUSEKEEPING_JOB,
+                replace_existing=True,
+                misfire_grace_time=None,
+                coalesce=True,
+                max_instances=1,
+            )
         await self.run_once()
+        await self.housekeep_once()
 
     async def stop(self) -> None:
         """Stop waking up and give the leadership away."""
@@ -92,9 +113,23 @@ class Scheduler:
                 await self._lock.release()
             self.leading = False
 
-    def poke(self) -> None:
-        """Sweep soon and re-arm: a command may have moved the next deadline."""
-        self._arm(self._clock.now())
+    def poke(self, deadline: datetime | None = None) -> None:
+        """Re-arm for a command's next deadline (None: it set none): the alarm moves
+        forward to it if it is earlier, nothing is swept before it falls due."""
+        if deadline is None:
+            return
+        armed = self.armed_at()
+        if armed is None or deadline < armed:
+            self._arm(max(deadline, self._clock.now()))
+
+    async def housekeep_once(self) -> None:
+        """Prune the bounded stores if this process leads (the lock the sweep takes)."""
+        if self._housekeep is None or not self.leading:
+            return
+        try:
+            await self._housekeep(self._clock.now())
+        except Exception:
+            log.exception("housekeeping failed; the next hour tries again")
 
     async def run_once(self) -> datetime | None:
         """Sweep what is due now if this process leads; re-arm the deadline job."""

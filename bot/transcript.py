@@ -103,7 +103,7 @@ class TranscriptRunner:
     async def advance(self, target: datetime) -> None:
         """Apply due work deadline by deadline up to `target`, then set the clock there."""
         assert self.clock is not None
-        deadline = await self.bot.sweep(self.now)
+        deadline = await self.bot.catch_up(self.now)
         while deadline is not None and deadline <= target:
             at = max(deadline, self.now)
             self.clock.advance_to(at)

@@ -44,6 +44,12 @@ class Response:
     # Outbox rows (announcements) this reply carries: the adapter marks them sent once
     # the reply went out in the command's chat, or releases them to the outbox sender.
     held: tuple[int, ...] = ()
+    # The next deadline of the tournament the command saved (None: it set none): the
+    # scheduler re-arms at it rather than sweeping after every command.
+    deadline: datetime | None = None
+    # The platforms it queued rows for that `held` does not cover (the console drains
+    # its outbox only when its own platform is among them).
+    queued: frozenset[str] = frozenset()
 
 
 async def handle(
@@ -81,7 +87,9 @@ async def handle(
     # anyone else it is refused before anything is opened. Typed, it only restricts.
     owner = parsed.options.pop("for", None)
     try:
-        async with uow_factory() as uow:
+        # A look-up takes no write lock (SQLite: DEFERRED); remembering its update id
+        # is its only write, made first.
+        async with uow_factory(read_only=not target.writes) as uow:
             if inv.update_id and not await uow.updates.remember(
                 inv.platform, inv.update_id, inv.now
             ):
@@ -90,6 +98,7 @@ async def handle(
                 await _use_club_of(uow, inv, club_hint, context)  # its language
                 raise Refused("button_not_yours")
             held: tuple[int, ...] = ()
+            deadline: datetime | None = None
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
                 await _speak_as_known(uow, inv, context)
@@ -110,11 +119,13 @@ async def handle(
                 # /club language:es is confirmed in Spanish: the club as it is now.
                 context.use(session.club)
                 held = tuple(session.held)
+                deadline = session.deadline
                 reply = session.bound(session.fuller_reply or reply)
                 if inv.private and session.player is not None and session.player.language:
                     context.language = session.player.language  # their own language
             await uow.commit()
-            return _response(reply, context, held=held)
+            queued = uow.outbox.queued
+            return _response(reply, context, held=held, deadline=deadline, queued=queued)
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
@@ -153,7 +164,13 @@ class _Context:
 
 
 def _response(
-    reply: Reply, context: _Context, *, refused: bool = False, held: tuple[int, ...] = ()
+    reply: Reply,
+    context: _Context,
+    *,
+    refused: bool = False,
+    held: tuple[int, ...] = (),
+    deadline: datetime | None = None,
+    queued: frozenset[str] = frozenset(),
 ) -> Response:
     return Response(
         reply,
@@ -163,6 +180,8 @@ def _response(
         refused,
         context.pictures,
         held,
+        deadline,
+        queued,
     )
 
 

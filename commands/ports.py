@@ -198,6 +198,11 @@ class Outbox(Protocol):
         `held_until`: leased to the adapter whose reply carries it); return their ids."""
         ...
 
+    @property
+    def queued(self) -> frozenset[str]:
+        """Return the platforms this unit of work queued rows for that no reply holds."""
+        ...
+
 
 class AuditLog(Protocol):
     async def add(
@@ -210,6 +215,10 @@ class AuditLog(Protocol):
         detail: Mapping[str, Any],
         at: datetime,
     ) -> None: ...
+    async def add_many(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Log several entries, each given as the keyword arguments of `add`."""
+        ...
+
     async def count(self, *, action: str, actor: str, since: datetime) -> int:
         """Return how many entries of `action` by exactly `actor` were logged since then."""
         ...
@@ -275,4 +284,7 @@ class UnitOfWork(Protocol):
 
 
 class UnitOfWorkFactory(Protocol):
-    def __call__(self) -> UnitOfWork: ...
+    """Make a unit of work; `read_only=True` for a look-up, which takes no write lock
+    (SQLite: its transaction begins DEFERRED) and should write nothing."""
+
+    def __call__(self, *, read_only: bool = False) -> UnitOfWork: ...

@@ -15,6 +15,7 @@ from typing import Any
 
 from commands import announce, quiet, web
 from commands.announce import Notice
+from commands.config import CommandConfig
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload
@@ -104,19 +105,6 @@ class Invocation:
     parsed: Parsed | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CommandConfig:
-    """Settings the use cases need, read once by the composition root."""
-
-    directors: frozenset[tuple[str, str]] = frozenset()  # (platform, user id)
-    default_timezone: str = "UTC"
-    default_language: str = "en"
-    default_club_name: str = "Club"
-    link_code_minutes: int = 60
-    # The public pages' base URL (CLUBTD_WEB_URL), for the links the bot gives (§6).
-    web_url: str = "http://127.0.0.1:8080"
-
-
 @dataclass
 class Session:
     uow: UnitOfWork
@@ -136,6 +124,9 @@ class Session:
     # An announcement to the chat the command came from that says all the reply says:
     # it becomes the reply, and is not posted there a second time.
     fuller_reply: Reply | None = None
+    # When the saved tournament next needs the scheduler (None: never): the caller re-arms
+    # its alarm at this time instead of sweeping every tournament after every command.
+    deadline: datetime | None = None
 
     @property
     def now(self) -> datetime:
@@ -278,26 +269,34 @@ class Session:
             said = announce.notices(state, self.events, names, link=link)
             self.notices = said + self.notices
             await self.uow.tournaments.save(state)
+            self.deadline = due.next_deadline(state)
             await self._record_sanctions(state)
-            for event in self.events:
-                if announce.is_audited(event):
-                    await self.uow.audit.add(
-                        club_id=self.club.id,
-                        tournament_id=state.id,
-                        actor="clubtd",
-                        action=type(event).__name__,
-                        detail=announce.detail(event),
-                        at=event.at,
-                    )
-        for action, detail in self.audit:
-            await self.uow.audit.add(
-                club_id=self.club.id,
-                tournament_id=state.id if state else None,
-                actor=self.actor,
-                action=action,
-                detail=detail,
-                at=self.now,
-            )
+        # One statement for the whole log: the rules' effects, then the people's acts.
+        tournament_id = state.id if state is not None else None
+        entries = [
+            {
+                "club_id": self.club.id,
+                "tournament_id": tournament_id,
+                "actor": "clubtd",
+                "action": type(event).__name__,
+                "detail": announce.detail(event),
+                "at": event.at,
+            }
+            for event in (self.events if state is not None else [])
+            if announce.is_audited(event)
+        ]
+        entries += [
+            {
+                "club_id": self.club.id,
+                "tournament_id": tournament_id,
+                "actor": self.actor,
+                "action": action,
+                "detail": detail,
+                "at": self.now,
+            }
+            for action, detail in self.audit
+        ]
+        await self.uow.audit.add_many(entries)
         chats = (
             await self.uow.clubs.chats(self.club.id)
             if any(n.player is None for n in self.notices)

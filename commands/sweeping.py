@@ -1,25 +1,33 @@
-"""The scheduler's use case: apply what fell due in every unfinished tournament."""
+"""The scheduler's use cases: apply what fell due in every unfinished tournament, and
+keep the bounded stores bounded (on their own, slower, clock)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from commands.ports import UnitOfWorkFactory
 from commands.session import CommandConfig, Invocation, Session
 from tournament import due
 
+# Pruning is a day-scale chore: once an hour (and at start) keeps every store bounded.
+HOUSEKEEPING_EVERY = timedelta(hours=1)
+
 
 async def sweep_due(
-    *, uow_factory: UnitOfWorkFactory, config: CommandConfig, now: datetime
+    *,
+    uow_factory: UnitOfWorkFactory,
+    config: CommandConfig,
+    now: datetime,
+    housekeeping: bool = True,
 ) -> datetime | None:
     """Apply everything due by `now`, one tournament per transaction; return the next
-    deadline of any tournament, or None when nothing waits."""
+    deadline of any tournament, or None when nothing waits. `housekeeping=False` leaves
+    the pruning to `housekeep` on its own timer."""
     async with uow_factory() as uow:
         unfinished = await uow.tournaments.unfinished()
-        # Bounded stores (docs/SECURITY.md): handled messages, used codes, old update
-        # ids and button tokens go on the scheduler's clock.
-        await uow.housekeeping.prune(now)
-        await uow.commit()
+        if housekeeping:
+            await uow.housekeeping.prune(now)
+            await uow.commit()
     deadlines: list[datetime] = []
     for tournament_id, club_id in unfinished:
         async with uow_factory() as uow:
@@ -44,7 +52,14 @@ async def sweep_due(
             session.adopt(state)
             await session.finish()
             await uow.commit()
-            deadline = due.next_deadline(state)
-            if deadline is not None:
-                deadlines.append(deadline)
+            if session.deadline is not None:
+                deadlines.append(session.deadline)
     return min(deadlines, default=None)
+
+
+async def housekeep(*, uow_factory: UnitOfWorkFactory, now: datetime) -> None:
+    """Prune the bounded stores (docs/SECURITY.md): handled messages, used codes, old
+    update ids and button tokens, as of `now`."""
+    async with uow_factory() as uow:
+        await uow.housekeeping.prune(now)
+        await uow.commit()

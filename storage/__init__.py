@@ -1,4 +1,4 @@
-"""Persistence: SQLModel tables, repositories returning `tournament/` objects, a unit of
+"""Persistence: SQLAlchemy Core tables, repositories returning `tournament/` objects, a unit of
 work, the outbox and migrations. SQLite by default, PostgreSQL by URL.
 
 Imports only `tournament` (and third-party libraries); `commands` reaches it through

@@ -8,6 +8,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from storage import sqlite_driver
+
 SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
@@ -15,7 +17,15 @@ SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA synchronous=NORMAL",
 )
 
-_SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
+# An execution option: this connection's transactions only read (see `reader`).
+READ_ONLY = "clubtd_read_only"
+
+_SQLITE_DRIVERS = {
+    "sqlite",
+    "sqlite+pysqlite",
+    "sqlite+aiosqlite",
+    f"sqlite+{sqlite_driver.DRIVER}",
+}
 _POSTGRES_DRIVERS = {
     "postgres",
     "postgresql",
@@ -27,11 +37,12 @@ _POSTGRES_DRIVERS = {
 
 
 def async_url(url: str | URL) -> URL:
-    """Return the URL with its async driver: aiosqlite for SQLite, asyncpg for PostgreSQL."""
+    """Return the URL with its async driver: pysqlite in the greenlet (storage/sqlite_driver)
+    for SQLite, asyncpg for PostgreSQL."""
     parsed = make_url(url)
     driver = parsed.drivername
     if driver in _SQLITE_DRIVERS:
-        return parsed.set(drivername="sqlite+aiosqlite")
+        return parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
     if driver in _POSTGRES_DRIVERS:
         query = dict(parsed.query)
         # libpq spells TLS "sslmode"; asyncpg takes the same values as "ssl".
@@ -50,6 +61,9 @@ def make_engine(url: str | URL, **options: Any) -> AsyncEngine:
     """Return an async engine for a settings URL (`sqlite:///clubtd.db`, `postgresql://...`)."""
     target = async_url(url)
     if target.get_backend_name() == "sqlite":
+        # One connection: units of work queue for it in the event loop (sqlite_driver).
+        options.setdefault("pool_size", 1)
+        options.setdefault("max_overflow", 0)
         engine = create_async_engine(target, **options)
         _tune_sqlite(engine)
         return engine
@@ -73,6 +87,17 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        # Every transaction takes the write lock up front, so two read-then-write
+        # A read-only unit of work (a look-up, the sender's reads) never takes the write
+        # lock: in WAL it reads a snapshot while another process writes.
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+            return
+        # Every other transaction takes the write lock up front, so two read-then-write
         # transactions queue on busy_timeout instead of failing with "database is locked".
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def reader(engine: AsyncEngine) -> AsyncEngine:
+    """Return the engine's read-only twin (same pool): on SQLite its transactions begin
+    DEFERRED, taking no write lock; on PostgreSQL it is the engine itself."""
+    return engine.execution_options(**{READ_ONLY: True}) if is_sqlite(engine) else engine

@@ -18,6 +18,7 @@ from sqlalchemy import Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
+from storage.engine import reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -27,10 +28,21 @@ EXPIRED = "expired"
 FAILED = "failed"
 
 DEFAULT_LEASE = timedelta(minutes=2)
+# 11 values a row: well under SQLite's 32,766 variables a statement.
+SQLITE_ROWS_PER_INSERT = 500
+SQLITE_MANY_ROWS = 4  # from this many rows one multi-row INSERT is faster
 
 
 class SqlOutbox(SqlRepository):
     """Queue messages inside a unit of work."""
+
+    _queued: frozenset[str] = frozenset()
+
+    @property
+    def queued(self) -> frozenset[str]:
+        """Return the platforms this unit of work queued rows for that no reply holds
+        (a sender with none to send need not look)."""
+        return self._queued
 
     async def add(
         self,
@@ -66,6 +78,7 @@ class SqlOutbox(SqlRepository):
         releases it); if the process dies first, the sender sends it after the lease."""
         if not messages:
             return []
+        self._queued |= {m["platform"] for m in messages if not m.get("held_until")}
         conn = await self._conn()
         c = t.outbox.c
         superseding = {
@@ -107,6 +120,16 @@ class SqlOutbox(SqlRepository):
             key = (m["platform"], m["chat"], m.get("coalesce"))
             if m.get("coalesce") and last[key] != index:  # type: ignore[index]
                 rows[index]["status"] = SUPERSEDED
+        if self._dialect == "sqlite" and len(rows) >= SQLITE_MANY_ROWS:
+            # One multi-row INSERT (SQLAlchemy sends one per row when it must keep the
+            # order): SQLite numbers the rows of one statement upwards, in VALUES order.
+            # Its compiling costs ~3 cached single inserts, so only for a batch.
+            ids: list[int] = []
+            for start in range(0, len(rows), SQLITE_ROWS_PER_INSERT):
+                chunk = rows[start : start + SQLITE_ROWS_PER_INSERT]
+                query = insert(t.outbox).values(chunk).returning(t.outbox.c.id)
+                ids += sorted(int(i) for i in (await conn.execute(query)).scalars())
+            return ids
         query = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
         return [int(i) for i in (await conn.execute(query, rows)).scalars()]
 
@@ -147,6 +170,7 @@ class OutboxStore:
 
     def __init__(self, engine: AsyncEngine, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self._engine = engine
+        self._reader = reader(engine)  # reads take no write lock (SQLite: DEFERRED)
         self._lease = lease
 
     async def claim(self, platform: str, *, now: datetime, limit: int = 20) -> list[OutboxRow]:
@@ -213,6 +237,26 @@ class OutboxStore:
             last_error=error,
         )
 
+    async def mark_all_sent(self, row_ids: Sequence[int], *, at: datetime) -> None:
+        """Record that these rows went out, in one transaction (the console prints a
+        batch, then marks it); a row already marked or gone is left as it is."""
+        if not row_ids:
+            return
+        c = t.outbox.c
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(t.outbox)
+                .where(c.id.in_(list(row_ids)))
+                .values(
+                    status=SENT,
+                    sent_at=at,
+                    last_attempt_at=at,
+                    attempts=c.attempts + 1,
+                    leased_until=None,
+                    last_error=None,
+                )
+            )
+
     async def release(self, row_id: int, *, at: datetime) -> None:
         """Hand a held row to the sender now: the reply that carried it did not go out.
 
@@ -231,7 +275,7 @@ class OutboxStore:
     async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Return the payloads of these rows."""
         query = select(t.outbox.c.id, t.outbox.c.payload).where(t.outbox.c.id.in_(row_ids))
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             return {int(r.id): dict(r.payload) for r in await conn.execute(query)}
 
     async def release_as(self, row_id: int, payload: Mapping[str, Any], *, at: datetime) -> None:
@@ -288,7 +332,7 @@ class OutboxStore:
             .order_by(c.sent_at.desc(), c.id.desc())
             .limit(1)
         )
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             value = (await conn.execute(query)).scalar_one_or_none()
         return None if value is None else str(value)
 
@@ -298,5 +342,5 @@ class OutboxStore:
         query = select(func.count()).select_from(t.outbox).where(c.status == PENDING)
         if platform is not None:
             query = query.where(c.platform == platform)
-        async with self._engine.begin() as conn:
+        async with self._reader.connect() as conn:
             return int((await conn.execute(query)).scalar_one())

@@ -1,4 +1,8 @@
-"""Every table of clubtd, as SQLModel classes; the repositories map them to core types.
+"""Every table of clubtd, as SQLAlchemy Core tables; the repositories map them to core
+types.
+
+Plain Core, not SQLModel classes: building the pydantic models cost ~0.4 s of every
+start-up (`clubtd export`, the console) for columns nobody read as models (issue 17).
 
 Child tables of a tournament have their own id, so reading them by id gives the order
 they were added in (the order of the state's dicts), and a UNIQUE pair that makes each
@@ -8,367 +12,426 @@ effect idempotent below the code (ARCHITECTURE idea 1).
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any
-
-from sqlalchemy import BigInteger, Index, String, Table, UniqueConstraint, true
-from sqlmodel import Field, SQLModel
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    text,
+    true,
+)
 
 from storage.types import JSONType, UTCDateTime
 
-SQLModel.metadata.naming_convention = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-metadata = SQLModel.metadata
-
-CASCADE = "CASCADE"
-SET_NULL = "SET NULL"
-RESTRICT = "RESTRICT"
-
-
-def _fk(target: str, ondelete: str = CASCADE, *, index: bool = False) -> Any:
-    return Field(foreign_key=target, ondelete=ondelete, index=index)  # type: ignore[call-overload]
-
-
-def _opt_fk(target: str, ondelete: str = SET_NULL) -> Any:
-    return Field(default=None, foreign_key=target, ondelete=ondelete)  # type: ignore[call-overload]
-
-
-def _time() -> Any:
-    return Field(sa_type=UTCDateTime)
-
-
-def _opt_time() -> Any:
-    return Field(default=None, sa_type=UTCDateTime)
-
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
 
 # -- clubs and people --
 
-
-class ClubRecord(SQLModel, table=True):
-    __tablename__ = "clubs"
-
-    id: int | None = Field(default=None, primary_key=True)
-    name: str
-    timezone: str
-    language: str
-    pictures: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
-    approval: bool | None = None  # approving members (HGV-1.4); None: each preset says
+clubs = Table(
+    "clubs",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("name", String(), nullable=False),
+    Column("timezone", String(), nullable=False),
+    Column("language", String(), nullable=False),
+    Column("pictures", Boolean(), nullable=False, default=True, server_default=true()),
+    Column(
+        "approval", Boolean(), nullable=True
+    ),  # approving members (HGV-1.4); None: each preset says
     # The public pages' secret path (INTERFACE §6): None while the pages are off.
-    web_token: str | None = Field(default=None, unique=True)
-    created_at: datetime = _time()
+    Column("web_token", String(), nullable=True, unique=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    # Bumped with every change to the club's players, accounts or directors: a process
+    # caches the roster and checks this one number (storage/repositories/roster.py).
+    Column("roster_version", Integer(), nullable=False, default=0, server_default=text("0")),
+)
 
-
-class ChatRecord(SQLModel, table=True):
-    __tablename__ = "chats"
-    __table_args__ = (UniqueConstraint("platform", "chat"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    platform: str
-    chat: str
-    club_id: int = _fk("clubs.id", index=True)
+chats = Table(
+    "chats",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("platform", String(), nullable=False),
+    Column("chat", String(), nullable=False),
+    Column(
+        "club_id",
+        Integer(),
+        ForeignKey("clubs.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
     # "pending": joined with a link code, not yet confirmed by a director of the club;
     # it gets no announcements and runs no commands until then.
-    status: str = "active"
+    Column("status", String(), nullable=False, default="active"),
+    UniqueConstraint("platform", "chat"),
+)
 
+link_codes = Table(
+    "link_codes",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "code", String(), nullable=False, unique=True
+    ),  # the SHA-256 of the code: the code itself is not kept
+    Column(
+        "club_id",
+        Integer(),
+        ForeignKey("clubs.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("used_at", UTCDateTime(), nullable=True),
+    Column(
+        "created_by", String(), nullable=False, default=""
+    ),  # "platform:user" of the director who asked for it
+)
 
-class LinkCodeRecord(SQLModel, table=True):
-    __tablename__ = "link_codes"
+directors = Table(
+    "directors",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column("platform", String(), nullable=False),
+    Column("external_id", String(), nullable=False),
+    UniqueConstraint("club_id", "platform", "external_id"),
+)
 
-    id: int | None = Field(default=None, primary_key=True)
-    code: str = Field(unique=True)  # the SHA-256 of the code: the code itself is not kept
-    club_id: int = _fk("clubs.id", index=True)
-    expires_at: datetime = _time()
-    used_at: datetime | None = _opt_time()
-    created_by: str = ""  # "platform:user" of the director who asked for it
-
-
-class DirectorRecord(SQLModel, table=True):
-    __tablename__ = "directors"
-    __table_args__ = (UniqueConstraint("club_id", "platform", "external_id"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id")
-    platform: str
-    external_id: str
-
-
-class PlayerRecord(SQLModel, table=True):
-    __tablename__ = "players"
+players = Table(
+    "players",
+    metadata,
     # Unique: two people registering one name at the same moment get one player, on
     # PostgreSQL too (a check-then-insert alone lets both through).
-    __table_args__ = (Index(None, "club_id", "name_key", unique=True),)
+    Column("id", Integer(), primary_key=True),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(), nullable=False),
+    Column(
+        "name_key", String(), nullable=False
+    ),  # the name folded for look-ups: casefold, single spaces
+    Column("born", Date(), nullable=True),
+    Column("member", Boolean(), nullable=False, default=True),
+    Column("novice", Boolean(), nullable=False, default=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("language", String(), nullable=True),  # of their direct messages; None: the club's
+    Index(None, "club_id", "name_key", unique=True),
+)
 
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id")
-    name: str
-    name_key: str  # the name folded for look-ups: casefold, single spaces
-    born: date | None = None
-    member: bool = True
-    novice: bool = False
-    created_at: datetime = _time()
-    language: str | None = None  # of their direct messages; None: the club's
-
-
-class AccountRecord(SQLModel, table=True):
-    __tablename__ = "accounts"
-    __table_args__ = (
-        UniqueConstraint("club_id", "platform", "external_id"),
-        Index(None, "platform", "external_id"),  # the clubs of an account, in any club
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    player_id: int = _fk("players.id", index=True)
-    club_id: int = _fk("clubs.id")
-    platform: str
-    external_id: str
-
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "player_id",
+        Integer(),
+        ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column("platform", String(), nullable=False),
+    Column("external_id", String(), nullable=False),
+    UniqueConstraint("club_id", "platform", "external_id"),
+    Index(None, "platform", "external_id"),  # the clubs of an account, in any club
+)
 
 # -- tournaments and their facts --
 
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(), nullable=False),
+    Column("name_key", String(), nullable=False),
+    Column("preset_name", String(), nullable=False),
+    Column("overrides", JSONType, nullable=False, default=dict),
+    Column("start", UTCDateTime(), nullable=False),
+    Column("seed", BigInteger(), nullable=False),
+    Column("status", String(), nullable=False),
+    Column("official", Boolean(), nullable=False, default=True),
+    Column("created_at", UTCDateTime(), nullable=True),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Column("draw", JSONType, nullable=True),
+    Column("groups", JSONType, nullable=False, default=list),
+    Column("version", Integer(), nullable=False, default=1),
+    Index(None, "club_id", "status", "start"),
+    Index(None, "club_id", "name_key"),
+)
 
-class TournamentRecord(SQLModel, table=True):
-    __tablename__ = "tournaments"
-    __table_args__ = (
-        Index(None, "club_id", "status", "start"),
-        Index(None, "club_id", "name_key"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id")
-    name: str
-    name_key: str
-    preset_name: str
-    overrides: dict[str, str] = Field(default_factory=dict, sa_type=JSONType)
-    start: datetime = _time()
-    seed: int = Field(sa_type=BigInteger)
-    status: str
-    official: bool = True
-    created_at: datetime | None = _opt_time()
-    finished_at: datetime | None = _opt_time()
-    draw: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
-    groups: list[Any] = Field(default_factory=list, sa_type=JSONType)
-    version: int = 1
-
-
-class EntryRecord(SQLModel, table=True):
-    __tablename__ = "entries"
-    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int = _fk("tournaments.id")
+entries = Table(
+    "entries",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
     # A player's history must not vanish with the player: RESTRICT, not CASCADE.
-    player_id: int = _fk("players.id", RESTRICT, index=True)
-    registered_at: datetime = _time()
-    status: str
-    approved: bool = True
-    confirmed_at: datetime | None = _opt_time()
-    withdrawn_at: datetime | None = _opt_time()
-    seed: int | None = None
-    born: date | None = None
-    novice: bool = False
-    knockout_forfeit: bool = False
-    presence: list[Any] = Field(default_factory=list, sa_type=JSONType)
+    Column(
+        "player_id",
+        Integer(),
+        ForeignKey("players.id", ondelete="RESTRICT"),
+        nullable=False,
+        index=True,
+    ),
+    Column("registered_at", UTCDateTime(), nullable=False),
+    Column("status", String(), nullable=False),
+    Column("approved", Boolean(), nullable=False, default=True),
+    Column("confirmed_at", UTCDateTime(), nullable=True),
+    Column("withdrawn_at", UTCDateTime(), nullable=True),
+    Column("seed", Integer(), nullable=True),
+    Column("born", Date(), nullable=True),
+    Column("novice", Boolean(), nullable=False, default=False),
+    Column("knockout_forfeit", Boolean(), nullable=False, default=False),
+    Column("presence", JSONType, nullable=False, default=list),
+    UniqueConstraint("tournament_id", "player_id"),
+)
 
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("number", Integer(), nullable=False),
+    Column("stage", String(), nullable=False),
+    Column("round", Integer(), nullable=False),
+    Column("length", Integer(), nullable=False),
+    Column("white", Integer(), nullable=True),
+    Column("black", Integer(), nullable=True),
+    Column("start", UTCDateTime(), nullable=True),
+    Column("group_name", String(), nullable=True),
+    Column("bracket_key", String(), nullable=True),
+    Column("round_name", String(), nullable=True),
+    Column("bracket_index", Integer(), nullable=False, default=0),
+    Column("white_from", String(), nullable=True),
+    Column("black_from", String(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=True),
+    Column("status", String(), nullable=False),
+    Column("white_score", Integer(), nullable=False, default=0),
+    Column("black_score", Integer(), nullable=False, default=0),
+    Column("winner", Integer(), nullable=True),
+    Column("forfeited_by", JSONType, nullable=False, default=list),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Column("report", JSONType, nullable=True),
+    Column(
+        "report_seq", Integer(), nullable=False, default=0
+    ),  # the last report number given in the match (0008)
+    Column("disputed_by", Integer(), nullable=True),
+    Column("games", JSONType, nullable=False, default=list),
+    Column("tiebreaks", JSONType, nullable=False, default=list),
+    Column("lot_winner", String(), nullable=True),
+    Column("pauses", JSONType, nullable=False, default=list),
+    UniqueConstraint("tournament_id", "number"),
+)
 
-class MatchRecord(SQLModel, table=True):
-    __tablename__ = "matches"
-    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+penalties = Table(
+    "penalties",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("key", String(), nullable=False),
+    Column("match_number", Integer(), nullable=False),
+    Column("against", Integer(), nullable=False),
+    Column("points", Integer(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("cancelled", Boolean(), nullable=False, default=False),
+    UniqueConstraint("tournament_id", "key"),
+)
 
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int = _fk("tournaments.id")
-    number: int
-    stage: str
-    round: int
-    length: int
-    white: int | None = None
-    black: int | None = None
-    start: datetime | None = _opt_time()
-    group_name: str | None = None
-    bracket_key: str | None = None
-    round_name: str | None = None
-    bracket_index: int = 0
-    white_from: str | None = None
-    black_from: str | None = None
-    created_at: datetime | None = _opt_time()
-    status: str
-    white_score: int = 0
-    black_score: int = 0
-    winner: int | None = None
-    forfeited_by: list[int] = Field(default_factory=list, sa_type=JSONType)
-    finished_at: datetime | None = _opt_time()
-    report: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
-    report_seq: int = 0  # the last report number given in the match (0008)
-    disputed_by: int | None = None
-    games: list[Any] = Field(default_factory=list, sa_type=JSONType)
-    tiebreaks: list[Any] = Field(default_factory=list, sa_type=JSONType)
-    lot_winner: str | None = None
-    pauses: list[Any] = Field(default_factory=list, sa_type=JSONType)
+# An automatic effect applied once: its key and when it was due.
+done_actions = Table(
+    "done_actions",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("key", String(), nullable=False),
+    Column("due", UTCDateTime(), nullable=False),
+    UniqueConstraint("tournament_id", "key"),
+)
 
-
-class PenaltyRecord(SQLModel, table=True):
-    __tablename__ = "penalties"
-    __table_args__ = (UniqueConstraint("tournament_id", "key"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int = _fk("tournaments.id")
-    key: str
-    match_number: int
-    against: int
-    points: int
-    at: datetime = _time()
-    cancelled: bool = False
-
-
-class DoneRecord(SQLModel, table=True):
-    """An automatic effect applied once: its key and when it was due."""
-
-    __tablename__ = "done_actions"
-    __table_args__ = (UniqueConstraint("tournament_id", "key"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int = _fk("tournaments.id")
-    key: str
-    due: datetime = _time()
-
-
-class PlacementRecord(SQLModel, table=True):
-    __tablename__ = "placements"
-    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int = _fk("tournaments.id")
-    player_id: int = _fk("players.id", RESTRICT, index=True)
-    ordinal: int  # position in the state's list, which is the order results are shown in
-    place: int | None = None
-    points: str = Field(sa_type=String(16))  # a decimal string, e.g. "2.30"
-
+placements = Table(
+    "placements",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column(
+        "player_id",
+        Integer(),
+        ForeignKey("players.id", ondelete="RESTRICT"),
+        nullable=False,
+        index=True,
+    ),
+    Column(
+        "ordinal", Integer(), nullable=False
+    ),  # position in the state's list, which is the order results are shown in
+    Column("place", Integer(), nullable=True),
+    Column("points", String(16), nullable=False),  # a decimal string, e.g. "2.30"
+    UniqueConstraint("tournament_id", "player_id"),
+)
 
 # -- club-wide records --
 
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "club_id",
+        Integer(),
+        ForeignKey("clubs.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column(
+        "player_id",
+        Integer(),
+        ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("reason", String(), nullable=False),
+    Column("origin", Integer(), ForeignKey("tournaments.id", ondelete="SET NULL"), nullable=True),
+    Column(
+        "applies_to", Integer(), ForeignKey("tournaments.id", ondelete="SET NULL"), nullable=True
+    ),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("note", String(), nullable=False, default=""),
+    Column("kind", String(), nullable=False, default="suspension"),
+    Column("active", Boolean(), nullable=False, default=True),
+    Column("ended_at", UTCDateTime(), nullable=True),
+    Column("ended_by", String(), nullable=False, default=""),
+    Column("ended_note", String(), nullable=False, default=""),
+)
 
-class SanctionRecord(SQLModel, table=True):
-    __tablename__ = "sanctions"
+ranking_imports = Table(
+    "imported_rankings",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column(
+        "game", String(), nullable=False
+    ),  # each game has its own ranking: "backgammon", "draughts"
+    Column(
+        "player_id",
+        Integer(),
+        ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("position", Integer(), nullable=False),
+    Column("points", String(32), nullable=False),  # a decimal string: exact on every database
+    Column("imported_at", UTCDateTime(), nullable=True),  # the season it belongs to
+    UniqueConstraint("club_id", "game", "player_id"),
+)
 
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id", index=True)
-    player_id: int = _fk("players.id", index=True)
-    reason: str
-    origin: int | None = _opt_fk("tournaments.id")
-    applies_to: int | None = _opt_fk("tournaments.id")
-    created_at: datetime = _time()
-    note: str = ""
-    kind: str = "suspension"
-    active: bool = True
-    ended_at: datetime | None = _opt_time()
-    ended_by: str = ""
-    ended_note: str = ""
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column(
+        "club_id",
+        Integer(),
+        ForeignKey("clubs.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("platform", String(), nullable=False),
+    Column("chat", String(), nullable=False),
+    Column("payload", JSONType, nullable=False, default=dict),
+    Column("coalesce_key", String(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=True),
+    Column(
+        "status", String(), nullable=False, default="pending"
+    ),  # pending | sent | superseded | expired | failed
+    Column("attempts", Integer(), nullable=False, default=0),
+    Column("next_attempt_at", UTCDateTime(), nullable=False),
+    Column("leased_until", UTCDateTime(), nullable=True),
+    Column("last_attempt_at", UTCDateTime(), nullable=True),
+    Column("sent_at", UTCDateTime(), nullable=True),
+    Column("platform_message_id", String(), nullable=True),
+    Column("last_error", String(), nullable=True),
+    Index(None, "platform", "chat", "coalesce_key", "status"),
+    Index(None, "platform", "status", "next_attempt_at"),
+)
 
+processed_updates = Table(
+    "processed_updates",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("platform", String(), nullable=False),
+    Column("update_id", String(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False, index=True),
+    UniqueConstraint("platform", "update_id"),
+)
 
-class RankingImportRecord(SQLModel, table=True):
-    __tablename__ = "imported_rankings"
-    __table_args__ = (UniqueConstraint("club_id", "game", "player_id"),)
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer(), primary_key=True),
+    Column("club_id", Integer(), ForeignKey("clubs.id", ondelete="SET NULL"), nullable=True),
+    Column(
+        "tournament_id",
+        Integer(),
+        ForeignKey("tournaments.id", ondelete="SET NULL"),
+        nullable=True,
+    ),
+    Column("actor", String(), nullable=False),
+    Column("action", String(), nullable=False),
+    Column("detail", JSONType, nullable=False, default=dict),
+    Column("at", UTCDateTime(), nullable=False),
+    Index(None, "club_id", "at"),
+    Index(None, "tournament_id"),
+)
 
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id")
-    game: str  # each game has its own ranking: "backgammon", "draughts"
-    player_id: int = _fk("players.id", index=True)
-    position: int
-    points: str = Field(sa_type=String(32))  # a decimal string: exact on every database
-    imported_at: datetime | None = _opt_time()  # the season it belongs to
+# A button command too long for Telegram's 64-byte callback data, by its token.
+button_tokens = Table(
+    "button_tokens",
+    metadata,
+    Column("token", String(), primary_key=True),
+    Column("command", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False, index=True),
+)
 
-
-class OutboxRecord(SQLModel, table=True):
-    __tablename__ = "outbox"
-    __table_args__ = (
-        Index(None, "platform", "status", "next_attempt_at"),
-        Index(None, "platform", "chat", "coalesce_key", "status"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int = _fk("clubs.id", index=True)
-    platform: str
-    chat: str
-    payload: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
-    coalesce_key: str | None = None
-    created_at: datetime = _time()
-    expires_at: datetime | None = _opt_time()
-    status: str = "pending"  # pending | sent | superseded | expired | failed
-    attempts: int = 0
-    next_attempt_at: datetime = _time()
-    leased_until: datetime | None = _opt_time()
-    last_attempt_at: datetime | None = _opt_time()
-    sent_at: datetime | None = _opt_time()
-    platform_message_id: str | None = None
-    last_error: str | None = None
-
-
-class ProcessedUpdateRecord(SQLModel, table=True):
-    __tablename__ = "processed_updates"
-    __table_args__ = (UniqueConstraint("platform", "update_id"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    platform: str
-    update_id: str
-    at: datetime = Field(sa_type=UTCDateTime, index=True)
-
-
-class AuditRecord(SQLModel, table=True):
-    __tablename__ = "audit_log"
-    __table_args__ = (Index(None, "club_id", "at"), Index(None, "tournament_id"))
-
-    id: int | None = Field(default=None, primary_key=True)
-    club_id: int | None = _opt_fk("clubs.id")
-    tournament_id: int | None = _opt_fk("tournaments.id")
-    actor: str
-    action: str
-    detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
-    at: datetime = _time()
-
-
-class ButtonTokenRecord(SQLModel, table=True):
-    """A button command too long for Telegram's 64-byte callback data, by its token."""
-
-    __tablename__ = "button_tokens"
-
-    token: str = Field(primary_key=True)
-    command: str
-    created_at: datetime = Field(sa_type=UTCDateTime, index=True)
-
-
-class MetaRecord(SQLModel, table=True):
-    __tablename__ = "meta"
-
-    key: str = Field(primary_key=True)
-    value: str
-
-
-def table_of(model: type[SQLModel]) -> Table:
-    """Return the Core table of a record class."""
-    table: Table = model.__table__  # type: ignore[attr-defined]
-    return table
-
-
-clubs = table_of(ClubRecord)
-chats = table_of(ChatRecord)
-link_codes = table_of(LinkCodeRecord)
-directors = table_of(DirectorRecord)
-players = table_of(PlayerRecord)
-accounts = table_of(AccountRecord)
-tournaments = table_of(TournamentRecord)
-entries = table_of(EntryRecord)
-matches = table_of(MatchRecord)
-penalties = table_of(PenaltyRecord)
-done_actions = table_of(DoneRecord)
-placements = table_of(PlacementRecord)
-sanctions = table_of(SanctionRecord)
-ranking_imports = table_of(RankingImportRecord)
-outbox = table_of(OutboxRecord)
-processed_updates = table_of(ProcessedUpdateRecord)
-audit_log = table_of(AuditRecord)
-button_tokens = table_of(ButtonTokenRecord)
-meta = table_of(MetaRecord)
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(), primary_key=True),
+    Column("value", String(), nullable=False),
+)

@@ -7,21 +7,23 @@
         await uow.commit()
 
 Leaving the block without `commit()` rolls back. On SQLite the transaction begins
-IMMEDIATE (writers queue on the busy timeout); on PostgreSQL `for_update` locks the
-tournament row until commit.
+IMMEDIATE (writers queue on the busy timeout), or DEFERRED for a unit of work made
+`read_only` (a look-up: it takes no write lock, and should write nothing; a write it
+does anyway takes the lock then); on PostgreSQL `for_update` locks the tournament row
+until commit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import TracebackType
-from typing import Self
+from typing import Protocol, Self
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from storage.engine import is_sqlite
+from storage.engine import is_sqlite, reader
 from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
 from storage.outbox import SqlOutbox
+from storage.repositories.base import release_connection
 from storage.repositories.club_records import (
     SqlAuditLog,
     SqlMeta,
@@ -31,6 +33,7 @@ from storage.repositories.club_records import (
 )
 from storage.repositories.clubs import SqlClubRepository
 from storage.repositories.players import SqlPlayerRepository
+from storage.repositories.roster import RosterCache, RosterView
 from storage.repositories.tournaments import SqlTournamentRepository, StateCache
 
 
@@ -50,8 +53,17 @@ class SqlUnitOfWork:
     housekeeping: SqlHousekeeping
     session: AsyncSession
 
-    def __init__(self, engine: AsyncEngine, cache: StateCache | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        cache: StateCache | None = None,
+        *,
+        bind: AsyncEngine | None = None,
+        rosters: RosterCache | None = None,
+    ) -> None:
         self._engine = engine
+        self._rosters = rosters
+        self._bind = bind or engine  # the engine's reader for a read-only unit of work
         self._entered = False
         self._cache = cache
 
@@ -59,10 +71,11 @@ class SqlUnitOfWork:
         if self._entered:
             raise RuntimeError("a unit of work is used once: make a new one")
         self._entered = True
-        session = AsyncSession(self._engine, expire_on_commit=False)
+        session = AsyncSession(self._bind, expire_on_commit=False)
         self.session = session
-        self.clubs = SqlClubRepository(session)
-        self.players = SqlPlayerRepository(session)
+        self._roster = RosterView(session, self._rosters)
+        self.clubs = SqlClubRepository(session, self._roster)
+        self.players = SqlPlayerRepository(session, self._roster)
         self.tournaments = SqlTournamentRepository(
             session, self._cache, serialised=is_sqlite(self._engine)
         )
@@ -86,12 +99,15 @@ class SqlUnitOfWork:
             # Evict before the transaction ends: nobody else may see a state this unit of
             # work changed without committing (after a commit nothing is left to evict).
             self.tournaments.forget()
+            self._roster.forget()
             # Whatever was not committed is undone: an exception, a forgotten commit.
+            release_connection(self.session)
             await self.session.rollback()
         finally:
             await self.session.close()
 
     async def commit(self) -> None:
+        release_connection(self.session)
         try:
             await self.session.commit()
         except BaseException:
@@ -102,17 +118,25 @@ class SqlUnitOfWork:
     async def rollback(self) -> None:
         # What the tournaments repository remembers as stored is about to be undone.
         self.tournaments.forget()
+        self._roster.forget()
+        release_connection(self.session)
         await self.session.rollback()
 
 
-def unit_of_work_factory(
-    engine: AsyncEngine, *, cache: bool = True
-) -> Callable[[], SqlUnitOfWork]:
-    """Return a callable that makes a fresh unit of work on `engine`; its units share a
-    cache of loaded tournaments unless `cache` is False (one cache per factory)."""
-    shared = StateCache() if cache else None
+class UnitOfWorkFactory(Protocol):
+    def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
 
-    def make() -> SqlUnitOfWork:
-        return SqlUnitOfWork(engine, shared)
+
+def unit_of_work_factory(engine: AsyncEngine, *, cache: bool = True) -> UnitOfWorkFactory:
+    """Return a callable that makes a fresh unit of work on `engine` (`read_only=True`:
+    a look-up's, which takes no write lock); its units share a cache of loaded
+    tournaments and of club rosters unless `cache` is False (one cache per factory)."""
+    shared = StateCache() if cache else None
+    rosters = RosterCache() if cache else None
+    readonly = reader(engine)
+
+    def make(*, read_only: bool = False) -> SqlUnitOfWork:
+        bind = readonly if read_only else None
+        return SqlUnitOfWork(engine, shared, bind=bind, rosters=rosters)
 
     return make

@@ -19,6 +19,26 @@ class StaleState(RuntimeError):
     """The tournament changed in the database since it was loaded; load it again."""
 
 
+# The transaction's connection, kept in the session's `info` until the unit of work
+# ends its transaction (`release_connection`): asking the session each time is a
+# greenlet switch and ~0.1 ms, eight times a command (issue 17).
+_CONNECTION = "clubtd_connection"
+
+
+async def connection_of(session: AsyncSession) -> AsyncConnection:
+    """Return the connection of the session's transaction, beginning it if need be."""
+    conn: AsyncConnection | None = session.info.get(_CONNECTION)
+    if conn is None:
+        conn = await session.connection()
+        session.info[_CONNECTION] = conn
+    return conn
+
+
+def release_connection(session: AsyncSession) -> None:
+    """Forget the kept connection: the transaction is about to end (commit, rollback)."""
+    session.info.pop(_CONNECTION, None)
+
+
 class SqlRepository:
     """A repository working inside one unit of work's session and transaction."""
 
@@ -26,7 +46,7 @@ class SqlRepository:
         self._session = session
 
     async def _conn(self) -> AsyncConnection:
-        return await self._session.connection()
+        return await connection_of(self._session)
 
     @property
     def _dialect(self) -> str:

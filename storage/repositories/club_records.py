@@ -126,6 +126,9 @@ class SqlRankingRepository(SqlRepository):
             await conn.execute(insert(t.ranking_imports), values)
 
 
+_AUDIT_INSERT = insert(t.audit_log)  # built once: a command logs one or two entries
+
+
 class SqlAuditLog(SqlRepository):
     """Who did what, when: every director's act and automatic effect."""
 
@@ -139,15 +142,24 @@ class SqlAuditLog(SqlRepository):
         detail: Mapping[str, Any],
         at: datetime,
     ) -> None:
-        values = {
-            "club_id": club_id,
-            "tournament_id": tournament_id,
-            "actor": actor,
-            "action": action,
-            "detail": dict(detail),
-            "at": at,
-        }
-        await (await self._conn()).execute(insert(t.audit_log).values(values))
+        await self.add_many(
+            [
+                {
+                    "club_id": club_id,
+                    "tournament_id": tournament_id,
+                    "actor": actor,
+                    "action": action,
+                    "detail": detail,
+                    "at": at,
+                }
+            ]
+        )
+
+    async def add_many(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Log several entries (keyword sets of `add`) with one statement."""
+        if entries:
+            rows = [{**entry, "detail": dict(entry["detail"])} for entry in entries]
+            await (await self._conn()).execute(_AUDIT_INSERT, rows)
 
     async def count(self, *, action: str, actor: str, since: datetime) -> int:
         """Return how many entries of `action` by exactly `actor` were logged since then."""

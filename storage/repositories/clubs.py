@@ -6,14 +6,27 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import Row, bindparam, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
+from storage.repositories.roster import RosterView
 from tournament.club import Club
 
 ACTIVE = "active"
 PENDING = "pending"
+
+
+_FOR_CHAT = (
+    select(t.clubs)
+    .join(t.chats, t.chats.c.club_id == t.clubs.c.id)
+    .where(
+        t.chats.c.platform == bindparam("platform"),
+        t.chats.c.chat == bindparam("chat"),
+        t.chats.c.status == ACTIVE,
+    )
+)
 
 
 def code_hash(code: str) -> str:
@@ -35,18 +48,21 @@ def _club(row: Row[Any]) -> Club:
 class SqlClubRepository(SqlRepository):
     """Clubs and how chats and people reach them."""
 
+    def __init__(self, session: AsyncSession, roster: RosterView | None = None) -> None:
+        super().__init__(session)
+        self._roster = roster or RosterView(session, None)
+
+    def _club(self, row: Row[Any]) -> Club:
+        """Map a club row, noting its roster version for this unit of work."""
+        self._roster.saw(row.id, row.roster_version)
+        return _club(row)
+
     async def for_chat(self, platform: str, chat: str) -> Club | None:
-        query = (
-            select(t.clubs)
-            .join(t.chats, t.chats.c.club_id == t.clubs.c.id)
-            .where(
-                t.chats.c.platform == platform,
-                t.chats.c.chat == chat,
-                t.chats.c.status == ACTIVE,
-            )
-        )
-        row = (await (await self._conn()).execute(query)).first()
-        return None if row is None else _club(row)
+        query = _FOR_CHAT  # built once: every command asks it
+        row = (
+            await (await self._conn()).execute(query, {"platform": platform, "chat": chat})
+        ).first()
+        return None if row is None else self._club(row)
 
     async def pending_for_chat(self, platform: str, chat: str) -> Club | None:
         """Return the club this chat asked to join and waits to be confirmed by."""
@@ -57,7 +73,7 @@ class SqlClubRepository(SqlRepository):
             .where(c.platform == platform, c.chat == chat, c.status == PENDING)
         )
         row = (await (await self._conn()).execute(query)).first()
-        return None if row is None else _club(row)
+        return None if row is None else self._club(row)
 
     async def for_account(self, platform: str, external_id: str) -> list[Club]:
         """Return the clubs where this chat account is a player or a director, oldest
@@ -75,19 +91,19 @@ class SqlClubRepository(SqlRepository):
             )
             .order_by(t.clubs.c.created_at, t.clubs.c.id)
         )
-        return [_club(r) for r in await (await self._conn()).execute(query)]
+        return [self._club(r) for r in await (await self._conn()).execute(query)]
 
     async def all(self) -> list[Club]:
         """Return every club of the database, oldest first."""
         query = select(t.clubs).order_by(t.clubs.c.created_at, t.clubs.c.id)
-        return [_club(r) for r in await (await self._conn()).execute(query)]
+        return [self._club(r) for r in await (await self._conn()).execute(query)]
 
     async def get(self, club_id: int) -> Club:
         query = select(t.clubs).where(t.clubs.c.id == club_id)
         row = (await (await self._conn()).execute(query)).first()
         if row is None:
             raise NotFound(f"club {club_id}")
-        return _club(row)
+        return self._club(row)
 
     async def add(self, name: str, timezone: str, language: str, now: datetime) -> Club:
         values = {"name": name, "timezone": timezone, "language": language, "created_at": now}
@@ -125,7 +141,7 @@ class SqlClubRepository(SqlRepository):
         """Return the club whose pages answer at this secret, if they are on."""
         query = select(t.clubs).where(t.clubs.c.web_token == token)
         row = (await (await self._conn()).execute(query)).first()
-        return None if row is None else _club(row)
+        return None if row is None else self._club(row)
 
     async def link_chat(
         self, club_id: int, platform: str, chat: str, *, pending: bool = False
@@ -225,7 +241,8 @@ class SqlClubRepository(SqlRepository):
         query = insert_ignoring(self._dialect, t.directors, keys).values(
             club_id=club_id, platform=platform, external_id=external_id
         )
-        await (await self._conn()).execute(query)
+        if (await (await self._conn()).execute(query)).rowcount:
+            await self._roster.changed(club_id)
 
     async def remove_director(self, club_id: int, platform: str, external_id: str) -> bool:
         """Take a stored director right away; return whether there was one."""
@@ -233,7 +250,10 @@ class SqlClubRepository(SqlRepository):
         query = delete(t.directors).where(
             c.club_id == club_id, c.platform == platform, c.external_id == external_id
         )
-        return bool((await (await self._conn()).execute(query)).rowcount)
+        removed = bool((await (await self._conn()).execute(query)).rowcount)
+        if removed:
+            await self._roster.changed(club_id)
+        return removed
 
     async def directors(self, club_id: int) -> list[tuple[str, str]]:
         """Return the (platform, account) pairs given director rights in this club."""
@@ -242,6 +262,9 @@ class SqlClubRepository(SqlRepository):
         return [(r.platform, r.external_id) for r in await (await self._conn()).execute(query)]
 
     async def is_director(self, club_id: int, platform: str, external_id: str) -> bool:
+        roster = await self._roster.roster(club_id)
+        if roster is not None:
+            return (platform, external_id) in roster.directors
         c = t.directors.c
         query = select(c.id).where(
             c.club_id == club_id, c.platform == platform, c.external_id == external_id

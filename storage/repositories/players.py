@@ -5,50 +5,51 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import Row, delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring
 from storage.repositories.codec import fold_name
+from storage.repositories.roster import RosterView, player_of
 from tournament.club import Player
 from tournament.model import Refused
 
 NAMES_LOCK = 0x6E616D65  # 'name': the advisory-lock space of a club's player names
 
 
-def _player(row: Row[Any]) -> Player:
-    return Player(
-        id=row.id,
-        club_id=row.club_id,
-        name=row.name,
-        created_at=row.created_at,
-        born=row.born,
-        member=row.member,
-        novice=row.novice,
-        language=row.language,
-    )
-
-
 class SqlPlayerRepository(SqlRepository):
-    """The people of each club; names are looked up folded (case, spacing)."""
+    """The people of each club; names are looked up folded (case, spacing). Look-ups by
+    id and account are answered from the club's cached roster when this unit of work
+    may trust it (storage/repositories/roster.py)."""
+
+    def __init__(self, session: AsyncSession, roster: RosterView | None = None) -> None:
+        super().__init__(session)
+        self._roster = roster or RosterView(session, None)
 
     async def get(self, player_id: int) -> Player:
         query = select(t.players).where(t.players.c.id == player_id)
         row = (await (await self._conn()).execute(query)).first()
         if row is None:
             raise NotFound(f"player {player_id}")
-        return _player(row)
+        return player_of(row)
 
     async def many(self, player_ids: Sequence[int]) -> dict[int, Player]:
         if not player_ids:
             return {}
+        roster = await self._roster.roster(self._roster.single_club)
+        if roster is not None and all(p in roster.players for p in player_ids):
+            return {p: roster.player(p) for p in set(player_ids)}
         query = select(t.players).where(t.players.c.id.in_(set(player_ids)))
-        return {r.id: _player(r) for r in await (await self._conn()).execute(query)}
+        return {r.id: player_of(r) for r in await (await self._conn()).execute(query)}
 
     async def by_account(self, club_id: int, platform: str, external_id: str) -> Player | None:
+        roster = await self._roster.roster(club_id)
+        if roster is not None:
+            found = roster.by_account.get((platform, external_id))
+            return None if found is None else roster.player(found)
         a = t.accounts.c
         query = (
             select(t.players)
@@ -56,7 +57,7 @@ class SqlPlayerRepository(SqlRepository):
             .where(a.club_id == club_id, a.platform == platform, a.external_id == external_id)
         )
         row = (await (await self._conn()).execute(query)).first()
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     async def by_name(self, club_id: int, name: str) -> list[Player]:
         """Return the club's players whose name matches, ignoring case and spacing."""
@@ -66,12 +67,12 @@ class SqlPlayerRepository(SqlRepository):
             .where(c.club_id == club_id, c.name_key == fold_name(name))
             .order_by(c.id)
         )
-        return [_player(r) for r in await (await self._conn()).execute(query)]
+        return [player_of(r) for r in await (await self._conn()).execute(query)]
 
     async def all(self, club_id: int) -> list[Player]:
         c = t.players.c
         query = select(t.players).where(c.club_id == club_id).order_by(c.id)
-        return [_player(r) for r in await (await self._conn()).execute(query)]
+        return [player_of(r) for r in await (await self._conn()).execute(query)]
 
     async def lock_names(self, club_id: int) -> None:
         """Hold the club's names until the transaction ends (one lock per club).
@@ -109,6 +110,7 @@ class SqlPlayerRepository(SqlRepository):
             # The unique folded name: someone took it a moment ago (the unit of work
             # rolls back on the refusal, as on any other).
             raise Refused("name_taken", name=name) from None
+        await self._roster.changed(club_id)
         return Player(
             id=player_id, club_id=club_id, name=name, created_at=now, born=born, member=member
         )
@@ -132,6 +134,7 @@ class SqlPlayerRepository(SqlRepository):
             raise Refused("name_taken", name=player.name) from None
         if changed != 1:
             raise NotFound(f"player {player.id}")
+        await self._roster.changed(player.club_id)
 
     async def add_account(self, player_id: int, platform: str, external_id: str) -> None:
         """Link a chat account to a player; linking it again is a no-op, but an account
@@ -150,6 +153,7 @@ class SqlPlayerRepository(SqlRepository):
         keys = ("club_id", "platform", "external_id")
         query = insert_ignoring(self._dialect, t.accounts, keys).values(values)
         if (await conn.execute(query)).rowcount == 1:
+            await self._roster.changed(club_id)
             return
         a = t.accounts.c
         owner_query = select(a.player_id).where(
@@ -164,6 +168,9 @@ class SqlPlayerRepository(SqlRepository):
         found: dict[int, list[tuple[str, str]]] = {p: [] for p in player_ids}
         if not player_ids:
             return found
+        roster = await self._roster.roster(self._roster.single_club)
+        if roster is not None and all(p in roster.players for p in player_ids):
+            return {p: list(roster.accounts.get(p, [])) for p in player_ids}
         c = t.accounts.c
         query = (
             select(c.player_id, c.platform, c.external_id)
@@ -186,6 +193,10 @@ class SqlPlayerRepository(SqlRepository):
         Tournament facts (entries, results, placements) are moved first by the caller,
         in each tournament's state (`tournament.roster.merge_player`)."""
         conn = await self._conn()
+        club = select(t.players.c.club_id).where(t.players.c.id == new)
+        club_id = (await conn.execute(club)).scalar_one_or_none()
+        if club_id is not None:
+            await self._roster.changed(int(club_id))
         await conn.execute(
             update(t.accounts).where(t.accounts.c.player_id == old).values(player_id=new)
         )

@@ -21,6 +21,17 @@ from tournament.state import TournamentState
 
 _IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
 
+# Built once: every command asks for these, and building a statement costs more than
+# running it on SQLite (issue 17).
+_TID = bindparam("tournament_id", type_=t.tournaments.c.id.type)
+_HEAD = select(t.tournaments.c.id, t.tournaments.c.version).where(t.tournaments.c.id == _TID)
+_HEAD_LOCKED = _HEAD.with_for_update()
+_LISTED = (
+    select(t.tournaments.c.id, t.tournaments.c.name, t.tournaments.c.start, t.tournaments.c.status)
+    .where(t.tournaments.c.club_id == bindparam("club_id"))
+    .order_by(t.tournaments.c.start, t.tournaments.c.id)
+)
+
 
 @dataclass(frozen=True, slots=True)
 class _Child:
@@ -149,12 +160,19 @@ class SqlTournamentRepository(SqlRepository):
     async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
         query = select(t.tournaments).where(t.tournaments.c.id == tournament_id)
-        state = await self._load(query, for_update=for_update)
+        head = (_HEAD_LOCKED if for_update else _HEAD, {"tournament_id": tournament_id})
+        state = await self._load(query, for_update=for_update, head=head)
         if state is None:
             raise NotFound(f"tournament {tournament_id}")
         return state
 
-    async def _load(self, query: Select[Any], *, for_update: bool) -> TournamentState | None:
+    async def _load(
+        self,
+        query: Select[Any],
+        *,
+        for_update: bool,
+        head: tuple[Select[Any], dict[str, Any]] | None = None,
+    ) -> TournamentState | None:
         conn = await self._conn()
         if for_update:
             # SQLite renders no FOR UPDATE: its BEGIN IMMEDIATE already serialises writers.
@@ -163,16 +181,17 @@ class SqlTournamentRepository(SqlRepository):
         if cacheable and self._cache is not None:
             # Ask for the version first: a cached state at that version needs no more.
             c = t.tournaments.c
-            head = (await conn.execute(query.with_only_columns(c.id, c.version))).first()
-            if head is None:
+            asked = head or (query.with_only_columns(c.id, c.version), {})
+            found = (await conn.execute(*asked)).first()
+            if found is None:
                 return None
-            hit = self._cache.take(head.id, head.version)
+            hit = self._cache.take(found.id, found.version)
             if hit is not None:
                 state, rows = hit
-                self._loaded[head.id] = rows
+                self._loaded[found.id] = rows
                 self._hand_out(state)
                 return state
-            query = select(t.tournaments).where(c.id == head.id)
+            query = select(t.tournaments).where(c.id == found.id)
         row = (await conn.execute(query)).mappings().first()
         if row is None:
             return None
@@ -237,13 +256,7 @@ class SqlTournamentRepository(SqlRepository):
 
     async def list(self, club_id: int) -> builtins.list[Listed]:
         """Return every tournament of the club as a typed row, by start."""
-        c = t.tournaments.c
-        query = (
-            select(c.id, c.name, c.start, c.status)
-            .where(c.club_id == club_id)
-            .order_by(c.start, c.id)
-        )
-        result = await (await self._conn()).execute(query)
+        result = await (await self._conn()).execute(_LISTED, {"club_id": club_id})
         return [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in result]
 
     async def of_player(self, player_id: int) -> builtins.list[int]:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.bootstrap import build
 from bot.clock import RealClock, VirtualClock
-from bot.scheduler import DEADLINE_JOB, SAFETY_JOB, Scheduler
+from bot.scheduler import DEADLINE_JOB, HOUSEKEEPING_JOB, SAFETY_JOB, Scheduler
 from bot.settings import Settings
 
 T0 = datetime(2026, 1, 31, 19, 0, tzinfo=UTC)
@@ -87,17 +87,53 @@ async def test_a_deadline_in_the_past_still_fires() -> None:
         await scheduler.stop()
 
 
-async def test_poke_sweeps_soon() -> None:
+async def test_poke_sweeps_soon_when_the_commands_deadline_is_now() -> None:
     sweep = FakeSweep(None, None)
     scheduler = Scheduler(sweep, RealClock())
     await scheduler.start()
     try:
-        scheduler.poke()
+        scheduler.poke(datetime.now(UTC))
         for _ in range(40):
             if len(sweep.calls) == 2:
                 break
             await asyncio.sleep(0.05)
         assert len(sweep.calls) == 2
+    finally:
+        await scheduler.stop()
+
+
+async def test_poke_moves_the_alarm_forward_and_never_back() -> None:
+    """A command re-arms at its own next deadline instead of sweeping everything now."""
+    later = datetime(2099, 1, 1, tzinfo=UTC)
+    sweep = FakeSweep(later)
+    scheduler = Scheduler(sweep, VirtualClock(T0))
+    await scheduler.start()
+    try:
+        scheduler.poke(None)  # the command set no deadline
+        assert scheduler.armed_at() == later and sweep.calls == [T0]
+        sooner = T0 + timedelta(hours=1)
+        scheduler.poke(sooner)
+        assert scheduler.armed_at() == sooner
+        scheduler.poke(sooner + timedelta(minutes=5))  # later than armed: stays
+        assert scheduler.armed_at() == sooner and sweep.calls == [T0]
+    finally:
+        await scheduler.stop()
+
+
+async def test_housekeeping_runs_at_start_and_on_its_own_hourly_job() -> None:
+    pruned: list[datetime] = []
+
+    async def housekeep(now: datetime) -> None:
+        pruned.append(now)
+
+    scheduler = Scheduler(FakeSweep(), VirtualClock(T0), housekeep=housekeep)
+    await scheduler.start()
+    try:
+        assert pruned == [T0]
+        aps = scheduler._aps
+        assert aps is not None
+        job = aps.get_job(HOUSEKEEPING_JOB)
+        assert job is not None and job.trigger.interval == timedelta(hours=1)
     finally:
         await scheduler.stop()
 

@@ -70,3 +70,7 @@ def test_export_loads_no_platform_pictures_console_or_migration_tool(
     assert unwanted(modules, NEVER) == set()
     assert "bot.console" not in modules
     assert "sqlalchemy" in modules  # it did read the database
+    # Nor the scheduler, nor the command layer's replies and announcements, nor the
+    # pydantic models of SQLModel tables: an export reads the database and writes JSON.
+    assert unwanted(modules, ("apscheduler", "sqlmodel")) == set()
+    assert not {"commands.session", "commands.announce", "bot.scheduler"} & modules

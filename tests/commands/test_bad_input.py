@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlmodel import SQLModel
 
 from commands.parsing import ParseError, parse
 from commands.registry import every_command
 from commands.replies import Msg
 from storage.engine import make_engine
+from storage.tables import metadata
 from tests.commands.chat import Chat
 from tournament.preset import override_keys
 
@@ -83,7 +83,7 @@ def test_the_parser_raises_nothing_but_parse_errors(text: str) -> None:
 async def dump(engine: AsyncEngine) -> dict[str, list[Any]]:
     async with engine.connect() as connection:
         out = {}
-        for name, table in sorted(SQLModel.metadata.tables.items()):
+        for name, table in sorted(metadata.tables.items()):
             if name in NOT_STATE:
                 continue
             rows = (await connection.execute(select(table))).all()

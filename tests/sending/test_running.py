@@ -1,6 +1,6 @@
 """Running a command for an adapter, on a real database: the scheduler is poked after a
-command that changed something (a plain or an async poke), not after a refusal, and a
-poke that fails does not fail the command."""
+command that changed something (a plain or an async poke), with the command's next
+deadline, not after a refusal, and a poke that fails does not fail the command."""
 
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ def _inv(text: str, update_id: str) -> Invocation:
 async def test_a_command_pokes_the_scheduler_a_refusal_does_not(engine: AsyncEngine) -> None:
     pokes: list[str] = []
 
-    async def later() -> None:
+    async def later(_deadline: datetime | None) -> None:
         pokes.append("async")
 
     run = {"uow_factory": unit_of_work_factory(engine), "config": CommandConfig()}
-    opened = await run_command(_inv("/club", "1"), poke=lambda: pokes.append("plain"), **run)
+    opened = await run_command(_inv("/club", "1"), poke=lambda _: pokes.append("plain"), **run)
     assert opened is not None and not opened.refused and pokes == ["plain"]
     assert await run_command(_inv("/club", "2"), poke=later, **run) is not None
     assert pokes == ["plain", "async"]  # an async poke is awaited
@@ -42,7 +42,7 @@ async def test_a_command_pokes_the_scheduler_a_refusal_does_not(engine: AsyncEng
 async def test_a_failing_poke_is_logged_and_the_answer_still_goes(
     engine: AsyncEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken() -> None:
+    def broken(_deadline: datetime | None) -> None:
         raise RuntimeError("scheduler down")
 
     with caplog.at_level(logging.ERROR):
@@ -54,3 +54,15 @@ async def test_a_failing_poke_is_logged_and_the_answer_still_goes(
         )
     assert response is not None and not response.refused
     assert "poke failed" in caplog.text
+
+
+async def test_the_poke_carries_the_commands_next_deadline(engine: AsyncEngine) -> None:
+    """The scheduler re-arms at what the command set, instead of sweeping everything."""
+    deadlines: list[datetime | None] = []
+    run = {"uow_factory": unit_of_work_factory(engine), "config": CommandConfig()}
+    await run_command(_inv("/club", "1"), poke=deadlines.append, **run)
+    assert deadlines == [None]  # no tournament: nothing falls due
+    new = '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no'
+    created = await run_command(_inv(new, "2"), poke=deadlines.append, **run)
+    assert created is not None and not created.refused
+    assert deadlines[1] is not None and NOW <= deadlines[1] <= datetime(2026, 2, 1, 20, tzinfo=UTC)

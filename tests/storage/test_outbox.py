@@ -160,3 +160,73 @@ async def test_concurrent_claimers_never_get_the_same_row(
     assert len(set(ids)) == 40
     rest = await stores[0].claim("telegram", now=now, limit=50)
     assert len(rest) == 10 and not {r.id for r in rest} & set(ids)
+
+
+async def test_many_rows_are_one_insert_and_each_id_is_its_own_row(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    """A draw queues dozens of rows: one statement, and each id returned in the order the
+    messages were given (the held ones are marked by it)."""
+    from sqlalchemy import event
+
+    club_id = await club_with_players(uow_factory, 0)
+    inserts: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.startswith("INSERT INTO outbox"):
+            inserts.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    messages = [
+        {
+            "club_id": club_id,
+            "platform": "telegram",
+            "chat": f"chat-{i}",
+            "payload": {"text": str(i)},
+            "created_at": NOW,
+        }
+        for i in range(40)
+    ]
+    async with uow_factory() as uow:
+        ids = await uow.outbox.add_many(messages)
+        await uow.commit()
+    event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    async with engine.connect() as conn:
+        chats = dict((await conn.execute(select(t.outbox.c.id, t.outbox.c.chat))).all())
+    assert [chats[i] for i in ids] == [f"chat-{i}" for i in range(40)]
+    if engine.dialect.name == "sqlite":
+        assert len(inserts) == 1
+
+
+async def test_a_printed_batch_is_marked_sent_at_once(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    await queue(uow_factory, club_id, "first", "second", "third")
+    store = OutboxStore(engine, lease=LEASE)
+    now = NOW + timedelta(minutes=1)
+    claimed = await store.claim("telegram", now=now, limit=2)
+    await store.mark_all_sent([r.id for r in claimed], at=now)
+    assert await store.pending_count() == 1
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(t.outbox.c.status, t.outbox.c.sent_at))).all()
+    assert sorted(status for status, _ in rows) == ["pending", "sent", "sent"]
+    assert [r.payload["text"] for r in await store.claim("telegram", now=now)] == ["third"]
+
+
+async def test_a_unit_of_work_says_which_platforms_it_queued_for(
+    uow_factory: UowFactory,
+) -> None:
+    """The console drains only after a command that queued a row for it; a held row is
+    the reply's own and needs no sender."""
+    club_id = await club_with_players(uow_factory, 0)
+    row = {"club_id": club_id, "chat": "c", "payload": {}, "created_at": NOW}
+    async with uow_factory() as uow:
+        assert uow.outbox.queued == frozenset()
+        await uow.outbox.add_many(
+            [
+                {**row, "platform": "console"},
+                {**row, "platform": "telegram", "held_until": NOW + LEASE},
+            ]
+        )
+        assert uow.outbox.queued == frozenset({"console"})

@@ -1,0 +1,158 @@
+"""A club's roster (players, their chat accounts, its stored directors) cached per process
+against the club's `roster_version` (issue 17: five of a /report's twelve statements
+asked for it again).
+
+Every write to players, accounts or directors goes through the repositories, which bump
+`clubs.roster_version` in the same transaction. A unit of work reads the club's row (and
+so its version) before it asks for the roster, so a roster loaded then is at least as new
+as the version it is filed under; a unit of work that wrote to a roster reads that club
+from the database until it ends (its writes are not committed, nor cached).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Row, select, update
+
+from storage import tables as t
+from storage.repositories.base import connection_of
+from tournament.club import Player
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+MAX_CLUBS = 1024  # clubs kept; the least recently used goes first
+
+
+def player_of(row: Row[Any]) -> Player:
+    """Map a players row."""
+    return Player(
+        id=row.id,
+        club_id=row.club_id,
+        name=row.name,
+        created_at=row.created_at,
+        born=row.born,
+        member=row.member,
+        novice=row.novice,
+        language=row.language,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """One club's people at one version (the Player objects are copied on the way out)."""
+
+    version: int
+    players: dict[int, Player]
+    by_account: dict[tuple[str, str], int]  # (platform, external id) -> player id
+    accounts: dict[int, list[tuple[str, str]]]  # player id -> its accounts, oldest first
+    directors: frozenset[tuple[str, str]]
+
+    def player(self, player_id: int) -> Player:
+        """Return a copy of a player of this roster (a caller may change its copy)."""
+        return replace(self.players[player_id])
+
+
+class RosterCache:
+    """Rosters by club, each valid at its version; shared by one factory's units."""
+
+    def __init__(self, size: int = MAX_CLUBS) -> None:
+        self._size = size
+        self._rosters: OrderedDict[int, Roster] = OrderedDict()
+        self._noted: OrderedDict[int, int] = OrderedDict()  # club -> version seen once
+
+    def seen_before(self, club_id: int, version: int) -> bool:
+        """Return whether a unit of work met this version already; note it if not.
+
+        A roster is loaded whole only for a version met twice: while every command
+        changes it (people registering) each would load it for nothing."""
+        if self._noted.get(club_id) == version:
+            return True
+        self._noted[club_id] = version
+        self._noted.move_to_end(club_id)
+        while len(self._noted) > self._size:
+            self._noted.popitem(last=False)
+        return False
+
+    def get(self, club_id: int, version: int) -> Roster | None:
+        roster = self._rosters.get(club_id)
+        if roster is None or roster.version != version:
+            return None
+        self._rosters.move_to_end(club_id)
+        return roster
+
+    def put(self, club_id: int, roster: Roster) -> None:
+        self._rosters[club_id] = roster
+        self._rosters.move_to_end(club_id)
+        while len(self._rosters) > self._size:
+            self._rosters.popitem(last=False)
+
+
+class RosterView:
+    """What one unit of work knows of the clubs' rosters: the versions it read, the
+    clubs it changed, and the shared cache."""
+
+    def __init__(self, session: AsyncSession, cache: RosterCache | None) -> None:
+        self._session = session
+        self._cache = cache
+        self._versions: dict[int, int] = {}
+        self._changed: set[int] = set()
+        self._declined: set[int] = set()  # clubs this unit of work reads from the database
+
+    def saw(self, club_id: int, version: int) -> None:
+        """Note the version of a club row this unit of work read."""
+        self._versions.setdefault(club_id, version)
+
+    async def changed(self, club_id: int) -> None:
+        """Bump the club's roster version: a player, account or director changed."""
+        self._changed.add(club_id)
+        c = t.clubs.c
+        query = update(t.clubs).where(c.id == club_id).values(roster_version=c.roster_version + 1)
+        await (await connection_of(self._session)).execute(query)
+
+    def forget(self) -> None:
+        """After a rollback: read from the database again (nothing of it was cached)."""
+        self._versions.clear()
+
+    @property
+    def single_club(self) -> int | None:
+        """Return the one club this unit of work read, if it read exactly one."""
+        return next(iter(self._versions)) if len(self._versions) == 1 else None
+
+    async def roster(self, club_id: int | None) -> Roster | None:
+        """Return the club's roster if this unit of work may trust a cached one (it read
+        the club's version and changed nothing of it); load it once per version, from
+        the second unit of work that meets that version."""
+        if club_id is None or self._cache is None:
+            return None
+        version = self._versions.get(club_id)
+        if version is None or club_id in self._changed or club_id in self._declined:
+            return None
+        found = self._cache.get(club_id, version)
+        if found is None:
+            if not self._cache.seen_before(club_id, version):
+                self._declined.add(club_id)
+                return None
+            found = await self._load(club_id, version)
+            self._cache.put(club_id, found)
+        return found
+
+    async def _load(self, club_id: int, version: int) -> Roster:
+        conn = await connection_of(self._session)
+        p, a, d = t.players.c, t.accounts.c, t.directors.c
+        rows = await conn.execute(select(t.players).where(p.club_id == club_id))
+        players = {int(r.id): player_of(r) for r in rows}
+        query = (
+            select(a.player_id, a.platform, a.external_id).where(a.club_id == club_id)
+        ).order_by(a.id)
+        by_account: dict[tuple[str, str], int] = {}
+        accounts: dict[int, list[tuple[str, str]]] = {}
+        for r in await conn.execute(query):
+            by_account[(r.platform, r.external_id)] = int(r.player_id)
+            accounts.setdefault(int(r.player_id), []).append((r.platform, r.external_id))
+        query = select(d.platform, d.external_id).where(d.club_id == club_id)
+        directors = frozenset((r.platform, r.external_id) for r in await conn.execute(query))
+        return Roster(version, players, by_account, accounts, directors)

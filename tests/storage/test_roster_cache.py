@@ -1,0 +1,90 @@
+"""The club's roster (players, accounts, directors) is cached per process against the
+club's roster version (issue 17): a look-up costs no statement once cached, and every
+change, rolled back, committed here or in another process, is seen at once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import make_engine
+from storage.unit_of_work import unit_of_work_factory
+
+NOW = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+
+
+async def _club_with_ana(engine: AsyncEngine) -> int:
+    async with unit_of_work_factory(engine)() as uow:
+        club = await uow.clubs.add("Club", "UTC", "en", NOW)
+        await uow.clubs.link_chat(club.id, "console", "club")
+        ana = await uow.players.add(club.id, "Ana", NOW)
+        await uow.players.add_account(ana.id, "console", "ana")
+        await uow.commit()
+    return club.id
+
+
+async def test_a_cached_roster_answers_without_a_statement(engine: AsyncEngine) -> None:
+    await _club_with_ana(engine)
+    factory = unit_of_work_factory(engine)
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement)
+
+    for _ in range(3):  # loaded by the second unit of work that meets its version
+        statements.clear()
+        event.listen(engine.sync_engine, "before_cursor_execute", seen)
+        async with factory() as uow:
+            club = await uow.clubs.for_chat("console", "club")
+            assert club is not None
+            ana = await uow.players.by_account(club.id, "console", "ana")
+            assert ana is not None and ana.name == "Ana"
+            assert not await uow.clubs.is_director(club.id, "console", "ana")
+            assert (await uow.players.many([ana.id]))[ana.id].name == "Ana"
+            assert await uow.players.accounts_of([ana.id]) == {ana.id: [("console", "ana")]}
+        event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    reads = [s for s in statements if s.startswith("SELECT")]
+    assert len(reads) == 1, reads  # the club's row, with its version: nothing more
+
+
+async def test_every_change_is_seen_at_once(engine: AsyncEngine, database_url: str) -> None:
+    club_id = await _club_with_ana(engine)
+    factory = unit_of_work_factory(engine)
+    other_process = unit_of_work_factory(other := make_engine(database_url))
+
+    async def ana_here() -> tuple[str, bool]:
+        async with factory() as uow:
+            club = await uow.clubs.for_chat("console", "club")
+            assert club is not None
+            ana = await uow.players.by_account(club.id, "console", "ana")
+            assert ana is not None
+            return ana.name, await uow.clubs.is_director(club.id, "console", "ana")
+
+    try:
+        assert await ana_here() == ("Ana", False)
+        async with factory() as uow:  # changed, then rolled back: never seen
+            club = await uow.clubs.for_chat("console", "club")
+            assert club is not None
+            ana = await uow.players.by_account(club.id, "console", "ana")
+            assert ana is not None
+            ana.name = "Not Ana"  # a caller's copy: the cache keeps its own
+            await uow.players.save(ana)
+            await uow.rollback()
+        assert await ana_here() == ("Ana", False)
+        async with other_process() as uow:
+            club = await uow.clubs.get(club_id)
+            ana = await uow.players.by_account(club.id, "console", "ana")
+            assert ana is not None
+            ana.name = "Ana P."
+            await uow.players.save(ana)
+            await uow.clubs.add_director(club_id, "console", "ana")
+            await uow.commit()
+        assert await ana_here() == ("Ana P.", True)
+        async with other_process() as uow:
+            assert await uow.clubs.remove_director(club_id, "console", "ana")
+            await uow.commit()
+        assert await ana_here() == ("Ana P.", False)
+    finally:
+        await other.dispose()
