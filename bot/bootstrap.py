@@ -6,7 +6,6 @@ and `App.close` takes it down again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -20,7 +19,7 @@ from storage.engine import make_engine
 from storage.locks import SchedulerLock
 from storage.migrate import upgrade_engine
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
 
 if TYPE_CHECKING:
     from bot.scheduler import Scheduler
@@ -34,7 +33,7 @@ class App:
     settings: Settings
     clock: Clock
     engine: AsyncEngine
-    uow_factory: Callable[[], SqlUnitOfWork]
+    uow_factory: SqlUnitOfWorkFactory
     config: CommandConfig
     outbox: OutboxStore
     lock: SchedulerLock

@@ -23,7 +23,7 @@ from commands.replies import Picture, Reply, from_payload, msg
 from commands.session import CommandConfig, Invocation, as_typed_command
 from commands.sweeping import HOUSEKEEPING_EVERY, housekeep, sweep_due
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import ChatRef, Club
 
 DRAIN_BATCH = 50  # outbox rows claimed, printed and marked at a time
@@ -93,7 +93,7 @@ class ConsoleBot:
     def __init__(
         self,
         *,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         config: CommandConfig,
         outbox: OutboxStore,
         output: Output,

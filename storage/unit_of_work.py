@@ -127,7 +127,13 @@ class UnitOfWorkFactory(Protocol):
     def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
 
 
-def unit_of_work_factory(engine: AsyncEngine, *, cache: bool = True) -> UnitOfWorkFactory:
+class SqlUnitOfWorkFactory(Protocol):
+    """Make a unit of work on the database (a `commands.ports.UnitOfWorkFactory`)."""
+
+    def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
+
+
+def unit_of_work_factory(engine: AsyncEngine, *, cache: bool = True) -> SqlUnitOfWorkFactory:
     """Return a callable that makes a fresh unit of work on `engine` (`read_only=True`:
     a look-up's, which takes no write lock); its units share a cache of loaded
     tournaments and of club rosters unless `cache` is False (one cache per factory)."""

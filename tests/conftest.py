@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import make_engine
 from storage.migrate import upgrade
-from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
 from tests.telegram import emulator as emu
 
 POSTGRES_HOST = "127.0.0.1"
@@ -276,7 +276,7 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 
 
 @pytest.fixture
-def uow_factory(engine: AsyncEngine) -> Callable[[], SqlUnitOfWork]:
+def uow_factory(engine: AsyncEngine) -> SqlUnitOfWorkFactory:
     """Return a factory of units of work on the fresh database."""
     return unit_of_work_factory(engine)
 

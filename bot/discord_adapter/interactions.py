@@ -36,7 +36,7 @@ from commands.replies import say
 from commands.session import CommandConfig, Invocation
 from commands.suggest import Asker, suggest
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.discord")
 
@@ -79,7 +79,7 @@ class InteractionHandlers:
     def __init__(
         self,
         *,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         config: CommandConfig,
         clock: Callable[[], datetime],
         transport: DiscordTransport,

@@ -34,7 +34,7 @@ from bot.settings import Shards, secret_text
 from bot.throttle import Rate, Throttle
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 if TYPE_CHECKING:
     from bot.bootstrap import App
@@ -132,7 +132,7 @@ class DiscordService:
         self,
         config: DiscordConfig,
         *,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         command_config: CommandConfig,
         outbox: OutboxStore,
         clock: Callable[[], datetime],

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -32,7 +31,7 @@ from bot.sending.transport import (
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
 log = logging.getLogger("clubtd.discord.send")
@@ -51,7 +50,7 @@ class DiscordTransport:
         client: discord.Client,
         pacer: WindowPacer,
         buttons: ButtonStore,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         draw: Draw = pictures.render,
     ) -> None:
         self.client = client

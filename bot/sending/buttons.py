@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 TOKEN_MARK = "#"
 REMEMBERED = 2048  # tokens kept in memory; the table has them all
@@ -39,7 +39,7 @@ class ButtonStore:
 
     def __init__(
         self,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         *,
         limit: int,
         prefix: str = "",

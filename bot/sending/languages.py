@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.languages")
 
@@ -24,7 +24,7 @@ class ChatLanguages:
 
     def __init__(
         self,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         platform: str,
         default: str,
         *,

@@ -31,7 +31,7 @@ from sqlalchemy.exc import DBAPIError
 from bot.sending.transport import Progress, Rejected, RetryLater, Transport, Unreachable
 from commands.replies import from_payload
 from storage.outbox import OutboxRow, OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
 log = logging.getLogger("clubtd.outbox")
@@ -44,7 +44,7 @@ class OutboxSender:
         self,
         store: OutboxStore,
         transport: Transport,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         clock: Callable[[], datetime],
         *,
         batch: int = 20,

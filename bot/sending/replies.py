@@ -19,7 +19,7 @@ from typing import Any
 from commands.dispatch import Response
 from commands.replies import to_payload
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.replies")
 
@@ -30,7 +30,7 @@ class ReplyOutbox:
     def __init__(
         self,
         platform: str,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         outbox: OutboxStore | None,
         clock: Callable[[], datetime],
     ) -> None:

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from commands.dispatch import Response, handle
 from commands.session import CommandConfig, Invocation
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.commands")
 
@@ -25,7 +25,7 @@ Poke = Callable[[datetime | None], object]
 async def run_command(
     inv: Invocation,
     *,
-    uow_factory: Callable[[], SqlUnitOfWork],
+    uow_factory: SqlUnitOfWorkFactory,
     config: CommandConfig,
     poke: Poke | None,
 ) -> Response | None:

@@ -7,12 +7,11 @@ what to do without knowing the platform.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from commands.replies import Reply
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
 
@@ -81,7 +80,7 @@ class Transport(Protocol):
 
 
 async def whom_to_tell(
-    uow_factory: Callable[[], SqlUnitOfWork], platform: str, club_id: int, user: str
+    uow_factory: SqlUnitOfWorkFactory, platform: str, club_id: int, user: str
 ) -> tuple[list[str], str]:
     """Return the club's shared chats on `platform` and the name of the person with the
     account `user` (the account id when nobody has it): for `tell_unreachable`."""

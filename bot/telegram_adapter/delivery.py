@@ -30,7 +30,7 @@ from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import WindowPacer
 from bot.telegram_adapter.formatting import Outgoing, Photo, keyboard
 from commands.replies import Picture
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.telegram")
 
@@ -66,9 +66,7 @@ def bad_markup(error: BadRequest) -> bool:
     return "can't parse entities" in error.message.lower()
 
 
-def buttons(
-    uow_factory: Callable[[], SqlUnitOfWork], clock: Callable[[], datetime]
-) -> ButtonStore:
+def buttons(uow_factory: SqlUnitOfWorkFactory, clock: Callable[[], datetime]) -> ButtonStore:
     """Return the shared button store for Telegram's 64-byte callback data; its tokens
     are stored without a prefix, as they always were."""
     return ButtonStore(uow_factory, limit=CALLBACK_DATA_LIMIT, clock=clock)

@@ -44,7 +44,7 @@ from commands.catalog import LANGUAGES, template
 from commands.registry import shown_to
 from commands.session import CommandConfig
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 if TYPE_CHECKING:
     from bot.bootstrap import App
@@ -139,7 +139,7 @@ class TelegramService:
         self,
         config: TelegramConfig,
         *,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         command_config: CommandConfig,
         outbox: OutboxStore,
         clock: Callable[[], datetime],

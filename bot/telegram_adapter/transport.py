@@ -27,7 +27,7 @@ from bot.telegram_adapter.formatting import Outgoing, render
 from commands.catalog import template
 from commands.rendering import escape
 from commands.replies import Reply
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
 log = logging.getLogger("clubtd.telegram.send")
@@ -48,7 +48,7 @@ class TelegramTransport:
     def __init__(
         self,
         messenger: Messenger,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         *,
         max_wait: float = 1.5,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,

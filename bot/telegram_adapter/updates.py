@@ -38,7 +38,7 @@ from commands.rendering import escape
 from commands.replies import Name, say
 from commands.session import CommandConfig, Invocation
 from storage.outbox import OutboxStore
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.telegram")
 
@@ -90,7 +90,7 @@ class UpdateHandlers:
     def __init__(
         self,
         *,
-        uow_factory: Callable[[], SqlUnitOfWork],
+        uow_factory: SqlUnitOfWorkFactory,
         config: CommandConfig,
         clock: Callable[[], datetime],
         transport: TelegramTransport,

@@ -40,7 +40,7 @@ from commands.rendering import Renderer
 from commands.replies import Param, msg
 from commands.web import join
 from storage import tables
-from storage.unit_of_work import SqlUnitOfWork
+from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
 log = logging.getLogger("clubtd.web")
@@ -120,7 +120,7 @@ class PageStore:
     """Pages by club version: what makes a page cost one render per change."""
 
     engine: AsyncEngine
-    uow_factory: Callable[[], SqlUnitOfWork]
+    uow_factory: SqlUnitOfWorkFactory
     base_url: str
     clock: Callable[[], float] = time.monotonic
     renders: int = 0  # how many pages were rendered (the bench and tests read it)

@@ -5,14 +5,13 @@ kept a while per chat, so a busy chat costs no query each time."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sending.languages import ChatLanguages
-from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+from storage.unit_of_work import SqlUnitOfWork, SqlUnitOfWorkFactory, unit_of_work_factory
 
 NOW = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 
@@ -21,7 +20,7 @@ NOW = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 class Counted:
     """The real unit-of-work factory, counting how many units were opened."""
 
-    factory: Callable[[], SqlUnitOfWork]
+    factory: SqlUnitOfWorkFactory
     opened: int = 0
 
     def __call__(self) -> SqlUnitOfWork:

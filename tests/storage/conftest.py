@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.unit_of_work import SqlUnitOfWork, unit_of_work_factory
+from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
 from tests.tournament.nights import Night, at
 from tournament import attendance, due, progress, reports
 from tournament.model import MatchStatus
@@ -22,7 +21,7 @@ from tournament.state import Span, TournamentState
 START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 NOW = START - timedelta(days=30)
 
-UowFactory = Callable[[], SqlUnitOfWork]
+UowFactory = SqlUnitOfWorkFactory
 
 
 @pytest.fixture
