@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, cast
 
 from storage.types import required_time_from_json, time_from_json, time_to_json
@@ -48,6 +49,10 @@ class Rows:
     done: dict[str, Row] = field(default_factory=dict)
     placements: dict[int, Row] = field(default_factory=dict)
     version: int = 1
+    # What each match and entry row was made from: an unchanged match reuses its row.
+    facts: dict[tuple[str, Any], tuple[Any, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
 
 # -- presets --
@@ -348,15 +353,106 @@ def placement_from(row: Mapping[Any, Any]) -> Placement:
     return Placement(place=row["place"], player=row["player_id"], points=row["points"])
 
 
-def rows_of(state: TournamentState, version: int = 1) -> Rows:
-    """Return every row of a state, as they are (to be) stored."""
+# Everything a match or entry row is made of, read at C speed: equal facts, equal row.
+_MATCH_FACTS = attrgetter(
+    "number",
+    "stage",
+    "round",
+    "length",
+    "white",
+    "black",
+    "start",
+    "group",
+    "key",
+    "round_name",
+    "index",
+    "white_from",
+    "black_from",
+    "created_at",
+    "status",
+    "white_score",
+    "black_score",
+    "winner",
+    "forfeited_by",
+    "finished_at",
+    "report_seq",
+    "disputed_by",
+    "games",
+    "tiebreaks",
+    "lot_winner",
+)
+_ENTRY_FACTS = attrgetter(
+    "player",
+    "registered_at",
+    "status",
+    "approved",
+    "confirmed_at",
+    "withdrawn_at",
+    "seed",
+    "born",
+    "novice",
+    "knockout_forfeit",
+)
+
+
+def _report_facts(report: Report | None) -> tuple[Any, ...] | None:
+    # A report is changed in place (accepted, countered): its values, not the object.
+    if report is None:
+        return None
+    return (
+        report.by,
+        report.white,
+        report.black,
+        report.at,
+        report.seq,
+        report.tiebreaks,
+        report.lot_winner,
+        _report_facts(report.counter),
+    )
+
+
+def _spans_facts(spans: list[Span]) -> tuple[tuple[datetime, datetime | None], ...]:
+    return tuple((span.start, span.end) for span in spans)
+
+
+def rows_of(state: TournamentState, version: int = 1, previous: Rows | None = None) -> Rows:
+    """Return every row of a state, as they are (to be) stored.
+
+    With `previous` (the rows last saved or loaded), a match or entry whose facts are
+    unchanged keeps its row object: a /report changes one match of a hundred, and
+    building every row anew to compare them was most of a save.
+    """
+    known = previous.facts if previous is not None else {}
+    facts: dict[tuple[str, Any], tuple[Any, ...]] = {}
+    matches: dict[int, Row] = {}
+    made: tuple[Any, ...]
+    for number, match in state.matches.items():
+        made = (
+            _MATCH_FACTS(match),
+            _report_facts(match.report),
+            _spans_facts(match.pauses),
+        )
+        facts["match", number] = made
+        if previous is not None and known.get(("match", number)) == made:
+            matches[number] = previous.matches[number]
+        else:
+            matches[number] = match_row(match)
+    entries: dict[int, Row] = {}
+    for player, entry in state.entries.items():
+        made = (_ENTRY_FACTS(entry), _spans_facts(entry.presence))
+        facts["entry", player] = made
+        if previous is not None and known.get(("entry", player)) == made:
+            entries[player] = previous.entries[player]
+        else:
+            entries[player] = entry_row(entry)
     return Rows(
         tournament=tournament_row(state),
         preset=state.preset,
-        entries={p: entry_row(e) for p, e in state.entries.items()},
-        matches={n: match_row(m) for n, m in state.matches.items()},
+        entries=entries,
+        matches=matches,
         penalties={k: penalty_row(p) for k, p in state.penalties.items()},
         done={k: done_row(k, due) for k, due in state.done.items()},
         placements={p.player: placement_row(p, i) for i, p in enumerate(state.placements)},
         version=version,
+        facts=facts,
     )

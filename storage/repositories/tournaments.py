@@ -348,7 +348,7 @@ class SqlTournamentRepository(SqlRepository):
         before = self._loaded.get(state.id)
         if before is None:
             before = await self._stored_rows(state.id)
-        after = codec.rows_of(state, before.version)
+        after = codec.rows_of(state, before.version, before)
         stats = SaveStats(inserted={}, updated={}, deleted={})
         head = {k: v for k, v in after.tournament.items() if before.tournament.get(k) != v}
         if after.preset != before.preset:
@@ -396,7 +396,11 @@ def _diff(
     before: dict[Any, codec.Row], after: dict[Any, codec.Row]
 ) -> tuple[list[codec.Row], list[tuple[Any, codec.Row]], list[Any]]:
     new = [row for key, row in after.items() if key not in before]
-    changed = [(key, row) for key, row in after.items() if key in before and before[key] != row]
+    changed = [
+        (key, row)
+        for key, row in after.items()
+        if key in before and before[key] is not row and before[key] != row
+    ]
     gone = [key for key in before if key not in after]
     return new, changed, gone
 

@@ -180,6 +180,41 @@ async def test_a_save_writes_only_the_rows_that_changed(
     assert version == 3  # added, then two saves that changed something
 
 
+async def test_a_report_changed_in_place_is_saved(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    """A save reuses the rows of unchanged matches: one whose report was answered in
+    place (the same Report object, countered) must not pass for unchanged."""
+    state = midway(12)
+    club_id = await club_with_players(uow_factory, 12)
+    tournament_id = await store(uow_factory, club_id, state)
+    statements = Statements(engine)
+    try:
+        async with uow_factory() as uow:
+            loaded = await uow.tournaments.get(tournament_id, for_update=True)
+            match = loaded.matches[open_matches(loaded)[0]]
+            assert match.white is not None and match.black is not None
+            match.report = Report(match.white, 3, 1, START, 1)
+            await uow.tournaments.save(loaded)
+            statements.seen.clear()
+            match.report.counter = Report(match.black, 3, 2, START, 2)
+            await uow.tournaments.save(loaded)
+            assert statements.seen == [("UPDATE", "tournaments", 1), ("UPDATE", "matches", 1)]
+            statements.seen.clear()
+            match.pauses.append(Span(START))
+            await uow.tournaments.save(loaded)
+            statements.seen.clear()
+            match.pauses[-1].end = START + timedelta(minutes=5)
+            await uow.tournaments.save(loaded)
+            assert statements.seen == [("UPDATE", "tournaments", 1), ("UPDATE", "matches", 1)]
+            await uow.commit()
+    finally:
+        statements.close()
+    reloaded = await load(uow_factory, tournament_id)
+    assert reloaded.matches[match.number].report == match.report
+    assert reloaded.matches[match.number].pauses == match.pauses
+
+
 async def test_the_same_done_key_twice_is_refused_by_the_database(
     uow_factory: UowFactory,
 ) -> None:
