@@ -126,8 +126,8 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
                 "call.match",
                 table=table,
                 match=r.match,
-                white=views.name(names, r.white),
-                black=views.name(names, r.black),
+                white=views.called(names, r.white),
+                black=views.called(names, r.black),
             )
             for table, r in calls
         ]

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.replies import Button, Link, Msg, Param, Reply, Table, When, msg
+from commands.replies import Button, Link, Mention, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
@@ -214,7 +214,9 @@ def _on_report_disputed(
     if match.report is None:  # settled since: say how it stands
         return [Notice(Reply((views.match_line(match, names),)))]
     line = views.disputed_line(match, names, by=by, game=state.preset.game)
-    return [Notice(Reply((line,)))]
+    # The club's directors are called once, where the platform can ping them.
+    call = msg("call.directors", directors=Mention("", directors=True), match=number)
+    return [Notice(Reply((line, call)))]
 
 
 def _on_match_finished(

@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Link, Msg, Name, Param, Reply, Table, When, as_text
+from commands.replies import Link, Mention, Msg, Name, Param, Reply, Table, When, as_text
 from tournament import calendar
 
 Format = Literal["plain", "html", "markdown"]
@@ -77,10 +77,13 @@ def escape(text: str, fmt: Format, *, ours: bool = False) -> str:
 class Renderer:
     """Render catalog messages for one club's language, time zone and a format."""
 
-    def __init__(self, language: str, timezone: str, fmt: Format) -> None:
+    def __init__(
+        self, language: str, timezone: str, fmt: Format, *, director_role: str | None = None
+    ) -> None:
         self.language = language
         self.zone = ZoneInfo(timezone)
         self.fmt = fmt
+        self.director_role = director_role  # Discord: the role a call to directors pings
 
     def reply(self, reply: Reply) -> Rendered:
         """Render a reply as text; a picture shows as its text twin."""
@@ -126,9 +129,33 @@ class Renderer:
             return escape(value.url, self.fmt)
         if isinstance(value, Msg):
             return self.message(value)
+        if isinstance(value, Mention):
+            return self.mention(value)
         if isinstance(value, float):
             return format_decimal(value, format="0.00", locale=_locale(self.language))
         return escape(str(value), self.fmt)
+
+    def mention(self, mention: Mention) -> str:
+        """Return a mention as the format pings it: `<@id>` in Discord markdown, a
+        `tg://user` link in Telegram HTML; the name where nobody can be pinged."""
+        users = [u for u in mention.users if u.isdigit()]
+        if not mention.directors:
+            shown = escape(mention.name, self.fmt)
+            if not users or self.fmt == "plain":
+                return shown
+            if self.fmt == "markdown":
+                return f"<@{users[0]}>"
+            return f'<a href="tg://user?id={users[0]}">{shown}</a>'
+        word = self.plain(Msg("mention.directors"))
+        role = self.director_role if self.director_role and self.director_role.isdigit() else None
+        if self.fmt == "markdown" and (users or role):
+            return " ".join([f"<@&{role}>"] * bool(role) + [f"<@{u}>" for u in users])
+        if self.fmt == "html" and len(users) == 1:
+            return f'<a href="tg://user?id={users[0]}">{escape(word, "html")}</a>'
+        if self.fmt == "html" and users:
+            links = [f'<a href="tg://user?id={u}">{i}</a>' for i, u in enumerate(users, 1)]
+            return f"{escape(word, 'html')} ({', '.join(links)})"
+        return escape(word, self.fmt)
 
     def when(self, at: datetime, style: str = "time") -> str:
         """Return a moment in the club's time zone, as the language writes it."""
@@ -182,6 +209,7 @@ class Renderer:
     def _with(renderer: Renderer, fmt: Format) -> Renderer:
         other = Renderer.__new__(Renderer)
         other.language, other.zone, other.fmt = renderer.language, renderer.zone, fmt
+        other.director_role = renderer.director_role
         return other
 
 

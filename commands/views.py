@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from commands.replies import Msg, Name, Param, Table, When, msg
+from commands.replies import Mention, Msg, Name, Param, Table, When, msg
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
 from tournament.preset import Game
@@ -45,6 +45,12 @@ def name(names: Names, player: PlayerId | None) -> Param:
     if player is None:
         return msg("word.to_be_decided")
     return Name(names.get(player, f"#{player}"))
+
+
+def called(names: Names, player: PlayerId) -> Param:
+    """Return a player as a message that calls them names them: a ping where they have
+    an account on the platform (commands/mentions.py), their name elsewhere."""
+    return Mention(names.get(player, f"#{player}"), player)
 
 
 def name_list(names: Names, players: Iterable[PlayerId]) -> str:

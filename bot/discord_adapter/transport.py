@@ -53,8 +53,10 @@ class DiscordTransport:
         buttons: ButtonStore,
         uow_factory: Callable[[], SqlUnitOfWork],
         draw: Draw = pictures.render,
+        director_role: str | None = None,
     ) -> None:
         self.client = client
+        self.director_role = director_role  # pinged by a call to the club's directors
         self.pacer = pacer
         self.buttons = buttons
         self.uow_factory = uow_factory
@@ -100,7 +102,13 @@ class DiscordTransport:
     async def deliver(
         self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
     ) -> str:
-        outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
+        outgoing = render(
+            reply,
+            club.language,
+            club.timezone,
+            pictures=club.pictures,
+            director_role=self.director_role,
+        )
         if outgoing.empty:
             return ""
         posts = await prepare(outgoing, self.draw)

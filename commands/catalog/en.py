@@ -156,6 +156,8 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Check-in for {tournament} is open: players, send /checkin at the venue.",
     "call.round": "Round at {start}: to your tables, please.",
     "call.match": "Table {table}: {white} (white) v {black}, match {match}.",
+    "call.directors": "{directors}: match {match} is disputed and needs your decision.",
+    "mention.directors": "Directors",
     "remind.match": (
         "Your match {match} against {opponent} starts at {start} at table {table}; "
         "you play {colour}."

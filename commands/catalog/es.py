@@ -149,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "El registro de llegada de {tournament} está abierto: jugadores, envíen /checkin en el local.",
     "call.round": "Ronda de las {start}: a sus mesas, por favor.",
     "call.match": "Mesa {table}: {white} (blancas) contra {black}, encuentro {match}.",
+    "call.directors": "{directors}: el encuentro {match} está impugnado y necesita su decisión.",
+    "mention.directors": "Directores",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} lleva {minutes, plural, one {# minuto} other {# minutos}} de retraso en el encuentro {match}: {to} recibe {points, plural, one {# punto} other {# puntos}}. {white} {ws}-{bs} {black}",

@@ -149,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Potwierdzanie obecności na turnieju {tournament} otwarte: zawodnicy, wyślijcie /checkin na miejscu.",
     "call.round": "Runda o {start}: prosimy do stołów.",
     "call.match": "Stół {table}: {white} (białe) – {black}, mecz {match}.",
+    "call.directors": "{directors}: mecz {match} jest sporny i czeka na waszą decyzję.",
+    "mention.directors": "Sędziowie",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} spóźnia się {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} na mecz {match}: {to} dostaje {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}}. {white} {ws}-{bs} {black}",

@@ -149,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Înregistrarea sosirii la {tournament} este deschisă: jucători, trimiteți /checkin la locul de joc.",
     "call.round": "Runda de la {start}: vă rugăm la mese.",
     "call.match": "Masa {table}: {white} (albe) – {black}, partida {match}.",
+    "call.directors": "{directors}: partida {match} este contestată și așteaptă decizia voastră.",
+    "mention.directors": "Arbitri",
     "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} întârzie {minutes, plural, one {# minut} few {# minute} other {# de minute}} la partida {match}: {to} primește {points, plural, one {# punct} few {# puncte} other {# de puncte}}. {white} {ws}-{bs} {black}",
