@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from tournament.model import TournamentStatus
 from tournament.state import TournamentState
 
 PLAYERS = 16
+REMINDER = timedelta(minutes=10)
 
 
 @dataclass
@@ -134,8 +135,6 @@ async def _press(table: Table, who: str, label: str = "Accept") -> None:
 
 async def play_night(table: Table, start: datetime, *, confirm_by_button: bool = True) -> Tally:
     """Play a whole night; return the counts per step."""
-    from datetime import timedelta
-
     tally = Tally()
     for who in table.players:
         await step(table, tally, f"register {who}", lambda who=who: table.type(who, "/register"))
@@ -168,6 +167,10 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
             continue
         match = ready[0]
         if match.start is not None and match.start > now:
+            # The reminders (and the round's call) fall due ten minutes before (the
+            # preset's match_minutes_before), as the scheduler would see them.
+            if match.start - REMINDER > now:
+                await _at(table, tally, match.start - REMINDER)
             now = match.start
             await _at(table, tally, now)
         assert match.white is not None and match.black is not None

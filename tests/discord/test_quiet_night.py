@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import shlex
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -197,6 +198,25 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         for message in table.pressed:
             now = table.standin.messages[message.id]
             assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
+        await _round_calls_ping_their_players(table)
+
+
+async def _round_calls_ping_their_players(table: DiscordTable) -> None:
+    """Each round call, as posted, pinged exactly the players of the matches it calls;
+    nothing else the bot posted pinged anyone but a player it could not DM."""
+    state = await table.state()
+    calls = 0
+    for _, content, pinged in table.standin.notified:
+        called = [int(n) for n in re.findall(r"\(white\) v .*?, match (\d+)\.", content)]
+        wanted = set()
+        for number in called:
+            match = state.matches[number]
+            for player in (match.white, match.black):
+                assert player is not None
+                wanted.add(f"user:{await table.account(player)}")
+        assert pinged == wanted, content
+        calls += bool(called)
+    assert calls >= 3  # the group rounds of four-player groups
 
 
 async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -120,3 +121,26 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
     for key in table.pressed:
         message = harness.request.messages[key]
         assert "\u25b8" in message["text"] and not message.get("reply_markup"), message
+    await _round_calls_link_their_players(table)
+
+
+async def _round_calls_link_their_players(table: TelegramTable) -> None:
+    """Each round call in the group links exactly its players by id (HTML mentions);
+    nothing else the bot posted links anyone."""
+    state = await table.state()
+    calls = 0
+    for call in table.h.request.calls:
+        if call.method != "sendMessage" or int(call.params["chat_id"]) != GROUP:
+            continue
+        text = str(call.params["text"])
+        called = [int(n) for n in re.findall(r"\(white\) v .*?, match (\d+)\.", text)]
+        wanted = set()
+        for number in called:
+            match = state.matches[number]
+            for player in (match.white, match.black):
+                assert player is not None
+                wanted.add(await table.account(player))
+        assert set(re.findall(r'<a href="tg://user\?id=(\d+)">', text)) == wanted, text
+        assert not called or call.params.get("parse_mode") == "HTML"
+        calls += bool(called)
+    assert calls >= 3  # the group rounds of four-player groups
