@@ -399,14 +399,14 @@ def _on_match_ready(
     white = event.white
     black = event.black
     start = event.start
-    n = _namer(names)
     match = state.matches[number]
+    # The knockout calls each match as it is paired: its players are pinged.
     line = msg(
         "ko.ready",
         round=views.round_label(match),
         match=number,
-        white=n(white),
-        black=n(black),
+        white=views.called(names, white),
+        black=views.called(names, black),
         start=When(start),
     )
     return [Notice(Reply((line,)))]

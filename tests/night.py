@@ -11,6 +11,7 @@ channel and a report can print the numbers.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -70,6 +71,16 @@ class Tally:
             f"public {self.public}, private {self.private}, edits {self.edits} "
             f"(public/private/edits by step: {kinds})"
         )
+
+
+def called_matches(text: str) -> list[int]:
+    """Return the matches a post calls ("Table 1: ana (white) v bob, match 1.", "Final,
+    match 30: ana (white) v bob at 22:00."): their players are the ones to ping."""
+    return [
+        int(found.group(1))
+        for line in text.splitlines()
+        if "(white) v" in line and (found := re.search(r"match (\d+)", line))
+    ]
 
 
 class Table(Protocol):

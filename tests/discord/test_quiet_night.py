@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import shlex
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -25,7 +24,7 @@ from commands.sweeping import sweep_due
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
 from tests.discord.standin import Interaction, Message, StandIn
-from tests.night import Tally, play_night
+from tests.night import Tally, called_matches, play_night
 from tournament.state import TournamentState
 
 MANAGE_GUILD = 1 << 5
@@ -207,7 +206,7 @@ async def _round_calls_ping_their_players(table: DiscordTable) -> None:
     state = await table.state()
     calls = 0
     for _, content, pinged in table.standin.notified:
-        called = [int(n) for n in re.findall(r"\(white\) v .*?, match (\d+)\.", content)]
+        called = called_matches(content)
         wanted = set()
         for number in called:
             match = state.matches[number]
@@ -216,7 +215,7 @@ async def _round_calls_ping_their_players(table: DiscordTable) -> None:
                 wanted.add(f"user:{await table.account(player)}")
         assert pinged == wanted, content
         calls += bool(called)
-    assert calls >= 3  # the group rounds of four-player groups
+    assert calls >= 3 + 4  # the group rounds of four-player groups, the knockout's
 
 
 async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> None:

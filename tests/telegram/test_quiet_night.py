@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from commands.sweeping import sweep_due
-from tests.night import Tally, play_night
+from tests.night import Tally, called_matches, play_night
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import GROUP, callback_update, message_update, user
 from tournament.state import TournamentState
@@ -133,7 +133,7 @@ async def _round_calls_link_their_players(table: TelegramTable) -> None:
         if call.method != "sendMessage" or int(call.params["chat_id"]) != GROUP:
             continue
         text = str(call.params["text"])
-        called = [int(n) for n in re.findall(r"\(white\) v .*?, match (\d+)\.", text)]
+        called = called_matches(text)
         wanted = set()
         for number in called:
             match = state.matches[number]
@@ -143,4 +143,4 @@ async def _round_calls_link_their_players(table: TelegramTable) -> None:
         assert set(re.findall(r'<a href="tg://user\?id=(\d+)">', text)) == wanted, text
         assert not called or call.params.get("parse_mode") == "HTML"
         calls += bool(called)
-    assert calls >= 3  # the group rounds of four-player groups
+    assert calls >= 3 + 4  # the group rounds of four-player groups, the knockout's
