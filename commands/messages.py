@@ -51,7 +51,15 @@ class Mention:
     directors: bool = False
 
 
-Param = Union[str, int, float, Name, When, Link, Mention, "Msg"]
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A command line the reader may type, in its text form (`/result 1 3-1`): shown as
+    each platform types it, Discord's slash menu naming every option."""
+
+    line: str
+
+
+Param = Union[str, int, float, Name, When, Link, Mention, Hint, "Msg"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +98,8 @@ def _param(value: Param) -> Any:
         return {"link": value.url}
     if isinstance(value, Msg):
         return {"msg": msg_data(value)}
+    if isinstance(value, Hint):
+        return {"hint": value.line}
     if isinstance(value, Mention):
         return {
             "mention": value.name,
@@ -123,6 +133,8 @@ def _unparam(value: Any) -> Param:
             return When(datetime.fromisoformat(value["when"]), value["style"])
         if "link" in value:
             return Link(value["link"])
+        if "hint" in value:
+            return Hint(str(value["hint"]))
         if "mention" in value:
             return Mention(
                 str(value["mention"]),

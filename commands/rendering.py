@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Link, Mention, Msg, Name, Param, Reply, Table, When, as_text
+from commands.replies import Hint, Link, Mention, Msg, Name, Param, Reply, Table, When, as_text
 from tournament import calendar
 
 Format = Literal["plain", "html", "markdown"]
@@ -78,12 +78,19 @@ class Renderer:
     """Render catalog messages for one club's language, time zone and a format."""
 
     def __init__(
-        self, language: str, timezone: str, fmt: Format, *, director_role: str | None = None
+        self,
+        language: str,
+        timezone: str,
+        fmt: Format,
+        *,
+        director_role: str | None = None,
+        slash: Callable[[str], str | None] | None = None,
     ) -> None:
         self.language = language
         self.zone = ZoneInfo(timezone)
         self.fmt = fmt
         self.director_role = director_role  # Discord: the role a call to directors pings
+        self.slash = slash  # Discord: a typed command line in its slash-menu form
 
     def reply(self, reply: Reply) -> Rendered:
         """Render a reply as text; a picture shows as its text twin."""
@@ -131,9 +138,21 @@ class Renderer:
             return self.message(value)
         if isinstance(value, Mention):
             return self.mention(value)
+        if isinstance(value, Hint):
+            return self.hint(value.line)
         if isinstance(value, float):
             return format_decimal(value, format="0.00", locale=_locale(self.language))
         return escape(str(value), self.fmt)
+
+    def hint(self, line: str) -> str:
+        """Return a command to type as the platform types it: in Discord's slash form, else
+        the text form; as code (one thing to type, copied whole) where it has words."""
+        slash = self.slash(line) if self.slash is not None and self.fmt == "markdown" else None
+        if slash is not None:
+            return "`" + slash.replace("`", "'") + "`"
+        if self.fmt == "html" and " " in line.strip():
+            return f"<code>{escape(line, 'html')}</code>"  # a tap copies it whole
+        return escape(line, self.fmt)
 
     def mention(self, mention: Mention) -> str:
         """Return a mention as the format pings it: `<@id>` in Discord markdown, a
@@ -209,7 +228,7 @@ class Renderer:
     def _with(renderer: Renderer, fmt: Format) -> Renderer:
         other = Renderer.__new__(Renderer)
         other.language, other.zone, other.fmt = renderer.language, renderer.zone, fmt
-        other.director_role = renderer.director_role
+        other.director_role, other.slash = renderer.director_role, renderer.slash
         return other
 
 

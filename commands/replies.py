@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from commands.messages import Hint as Hint
 from commands.messages import Link as Link
 from commands.messages import Mention as Mention
 from commands.messages import Msg as Msg

@@ -83,6 +83,18 @@ def called_matches(text: str) -> list[int]:
     ]
 
 
+_SPAN = re.compile(r"`(/[^`]+)`|<code>(/[^<]+)</code>")
+_BARE = re.compile(r"(?<![\w/:<>.])/([a-z][a-z_]*)\b")
+
+
+def hints(text: str) -> list[str]:
+    """Return the commands a message tells its reader to type: each code span that is a
+    command line (`/result match:1 score:3-1`), and each bare /command elsewhere."""
+    spans = [a or b for a, b in _SPAN.findall(text)]
+    rest = _SPAN.sub(" ", text)
+    return spans + [f"/{name}" for name in _BARE.findall(rest)]
+
+
 class Table(Protocol):
     """What the night needs of a platform."""
 
@@ -187,12 +199,27 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
         assert match.white is not None and match.black is not None
         white = await table.account(match.white)
         black = await table.account(match.black)
+        if match.number == 1:
+            # The night's one slip and one dispute: a report without its score is
+            # refused with what to type; black disputes, and the director settles it.
+            await step(table, tally, "refused 1", lambda w=white: table.type(w, "/report"))
         await step(
             table,
             tally,
             f"report {match.number}",
             lambda m=match, w=white: table.type(w, f"/report {m.length}-0 match:{m.number}"),
         )
+        if match.number == 1:
+            await step(table, tally, "dispute 1", lambda b=black: _press(table, b, "Dispute"))
+            await step(
+                table,
+                tally,
+                "result 1",
+                lambda m=match: table.type(
+                    table.director, f"/result {m.length}-0 match:{m.number}"
+                ),
+            )
+            continue
         await step(table, tally, f"accept {match.number}", lambda b=black: _press(table, b))
     state = await table.state()
     left = [

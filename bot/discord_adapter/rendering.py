@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.discord_adapter import hints
 from bot.pictures import separate
 from bot.sending.parts import split_lines
 from commands import mentions
@@ -97,7 +98,9 @@ def render(
         Shot(picture, language, timezone, render(Reply(picture.fallback), language, timezone))
         for picture in shown
     )
-    renderer = Renderer(language, timezone, "markdown", director_role=director_role)
+    renderer = Renderer(
+        language, timezone, "markdown", director_role=director_role, slash=hints.slash_form
+    )
     texts: list[str] = []
     embeds: list[discord.Embed] = []
     for part in as_text(reply.parts):

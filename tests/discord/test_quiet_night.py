@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import shlex
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -24,7 +26,7 @@ from commands.sweeping import sweep_due
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
 from tests.discord.standin import Interaction, Message, StandIn
-from tests.night import Tally, called_matches, play_night
+from tests.night import Tally, called_matches, hints, play_night
 from tournament.state import TournamentState
 
 MANAGE_GUILD = 1 << 5
@@ -182,7 +184,7 @@ def _member_sees(command: dict[str, object]) -> bool:
 
 async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
     async with night_table(tmp_path) as table:
-        synced = {str(c["name"]): c for c in table.standin.commands}
+        synced: dict[str, dict[str, Any]] = {str(c["name"]): c for c in table.standin.commands}
         shown = {name for name, c in synced.items() if _member_sees(c)}
         assert shown == {s.name for s in COMMANDS if s.role == "player"}
         tally = await _night(table)
@@ -198,6 +200,31 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
             now = table.standin.messages[message.id]
             assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
         await _round_calls_ping_their_players(table)
+        _every_hint_is_typable(table, synced)
+
+
+def _every_hint_is_typable(table: DiscordTable, synced: dict[str, dict[str, Any]]) -> None:
+    """Every command a message says to type is in the synced slash menu, its
+    subcommand and option names too (`/result match:1 score:3-0`)."""
+    texts = [m.text for m in table.standin.messages.values()]
+    texts += [content for _, content, _ in table.standin.notified]
+    said = {hint for text in texts for hint in hints(text)}
+    assert any(":" in hint for hint in said), said  # the dispute's and the refusal's
+    wrong = [hint for hint in sorted(said) if not _in_menu(hint, synced)]
+    assert not wrong, wrong
+
+
+def _in_menu(hint: str, synced: dict[str, dict[str, Any]]) -> bool:
+    name, *rest = hint.removeprefix("/").split()
+    command = synced.get(name)
+    if command is None:
+        return False
+    options = command.get("options") or []
+    subs = {o["name"]: o for o in options if o["type"] in (1, 2)}
+    if subs and rest and rest[0] in subs:
+        options, rest = subs[rest[0]].get("options") or [], rest[1:]
+    keys = set(re.findall(r"(?:^|[\s\[])([a-z_]+):", " ".join(rest)))
+    return keys <= {o["name"] for o in options}
 
 
 async def _round_calls_ping_their_players(table: DiscordTable) -> None:

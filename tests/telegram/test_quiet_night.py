@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import UTC, datetime
 from typing import Any
 
+from commands.binding import given_values
+from commands.parsing import ParseError, parse
+from commands.registry import BY_NAME, select
 from commands.sweeping import sweep_due
-from tests.night import Tally, called_matches, play_night
+from tests.night import Tally, called_matches, hints, play_night
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import GROUP, callback_update, message_update, user
 from tournament.state import TournamentState
@@ -122,11 +126,41 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
         message = harness.request.messages[key]
         assert "\u25b8" in message["text"] and not message.get("reply_markup"), message
     await _round_calls_link_their_players(table)
+    _every_hint_is_typable(table)
+
+
+def _every_hint_is_typable(table: TelegramTable) -> None:
+    """Every command a message says to type is read by the shared parser as a command
+    of the registry, with options and words it takes (`/result 1 3-0`)."""
+    texts = [
+        html.unescape(str(c.params.get("text") or c.params.get("caption") or ""))
+        for c in table.h.request.calls
+        if c.method in SENDS | EDITS
+    ]
+    said = {hint for text in texts for hint in hints(text)}
+    assert any(" " in hint for hint in said), said  # the dispute's and the refusal's
+    wrong = [hint for hint in sorted(said) if not _typable(hint)]
+    assert not wrong, wrong
+
+
+def _typable(hint: str) -> bool:
+    try:
+        parsed = parse(hint)
+    except ParseError:
+        return False
+    spec = BY_NAME.get(parsed.name)
+    if spec is None:
+        return False
+    target, words = select(spec, parsed)
+    keys = {k for p in target.signature.params for k in (p.name, *p.aliases)}
+    return set(parsed.options) <= keys and "..." not in given_values(
+        target.signature, parsed, words
+    )
 
 
 async def _round_calls_link_their_players(table: TelegramTable) -> None:
-    """Each round call in the group links exactly its players by id (HTML mentions);
-    nothing else the bot posted links anyone."""
+    """Each round call in the group links exactly its players by id (HTML mentions), a
+    dispute the director; nothing else the bot posted links anyone."""
     state = await table.state()
     calls = 0
     for call in table.h.request.calls:
@@ -140,6 +174,8 @@ async def _round_calls_link_their_players(table: TelegramTable) -> None:
             for player in (match.white, match.black):
                 assert player is not None
                 wanted.add(await table.account(player))
+        if "needs your decision" in text:
+            wanted.add(str(DIRECTOR))  # a dispute calls the club's director (configured)
         assert set(re.findall(r'<a href="tg://user\?id=(\d+)">', text)) == wanted, text
         assert not called or call.params.get("parse_mode") == "HTML"
         calls += bool(called)

@@ -1,0 +1,39 @@
+"""Hints in Discord's slash form, with the option names the registry declares (issue 20)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord_adapter.hints import slash_form
+from bot.discord_adapter.rendering import render
+from commands.replies import Hint, Reply, msg
+
+
+@pytest.mark.parametrize(
+    ("typed", "slash"),
+    [
+        ("/result 1 3-0", "/result match:1 score:3-0"),
+        ("/result 4 2-2 3-1", "/result match:4 score:2-2 3-1"),
+        ("/report 3-1 [match:5]", "/report score:3-1 [match:5]"),
+        ("/result alice 3-1 bob", "/result player:alice score:3-1 opponent:bob"),
+        ('/tournament new name:"May Cup"', "/tournament new name:May Cup"),
+        ("/withdraw confirm", "/withdraw confirm:True"),
+        ("/report game kind:gammon", "/report kind:gammon"),
+        ('/pause 3 reason:"a phone call"', "/pause match:3 reason:a phone call"),
+    ],
+)
+def test_a_typed_hint_reads_as_the_slash_menu_takes_it(typed: str, slash: str) -> None:
+    assert slash_form(typed) == slash
+
+
+def test_a_line_discord_has_no_command_for_stays_as_typed() -> None:
+    assert slash_form("/nosuch 1") is None
+    assert slash_form("/report game") is None  # a folded subcommand with nothing chosen
+    shown = render(Reply((msg("score.usage", example=Hint("/nosuch 1")),)), "en", "UTC")
+    assert "/nosuch 1" in shown.contents[0]
+
+
+def test_a_hint_is_shown_as_code_in_slash_form() -> None:
+    reply = Reply((msg("score.usage", example=Hint("/report 3-1")),))
+    (shown,) = render(reply, "en", "UTC").contents
+    assert shown == "Send your score first, for example `/report score:3-1`."
