@@ -20,13 +20,20 @@ from commands.registry import BY_NAME, select
 _OPTIONAL = re.compile(r"\[([^\]]*)\]")
 
 
+_MORE = re.compile(r"\s\.\.\.(?=\]?$)")  # `[group_size:4 ...]`: and other such options
+_OR = " \u00b7 "  # `/result alice 3-1 bob · /result 5 3-1`: one command's forms
+
+
 @lru_cache(maxsize=1024)
 def slash_form(line: str) -> str | None:
     """Return a typed command line as Discord's slash menu takes it, or None when it is
-    not a command Discord has."""
-    optional = " ".join(_OPTIONAL.findall(line)).split()
-    more = "..." in line
-    plain = _OPTIONAL.sub(lambda found: found.group(1), line).replace("...", " ")
+    not a command Discord has (each of its forms, when it gives several)."""
+    if _OR in line:
+        forms = [slash_form(form) for form in line.split(_OR)]
+        return None if None in forms else _OR.join(str(form) for form in forms)
+    optional = [_MORE.sub("", found.replace('"', "")) for found in _OPTIONAL.findall(line)]
+    more = bool(_MORE.search(line))
+    plain = _OPTIONAL.sub(lambda found: found.group(1), _MORE.sub("", line))
     try:
         parsed = parse(plain)
     except ParseError:
@@ -54,6 +61,8 @@ def slash_form(line: str) -> str | None:
             given = {flag.name: "True", **given}
         elif not any(o.sub_word == target.word and o.name in given for o in known):
             return None
+    # What only a button fills in (which report an Accept answers) is not in the menu.
+    given = {k: v for k, v in given.items() if (spec.name, k) not in options.BUTTON_ONLY}
     names = {o.name for o in known}
     if not set(given) <= names:
         return None
@@ -64,5 +73,4 @@ def slash_form(line: str) -> str | None:
 def _shown(name: str, value: object, optional: list[str]) -> str:
     text = " ".join(value) if isinstance(value, list) else str(value)
     word = f"{name}:{text}"
-    typed = {f"{name}:{text}", *text.split()}
-    return f"[{word}]" if typed & set(optional) else word
+    return f"[{word}]" if word in optional or text in optional else word

@@ -20,6 +20,15 @@ from commands.replies import Hint, Reply, msg
         ("/withdraw confirm", "/withdraw confirm:True"),
         ("/report game kind:gammon", "/report kind:gammon"),
         ('/pause 3 reason:"a phone call"', "/pause match:3 reason:a phone call"),
+        # /help's lines: optional words, placeholders, forms, what only buttons fill in
+        (
+            '/register [name:"Ana P."] [born:1950-03-02]',
+            "/register [name:Ana P.] [born:1950-03-02]",
+        ),
+        ('/pause 5 reason:"..."', "/pause match:5 reason:..."),
+        ("/accept [5] [report:2]", "/accept [match:5]"),
+        ("/tournament new [group_size:4 ...]", "/tournament new [group_size:4] ..."),
+        ("/result 5 3-1 \u00b7 /lot [2]", "/result match:5 score:3-1 \u00b7 /lot [group:2]"),
     ],
 )
 def test_a_typed_hint_reads_as_the_slash_menu_takes_it(typed: str, slash: str) -> None:
