@@ -147,6 +147,12 @@ class TelegramTransport:
             await self.moved(chat_id, new)
         return new
 
+    async def deliver_missed(
+        self, club_id: int, club: Club, user: str, reply: Reply
+    ) -> str | None:
+        """Not in the group: someone who never started the bot is asked to start it."""
+        return None
+
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Ask someone who never started the bot to start it, in the club's groups."""
         groups, name = await whom_to_tell(self.uow_factory, PLATFORM, club_id, user)

@@ -574,6 +574,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
+    "discord.dms_missed": "{name}, I could not send you this privately (to get it there, allow direct messages from this server's members in Privacy Settings):",
     # -- core --
     "correct.held": "Matches {matches} wait until group {groups} is complete again: they are announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",

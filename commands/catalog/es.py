@@ -547,6 +547,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
+    "discord.dms_missed": "{name}, no pude enviarte esto en privado (para recibirlo allí, permite los mensajes directos de los miembros de este servidor en Ajustes de privacidad):",
     # -- core --
     "correct.held": "Los encuentros {matches} esperan a que el grupo {groups} vuelva a estar completo: se anunciarán entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",

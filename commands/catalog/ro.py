@@ -547,6 +547,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Ați vrut să scrieți /{command} {suggestion}? Acceptă: {subcommands}.",
     "telegram.start_bot": "{name}, încă nu vă pot scrie în privat: deschideți {link} și apăsați Start; apoi vă pot trimite mementourile și butoanele.",
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
+    "discord.dms_missed": "{name}, nu v-am putut trimite asta în privat (ca s-o primiți acolo, permiteți mesajele directe de la membrii acestui server în Setări de confidențialitate):",
     # -- core --
     "correct.held": "Partidele {matches} așteaptă până când grupa {groups} este din nou încheiată: vor fi anunțate atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
