@@ -486,7 +486,7 @@ MESSAGES: dict[str, str] = {
     "refused.post_as_yourself": "Messages sent on behalf of a channel or another chat cannot use commands: send them from your own account.",
     "refused.director_not_player": "You are a director here, not a player of this tournament. To act for a player: /result alice 3-1 bob sets a result, /present alice checks someone in, /status shows what needs you. To play yourself: /register.",
     "refused.draw_waiting_approval": "{count, plural, one {# player confirmed but waits} other {# players confirmed but wait}} for approval as club members: {players}. Approve them first: /approve all (or /approve and their names), then /draw.",
-    "refused.dm_no_club": "Register first in your club's group with /register; then you can write to me here.",
+    "refused.dm_no_club": "Register first where your club meets (its Telegram group or Discord server) with /register; then you can write to me here.",
     "refused.no_such_club": "You are not in a club called {name}; your clubs: {clubs}.",
     "refused.which_club": 'You are in several clubs ({clubs}): say which, for example /me club:"{example}".',
     "refused.entries_closed": "Entries for {tournament} are closed.",

@@ -459,7 +459,7 @@ MESSAGES: dict[str, str] = {
     "refused.post_as_yourself": "Los mensajes enviados en nombre de un canal u otro chat no pueden usar comandos: envíalos desde tu propia cuenta.",
     "refused.director_not_player": "Aquí eres director, no jugador de este torneo. Para actuar por un jugador: /result alice 3-1 bob anota un resultado, /present alice registra una llegada, /status muestra lo pendiente. Para jugar tú: /register.",
     "refused.draw_waiting_approval": "{count, plural, one {# jugador confirmó pero espera} other {# jugadores confirmaron pero esperan}} la aprobación como socios: {players}. Apruébalos primero: /approve all (o /approve y sus nombres), y luego /draw.",
-    "refused.dm_no_club": "Inscríbete primero en el grupo de tu club con /register; después podrás escribirme aquí.",
+    "refused.dm_no_club": "Inscríbete primero donde se reúne tu club (su grupo de Telegram o su servidor de Discord) con /register; después podrás escribirme aquí.",
     "refused.no_such_club": "No estás en ningún club llamado {name}; tus clubes: {clubs}.",
     "refused.which_club": 'Estás en varios clubes ({clubs}): di en cuál, por ejemplo /me club:"{example}".',
     "refused.entries_closed": "Las inscripciones para {tournament} están cerradas.",

@@ -459,7 +459,7 @@ MESSAGES: dict[str, str] = {
     "refused.post_as_yourself": "Wiadomości wysłane w imieniu kanału lub innego czatu nie mogą używać poleceń: wyślij je ze swojego konta.",
     "refused.director_not_player": "Jesteś tu sędzią, a nie zawodnikiem tego turnieju. Aby działać za zawodnika: /result alice 3-1 bob wpisuje wynik, /present alice potwierdza obecność, /status pokazuje, co czeka. Aby samemu zagrać: /register.",
     "refused.draw_waiting_approval": "{count, plural, one {# zawodnik potwierdził udział, ale czeka} few {# zawodników potwierdziło udział, ale czeka} many {# zawodników potwierdziło udział, ale czeka} other {# zawodnika potwierdziło udział, ale czeka}} na zatwierdzenie jako członek klubu: {players}. Najpierw ich zatwierdź: /approve all (albo /approve i nazwiska), potem /draw.",
-    "refused.dm_no_club": "Najpierw zapisz się w grupie swojego klubu przez /register; potem możesz pisać do mnie tutaj.",
+    "refused.dm_no_club": "Najpierw zapisz się tam, gdzie spotyka się Twój klub (jego grupa na Telegramie lub serwer na Discordzie), przez /register; potem możesz pisać do mnie tutaj.",
     "refused.no_such_club": "Nie należysz do klubu o nazwie {name}; Twoje kluby: {clubs}.",
     "refused.which_club": 'Należysz do kilku klubów ({clubs}): napisz, o który chodzi, na przykład /me club:"{example}".',
     "refused.entries_closed": "Zapisy na turniej {tournament} są zamknięte.",

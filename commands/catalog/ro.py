@@ -459,7 +459,7 @@ MESSAGES: dict[str, str] = {
     "refused.post_as_yourself": "Mesajele trimise în numele unui canal sau al altui chat nu pot folosi comenzi: trimiteți-le din contul dumneavoastră.",
     "refused.director_not_player": "Aici sunteți organizator, nu jucător în acest turneu. Pentru a acționa în locul unui jucător: /result alice 3-1 bob stabilește un rezultat, /present alice înregistrează o sosire, /status arată ce vă așteaptă. Pentru a juca: /register.",
     "refused.draw_waiting_approval": "{count, plural, one {# jucător a confirmat, dar așteaptă} few {# jucători au confirmat, dar așteaptă} other {# de jucători au confirmat, dar așteaptă}} aprobarea ca membri: {players}. Aprobați-i mai întâi: /approve all (sau /approve și numele lor), apoi /draw.",
-    "refused.dm_no_club": "Înscrieți-vă întâi în grupul clubului cu /register; apoi îmi puteți scrie aici.",
+    "refused.dm_no_club": "Înscrieți-vă întâi acolo unde se întâlnește clubul (grupul său de Telegram sau serverul de Discord) cu /register; apoi îmi puteți scrie aici.",
     "refused.no_such_club": "Nu sunteți într-un club numit {name}; cluburile dumneavoastră: {clubs}.",
     "refused.which_club": 'Sunteți în mai multe cluburi ({clubs}): spuneți în care, de exemplu /me club:"{example}".',
     "refused.entries_closed": "Înscrierile la {tournament} s-au închis.",
