@@ -301,6 +301,7 @@ class Session:
         chats = (
             await self.uow.clubs.chats(self.club.id)
             if any(n.player is None for n in self.notices)
+            or (state is not None and quiet.registering(state))  # its board is edited
             else []
         )
         players = sorted({n.player for n in self.notices if n.player is not None})

@@ -159,11 +159,19 @@ _TABLE = re.compile(
 )
 
 
+# The chats' registration board (issue 20): the opening post, then who is entered; the
+# console prints each entry's own line instead.
+_ENTRIES = re.compile(r"\n(?=Entries \(\d+\)\n)")
+
+
 def _said(texts: list[str]) -> Counter[str]:
     """Return what was said, line by line, tables aside: the chats gather one command's
     news into one post (issue 20's quiet channel), the console prints one line per event."""
     return Counter(
-        line for text in texts for line in text.splitlines() if line and not _TABLE.match(line)
+        line
+        for text in texts
+        for line in _ENTRIES.split(text)[0].splitlines()
+        if line and not _TABLE.match(line)
     )
 
 

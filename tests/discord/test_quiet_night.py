@@ -200,6 +200,10 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
             now = table.standin.messages[message.id]
             assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
         await _round_calls_ping_their_players(table)
+        # The opening post became the registration's board, edited entry by entry.
+        (opening,) = [m for m in table.standin.messages.values() if "open for entries" in m.text]
+        assert opening.edits >= 16 and "Entries (16)" in opening.text, opening.text
+        assert opening.text.count("\u2713") == 32  # all confirmed and checked in
         _every_hint_is_typable(table, synced)
 
 

@@ -126,6 +126,10 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
         message = harness.request.messages[key]
         assert "\u25b8" in message["text"] and not message.get("reply_markup"), message
     await _round_calls_link_their_players(table)
+    # The opening post became the registration's board, edited entry by entry.
+    shown = [str(m.get("text") or "") for m in harness.request.messages.values()]
+    (opening,) = [text for text in shown if "open for entries" in text]
+    assert "Entries (16)" in opening and opening.count("\u2713") == 32, opening
     _every_hint_is_typable(table)
 
 
