@@ -550,7 +550,7 @@ MESSAGES: dict[str, str] = {
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
-    "discord.dms_missed": "{name}, nie mogłem wysłać Ci tego prywatnie (aby dostawać to tam, zezwól na wiadomości prywatne od członków tego serwera w Ustawieniach prywatności):",
+    "discord.dms_missed": "{name}, nie mogę wysłać Ci tego prywatnie (aby dostawać to tam, zezwól na wiadomości prywatne od członków tego serwera w Ustawieniach prywatności):",
     # -- core --
     "correct.held": "Mecze {matches} czekają, aż grupa {groups} znów będzie zakończona: wtedy zostaną ogłoszone.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
