@@ -25,6 +25,34 @@ def board_key(state: TournamentState) -> str:
     return f"board:{state.id}"
 
 
+def _playing(state: TournamentState, names: Names) -> list[Part]:
+    """Return the group matches being played or called next, table by table: the board
+    keeps the round's call in view after its post became the board."""
+    if state.status is not TournamentStatus.GROUPS:
+        return []
+    playing = sorted(
+        (
+            m
+            for m in state.matches.values()
+            if m.stage in (Stage.GROUP, Stage.TIEBREAK) and m.is_ready and not m.is_final
+        ),
+        key=lambda m: (m.start or state.start, views.table_number(state, m), m.number),
+    )
+    if not playing:
+        return []
+    calls: list[Part] = [msg("board.playing")]
+    return calls + [
+        msg(
+            "call.match",
+            table=views.table_number(state, m),
+            match=m.number,
+            white=views.name(names, m.white),
+            black=views.name(names, m.black),
+        )
+        for m in playing
+    ]
+
+
 def entries_key(state: TournamentState) -> str:
     return f"entries:{state.id}"
 
@@ -67,6 +95,7 @@ def board(state: TournamentState, names: Names) -> Reply:
                 fingerprint=state.draw.fingerprint,
             )
         )
+    parts += _playing(state, names)
     parts += [pictures.group_picture(state, group, names) for group in state.groups]
     knockout = state.status in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED)
     if knockout:

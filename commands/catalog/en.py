@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Check-in for {tournament} is open: players, send /checkin at the venue.",
     "call.round": "Round at {start}: to your tables, please.",
     "call.match": "Table {table}: {white} (white) v {black}, match {match}.",
+    "board.playing": "Being played:",
     "call.directors": "{directors}: match {match} is disputed and needs your decision.",
     "mention.directors": "Directors",
     "remind.match": (

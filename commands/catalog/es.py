@@ -152,6 +152,7 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "El registro de llegada de {tournament} está abierto: jugadores, envíen /checkin en el local.",
     "call.round": "Ronda de las {start}: a sus mesas, por favor.",
     "call.match": "Mesa {table}: {white} (blancas) contra {black}, encuentro {match}.",
+    "board.playing": "En juego:",
     "call.directors": "{directors}: el encuentro {match} está impugnado y necesita su decisión.",
     "mention.directors": "Directores",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",

@@ -152,6 +152,7 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Potwierdzanie obecności na turnieju {tournament} otwarte: zawodnicy, wyślijcie /checkin na miejscu.",
     "call.round": "Runda o {start}: prosimy do stołów.",
     "call.match": "Stół {table}: {white} (białe) – {black}, mecz {match}.",
+    "board.playing": "Trwają:",
     "call.directors": "{directors}: mecz {match} jest sporny i czeka na waszą decyzję.",
     "mention.directors": "Sędziowie",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",

@@ -152,6 +152,7 @@ MESSAGES: dict[str, str] = {
     "club.checkin_open": "Înregistrarea sosirii la {tournament} este deschisă: jucători, trimiteți /checkin la locul de joc.",
     "call.round": "Runda de la {start}: vă rugăm la mese.",
     "call.match": "Masa {table}: {white} (albe) – {black}, partida {match}.",
+    "board.playing": "Se joacă:",
     "call.directors": "{directors}: partida {match} este contestată și așteaptă decizia voastră.",
     "mention.directors": "Arbitri",
     "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",
