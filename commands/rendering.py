@@ -74,6 +74,11 @@ def escape(text: str, fmt: Format, *, ours: bool = False) -> str:
     return text
 
 
+# A hint the catalog writes into a template, between backticks: `/resume {match}`.
+_TEMPLATE_HINT = re.compile(r"`(/[^`\n]+)`")
+_MARKDOWN_ESCAPED = re.compile(r"\\([\\`*_~|>\[\]()#-])")
+
+
 class Renderer:
     """Render catalog messages for one club's language, time zone and a format."""
 
@@ -117,9 +122,19 @@ class Renderer:
                 # "Gina R." ends the sentence itself: no "Gina R.." from "{name}."
                 literal = literal.replace("{" + key + "}.", "{" + key + "}")
         try:
-            return literal.format_map(params)
+            said = literal.format_map(params)
         except (KeyError, IndexError, ValueError):
-            return literal
+            said = literal
+        return _TEMPLATE_HINT.sub(lambda found: self._template_hint(found.group(1)), said)
+
+    def _template_hint(self, shown: str) -> str:
+        """A command the catalog marks `/like this` as a hint, rendered as one (the
+        parameters in it are already escaped for the format)."""
+        if self.fmt == "markdown":
+            return self.hint(_MARKDOWN_ESCAPED.sub(r"\1", shown))
+        if self.fmt == "html":
+            return f"<code>{shown}</code>" if " " in shown.strip() else shown
+        return shown
 
     def plain(self, message: Msg) -> str:
         """Render a message without markup (button labels, table cells)."""

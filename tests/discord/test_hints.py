@@ -6,6 +6,8 @@ import pytest
 
 from bot.discord_adapter.hints import slash_form
 from bot.discord_adapter.rendering import render
+from bot.telegram_adapter.formatting import render as telegram
+from commands.rendering import Renderer
 from commands.replies import Hint, Reply, msg
 
 
@@ -46,3 +48,13 @@ def test_a_hint_is_shown_as_code_in_slash_form() -> None:
     reply = Reply((msg("score.usage", example=Hint("/report 3-1")),))
     (shown,) = render(reply, "en", "UTC").contents
     assert shown == "Send your score first, for example `/report score:3-1`."
+
+
+def test_a_hint_written_in_a_template_renders_as_each_platform_types_it() -> None:
+    paused = Reply((msg("pause.done", match=5), msg("club.pictures_on")))
+    discord_text = render(paused, "es", "UTC").contents[0]
+    assert "`/resume match:5`" in discord_text
+    assert "`/club settings pictures:off`" in discord_text
+    assert "<code>/resume 5</code>" in telegram(paused, "es", "UTC").chunks[0]
+    console = Renderer("es", "UTC", "plain").reply(paused).text
+    assert "/resume 5 " in console and "`" not in console
