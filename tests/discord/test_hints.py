@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.discord_adapter.hints import slash_form
 from bot.discord_adapter.rendering import render
 from bot.telegram_adapter.formatting import render as telegram
+from commands.catalog import CATALOGS
 from commands.rendering import Renderer
 from commands.replies import Hint, Reply, msg
 
@@ -58,3 +61,16 @@ def test_a_hint_written_in_a_template_renders_as_each_platform_types_it() -> Non
     assert "<code>/resume 5</code>" in telegram(paused, "es", "UTC").chunks[0]
     console = Renderer("es", "UTC", "plain").reply(paused).text
     assert "/resume 5 " in console and "`" not in console
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pl", "ro"])
+def test_every_hint_a_template_marks_is_a_command_of_the_slash_menu(language: str) -> None:
+    marked = [
+        (key, found)
+        for key, text in CATALOGS[language].items()
+        for found in re.findall(r"`(/[^`]+)`", text)
+    ]
+    assert len(marked) >= 20
+    for key, hint in marked:
+        typed = re.sub(r"\{\w+\}", "5", hint)
+        assert slash_form(typed) is not None, (key, hint)
