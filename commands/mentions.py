@@ -103,3 +103,22 @@ def pinged(reply: Reply) -> tuple[str, ...]:
 
 def calls_directors(reply: Reply) -> bool:
     return any(m.directors for m in found([reply]))
+
+
+def with_directors(reply: Reply, users: Iterable[str]) -> Reply:
+    """Return the reply with `users` added to its call to the club's directors (the
+    platform knows them: a Telegram group's administrators)."""
+    extra = list(dict.fromkeys(users))
+    if not extra or not calls_directors(reply):
+        return reply
+
+    def fill(value: Param) -> Param:
+        if isinstance(value, Mention) and value.directors:
+            return replace(value, users=tuple(dict.fromkeys([*value.users, *extra])))
+        return fill_msg(value) if isinstance(value, Msg) else value
+
+    def fill_msg(message: Msg) -> Msg:
+        return Msg(message.key, {k: fill(v) for k, v in message.params.items()})
+
+    parts = tuple(fill_msg(p) if isinstance(p, Msg) else p for p in reply.parts)
+    return replace(reply, parts=parts)

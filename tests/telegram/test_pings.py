@@ -1,4 +1,5 @@
-"""A dispute calls the club's directors in the group by id, once (issue 20)."""
+"""A dispute calls the club's directors in the group by id, once: the configured ones and
+the group's administrators (issue 20)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import re
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import GROUP, message_update, user
 
+GUS = 4242
 NEW_CUP = '/tournament new name:"Cup" preset:hgv-backgammon start:"2026-01-30 13:00" approval:no'
 
 
-async def test_a_dispute_links_the_configured_director_and_no_player(harness: Harness) -> None:
-    harness.request.admins[GROUP] = {DIRECTOR}
+async def test_a_dispute_links_the_directors_and_no_player(harness: Harness) -> None:
+    # Ana is a configured director; Gus administers the group: a director there too.
+    harness.request.admins[GROUP] = {DIRECTOR, GUS}
     ana, alice, bob = user(DIRECTOR, "Ana"), user(3001, "Alice"), user(3002, "Bob")
     said = iter(range(100, 200))
 
@@ -35,4 +38,5 @@ async def test_a_dispute_links_the_configured_director_and_no_player(harness: Ha
         and "disputed" in str(c.params["text"])
     ]
     assert len(posts) == 1, posts
-    assert re.findall(r'<a href="tg://user\?id=(\d+)">', posts[0]) == [str(DIRECTOR)], posts[0]
+    linked = re.findall(r'<a href="tg://user\?id=(\d+)">', posts[0])
+    assert sorted(linked) == sorted([str(DIRECTOR), str(GUS)]), posts[0]
