@@ -10,7 +10,7 @@ from typing import Any
 
 from commands.binding import given_values
 from commands.parsing import ParseError, parse
-from commands.registry import BY_NAME, select
+from commands.registry import BY_NAME, COMMANDS, select
 from commands.sweeping import sweep_due
 from tests.night import Tally, called_matches, hints, play_night
 from tests.telegram.conftest import DIRECTOR, Harness
@@ -23,6 +23,10 @@ NEW_CUP = (
 )
 SENDS = frozenset({"sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup"})
 EDITS = frozenset({"editMessageText", "editMessageReplyMarkup", "editMessageMedia"})
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _buttons(markup: Any) -> list[tuple[str, str]]:
@@ -131,6 +135,19 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
     (opening,) = [text for text in shown if "open for entries" in text]
     assert "Entries (16)" in opening and opening.count("\u2713") == 32, opening
     _every_hint_is_typable(table)
+
+
+async def test_no_director_command_is_in_a_members_menu(harness: Harness) -> None:
+    """Telegram's menus by role: the default scope lists players' commands only, in every
+    language; the administrators' scope all of them (published when the service opens)."""
+    menus = [c for c in harness.request.calls if c.method == "setMyCommands"]
+    players = {s.name for s in COMMANDS if s.role == "player"}
+    for call in menus:
+        scope = _json(call.params["scope"])["type"]
+        listed = {c["command"] for c in _json(call.params["commands"])}
+        wanted = players if scope == "default" else {s.name for s in COMMANDS}
+        assert listed == wanted, (scope, call.params.get("language_code"))
+    assert len(menus) == 8  # two scopes, four languages
 
 
 def _every_hint_is_typable(table: TelegramTable) -> None:
