@@ -140,8 +140,8 @@ MESSAGES: dict[str, str] = {
         "You have left {tournament}: your remaining matches are lost and you are "
         "suspended from the next tournament."
     ),
-    "withdraw.ask": "Withdraw from {tournament}? Before the draw this carries no sanction. To go ahead: /withdraw confirm",
-    "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: /withdraw confirm",
+    "withdraw.ask": "Withdraw from {tournament}? Before the draw this carries no sanction. To go ahead: `/withdraw confirm`",
+    "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: `/withdraw confirm`",
     "button.withdraw": "Yes, withdraw",
     "checkin.done": "{name} is checked in. Good luck!",
     "register.checkin_open": "Check-in is already open: send /checkin when you are at the venue.",
@@ -180,7 +180,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.done": "Forfeit recorded for {name}.",
     "noshow.club": (
         "{player} confirmed but did not come: their matches are lost and they are suspended "
-        'from the next tournament. A director can excuse them: /excuse {player} reason:"..."'
+        'from the next tournament. A director can excuse them: `/excuse {player} reason:"..."`'
     ),
     "sanction.you": "You are suspended from the club's next tournament: {reason}.",
     "sanction.done": "{name} is suspended from the club's next tournament.",
@@ -269,8 +269,8 @@ MESSAGES: dict[str, str] = {
         "other chat."
     ),
     "club.link_confirmed": "Request {link} confirmed: that chat is now part of {club} and gets its announcements.",
-    "club.join_request": "{name} used a link code to join another chat to this club (request {link}). If that is right, a director sends /club confirm {link}; otherwise ignore it.",
-    "club.join_pending": "Asked to join {club} (request {link}). A director of {club} confirms it with /club confirm {link}; until then nothing is announced here.",
+    "club.join_request": "{name} used a link code to join another chat to this club (request {link}). If that is right, a director sends `/club confirm {link}`; otherwise ignore it.",
+    "club.join_pending": "Asked to join {club} (request {link}). A director of {club} confirms it with `/club confirm {link}`; until then nothing is announced here.",
     "club.joined": "This chat is now part of {club}: announcements come here too.",
     # -- me, rules, status, help --
     "me.player": "{name}",
@@ -311,7 +311,7 @@ MESSAGES: dict[str, str] = {
     "rules.age_prizes": "Special prizes go to the youngest player and to the veteran (the oldest).",
     "rules.report": "The winner reports at once: {example}, your score first. It stands after {minutes, plural, one {# minute} other {# minutes}} unless the opponent disputes it.",
     "glance.title": "{tournament}: {status}.",
-    "glance.waiting": "Waiting for approval as club members: {players}. Approve them: /approve all, or /approve and the names.",
+    "glance.waiting": "Waiting for approval as club members: {players}. Approve them: `/approve all`, or /approve and the names.",
     "glance.unconfirmed": "Not confirmed yet ({count}): {players}. They are not drawn unless they /confirm or check in; a reminder goes out a day before.",
     "glance.not_here": "Confirmed, not checked in ({count}): {players}. When one arrives: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",
@@ -459,7 +459,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_integer": "{option}: {text} is not a whole number. Write digits, for example {option}:4.",
     "refused.bad_join_code": "The code {given} is unknown or expired: ask for a new one with /club link.",
     "refused.report_changed": "That button answered an older report of match {match}; nothing was changed. The match now stands as follows:",
-    "refused.no_pending_link": "No such request to join: waiting requests are {pending}. Write /club confirm 2.",
+    "refused.no_pending_link": "No such request to join: waiting requests are {pending}. Write `/club confirm 2`.",
     "refused.join_pending": "This chat asked to join {club}; a director of {club} must confirm it with /club confirm first.",
     "refused.join_attempts": "Too many wrong codes: try again in {minutes} minutes, with a new code from /club link.",
     "refused.bad_language": "{text} is not available: choose one of {languages}.",
@@ -489,7 +489,7 @@ MESSAGES: dict[str, str] = {
     "refused.as_chat_not_player": "You are posting anonymously as the group: that acts as a director, not as a player. To play, send /{command} from your own account.",
     "refused.post_as_yourself": "Messages sent on behalf of a channel or another chat cannot use commands: send them from your own account.",
     "refused.director_not_player": "You are a director here, not a player of this tournament. To act for a player: /result alice 3-1 bob sets a result, /present alice checks someone in, /status shows what needs you. To play yourself: /register.",
-    "refused.draw_waiting_approval": "{count, plural, one {# player confirmed but waits} other {# players confirmed but wait}} for approval as club members: {players}. Approve them first: /approve all (or /approve and their names), then /draw.",
+    "refused.draw_waiting_approval": "{count, plural, one {# player confirmed but waits} other {# players confirmed but wait}} for approval as club members: {players}. Approve them first: `/approve all` (or /approve and their names), then /draw.",
     "refused.dm_no_club": "Register first where your club meets (its Telegram group or Discord server) with /register; then you can write to me here.",
     "refused.no_such_club": "You are not in a club called {name}; your clubs: {clubs}.",
     "refused.which_club": 'You are in several clubs ({clubs}): say which, for example `/me club:"{example}"`.',
@@ -533,7 +533,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_open_match": "You have no match to report right now. /schedule shows your matches.",
     "refused.no_penalties": "Match {match} has no lateness points to cancel.",
     "refused.no_such_group": "There is no group {group}: groups are 1 to {count}.",
-    "refused.no_such_match": "There is no match {match}. /schedule all lists them.",
+    "refused.no_such_match": "There is no match {match}. `/schedule all` lists them.",
     "refused.no_such_player": "Nobody here is called {name}. Check the spelling, or /addplayer them.",
     "refused.no_such_player_close": "Nobody here is called {name}. Did you mean {suggestions}?",
     "refused.no_such_tournament": "There is no tournament {name}. Tournaments: {known}.",
@@ -587,13 +587,13 @@ MESSAGES: dict[str, str] = {
     # -- members --
     "addplayer.known": "{name} is already a player of the club (no tournament is open for entries).",
     "addplayer.member_done": "{name}, a member of the club, is entered in {tournament} (confirmed): points and history are theirs.",
-    "addplayer.walk_in": "{name} is entered in {tournament}, but its groups are drawn already: /redraw confirm draws again with {name} (possible until the first result).",
+    "addplayer.walk_in": "{name} is entered in {tournament}, but its groups are drawn already: `/redraw confirm` draws again with {name} (possible until the first result).",
     "button.redraw": "Draw again",
     "player.usage": 'Fix a player: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (before the draw).',
     "player.renamed": "{old} is now called {name}, in every table.",
     "player.merged": "{old} is merged into {name}: {tournaments, plural, one {# tournament} other {# tournaments}} with results and ranking points carried over.",
     "player.removed": "{name} is taken out of {tournament}.",
-    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send /redraw confirm.",
+    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send `/redraw confirm`.",
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: `/lift {name} reason:"..."` first, if that is right.',
     "refused.addplayer_already": "{name} is already entered in {tournament} (confirmed).",
     "refused.walk_in_finished": "{tournament} is over: nobody can join it now. Enter players in the next tournament once it is created.",
@@ -617,8 +617,8 @@ MESSAGES: dict[str, str] = {
     "arg.redraw_confirm": "confirm: replace the groups and the schedule",
     # -- words --
     "report.disputed_both": "Match {match} ({white} v {black}): the reports differ. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} or {other_command}.",
-    "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with /schedule all, or give the names alone: /result NAME SCORE NAME.",
-    "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}, and {waiting, plural, one {# player waits} other {# players wait}} for approval: /approve all.",
+    "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with `/schedule all`, or give the names alone: /result NAME SCORE NAME.",
+    "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}, and {waiting, plural, one {# player waits} other {# players wait}} for approval: `/approve all`.",
     "glance.nobody_to_draw": "Nobody can be drawn yet: a player is drawn once approved as a member and confirmed (/confirm) or at the venue (/checkin, /present).",
     "expect.yes_no_or": "yes, no or {others}",
     "options.title": "Options of /tournament new (left out: the preset's value), for example group_size:4 consolation:yes:",
@@ -644,7 +644,7 @@ MESSAGES: dict[str, str] = {
     # -- web --
     "help.web": "the link of the tournament's public page",
     "arg.web": "public web pages: on or off",
-    "web.on": "The club's public pages are on: {url}\nAnyone with this link sees the tournaments live, no chat needed; print its QR code for the venue. Turn them off: /club web:off",
+    "web.on": "The club's public pages are on: {url}\nAnyone with this link sees the tournaments live, no chat needed; print its QR code for the venue. Turn them off: `/club web:off`",
     "web.off": "The club's public pages are off: every old link now answers 404. `/club web:on` makes a new link.",
     "web.pages_off": "The club's public pages are off. A director turns them on with `/club web:on`.",
     "web.club_link": "The club's page: {url}",
@@ -681,7 +681,7 @@ MESSAGES: dict[str, str] = {
     "refused.rename_exists": '{name} is already the name of another player of the club: choose another, or merge the two: /player merge "{name}" into:"...".',
     "refused.merge_usage": 'Name the duplicate, then the member it goes into: /player merge "Rocío 2" into:"Rocío"',
     "refused.rename_usage": 'Name the player, then the new name: /player rename "zofia kowalska" to:"Zofia Kowalska"',
-    "refused.addplayer_born_required": "{tournament} is for players aged {minimum_age} or over: add {name}'s birth date, for example /addplayer {example} born:1990-05-31. Nobody was entered.",
+    "refused.addplayer_born_required": "{tournament} is for players aged {minimum_age} or over: add {name}'s birth date, for example `/addplayer {example} born:1990-05-31`. Nobody was entered.",
     "refused.addplayer_too_young": "{tournament} is for players aged {minimum_age} or over, and {name} is younger. Nobody was entered.",
     "refused.walk_in_not_allowed": "{tournament} takes no entries after its draw (its preset says walk_ins = false): nothing was changed. Enter them in the next tournament.",
     "tiebreak.lot_drawn": "{above} above {below}: by lot",
