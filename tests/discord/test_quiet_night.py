@@ -21,6 +21,7 @@ from bot.discord_adapter.service import DiscordConfig, DiscordService
 from bot.sending.pacing import Window
 from bot.settings import Settings
 from bot.throttle import Rate
+from commands.catalog import template
 from commands.registry import COMMANDS
 from commands.sweeping import sweep_due
 from tests.discord.conftest import GENERAL, GUILD
@@ -30,6 +31,7 @@ from tests.night import Tally, called_matches, hints, play_night
 from tournament.state import TournamentState
 
 MANAGE_GUILD = 1 << 5
+LABELS = {"Accept": "button.accept", "Dispute": "button.dispute", "Confirm": "button.confirm"}
 START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 OPENED = datetime(2026, 1, 30, 12, 0, tzinfo=UTC)
 
@@ -57,6 +59,7 @@ class DiscordTable:
         self.players = [k for k in self.users if k != self.director]
         self.waiting: list[Interaction] = []
         self.pressed: list[Message] = []
+        self.language = "en"
 
     async def type(self, who: str, text: str) -> None:
         name, options = _options(text)
@@ -66,6 +69,7 @@ class DiscordTable:
         await self.standin.answer(interaction)
 
     async def press(self, who: str, label: str) -> bool:
+        label = template(self.language, LABELS.get(label, label))  # in the club's words
         user = self.users[who]
         dms = {m.id for m in self.standin.dms(user.id)}
         for message in reversed(list(self.standin.messages.values())):
@@ -158,7 +162,19 @@ async def night_table(tmp_path: Path) -> AsyncIterator[DiscordTable]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
 
 
-async def _night(table: DiscordTable) -> Tally:
+async def _night(table: DiscordTable, language: str = "en") -> Tally:
+    if language != "en":
+        table.language = language
+        await table.standin.answer(
+            await table.standin.slash(
+                table.users[table.director],
+                "club",
+                guild_id=GUILD,
+                channel_id=GENERAL,
+                sub="settings",
+                language=language,
+            )
+        )
     await table.standin.answer(
         await table.standin.slash(
             table.users[table.director],
@@ -269,3 +285,18 @@ async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> N
             assert club is not None
             state = await uow.tournaments.current(club.id)
         assert state is not None and state.name == 'The "Big" Cup club:9'
+
+
+# Polish and Romanian pass the same (played once, 2026-12-01); one language keeps the
+# suite's time down, the catalog test checks every language's marked hints.
+@pytest.mark.parametrize("language", ["es"])
+async def test_a_night_in_the_clubs_language_is_as_quiet(tmp_path: Path, language: str) -> None:
+    """The same night with the club in Spanish: one public post per step at most, its
+    buttons pressed by their Spanish labels, its hints typable."""
+    async with night_table(tmp_path) as table:
+        synced: dict[str, dict[str, Any]] = {str(c["name"]): c for c in table.standin.commands}
+        tally = await _night(table, language)
+        print(f"\nDiscord 16-player night ({language}): {tally.summary()}")
+        assert not tally.noisy(), tally.noisy()
+        assert (await table.state()).status == "finished"
+        _every_hint_is_typable(table, synced)
