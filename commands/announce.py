@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
@@ -109,7 +109,7 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
     colours (the players also get their own reminder). Knockout matches are called one
     by one when they are paired."""
     due: dict[datetime, list[ev.MatchReminder]] = {}
-    for event in events:
+    for event in [*events, *_unreminded(state, events)]:
         if isinstance(event, ev.MatchReminder):
             match = state.matches.get(event.match)
             if match is not None and match.stage in (Stage.GROUP, Stage.TIEBREAK):
@@ -126,13 +126,37 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
                 "call.match",
                 table=table,
                 match=r.match,
-                white=views.name(names, r.white),
-                black=views.name(names, r.black),
+                white=views.called(names, r.white),
+                black=views.called(names, r.black),
             )
             for table, r in calls
         ]
         out.append(Notice(Reply(tuple(parts)), expires_at=start))
     return out
+
+
+def _unreminded(state: TournamentState, events: list[ev.Event]) -> list[ev.MatchReminder]:
+    """Return, at the draw, the first group round's matches no reminder will call: a draw
+    made within the reminder time before the start (the usual case) is their call."""
+    drawn = next((e for e in events if isinstance(e, ev.GroupsDrawn)), None)
+    if drawn is None:
+        return []
+    before = timedelta(minutes=state.preset.reminders.match_minutes_before)
+    uncalled = [
+        m
+        for m in state.stage_matches(Stage.GROUP)
+        if m.is_ready
+        and m.start is not None
+        and m.white is not None
+        and m.black is not None
+        and (m.created_at is None or m.start - before <= m.created_at)
+    ]
+    first = min((m.start for m in uncalled if m.start is not None), default=None)
+    return [
+        ev.MatchReminder(at=drawn.at, match=m.number, white=m.white, black=m.black, start=first)
+        for m in uncalled
+        if first is not None and m.start == first and m.white is not None and m.black is not None
+    ]
 
 
 def _live_pictures_due(state: TournamentState, event: ev.Event) -> tuple[set[str], bool]:

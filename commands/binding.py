@@ -128,6 +128,18 @@ def _missing(signature: Signature, param: Param, typed: Mapping[str, str | list[
 _CLOCK = re.compile(r"^\d{1,2}[:.h]\d{2}$")
 
 
+def given_values(signature: Signature, parsed: Parsed, words: Sequence[str]) -> dict[str, Any]:
+    """Return what a line gives each parameter, as typed (no value checked): its options
+    and its positional words, as `bind` shares them out. For showing a line another way
+    (Discord's slash form of a hint)."""
+    raw: dict[str, str | list[str]] = dict(parsed.options)
+    words = _time_of_day(signature, list(words), raw)
+    leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
+    if leftover:
+        raw["..."] = leftover
+    return raw
+
+
 def _time_of_day(
     signature: Signature, words: list[str], raw: dict[str, str | list[str]]
 ) -> list[str]:

@@ -8,7 +8,7 @@ from datetime import timedelta
 from commands import arguments, claims, public_pages
 from commands import names as naming
 from commands.params import Args
-from commands.replies import Button, Name, Reply, When, msg, say, to_payload
+from commands.replies import Button, Hint, Name, Reply, When, msg, say, to_payload
 from commands.resolver import Roster, fold
 from commands.session import Session
 from tournament.club import AccountRef, Player
@@ -77,7 +77,9 @@ async def _exactly(s: Session, a: Args, verb: str) -> Player | Reply:
     if not isinstance(typed, str) or fold(typed) in names:
         return player
     command = f'/director {verb} "{player.name}"'
-    ask = msg("director.exact_name", name=Name(player.name), typed=Name(typed), command=command)
+    ask = msg(
+        "director.exact_name", name=Name(player.name), typed=Name(typed), command=Hint(command)
+    )
     if '"' in player.name:
         return Reply((ask,))
     return Reply((ask,), (Button(msg("button.yes_name", name=Name(player.name)), command),))

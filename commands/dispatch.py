@@ -17,7 +17,7 @@ from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
-from commands.replies import Button, Msg, Name, Param, Reply, When, msg, say
+from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
 from commands.session import CommandConfig, Invocation, Session, bind
 from tournament import folding
@@ -28,6 +28,7 @@ from tournament.scoring import ScoreError
 log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
+HINTS = frozenset({"usage", "example", "command", "suggestion"})  # refusal params to type
 CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
 
 
@@ -138,7 +139,7 @@ async def handle(
         reply = Reply(
             (
                 msg(f"score.{error.code}", **_params(error.params)),
-                msg(usage, example=example),
+                msg(usage, example=Hint(example)),
             )
         )
     except Exception:
@@ -397,8 +398,10 @@ def _params(params: Mapping[str, object]) -> dict[str, Param]:
             out[key] = value
         elif isinstance(value, datetime):
             out[key] = When(value, "datetime")
-        elif isinstance(value, When | Name | Msg):
+        elif isinstance(value, When | Name | Msg | Hint):
             out[key] = value
+        elif key in HINTS and isinstance(value, str) and value.startswith("/"):
+            out[key] = Hint(value)  # what to type, as the platform types it
         elif isinstance(value, EntryStatus):
             out[key] = msg(f"entry.{value.value}")  # "no-show" in the club's words
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commands import views
 from commands.params import Args
-from commands.replies import Msg, Name, Reply, Table, When, msg
+from commands.replies import Hint, Msg, Name, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
 from tournament import attendance, progress
@@ -103,8 +103,10 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                     match=first.number,
                     white=views.name(names, first.white),
                     black=views.name(names, first.black),
-                    command=views.result_command(first, first.report, game=state.preset.game),
-                    report=f"/report {won}-{lost}",
+                    command=Hint(
+                        views.result_command(first, first.report, game=state.preset.game)
+                    ),
+                    report=Hint(f"/report {won}-{lost}"),
                 )
             )
             parts.extend(views.match_line(m, names) for m in matches)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from commands.lookups import preset_options
 from commands.params import Args
-from commands.replies import Msg, Reply, msg
+from commands.replies import Hint, Msg, Reply, msg
 from commands.session import Session
 from commands.specs import CommandSpec
 from tournament.model import Refused
@@ -23,7 +23,8 @@ async def help_(
     """List the commands you may use; /help COMMAND explains one and its options."""
 
     def line(spec: CommandSpec) -> Msg:
-        return msg("help.line", usage=spec.help_usage(), summary=msg(spec.summary_key))
+        usage = Hint(spec.help_usage())  # in the slash menu's form on Discord
+        return msg("help.line", usage=usage, summary=msg(spec.summary_key))
 
     try:
         state = await s.maybe_tournament()

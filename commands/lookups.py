@@ -10,7 +10,7 @@ from typing import Literal, get_args, get_origin, get_type_hints
 from commands import pictures, views
 from commands.catalog import LANGUAGES
 from commands.params import Args
-from commands.replies import Msg, Name, Param, Part, Reply, Table, When, msg, say
+from commands.replies import Hint, Msg, Name, Param, Part, Reply, Table, When, msg, say
 from commands.session import Session
 from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
@@ -360,7 +360,7 @@ def _reporting_and_ranking(preset: Preset) -> list[Msg]:
         msg(
             "rules.report",
             minutes=preset.reporting.accept_minutes,
-            example=f"/report {won}-{lost}",
+            example=Hint(f"/report {won}-{lost}"),
         )
     )
     points = preset.ranking

@@ -35,7 +35,31 @@ class Link:
     url: str
 
 
-Param = Union[str, int, float, Name, When, Link, "Msg"]
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A person a message calls: pinged where they have an account on the platform the
+    message goes to, shown by name everywhere else.
+
+    `users` are those accounts, filled in per platform when the message is addressed
+    (commands.mentions); `directors` stands for the club's directors (their accounts,
+    and on Discord the director role), `name` then being unused.
+    """
+
+    name: str
+    player: int | None = None
+    users: tuple[str, ...] = ()
+    directors: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A command line the reader may type, in its text form (`/result 1 3-1`): shown as
+    each platform types it, Discord's slash menu naming every option."""
+
+    line: str
+
+
+Param = Union[str, int, float, Name, When, Link, Mention, Hint, "Msg"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +98,15 @@ def _param(value: Param) -> Any:
         return {"link": value.url}
     if isinstance(value, Msg):
         return {"msg": msg_data(value)}
+    if isinstance(value, Hint):
+        return {"hint": value.line}
+    if isinstance(value, Mention):
+        return {
+            "mention": value.name,
+            "player": value.player,
+            "users": list(value.users),
+            "directors": value.directors,
+        }
     return value
 
 
@@ -100,6 +133,15 @@ def _unparam(value: Any) -> Param:
             return When(datetime.fromisoformat(value["when"]), value["style"])
         if "link" in value:
             return Link(value["link"])
+        if "hint" in value:
+            return Hint(str(value["hint"]))
+        if "mention" in value:
+            return Mention(
+                str(value["mention"]),
+                value.get("player"),
+                tuple(str(u) for u in value.get("users", ())),
+                bool(value.get("directors", False)),
+            )
         return msg_from_data(value["msg"])
     if isinstance(value, str | int | float):
         return value

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.replies import Button, Link, Msg, Param, Reply, Table, When, msg
+from commands.replies import Button, Link, Mention, Msg, Param, Reply, Table, When, msg
 from tournament import events as ev
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
@@ -214,7 +214,9 @@ def _on_report_disputed(
     if match.report is None:  # settled since: say how it stands
         return [Notice(Reply((views.match_line(match, names),)))]
     line = views.disputed_line(match, names, by=by, game=state.preset.game)
-    return [Notice(Reply((line,)))]
+    # The club's directors are called once, where the platform can ping them.
+    call = msg("call.directors", directors=Mention("", directors=True), match=number)
+    return [Notice(Reply((line, call)))]
 
 
 def _on_match_finished(
@@ -397,14 +399,14 @@ def _on_match_ready(
     white = event.white
     black = event.black
     start = event.start
-    n = _namer(names)
     match = state.matches[number]
+    # The knockout calls each match as it is paired: its players are pinged.
     line = msg(
         "ko.ready",
         round=views.round_label(match),
         match=number,
-        white=n(white),
-        black=n(black),
+        white=views.called(names, white),
+        black=views.called(names, black),
         start=When(start),
     )
     return [Notice(Reply((line,)))]

@@ -10,10 +10,10 @@ per event (INTERFACE §3); players' own messages are not touched.
 
 from __future__ import annotations
 
-from commands import pictures
+from commands import pictures, views
 from commands.notices import Names, Notice
-from commands.replies import Msg, Part, Picture, Reply, msg
-from tournament.model import Stage, TournamentStatus
+from commands.replies import Msg, Name, Part, Picture, Reply, Table, When, msg
+from tournament.model import EntryStatus, Stage, TournamentStatus
 from tournament.state import TournamentState
 
 # Platforms whose club chats get the gathered posts; the console keeps its lines.
@@ -23,6 +23,62 @@ LIVE_PREFIXES = ("standings:", "bracket:")
 
 def board_key(state: TournamentState) -> str:
     return f"board:{state.id}"
+
+
+def _playing(state: TournamentState, names: Names) -> list[Part]:
+    """Return the group matches being played or called next, table by table: the board
+    keeps the round's call in view after its post became the board."""
+    if state.status is not TournamentStatus.GROUPS:
+        return []
+    playing = sorted(
+        (
+            m
+            for m in state.matches.values()
+            if m.stage in (Stage.GROUP, Stage.TIEBREAK) and m.is_ready and not m.is_final
+        ),
+        key=lambda m: (m.start or state.start, views.table_number(state, m), m.number),
+    )
+    if not playing:
+        return []
+    calls: list[Part] = [msg("board.playing")]
+    return calls + [
+        msg(
+            "call.match",
+            table=views.table_number(state, m),
+            match=m.number,
+            white=views.name(names, m.white),
+            black=views.name(names, m.black),
+        )
+        for m in playing
+    ]
+
+
+def entries_key(state: TournamentState) -> str:
+    return f"entries:{state.id}"
+
+
+def entries_board(state: TournamentState, names: Names) -> Reply:
+    """Return the registration's live board: the tournament's opening line, then who is
+    entered, confirmed and checked in (the post that opened it, edited in place)."""
+    opened = msg(
+        "tournament.open",
+        tournament=Name(state.name),
+        start=When(state.start, "datetime"),
+        preset=state.preset.id,
+    )
+    entries = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
+    if not entries:
+        return Reply((opened,))
+    entries.sort(key=lambda e: e.registered_at)
+    mark = {True: "\u2713", False: ""}
+    table = Table(
+        title=msg("title.entries", count=len(entries)),
+        header=(msg("col.player"), msg("col.confirmed"), msg("col.present")),
+        rows=tuple(
+            (views.name(names, e.player), mark[e.confirmed], mark[e.checked_in]) for e in entries
+        ),
+    )
+    return Reply((opened, table))
 
 
 def board(state: TournamentState, names: Names) -> Reply:
@@ -39,6 +95,7 @@ def board(state: TournamentState, names: Names) -> Reply:
                 fingerprint=state.draw.fingerprint,
             )
         )
+    parts += _playing(state, names)
     parts += [pictures.group_picture(state, group, names) for group in state.groups]
     knockout = state.status in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED)
     if knockout:
@@ -52,12 +109,22 @@ def gather(state: TournamentState | None, notices: list[Notice], names: Names) -
     """Return the club's notices of one command as the chat platforms get them: one
     message for what happened, and the live board when a table or the bracket changed."""
     club = [n for n in notices if n.player is None]
-    if not club:
+    if not club and not (state is not None and registering(state) and state.entries):
         return []
     live = [n for n in club if n.coalesce and n.coalesce.startswith(LIVE_PREFIXES)]
     said = [n for n in club if n not in live]
     drawn = state is not None and any(_is_draw(n) for n in said)
     out: list[Notice] = []
+    entering = state is not None and registering(state)
+    if entering and state is not None:
+        # The opening post is the registration's board: each entry edits it.
+        opening = [n for n in said if _is_opening(n)]
+        board_now = Notice(entries_board(state, names), coalesce=entries_key(state))
+        if opening:
+            said = [n for n in said if n not in opening]
+            out.append(board_now)
+        elif state.entries:
+            out.append(board_now)
     if said:
         parts = tuple(p for n in said for p in n.reply.parts if not _live_picture(p, live))
         buttons = tuple(b for n in said for b in n.reply.buttons)
@@ -70,6 +137,16 @@ def gather(state: TournamentState | None, notices: list[Notice], names: Names) -
     if live and state is not None and not drawn:
         out.append(Notice(board(state, names), coalesce=board_key(state)))
     return out
+
+
+def registering(state: TournamentState) -> bool:
+    """Whether a tournament takes entries: its registration board is live."""
+    return state.status is TournamentStatus.REGISTRATION and state.draw is None
+
+
+def _is_opening(notice: Notice) -> bool:
+    first = notice.reply.parts[0] if notice.reply.parts else None
+    return isinstance(first, Msg) and first.key == "tournament.open"
 
 
 def _is_draw(notice: Notice) -> bool:

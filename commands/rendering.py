@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 
 from commands.catalog import template
 from commands.names import shorten
-from commands.replies import Link, Msg, Name, Param, Reply, Table, When, as_text
+from commands.replies import Hint, Link, Mention, Msg, Name, Param, Reply, Table, When, as_text
 from tournament import calendar
 
 Format = Literal["plain", "html", "markdown"]
@@ -74,13 +74,28 @@ def escape(text: str, fmt: Format, *, ours: bool = False) -> str:
     return text
 
 
+# A hint the catalog writes into a template, between backticks: `/resume {match}`.
+_TEMPLATE_HINT = re.compile(r"`(/[^`\n]+)`")
+_MARKDOWN_ESCAPED = re.compile(r"\\([\\`*_~|>\[\]()#-])")
+
+
 class Renderer:
     """Render catalog messages for one club's language, time zone and a format."""
 
-    def __init__(self, language: str, timezone: str, fmt: Format) -> None:
+    def __init__(
+        self,
+        language: str,
+        timezone: str,
+        fmt: Format,
+        *,
+        director_role: str | None = None,
+        slash: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.language = language
         self.zone = ZoneInfo(timezone)
         self.fmt = fmt
+        self.director_role = director_role  # Discord: the role a call to directors pings
+        self.slash = slash  # Discord: a typed command line in its slash-menu form
 
     def reply(self, reply: Reply) -> Rendered:
         """Render a reply as text; a picture shows as its text twin."""
@@ -107,9 +122,19 @@ class Renderer:
                 # "Gina R." ends the sentence itself: no "Gina R.." from "{name}."
                 literal = literal.replace("{" + key + "}.", "{" + key + "}")
         try:
-            return literal.format_map(params)
+            said = literal.format_map(params)
         except (KeyError, IndexError, ValueError):
-            return literal
+            said = literal
+        return _TEMPLATE_HINT.sub(lambda found: self._template_hint(found.group(1)), said)
+
+    def _template_hint(self, shown: str) -> str:
+        """A command the catalog marks `/like this` as a hint, rendered as one (the
+        parameters in it are already escaped for the format)."""
+        if self.fmt == "markdown":
+            return self.hint(_MARKDOWN_ESCAPED.sub(r"\1", shown))
+        if self.fmt == "html":
+            return f"<code>{shown}</code>" if " " in shown.strip() else shown
+        return shown
 
     def plain(self, message: Msg) -> str:
         """Render a message without markup (button labels, table cells)."""
@@ -126,9 +151,45 @@ class Renderer:
             return escape(value.url, self.fmt)
         if isinstance(value, Msg):
             return self.message(value)
+        if isinstance(value, Mention):
+            return self.mention(value)
+        if isinstance(value, Hint):
+            return self.hint(value.line)
         if isinstance(value, float):
             return format_decimal(value, format="0.00", locale=_locale(self.language))
         return escape(str(value), self.fmt)
+
+    def hint(self, line: str) -> str:
+        """Return a command to type as the platform types it: in Discord's slash form, else
+        the text form; as code (one thing to type, copied whole) where it has words."""
+        slash = self.slash(line) if self.slash is not None and self.fmt == "markdown" else None
+        if slash is not None:
+            return "`" + slash.replace("`", "'") + "`"
+        if self.fmt == "html" and " " in line.strip():
+            return f"<code>{escape(line, 'html')}</code>"  # a tap copies it whole
+        return escape(line, self.fmt)
+
+    def mention(self, mention: Mention) -> str:
+        """Return a mention as the format pings it: `<@id>` in Discord markdown, a
+        `tg://user` link in Telegram HTML; the name where nobody can be pinged."""
+        users = [u for u in mention.users if u.isdigit()]
+        if not mention.directors:
+            shown = escape(mention.name, self.fmt)
+            if not users or self.fmt == "plain":
+                return shown
+            if self.fmt == "markdown":
+                return f"<@{users[0]}>"
+            return f'<a href="tg://user?id={users[0]}">{shown}</a>'
+        word = self.plain(Msg("mention.directors"))
+        role = self.director_role if self.director_role and self.director_role.isdigit() else None
+        if self.fmt == "markdown" and (users or role):
+            return " ".join([f"<@&{role}>"] * bool(role) + [f"<@{u}>" for u in users])
+        if self.fmt == "html" and len(users) == 1:
+            return f'<a href="tg://user?id={users[0]}">{escape(word, "html")}</a>'
+        if self.fmt == "html" and users:
+            links = [f'<a href="tg://user?id={u}">{i}</a>' for i, u in enumerate(users, 1)]
+            return f"{escape(word, 'html')} ({', '.join(links)})"
+        return escape(word, self.fmt)
 
     def when(self, at: datetime, style: str = "time") -> str:
         """Return a moment in the club's time zone, as the language writes it."""
@@ -182,6 +243,7 @@ class Renderer:
     def _with(renderer: Renderer, fmt: Format) -> Renderer:
         other = Renderer.__new__(Renderer)
         other.language, other.zone, other.fmt = renderer.language, renderer.zone, fmt
+        other.director_role, other.slash = renderer.director_role, renderer.slash
         return other
 
 

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from commands.messages import Hint as Hint
 from commands.messages import Link as Link
+from commands.messages import Mention as Mention
 from commands.messages import Msg as Msg
 from commands.messages import Name as Name
 from commands.messages import Param as Param

@@ -9,7 +9,7 @@ from datetime import timedelta
 from commands import announce, views
 from commands.params import Args
 from commands.picking import numbered
-from commands.replies import Button, Msg, Name, Reply, Table, msg
+from commands.replies import Button, Hint, Msg, Name, Reply, Table, msg
 from commands.session import Session
 from tournament import (
     corrections,
@@ -140,7 +140,7 @@ async def _set_result(
                 "correct.confirm",
                 match=match.number,
                 matches=", ".join(map(str, undone)),
-                command=command,
+                command=Hint(command),
             )
             button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
             said = (msg("correct.stale", match=match.number), ask) if stale else (ask,)
@@ -260,11 +260,11 @@ async def _correct(
                     "correct.confirm",
                     match=match.number,
                     matches=", ".join(map(str, conflicts)),
-                    command=command,
+                    command=Hint(command),
                 )
             )
         else:
-            asks.append(msg("correct.go_ahead", command=command))
+            asks.append(msg("correct.go_ahead", command=Hint(command)))
         button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
         return Reply(tuple(asks), (button,), private=True)
     events = corrections.correct(state, match.number, change, s.now, reason=reason, confirmed=True)

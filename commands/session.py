@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from commands import announce, quiet, web
+from commands import announce, mentions, quiet, web
 from commands.announce import Notice
 from commands.config import CommandConfig as CommandConfig  # re-exported: its old home
 from commands.parsing import Parsed, ParseError, parse
@@ -300,6 +300,7 @@ class Session:
         chats = (
             await self.uow.clubs.chats(self.club.id)
             if any(n.player is None for n in self.notices)
+            or (state is not None and quiet.registering(state))  # its board is edited
             else []
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
@@ -318,6 +319,12 @@ class Session:
             names = await self.names(set(state.entries))
             gathered = quiet.gather(state, self.notices, names)
         plan = [(n, False) for n in self.notices] + [(n, True) for n in gathered]
+        # Mentions ping the accounts each platform knows (commands/mentions.py).
+        told = [n.reply for n, _ in plan] + ([reply] if reply is not None else [])
+        found = await mentions.lookup(self.uow, self.club.id, told, self.config.directors)
+        if reply is not None and echo is not None and mentions.found([reply]):
+            self.fuller_reply = mentions.address(reply, self.inv.platform, found)
+            echo = to_payload(self.fuller_reply)
         for notice, chatty in plan:
             # (platform, chat, the account its buttons are for): a player's own message
             # carries buttons only that player can use, on each of their accounts.
@@ -330,7 +337,8 @@ class Session:
                     for platform, user in accounts.get(notice.player, [])
                 ]
             for platform, chat, owner in targets:
-                payload = to_payload(bind(notice.reply, self.club.id, owner))
+                addressed = mentions.address(notice.reply, platform, found)
+                payload = to_payload(bind(addressed, self.club.id, owner))
                 if notice.player is not None and languages.get(notice.player):
                     payload["language"] = languages[notice.player]  # /me language:pl
                 # The reply may say the announcement (or all of it, one message per
@@ -340,7 +348,7 @@ class Session:
                     if echo == payload:
                         carried = True
                     elif self.fuller_reply is None and _says_all_of(payload, echo):
-                        self.fuller_reply = notice.reply  # one message per event
+                        self.fuller_reply = addressed  # one message per event
                         carried = True
                     elif _says_all_of(echo, payload):
                         carried = True  # the reply says it all, and more for its reader

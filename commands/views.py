@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from commands.replies import Msg, Name, Param, Table, When, msg
+from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
 from tournament.preset import Game
@@ -45,6 +45,12 @@ def name(names: Names, player: PlayerId | None) -> Param:
     if player is None:
         return msg("word.to_be_decided")
     return Name(names.get(player, f"#{player}"))
+
+
+def called(names: Names, player: PlayerId) -> Param:
+    """Return a player as a message that calls them names them: a ping where they have
+    an account on the platform (commands/mentions.py), their name elsewhere."""
+    return Mention(names.get(player, f"#{player}"), player)
 
 
 def name_list(names: Names, players: Iterable[PlayerId]) -> str:
@@ -176,7 +182,7 @@ def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Ms
         "by": name(names, by),
         "reporter": name(names, report.by),
         "score": score(report.white, report.black, report.tiebreaks, report.lot_winner),
-        "command": result_command(match, report, game=game),
+        "command": Hint(result_command(match, report, game=game)),
         "length": match.length,
     }
     counter = report.counter
@@ -186,7 +192,7 @@ def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Ms
         "report.disputed_both",
         other=name(names, counter.by),
         other_score=score(counter.white, counter.black, counter.tiebreaks, counter.lot_winner),
-        other_command=result_command(match, counter, game=game),
+        other_command=Hint(result_command(match, counter, game=game)),
         **params,
     )
 

@@ -28,10 +28,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console import ConsoleBot
 from bot.console_chat import CLUB_CHAT, PLATFORM
+from bot.discord_adapter import options
 from bot.grammar import ClockStep, ClubStep, CommandStep, DirectorStep, WaitStep, parse_script
 from bot.sending.pacing import Window
 from bot.throttle import Rate
 from commands.export import export_club, find_club
+from commands.registry import BY_NAME
 from commands.rendering import Renderer
 from commands.replies import from_payload
 from commands.session import CommandConfig
@@ -160,11 +162,39 @@ _SPACE = re.compile(r"[ \t\u00a0]+")
 _SEED = re.compile(r"\b(seed|fingerprint) [0-9a-f]{4,}\b", re.IGNORECASE)  # a new lot each draw
 
 
+_SLASH = re.compile(r"`(/[^`]+)`")
+_PAIR = re.compile(r" (?=\[?[a-z_]+:)")
+
+
+def typed_form(slash: str) -> str:
+    """Return a hint in Discord's slash form (`/result match:1 score:3-1`) as it is typed
+    in text (`/result 1 3-1`), `[...]` kept around what may be left out."""
+    head, *pairs = _PAIR.split(slash)
+    words = head.removeprefix("/").split()
+    spec = BY_NAME.get(words[0]) if words else None
+    if spec is None:
+        return slash
+    shape = options.command(spec)
+    if len(words) > 1:
+        shape = next((sub for sub in shape.subcommands if sub.name == words[1]), shape)
+    values: dict[str, object] = {}
+    optional: list[str] = []
+    for pair in pairs:
+        key, _, value = pair.strip("[]").partition(":")
+        if pair.startswith("["):
+            found = next((o for o in shape.options if o.name == key), None)
+            optional.append(f"[{value}]" if found and found.positional else f"[{key}:{value}]")
+        else:
+            values[key] = True if value == "True" else value
+    return " ".join([options.command_line(shape, values), *optional])
+
+
 def normalise(text: str, names: dict[str, str] | None = None) -> str:
     """Return a message's text without its platform's rendering: HTML tags and entities
-    (Telegram), markdown and its escapes (Discord), mentions shown as the person's name,
-    the console's button and picture lines, and spacing."""
+    (Telegram), markdown and its escapes (Discord), hints in their typed form, mentions
+    shown as the person's name, the console's button and picture lines, and spacing."""
     names = names or {}
+    text = _SLASH.sub(lambda m: typed_form(m.group(1)), text)
     text = _MENTION.sub(lambda m: names.get(m.group(1), m.group(0)), text)
     text = html.unescape(_TAG.sub("", text))
     text = _MARKUP.sub("", _ESCAPE.sub(r"\1", text))

@@ -11,15 +11,17 @@ channel and a report can print the numbers.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from tournament.model import TournamentStatus
 from tournament.state import TournamentState
 
 PLAYERS = 16
+REMINDER = timedelta(minutes=10)
 
 
 @dataclass
@@ -69,6 +71,28 @@ class Tally:
             f"public {self.public}, private {self.private}, edits {self.edits} "
             f"(public/private/edits by step: {kinds})"
         )
+
+
+def called_matches(text: str) -> list[int]:
+    """Return the matches a post calls ("Table 1: ana (white) v bob, match 1.", "Final,
+    match 30: ana (white) v bob at 22:00."): their players are the ones to ping."""
+    return [
+        int(found.group(1))
+        for line in text.splitlines()
+        if "(white) v" in line and (found := re.search(r"match (\d+)", line))
+    ]
+
+
+_SPAN = re.compile(r"`(/[^`]+)`|<code>(/[^<]+)</code>")
+_BARE = re.compile(r"(?<![\w/:<>.])/([a-z][a-z_]*)\b")
+
+
+def hints(text: str) -> list[str]:
+    """Return the commands a message tells its reader to type: each code span that is a
+    command line (`/result match:1 score:3-1`), and each bare /command elsewhere."""
+    spans = [a or b for a, b in _SPAN.findall(text)]
+    rest = _SPAN.sub(" ", text)
+    return spans + [f"/{name}" for name in _BARE.findall(rest)]
 
 
 class Table(Protocol):
@@ -134,8 +158,6 @@ async def _press(table: Table, who: str, label: str = "Accept") -> None:
 
 async def play_night(table: Table, start: datetime, *, confirm_by_button: bool = True) -> Tally:
     """Play a whole night; return the counts per step."""
-    from datetime import timedelta
-
     tally = Tally()
     for who in table.players:
         await step(table, tally, f"register {who}", lambda who=who: table.type(who, "/register"))
@@ -168,17 +190,36 @@ async def play_night(table: Table, start: datetime, *, confirm_by_button: bool =
             continue
         match = ready[0]
         if match.start is not None and match.start > now:
+            # The reminders (and the round's call) fall due ten minutes before (the
+            # preset's match_minutes_before), as the scheduler would see them.
+            if match.start - REMINDER > now:
+                await _at(table, tally, match.start - REMINDER)
             now = match.start
             await _at(table, tally, now)
         assert match.white is not None and match.black is not None
         white = await table.account(match.white)
         black = await table.account(match.black)
+        if match.number == 1:
+            # The night's one slip and one dispute: a report without its score is
+            # refused with what to type; black disputes, and the director settles it.
+            await step(table, tally, "refused 1", lambda w=white: table.type(w, "/report"))
         await step(
             table,
             tally,
             f"report {match.number}",
             lambda m=match, w=white: table.type(w, f"/report {m.length}-0 match:{m.number}"),
         )
+        if match.number == 1:
+            await step(table, tally, "dispute 1", lambda b=black: _press(table, b, "Dispute"))
+            await step(
+                table,
+                tally,
+                "result 1",
+                lambda m=match: table.type(
+                    table.director, f"/result {m.length}-0 match:{m.number}"
+                ),
+            )
+            continue
         await step(table, tally, f"accept {match.number}", lambda b=black: _press(table, b))
     state = await table.state()
     left = [

@@ -159,11 +159,21 @@ _TABLE = re.compile(
 )
 
 
+# The chats' registration board (issue 20): the opening post, then who is entered; the
+# console prints each entry's own line instead. The group board's matches being played
+# likewise (the console prints the round calls as they fall due).
+_ENTRIES = re.compile(r"\n(?=Entries \(\d+\)\n)")
+_PLAYING = re.compile(r"^Being played:\n(?:Table \d+: .*\n?)*", re.MULTILINE)
+
+
 def _said(texts: list[str]) -> Counter[str]:
     """Return what was said, line by line, tables aside: the chats gather one command's
     news into one post (issue 20's quiet channel), the console prints one line per event."""
     return Counter(
-        line for text in texts for line in text.splitlines() if line and not _TABLE.match(line)
+        line
+        for text in texts
+        for line in _PLAYING.sub("", _ENTRIES.split(text)[0]).splitlines()
+        if line and not _TABLE.match(line)
     )
 
 

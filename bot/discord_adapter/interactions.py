@@ -234,7 +234,11 @@ class InteractionHandlers:
         if response is None:
             return None
         outgoing = render(
-            response.reply, response.language, response.timezone, pictures=response.pictures
+            response.reply,
+            response.language,
+            response.timezone,
+            pictures=response.pictures,
+            director_role=self.director_role,
         )
         return response, outgoing, await prepare(outgoing, self.draw)
 

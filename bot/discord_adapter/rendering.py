@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.discord_adapter import hints
 from bot.pictures import separate
 from bot.sending.parts import split_lines
+from commands import mentions
 from commands.rendering import Renderer
 from commands.replies import Msg, Picture, Reply, as_text
 
@@ -52,6 +54,7 @@ class Outgoing:
     embeds: tuple[discord.Embed, ...]
     buttons: tuple[tuple[str, str], ...]  # (label, command)
     mentions: tuple[int, ...] = field(default=())  # users this message may ping
+    roles: tuple[int, ...] = field(default=())  # roles it may ping (the director role)
     shots: tuple[Shot, ...] = field(default=())
 
     @property
@@ -59,10 +62,13 @@ class Outgoing:
         return not self.contents and not self.embeds and not self.shots
 
     def allowed_mentions(self) -> discord.AllowedMentions:
-        if not self.mentions:
+        if not self.mentions and not self.roles:
             return NO_MENTIONS
         return discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(u) for u in self.mentions]
+            everyone=False,
+            replied_user=False,
+            roles=[discord.Object(r) for r in self.roles] if self.roles else False,
+            users=[discord.Object(u) for u in self.mentions] if self.mentions else False,
         )
 
     def messages(self) -> list[tuple[str | None, list[discord.Embed]]]:
@@ -76,15 +82,25 @@ class Outgoing:
         return out
 
 
-def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True) -> Outgoing:
+def render(
+    reply: Reply,
+    language: str,
+    timezone: str,
+    *,
+    pictures: bool = True,
+    director_role: str | None = None,
+) -> Outgoing:
     """Render a reply: messages as markdown text, each table as an embed, each picture
-    as a file to draw (or, with `pictures` off, as its text twin)."""
+    as a file to draw (or, with `pictures` off, as its text twin). Its mentions ping
+    exactly the users they name, and the director role when a dispute calls for it."""
     reply, shown = separate(reply, enabled=pictures)
     shots = tuple(
         Shot(picture, language, timezone, render(Reply(picture.fallback), language, timezone))
         for picture in shown
     )
-    renderer = Renderer(language, timezone, "markdown")
+    renderer = Renderer(
+        language, timezone, "markdown", director_role=director_role, slash=hints.slash_form
+    )
     texts: list[str] = []
     embeds: list[discord.Embed] = []
     for part in as_text(reply.parts):
@@ -93,7 +109,11 @@ def render(reply: Reply, language: str, timezone: str, *, pictures: bool = True)
         else:
             embeds.extend(table_embeds(renderer.table(part)))
     buttons = tuple((renderer.plain(b.label)[:80], b.command) for b in reply.buttons)
-    return Outgoing(tuple(split("\n".join(texts))), tuple(embeds), buttons, shots=shots)
+    users = tuple(int(u) for u in mentions.pinged(reply) if u.isdigit())
+    role = director_role if director_role and director_role.isdigit() else None
+    roles = (int(role),) if role and mentions.calls_directors(reply) else ()
+    contents = tuple(split("\n".join(texts)))
+    return Outgoing(contents, tuple(embeds), buttons, users, roles, shots=shots)
 
 
 def table_embeds(table: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> list[discord.Embed]:

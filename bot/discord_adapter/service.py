@@ -152,7 +152,12 @@ class DiscordService:
             uow_factory, prefix=BUTTON_KEY, limit=CUSTOM_ID_LIMIT - 4, legacy_meta=True
         )
         self.transport = DiscordTransport(
-            self.client, self.pacer, self.buttons, uow_factory, draw=draw
+            self.client,
+            self.pacer,
+            self.buttons,
+            uow_factory,
+            draw=draw,
+            director_role=config.director_role,
         )
         self.sender = OutboxSender(
             outbox,

@@ -30,7 +30,7 @@ from bot.sending.transport import (
 )
 from commands.catalog import template
 from commands.rendering import escape
-from commands.replies import Reply
+from commands.replies import Mention, Reply, msg
 from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
@@ -52,8 +52,10 @@ class DiscordTransport:
         buttons: ButtonStore,
         uow_factory: SqlUnitOfWorkFactory,
         draw: Draw = pictures.render,
+        director_role: str | None = None,
     ) -> None:
         self.client = client
+        self.director_role = director_role  # pinged by a call to the club's directors
         self.pacer = pacer
         self.buttons = buttons
         self.uow_factory = uow_factory
@@ -99,7 +101,13 @@ class DiscordTransport:
     async def deliver(
         self, chat: str, reply: Reply, club: Club, live: str | None, progress: Progress
     ) -> str:
-        outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
+        outgoing = render(
+            reply,
+            club.language,
+            club.timezone,
+            pictures=club.pictures,
+            director_role=self.director_role,
+        )
         if outgoing.empty:
             return ""
         posts = await prepare(outgoing, self.draw)
@@ -113,6 +121,25 @@ class DiscordTransport:
             sent = await self.send(channel_id, outgoing, chat, posts, progress.sent)
         except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
             raise neutral(error, chat) from error
+        return ",".join(str(i) for i in sent)
+
+    async def deliver_missed(
+        self, club_id: int, club: Club, user: str, reply: Reply
+    ) -> str | None:
+        """Post a private message Discord refused (closed DMs) in the club's channel, what
+        it says and its buttons (still only theirs), under a mention of its person."""
+        servers, name = await whom_to_tell(self.uow_factory, PLATFORM, club_id, user)
+        if not servers or not user.isdigit():
+            return None
+        intro = msg("discord.dms_missed", name=Mention(name, users=(user,)))
+        shown = Reply((intro, *reply.parts), reply.buttons)
+        outgoing = render(shown, club.language, club.timezone, pictures=False)
+        sent: list[int] = []
+        for chat in servers:
+            try:
+                sent += await self.send(await self.channel_for(chat), outgoing, chat)
+            except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+                raise neutral(error, chat) from error
         return ",".join(str(i) for i in sent)
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:

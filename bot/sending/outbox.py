@@ -28,8 +28,15 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.exc import DBAPIError
 
-from bot.sending.transport import Progress, Rejected, RetryLater, Transport, Unreachable
-from commands.replies import from_payload
+from bot.sending.transport import (
+    Progress,
+    Rejected,
+    RetryLater,
+    SendError,
+    Transport,
+    Unreachable,
+)
+from commands.replies import Reply, from_payload
 from storage.outbox import OutboxRow, OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
@@ -236,6 +243,8 @@ class OutboxSender:
             return error.seconds
         except Unreachable as error:
             if row.chat.startswith("user:"):
+                if await self._said_in_club(row, club, reply, str(error)):
+                    return None
                 await self._unreachable(row, club, str(error))
             else:
                 await self.store.mark_failed(row.id, at=self.clock(), error=f"{error}")
@@ -273,6 +282,23 @@ class OutboxSender:
         if len(self._progress) > 10_000:
             self._progress = {k: v for k, v in self._progress.items() if v.sent}
         return self._progress.pop(row.id, None) or Progress()
+
+    async def _said_in_club(self, row: OutboxRow, club: Club, reply: Reply, why: str) -> bool:
+        """Say a private message the person cannot get (closed DMs) in the club's chat,
+        where the platform does; return whether it was said there."""
+        user = row.chat.removeprefix("user:")
+        try:
+            ids = await self.transport.deliver_missed(row.club_id, club, user, reply)
+        except SendError as error:
+            log.info("could not say %s's missed message in the club's chat: %s", user, error)
+            return False
+        if ids is None:
+            return False
+        # The ids are the club chat's, not this private chat's: nothing to edit there.
+        said = f"unreachable ({why}); said in the club's chat"
+        await self.store.mark_sent(row.id, at=self.clock(), error=said)
+        self._done(row)
+        return True
 
     async def _unreachable(self, row: OutboxRow, club: Club, why: str) -> None:
         user = row.chat.removeprefix("user:")

@@ -78,6 +78,14 @@ class Transport(Protocol):
         """
         ...
 
+    async def deliver_missed(
+        self, club_id: int, club: Club, user: str, reply: Reply
+    ) -> str | None:
+        """Say a private message that could not go (closed DMs) in the club's chat,
+        mentioning its person; return the message ids, or None where the platform does
+        not (the person is then told to open their private chat)."""
+        ...
+
 
 async def whom_to_tell(
     uow_factory: SqlUnitOfWorkFactory, platform: str, club_id: int, user: str

@@ -9,6 +9,9 @@ from collections.abc import Callable
 from telegram import Bot, ChatMember, Message
 from telegram.error import TelegramError
 
+from commands import mentions
+from commands.replies import Reply
+
 log = logging.getLogger("clubtd.telegram")
 
 # Telegram's "Group" user: an administrator who posts anonymously, as the group itself.
@@ -67,3 +70,17 @@ class AdminCache:
 
     def forget(self, chat_id: int, user_id: int) -> None:
         self._known.pop((chat_id, user_id), None)
+
+
+async def with_admins(bot: Bot, chat_id: int, reply: Reply) -> Reply:
+    """Add a group's administrators (its club's directors on Telegram) to the reply's
+    call to the directors, so a dispute pings them; the reply as it is elsewhere."""
+    if chat_id >= 0 or not mentions.calls_directors(reply):
+        return reply
+    try:
+        admins = await bot.get_chat_administrators(chat_id)
+    except TelegramError as error:
+        log.warning("getChatAdministrators %s failed: %s", chat_id, error)
+        return reply
+    people = [str(m.user.id) for m in admins if not m.user.is_bot]
+    return mentions.with_directors(reply, people)

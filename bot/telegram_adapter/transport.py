@@ -22,6 +22,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable, whom_to_tell
+from bot.telegram_adapter.admins import with_admins
 from bot.telegram_adapter.delivery import Messenger
 from bot.telegram_adapter.formatting import Outgoing, render
 from commands.catalog import template
@@ -77,6 +78,7 @@ class TelegramTransport:
             chat_id = chat_id_of(chat)
         except ValueError as error:
             raise Rejected(f"bad chat {chat!r}") from error
+        reply = await with_admins(self.messenger.bot, chat_id, reply)
         outgoing = render(reply, club.language, club.timezone, pictures=club.pictures)
         if outgoing.empty:
             return ""
@@ -146,6 +148,12 @@ class TelegramTransport:
         if self.moved is not None:
             await self.moved(chat_id, new)
         return new
+
+    async def deliver_missed(
+        self, club_id: int, club: Club, user: str, reply: Reply
+    ) -> str | None:
+        """Not in the group: someone who never started the bot is asked to start it."""
+        return None
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         """Ask someone who never started the bot to start it, in the club's groups."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from bot.sending.replies import ReplyOutbox
 from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
 from bot.sending.transport import Progress, Rejected, RetryLater, SendError, Unreachable
-from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin
+from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin, with_admins
 from bot.telegram_adapter.formatting import MESSAGE_LIMIT, length, render
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
@@ -274,6 +275,9 @@ class UpdateHandlers:
         longer gets it through the outbox. Announcements the reply carries (`held`) are
         marked sent only once it went out, else handed to the outbox sender.
         """
+        if not where.private:  # a dispute answered in the group pings its admins too
+            reply = await with_admins(self.messenger.bot, where.chat_id, response.reply)
+            response = dataclasses.replace(response, reply=reply)
         outgoing = render(
             response.reply, response.language, response.timezone, pictures=response.pictures
         )

@@ -318,6 +318,9 @@ class StandIn:
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.messages: dict[int, Message] = {}
+        # Who each new message notified, as it was posted (Discord pings on a post, not
+        # on an edit): (message id, its content then, who it pinged).
+        self.notified: list[tuple[int, str, frozenset[str]]] = []
         self.interactions: dict[int, Interaction] = {}
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
         self.commands: list[dict[str, Any]] = []
@@ -686,6 +689,7 @@ class StandIn:
             attachments=_attached([], body, files or []),
         )
         self.messages[message.id] = message
+        self.notified.append((message.id, content, message.pinged))
         return message
 
     def _edit(

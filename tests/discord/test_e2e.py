@@ -233,6 +233,16 @@ async def test_names_ping_nobody_and_closed_dms_become_a_mention(world: World) -
     assert "@everyone" not in mention.content and "@\u200beveryone" in mention.content
     assert "\\*\\*x\\*\\*" in mention.content
     assert not standin.dms(tricky.id)
+    # What the DM said is in the channel (issue 20), with its buttons, still theirs.
+    assert "reports match" in mention.content and "before" in mention.content
+    assert [b["label"] for b in mention.buttons()] == ["Accept", "Dispute"]
+    pressed = await standin.press(bob, mention, "Accept")
+    await asyncio.wait_for(pressed.answered.wait(), timeout=15)
+    assert standin.messages[mention.id].buttons()  # not Bob's to press: nothing changed
+    pressed = await standin.press(tricky, mention, "Accept")
+    await asyncio.wait_for(pressed.answered.wait(), timeout=15)
+    accepted = standin.messages[mention.id]
+    assert not accepted.buttons() and "\u25b8" in accepted.content
 
 
 async def test_a_restart_keeps_buttons_and_a_duplicate_interaction_counts_once(
@@ -253,7 +263,9 @@ async def test_a_restart_keeps_buttons_and_a_duplicate_interaction_counts_once(
     assert await world.slash(alice, "help")
     assert await _quiet(world)
     assert len(first.responses) == 1
-    assert sum("Alice" in m.text for m in standin.in_channel(GENERAL)) == 1
+    # Her one answer; the registration's board (the opening post, issue 20) lists her too.
+    answers = [m for m in standin.in_channel(GENERAL) if "open for entries" not in m.text]
+    assert sum("Alice" in m.text for m in answers) == 1
 
     # The process restarts; the Confirm button under the old answer still works.
     await world.bot.stop()

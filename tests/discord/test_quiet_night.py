@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import shlex
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -19,15 +21,17 @@ from bot.discord_adapter.service import DiscordConfig, DiscordService
 from bot.sending.pacing import Window
 from bot.settings import Settings
 from bot.throttle import Rate
+from commands.catalog import template
 from commands.registry import COMMANDS
 from commands.sweeping import sweep_due
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.process import require_discord
 from tests.discord.standin import Interaction, Message, StandIn
-from tests.night import Tally, play_night
+from tests.night import Tally, called_matches, hints, play_night
 from tournament.state import TournamentState
 
 MANAGE_GUILD = 1 << 5
+LABELS = {"Accept": "button.accept", "Dispute": "button.dispute", "Confirm": "button.confirm"}
 START = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
 OPENED = datetime(2026, 1, 30, 12, 0, tzinfo=UTC)
 
@@ -55,6 +59,7 @@ class DiscordTable:
         self.players = [k for k in self.users if k != self.director]
         self.waiting: list[Interaction] = []
         self.pressed: list[Message] = []
+        self.language = "en"
 
     async def type(self, who: str, text: str) -> None:
         name, options = _options(text)
@@ -64,6 +69,7 @@ class DiscordTable:
         await self.standin.answer(interaction)
 
     async def press(self, who: str, label: str) -> bool:
+        label = template(self.language, LABELS.get(label, label))  # in the club's words
         user = self.users[who]
         dms = {m.id for m in self.standin.dms(user.id)}
         for message in reversed(list(self.standin.messages.values())):
@@ -156,7 +162,19 @@ async def night_table(tmp_path: Path) -> AsyncIterator[DiscordTable]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
 
 
-async def _night(table: DiscordTable) -> Tally:
+async def _night(table: DiscordTable, language: str = "en") -> Tally:
+    if language != "en":
+        table.language = language
+        await table.standin.answer(
+            await table.standin.slash(
+                table.users[table.director],
+                "club",
+                guild_id=GUILD,
+                channel_id=GENERAL,
+                sub="settings",
+                language=language,
+            )
+        )
     await table.standin.answer(
         await table.standin.slash(
             table.users[table.director],
@@ -182,7 +200,7 @@ def _member_sees(command: dict[str, object]) -> bool:
 
 async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
     async with night_table(tmp_path) as table:
-        synced = {str(c["name"]): c for c in table.standin.commands}
+        synced: dict[str, dict[str, Any]] = {str(c["name"]): c for c in table.standin.commands}
         shown = {name for name, c in synced.items() if _member_sees(c)}
         assert shown == {s.name for s in COMMANDS if s.role == "player"}
         tally = await _night(table)
@@ -197,6 +215,54 @@ async def test_a_sixteen_player_night_counts_its_posts(tmp_path: Path) -> None:
         for message in table.pressed:
             now = table.standin.messages[message.id]
             assert now.edits >= 1 and not now.buttons() and "\u25b8" in now.content, now
+        await _round_calls_ping_their_players(table)
+        # The opening post became the registration's board, edited entry by entry.
+        (opening,) = [m for m in table.standin.messages.values() if "open for entries" in m.text]
+        assert opening.edits >= 16 and "Entries (16)" in opening.text, opening.text
+        assert opening.text.count("\u2713") == 32  # all confirmed and checked in
+        _every_hint_is_typable(table, synced)
+
+
+def _every_hint_is_typable(table: DiscordTable, synced: dict[str, dict[str, Any]]) -> None:
+    """Every command a message says to type is in the synced slash menu, its
+    subcommand and option names too (`/result match:1 score:3-0`)."""
+    texts = [m.text for m in table.standin.messages.values()]
+    texts += [content for _, content, _ in table.standin.notified]
+    said = {hint for text in texts for hint in hints(text)}
+    assert any(":" in hint for hint in said), said  # the dispute's and the refusal's
+    wrong = [hint for hint in sorted(said) if not _in_menu(hint, synced)]
+    assert not wrong, wrong
+
+
+def _in_menu(hint: str, synced: dict[str, dict[str, Any]]) -> bool:
+    name, *rest = hint.removeprefix("/").split()
+    command = synced.get(name)
+    if command is None:
+        return False
+    options = command.get("options") or []
+    subs = {o["name"]: o for o in options if o["type"] in (1, 2)}
+    if subs and rest and rest[0] in subs:
+        options, rest = subs[rest[0]].get("options") or [], rest[1:]
+    keys = set(re.findall(r"(?:^|[\s\[])([a-z_]+):", " ".join(rest)))
+    return keys <= {o["name"] for o in options}
+
+
+async def _round_calls_ping_their_players(table: DiscordTable) -> None:
+    """Each round call, as posted, pinged exactly the players of the matches it calls;
+    nothing else the bot posted pinged anyone but a player it could not DM."""
+    state = await table.state()
+    calls = 0
+    for _, content, pinged in table.standin.notified:
+        called = called_matches(content)
+        wanted = set()
+        for number in called:
+            match = state.matches[number]
+            for player in (match.white, match.black):
+                assert player is not None
+                wanted.add(f"user:{await table.account(player)}")
+        assert pinged == wanted, content
+        calls += bool(called)
+    assert calls >= 3 + 4  # the group rounds of four-player groups, the knockout's
 
 
 async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> None:
@@ -219,3 +285,18 @@ async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> N
             assert club is not None
             state = await uow.tournaments.current(club.id)
         assert state is not None and state.name == 'The "Big" Cup club:9'
+
+
+# Polish and Romanian pass the same (played once, 2026-12-01); one language keeps the
+# suite's time down, the catalog test checks every language's marked hints.
+@pytest.mark.parametrize("language", ["es"])
+async def test_a_night_in_the_clubs_language_is_as_quiet(tmp_path: Path, language: str) -> None:
+    """The same night with the club in Spanish: one public post per step at most, its
+    buttons pressed by their Spanish labels, its hints typable."""
+    async with night_table(tmp_path) as table:
+        synced: dict[str, dict[str, Any]] = {str(c["name"]): c for c in table.standin.commands}
+        tally = await _night(table, language)
+        print(f"\nDiscord 16-player night ({language}): {tally.summary()}")
+        assert not tally.noisy(), tally.noisy()
+        assert (await table.state()).status == "finished"
+        _every_hint_is_typable(table, synced)

@@ -45,6 +45,8 @@ class FakeTransport:
     fail: dict[str, list[Exception | None]] = field(default_factory=dict)
     delays: dict[str, float] = field(default_factory=dict)
     ids: int = 0
+    says_missed: bool = False  # a closed DM is said in the club's chat (Discord)
+    missed: list[tuple[str, str]] = field(default_factory=list)  # (user, catalog key)
 
     def delay(self, chat: str) -> float:
         return self.delays.get(chat, 0.0)
@@ -69,6 +71,14 @@ class FakeTransport:
                 return live
             progress.sent.append(f"m{self.ids}")
         return ",".join(progress.sent)
+
+    async def deliver_missed(
+        self, club_id: int, club: Club, user: str, reply: Reply
+    ) -> str | None:
+        if not self.says_missed:
+            return None
+        self.missed.append((user, reply.parts[0].key))  # type: ignore[union-attr]
+        return "m-club"
 
     async def tell_unreachable(self, club_id: int, club: Club, user: str) -> None:
         if self.tell_fails:
@@ -175,6 +185,17 @@ async def test_unreachable_person_is_told_and_rejected_rows_fail(engine: AsyncEn
     await _sender(engine, transport).run_once()
     assert transport.told == ["5"]
     assert await _statuses(engine) == [("user:5", "pending"), ("g", "failed")]
+
+
+async def test_a_closed_dm_is_said_in_the_clubs_chat_where_the_platform_does(
+    engine: AsyncEngine,
+) -> None:
+    transport = FakeTransport(fail={"user:5": [Unreachable("50007")]}, says_missed=True)
+    await _setup(engine, [("user:5", "help.me")])
+    await _sender(engine, transport).run_once()
+    assert transport.missed == [("5", "help.me")] and transport.told == []
+    (row,) = await _rows(engine)
+    assert row.status == "sent" and "said in the club's chat" in row.last_error
 
 
 async def test_an_unreachable_person_is_told_once_an_hour_and_given_up_on(

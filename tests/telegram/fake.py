@@ -180,12 +180,25 @@ class RecordingRequest(BaseRequest):
     def _setMyCommands(self, params: dict[str, Any]) -> tuple[int, bytes]:
         return _ok(True)
 
+    def _getChatAdministrators(self, params: dict[str, Any]) -> tuple[int, bytes]:
+        chat_id = int(params["chat_id"])
+        return _ok(
+            [
+                {"status": "creator", "is_anonymous": False, "user": _person(user_id)}
+                for user_id in sorted(self.admins.get(chat_id, set()))
+            ]
+        )
+
     def _getChatMember(self, params: dict[str, Any]) -> tuple[int, bytes]:
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
         user = {"id": user_id, "is_bot": False, "first_name": "U"}
         if user_id in self.admins.get(chat_id, set()):
             return _ok({"status": "creator", "user": user, "is_anonymous": False})
         return _ok({"status": "member", "user": user})
+
+
+def _person(user_id: int) -> dict[str, Any]:
+    return {"id": user_id, "is_bot": False, "first_name": "U"}
 
 
 _PHOTO = {"file_id": "p1", "file_unique_id": "u1", "width": 1000, "height": 400}

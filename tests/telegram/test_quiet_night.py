@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
+from commands.binding import given_values
+from commands.parsing import ParseError, parse
+from commands.registry import BY_NAME, COMMANDS, select
 from commands.sweeping import sweep_due
-from tests.night import Tally, play_night
+from tests.night import Tally, called_matches, hints, play_night
 from tests.telegram.conftest import DIRECTOR, Harness
 from tests.telegram.fake import GROUP, callback_update, message_update, user
 from tournament.state import TournamentState
@@ -18,6 +23,10 @@ NEW_CUP = (
 )
 SENDS = frozenset({"sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup"})
 EDITS = frozenset({"editMessageText", "editMessageReplyMarkup", "editMessageMedia"})
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _buttons(markup: Any) -> list[tuple[str, str]]:
@@ -120,3 +129,75 @@ async def test_a_sixteen_player_night_counts_its_posts(harness: Harness) -> None
     for key in table.pressed:
         message = harness.request.messages[key]
         assert "\u25b8" in message["text"] and not message.get("reply_markup"), message
+    await _round_calls_link_their_players(table)
+    # The opening post became the registration's board, edited entry by entry.
+    shown = [str(m.get("text") or "") for m in harness.request.messages.values()]
+    (opening,) = [text for text in shown if "open for entries" in text]
+    assert "Entries (16)" in opening and opening.count("\u2713") == 32, opening
+    _every_hint_is_typable(table)
+
+
+async def test_no_director_command_is_in_a_members_menu(harness: Harness) -> None:
+    """Telegram's menus by role: the default scope lists players' commands only, in every
+    language; the administrators' scope all of them (published when the service opens)."""
+    menus = [c for c in harness.request.calls if c.method == "setMyCommands"]
+    players = {s.name for s in COMMANDS if s.role == "player"}
+    for call in menus:
+        scope = _json(call.params["scope"])["type"]
+        listed = {c["command"] for c in _json(call.params["commands"])}
+        wanted = players if scope == "default" else {s.name for s in COMMANDS}
+        assert listed == wanted, (scope, call.params.get("language_code"))
+    assert len(menus) == 8  # two scopes, four languages
+
+
+def _every_hint_is_typable(table: TelegramTable) -> None:
+    """Every command a message says to type is read by the shared parser as a command
+    of the registry, with options and words it takes (`/result 1 3-0`)."""
+    texts = [
+        html.unescape(str(c.params.get("text") or c.params.get("caption") or ""))
+        for c in table.h.request.calls
+        if c.method in SENDS | EDITS
+    ]
+    said = {hint for text in texts for hint in hints(text)}
+    assert any(" " in hint for hint in said), said  # the dispute's and the refusal's
+    wrong = [hint for hint in sorted(said) if not _typable(hint)]
+    assert not wrong, wrong
+
+
+def _typable(hint: str) -> bool:
+    try:
+        parsed = parse(hint)
+    except ParseError:
+        return False
+    spec = BY_NAME.get(parsed.name)
+    if spec is None:
+        return False
+    target, words = select(spec, parsed)
+    keys = {k for p in target.signature.params for k in (p.name, *p.aliases)}
+    return set(parsed.options) <= keys and "..." not in given_values(
+        target.signature, parsed, words
+    )
+
+
+async def _round_calls_link_their_players(table: TelegramTable) -> None:
+    """Each round call in the group links exactly its players by id (HTML mentions), a
+    dispute the director; nothing else the bot posted links anyone."""
+    state = await table.state()
+    calls = 0
+    for call in table.h.request.calls:
+        if call.method != "sendMessage" or int(call.params["chat_id"]) != GROUP:
+            continue
+        text = str(call.params["text"])
+        called = called_matches(text)
+        wanted = set()
+        for number in called:
+            match = state.matches[number]
+            for player in (match.white, match.black):
+                assert player is not None
+                wanted.add(await table.account(player))
+        if "needs your decision" in text:
+            wanted.add(str(DIRECTOR))  # a dispute calls the club's director (configured)
+        assert set(re.findall(r'<a href="tg://user\?id=(\d+)">', text)) == wanted, text
+        assert not called or call.params.get("parse_mode") == "HTML"
+        calls += bool(called)
+    assert calls >= 3 + 4  # the group rounds of four-player groups, the knockout's
