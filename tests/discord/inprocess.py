@@ -12,6 +12,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ class SlowPoke:
 
     delay: float = 0.0
 
-    async def __call__(self) -> None:
+    async def __call__(self, deadline: datetime | None = None) -> None:
         await asyncio.sleep(self.delay)
 
 

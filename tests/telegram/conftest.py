@@ -73,7 +73,7 @@ async def harness(engine: AsyncEngine) -> AsyncIterator[Harness]:
         command_config=CommandConfig(directors=frozenset({("telegram", str(DIRECTOR))})),
         outbox=OutboxStore(engine),
         clock=clock.now,
-        poke=lambda: pokes.append(clock.now()),
+        poke=lambda deadline=None: pokes.append(clock.now()),
         request=request,
         monotonic=lambda: clock.now().timestamp(),
     )

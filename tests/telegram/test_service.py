@@ -174,7 +174,7 @@ async def test_from_app_builds_the_adapter_clubtd_run_starts(engine: AsyncEngine
         config=CommandConfig(),
         outbox=OutboxStore(engine),
         clock=SimpleNamespace(now=lambda: datetime(2026, 1, 30, tzinfo=UTC)),
-        scheduler=SimpleNamespace(poke=lambda: pokes.append("poked")),
+        scheduler=SimpleNamespace(poke=lambda deadline=None: pokes.append("poked")),
     )
     service = from_app(app)  # type: ignore[arg-type]
     assert service.platform == "telegram"
