@@ -1,5 +1,8 @@
 """A local Discord for tests: REST `/api/v10` and the Gateway websocket on loopback.
 
+One file (over 500 lines, issue 18): one fake server whose REST routes, gateway and
+records share their state; split, each part would reach into the others.
+
 Enough of Discord for an unmodified discord.py 2.7 process (see PLATFORMS.md): login,
 application info, `GET /gateway/bot`, HELLO / IDENTIFY / READY / GUILD_CREATE, command
 sync, interaction callbacks (`?with_response=1`) with the 3-second expiry, follow-ups,

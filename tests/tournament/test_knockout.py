@@ -1,4 +1,8 @@
-"""Knockout brackets: seeding, play-in, crossover, third place, consolation, forfeits."""
+"""Knockout brackets: seeding, play-in, crossover, third place, consolation, forfeits.
+
+One file (over 500 lines, issue 18): it mirrors tournament/knockout.py rule by rule, so a
+rule and its tests are found in the same order.
+"""
 
 import dataclasses
 import random

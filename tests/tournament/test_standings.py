@@ -1,4 +1,8 @@
-"""Group standings: match points, the tiebreak chains of HGV and Navodari, forfeits."""
+"""Group standings: match points, the tiebreak chains of HGV and Navodari, forfeits.
+
+One file (just over 500 lines, issue 18): every tiebreak of tournament/standings.py, in
+the order the chain applies them.
+"""
 
 import itertools
 import random
