@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from tournament import forfeits, progress, reports
 from tournament.events import (
@@ -25,6 +25,8 @@ from tournament.events import (
 from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.state import Entry, Match, Penalty, TournamentState, minutes
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +43,65 @@ class DueAction:
 
 def pending(state: TournamentState) -> list[DueAction]:
     """Return every action not yet applied, whatever its time, in due order."""
-    actions = _tournament_reminders(state)
-    for match in state.matches.values():
-        actions.extend(_match_actions(state, match))
-    return sorted((a for a in actions if a.key not in state.done), key=_order)
+    return _waiting(state)
 
 
 def next_deadline(state: TournamentState) -> datetime | None:
     """Return when the next action falls due, if anything is waiting."""
-    actions = pending(state)
-    return actions[0].due if actions else None
+    # A match's lateness steps fall due in order: only its first one waiting can be next;
+    # and a match nothing of which falls due before the best so far need not be read.
+    best = min(
+        (a.due for a in _tournament_reminders(state) if a.key not in state.done), default=None
+    )
+    lead = minutes(state.preset.reminders.match_minutes_before)
+    bounded = [(_earliest(state, m, lead), m) for m in state.matches.values()]
+    for earliest, match in sorted(bounded, key=lambda b: (b[0] is not None, b[0] or _EPOCH)):
+        if earliest is not None and best is not None and earliest >= best:
+            break  # sorted: every match after this one starts later still
+        for action in _match_actions(state, match, until=None, first=True):
+            if action.key not in state.done and (best is None or action.due < best):
+                best = action.due
+    return best
+
+
+def _waiting(
+    state: TournamentState, *, until: datetime | None = None, first: bool = False
+) -> list[DueAction]:
+    """Return the actions not yet applied in due order: those due by `until` when given,
+    and of each match's lateness steps only the first waiting one when `first`.
+
+    Run after every command (the catch-up and the next deadline), so it skips the steps
+    that cannot matter instead of building every step of every match to sort them.
+    """
+    actions = _tournament_reminders(state)
+    lead = minutes(state.preset.reminders.match_minutes_before)
+    for match in state.matches.values():
+        if until is not None:
+            earliest = _earliest(state, match, lead)
+            if earliest is not None and earliest > until:
+                continue  # nothing of this match can be due yet
+        actions.extend(_match_actions(state, match, until=until, first=first))
+    waiting = (a for a in actions if a.key not in state.done)
+    if until is not None:
+        waiting = (a for a in waiting if a.due <= until)
+    return sorted(waiting, key=_order)
+
+
+def _earliest(state: TournamentState, match: Match, lead: timedelta) -> datetime | None:
+    """Return a time no action of `match` falls due before, or None when it is not cheap
+    to tell (a no-show's match: the opponent's arrival decides)."""
+    if match.start is None:
+        return None
+    if match.white is not None and match.black is not None:
+        entries = state.entries
+        if EntryStatus.NO_SHOW in (entries[match.white].status, entries[match.black].status):
+            return None
+    # A reminder comes first, then lateness steps and the forfeit, counted from the start.
+    earliest = match.start - lead
+    if match.report is not None:
+        accept = match.report.at + minutes(state.preset.reporting.accept_minutes)
+        earliest = min(earliest, accept)
+    return earliest
 
 
 def due_actions(state: TournamentState, now: datetime) -> list[DueAction]:
@@ -68,7 +119,7 @@ def sweep(state: TournamentState, now: datetime) -> list[Event]:
 def _run(state: TournamentState, now: datetime, applied: list[DueAction]) -> list[Event]:
     events: list[Event] = []
     while True:
-        actions = [a for a in pending(state) if a.due <= now]
+        actions = _waiting(state, until=now)
         if not actions:
             return events
         action = actions[0]
@@ -158,7 +209,9 @@ def _tournament_reminders(state: TournamentState) -> list[DueAction]:
     return actions
 
 
-def _match_actions(state: TournamentState, match: Match) -> list[DueAction]:
+def _match_actions(
+    state: TournamentState, match: Match, *, until: datetime | None, first: bool
+) -> list[DueAction]:
     if match.is_final or not match.is_ready or match.start is None:
         return []
     number = match.number
@@ -192,7 +245,14 @@ def _match_actions(state: TournamentState, match: Match) -> list[DueAction]:
         due = clock_reads(match.start, match.pauses, minutes(step * rules.step_minutes))
         if due is None or (began is not None and began <= due):
             break
-        actions.append(DueAction(f"late:{number}:{step}", due, "lateness", number, step))
+        if until is not None and due > until:
+            break  # the steps after it fall due later still
+        key = f"late:{number}:{step}"
+        if first and key in state.done:
+            continue
+        actions.append(DueAction(key, due, "lateness", number, step))
+        if first:
+            break
     due = clock_reads(match.start, match.pauses, minutes(forfeit_minutes(rules, match.length)))
     if due is not None and (began is None or due < began):
         actions.append(DueAction(f"forfeit:{number}", due, "forfeit", number))

@@ -116,3 +116,17 @@ def test_a_match_reminder_names_the_opponent_and_the_start() -> None:
         for m in sorted(night.state.matches.values(), key=lambda m: m.number)
         if m.start is not None and m.start - timedelta(minutes=minutes_before) <= at("20:30")
     ]
+
+
+@settings(max_examples=120, deadline=None)
+@given(nights(), st.integers(-60, 300), st.integers(0, 300))
+def test_the_shortcuts_agree_with_the_full_list_of_what_waits(
+    night: Night, swept: int, minutes: int
+) -> None:
+    """Issue 17: the catch-up reads only what can be due by now, and the next deadline
+    only each match's first waiting step; both must say what the whole list says."""
+    due.sweep(night.state, night.state.start + timedelta(minutes=swept))
+    now = night.state.start + timedelta(minutes=minutes)
+    waiting = due.pending(night.state)
+    assert due.next_deadline(night.state) == (waiting[0].due if waiting else None)
+    assert due._waiting(night.state, until=now) == [a for a in waiting if a.due <= now]
