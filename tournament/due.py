@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from tournament import forfeits, progress, reports
 from tournament.events import (
@@ -25,8 +25,6 @@ from tournament.events import (
 from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.state import Entry, Match, Penalty, TournamentState, minutes
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,30 +46,39 @@ def pending(state: TournamentState) -> list[DueAction]:
 
 def next_deadline(state: TournamentState) -> datetime | None:
     """Return when the next action falls due, if anything is waiting."""
-    # A match's lateness steps fall due in order: only its first one waiting can be next;
-    # and a match nothing of which falls due before the best so far need not be read.
     best = min(
         (a.due for a in _tournament_reminders(state) if a.key not in state.done), default=None
     )
     lead = minutes(state.preset.reminders.match_minutes_before)
-    bounded = [(_earliest(state, m, lead), m) for m in state.matches.values()]
-    for earliest, match in sorted(bounded, key=lambda b: (b[0] is not None, b[0] or _EPOCH)):
-        if earliest is not None and best is not None and earliest >= best:
+    bounded: list[tuple[datetime, Match]] = []
+    for match in state.matches.values():
+        earliest = _earliest(state, match, lead)
+        if earliest is None:
+            best = _sooner(best, state, match)
+        else:
+            bounded.append((earliest, match))
+    # A match nothing of which falls due before the best so far need not be read.
+    for earliest, match in sorted(bounded, key=lambda pair: pair[0]):
+        if best is not None and earliest >= best:
             break  # sorted: every match after this one starts later still
-        for action in _match_actions(state, match, until=None, first=True):
-            if action.key not in state.done and (best is None or action.due < best):
-                best = action.due
+        best = _sooner(best, state, match)
     return best
 
 
-def _waiting(
-    state: TournamentState, *, until: datetime | None = None, first: bool = False
-) -> list[DueAction]:
-    """Return the actions not yet applied in due order: those due by `until` when given,
-    and of each match's lateness steps only the first waiting one when `first`.
+def _sooner(best: datetime | None, state: TournamentState, match: Match) -> datetime | None:
+    """Return the earlier of `best` and when the first waiting action of `match` falls due."""
+    # A match's lateness steps fall due in order: only its first one waiting can be next.
+    for action in _match_actions(state, match, until=None, first=True):
+        if action.key not in state.done and (best is None or action.due < best):
+            best = action.due
+    return best
 
-    Run after every command (the catch-up and the next deadline), so it skips the steps
-    that cannot matter instead of building every step of every match to sort them.
+
+def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[DueAction]:
+    """Return the actions not yet applied in due order; those due by `until` when given.
+
+    Run at every command's catch-up, so with `until` it skips the matches and the steps
+    that cannot be due yet instead of building every step of every match to sort them.
     """
     actions = _tournament_reminders(state)
     lead = minutes(state.preset.reminders.match_minutes_before)
@@ -80,7 +87,7 @@ def _waiting(
             earliest = _earliest(state, match, lead)
             if earliest is not None and earliest > until:
                 continue  # nothing of this match can be due yet
-        actions.extend(_match_actions(state, match, until=until, first=first))
+        actions.extend(_match_actions(state, match, until=until, first=False))
     waiting = (a for a in actions if a.key not in state.done)
     if until is not None:
         waiting = (a for a in waiting if a.due <= until)
