@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import UTC, timedelta, timezone
 from decimal import Decimal
 from typing import Any
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import StaleState
 from storage import tables as t
+from storage.repositories import codec
 from tests.storage.conftest import (
     START,
     UowFactory,
@@ -213,6 +215,19 @@ async def test_a_report_changed_in_place_is_saved(
     reloaded = await load(uow_factory, tournament_id)
     assert reloaded.matches[match.number].report == match.report
     assert reloaded.matches[match.number].pauses == match.pauses
+
+
+def test_every_field_a_save_reads_by_reference_cannot_change_in_place() -> None:
+    """A save compares a match's or an entry's fields to what it stored; a field changed
+    in place (a list, a mutable object) must be read by value (codec._IN_PLACE), or its
+    change would pass for none. Hashable means it cannot change in place."""
+    state = finished(12)
+    for match in state.matches.values():
+        for name in {f.name for f in fields(match)} - codec._IN_PLACE:
+            hash(getattr(match, name))
+    for entry in state.entries.values():
+        for name in {f.name for f in fields(entry)} - codec._IN_PLACE:
+            hash(getattr(entry, name))
 
 
 async def test_the_same_done_key_twice_is_refused_by_the_database(
