@@ -22,8 +22,9 @@ from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
 
+from commands.config import CommandConfig
 from commands.dispatch import handle
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage.engine import make_engine
 from storage.migrate import upgrade
 from storage.unit_of_work import unit_of_work_factory

@@ -35,9 +35,10 @@ from sqlalchemy import func, select
 
 from bot.sending.outbox import OutboxSender
 from bot.sending.transport import Progress
+from commands.config import CommandConfig
 from commands.dispatch import handle
 from commands.replies import Reply
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage import tables as t
 from storage.engine import make_engine
 from storage.migrate import upgrade

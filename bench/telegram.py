@@ -27,8 +27,9 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageH
 
 from bot.telegram_adapter import TelegramConfig, TelegramService
 from bot.telegram_adapter.pacing import Limits
+from commands.config import CommandConfig
 from commands.dispatch import handle
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage.engine import make_engine
 from storage.migrate import upgrade
 from storage.outbox import OutboxStore

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from commands.config import CommandConfig
 from commands.params import Args
 from commands.ports import UnitOfWork
 from commands.replies import Name, Reply, say, to_payload
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from tournament.club import AccountRef, Club
 from tournament.model import Refused
 

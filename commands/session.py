@@ -15,7 +15,7 @@ from typing import Any
 
 from commands import announce, mentions, quiet, web
 from commands.announce import Notice
-from commands.config import CommandConfig as CommandConfig  # re-exported: its old home
+from commands.config import CommandConfig
 from commands.parsing import Parsed, ParseError, parse
 from commands.ports import UnitOfWork
 from commands.replies import Button, Reply, to_payload

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from commands.config import CommandConfig
 from commands.ports import UnitOfWorkFactory
-from commands.session import CommandConfig, Invocation, Session
+from commands.session import Invocation, Session
 from tournament import due
 
 # Pruning is a day-scale chore: once an hour (and at start) keeps every store bounded.

@@ -139,12 +139,12 @@ def unit_of_work_factory(engine: AsyncEngine, *, cache: bool = True) -> SqlUnitO
     tournaments and of club rosters unless `cache` is False (one cache per factory)."""
     shared = StateCache() if cache else None
     rosters = RosterCache() if cache else None
-    readers: list[AsyncEngine] = []  # made on the first look-up: making a factory is free
+    look_ups: AsyncEngine | None = None  # made on the first look-up: a factory is free
 
     def make(*, read_only: bool = False) -> SqlUnitOfWork:
-        if read_only and not readers:
-            readers.append(reader(engine))
-        bind = readers[0] if read_only else None
-        return SqlUnitOfWork(engine, shared, bind=bind, rosters=rosters)
+        nonlocal look_ups
+        if read_only and look_ups is None:
+            look_ups = reader(engine)
+        return SqlUnitOfWork(engine, shared, bind=look_ups if read_only else None, rosters=rosters)
 
     return make

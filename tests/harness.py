@@ -32,11 +32,11 @@ from bot.discord_adapter import options
 from bot.grammar import ClockStep, ClubStep, CommandStep, DirectorStep, WaitStep, parse_script
 from bot.sending.pacing import Window
 from bot.throttle import Rate
+from commands.config import CommandConfig
 from commands.export import export_club, find_club
 from commands.registry import BY_NAME
 from commands.rendering import Renderer
 from commands.replies import from_payload
-from commands.session import CommandConfig
 from storage import tables as t
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory

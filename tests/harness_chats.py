@@ -15,7 +15,7 @@ from telegram import Update
 from bot.clock import VirtualClock
 from bot.telegram_adapter import TelegramConfig, TelegramService
 from bot.telegram_adapter.pacing import Limits
-from commands.session import CommandConfig
+from commands.config import CommandConfig
 from commands.sweeping import sweep_due
 from storage import tables as t
 from storage.outbox import OutboxStore

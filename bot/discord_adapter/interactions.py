@@ -30,10 +30,11 @@ from bot.sending.running import Poke, run_command
 from bot.sending.serial import PerKey
 from bot.sending.transport import SendError
 from bot.throttle import Throttle, Verdict
+from commands.config import CommandConfig
 from commands.dispatch import Response
 from commands.parsing import Parsed
 from commands.replies import say
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from commands.suggest import Asker, suggest
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory

@@ -32,7 +32,7 @@ from bot.sending.pacing import Window, WindowPacer
 from bot.sending.running import Poke
 from bot.settings import Shards, secret_text
 from bot.throttle import Rate, Throttle
-from commands.session import CommandConfig
+from commands.config import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory
 

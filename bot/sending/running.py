@@ -13,8 +13,9 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from commands.config import CommandConfig
 from commands.dispatch import Response, handle
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger("clubtd.commands")

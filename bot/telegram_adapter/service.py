@@ -41,8 +41,8 @@ from bot.telegram_adapter.updates import UpdateHandlers
 from bot.telegram_adapter.webhook import WebhookServer, shared_secret
 from bot.throttle import Rate, Throttle
 from commands.catalog import LANGUAGES, template
+from commands.config import CommandConfig
 from commands.registry import shown_to
-from commands.session import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory
 

@@ -34,10 +34,11 @@ from bot.telegram_adapter.admins import AdminCache, is_anonymous_admin, with_adm
 from bot.telegram_adapter.formatting import MESSAGE_LIMIT, length, render
 from bot.telegram_adapter.transport import PLATFORM, TelegramTransport
 from bot.throttle import Throttle, Verdict
+from commands.config import CommandConfig
 from commands.dispatch import Response
 from commands.rendering import escape
 from commands.replies import Name, say
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory
 

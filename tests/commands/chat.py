@@ -11,10 +11,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.config import CommandConfig
 from commands.dispatch import Response, handle
 from commands.rendering import Renderer
 from commands.replies import from_payload
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory

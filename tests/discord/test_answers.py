@@ -23,9 +23,10 @@ from bot.discord_adapter.rendering import render
 from bot.discord_adapter.transport import DiscordTransport
 from bot.sending.buttons import ButtonStore
 from bot.sending.pacing import Window, WindowPacer
+from commands.config import CommandConfig
 from commands.dispatch import Response
 from commands.replies import say, to_payload
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage import tables as t
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory

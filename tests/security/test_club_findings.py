@@ -8,9 +8,10 @@ import re
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.config import CommandConfig
 from commands.dispatch import Response, handle
 from commands.rendering import Renderer
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage import tables as t
 from tests.commands.chat import Chat
 

@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sending.running import run_command
-from commands.session import CommandConfig, Invocation
+from commands.config import CommandConfig
+from commands.session import Invocation
 from storage.unit_of_work import unit_of_work_factory
 
 NOW = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)

@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.config import CommandConfig
 from commands.dispatch import handle
-from commands.session import CommandConfig, Invocation
+from commands.session import Invocation
 from storage import OutboxStore, make_engine
 from storage.unit_of_work import unit_of_work_factory
 

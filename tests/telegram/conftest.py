@@ -15,7 +15,7 @@ from telegram import Update
 
 from bot.telegram_adapter import TelegramConfig, TelegramService
 from bot.telegram_adapter.pacing import Limits
-from commands.session import CommandConfig
+from commands.config import CommandConfig
 from storage import tables as t
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory

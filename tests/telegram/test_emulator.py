@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.telegram_adapter import TelegramConfig, TelegramService
 from bot.telegram_adapter.pacing import Limits
-from commands.session import CommandConfig
+from commands.config import CommandConfig
 from commands.sweeping import sweep_due
 from storage import tables as t
 from storage.engine import make_engine

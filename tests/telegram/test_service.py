@@ -16,8 +16,8 @@ from bot.settings import Settings
 from bot.telegram_adapter import TelegramConfig, config_from_settings, from_app
 from bot.telegram_adapter.webhook import SECRET_HEADER, WebhookServer
 from commands.catalog import template
+from commands.config import CommandConfig
 from commands.registry import COMMANDS
-from commands.session import CommandConfig
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory
 from tests.telegram.conftest import DIRECTOR, Harness
