@@ -19,7 +19,7 @@ from commands.session import Invocation
 from commands.sweeping import sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory
-from tournament.state import TournamentState
+from tournament.state import Match, TournamentState
 
 
 @dataclass
@@ -117,6 +117,14 @@ class Chat:
             assert club is not None
             (player,) = await uow.players.by_name(club.id, name)
             return player.id
+
+    async def first_match(self, *players: str) -> tuple[Match, str, str]:
+        """Return the tournament's first match and its white and black players' names."""
+        state = await self.tournament()
+        match = min(state.matches.values(), key=lambda m: m.number)
+        names = {await self.player_id(name): name for name in players}
+        assert match.white is not None and match.black is not None
+        return match, names[match.white], names[match.black]
 
     async def night(
         self,

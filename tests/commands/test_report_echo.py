@@ -11,11 +11,7 @@ async def test_black_reporting_3_1_reads_their_name_first(engine: AsyncEngine) -
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    match = min(state.matches.values(), key=lambda m: m.number)
-    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
-    assert match.white is not None and match.black is not None
-    white, black = names[match.white], names[match.black]
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
     reply = await chat.say(black, f"/report {match.length}-1")
     assert f"{black} {match.length}-1 {white} recorded" in reply, reply
 
@@ -24,11 +20,7 @@ async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    match = min(state.matches.values(), key=lambda m: m.number)
-    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
-    assert match.white is not None and match.black is not None
-    white, black = names[match.white], names[match.black]
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
     await chat.say(white, f"/report {match.length}-1")
     first = await chat.say(black, "/dispute")
     again = await chat.say(black, "/dispute")

@@ -19,11 +19,7 @@ async def test_the_same_report_typed_again_or_as_3_1_is_announced_once_CLUB_REPO
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    match = min(state.matches.values(), key=lambda m: m.number)
-    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
-    assert match.white is not None and match.black is not None
-    white, black = names[match.white], names[match.black]
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
     length = match.length
     for typed in (f"{length}-1", f"{length}:1", f"{length} 1", f"{length}-1"):
         reply = await chat.say(white, f"/report {typed}")
