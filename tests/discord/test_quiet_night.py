@@ -81,6 +81,13 @@ class DiscordTable:
                 return True
         return False
 
+    async def as_director(self, name: str, /, **options: object) -> None:
+        """The director runs a slash command in #general; wait for its answer."""
+        interaction = await self.standin.slash(
+            self.users[self.director], name, guild_id=GUILD, channel_id=GENERAL, **options
+        )
+        await self.standin.answer(interaction)
+
     async def settle(self) -> None:
         sender = self.service.sender
         for _ in range(50):
@@ -165,28 +172,14 @@ async def night_table(tmp_path: Path) -> AsyncIterator[DiscordTable]:
 async def _night(table: DiscordTable, language: str = "en") -> Tally:
     if language != "en":
         table.language = language
-        await table.standin.answer(
-            await table.standin.slash(
-                table.users[table.director],
-                "club",
-                guild_id=GUILD,
-                channel_id=GENERAL,
-                sub="settings",
-                language=language,
-            )
-        )
-    await table.standin.answer(
-        await table.standin.slash(
-            table.users[table.director],
-            "tournament",
-            guild_id=GUILD,
-            channel_id=GENERAL,
-            sub="new",
-            name="January Cup",
-            start="2026-01-31 20:00",
-            preset="hgv-backgammon",
-            approval="no",
-        )
+        await table.as_director("club", sub="settings", language=language)
+    await table.as_director(
+        "tournament",
+        sub="new",
+        name="January Cup",
+        start="2026-01-31 20:00",
+        preset="hgv-backgammon",
+        approval="no",
     )
     await table.settle()
     return await play_night(table, START)
@@ -268,17 +261,12 @@ async def _round_calls_ping_their_players(table: DiscordTable) -> None:
 async def test_an_option_value_reaches_the_command_as_given(tmp_path: Path) -> None:
     """Issue 18/20: `"` stays `"`, and `club:`/`for:` inside a value are its words."""
     async with night_table(tmp_path) as table:
-        await table.standin.answer(
-            await table.standin.slash(
-                table.users[table.director],
-                "tournament",
-                guild_id=GUILD,
-                channel_id=GENERAL,
-                sub="new",
-                name='The "Big" Cup club:9',
-                start="2026-01-31 20:00",
-                approval="no",
-            )
+        await table.as_director(
+            "tournament",
+            sub="new",
+            name='The "Big" Cup club:9',
+            start="2026-01-31 20:00",
+            approval="no",
         )
         async with table.service.handlers.uow_factory() as uow:
             club = await uow.clubs.for_chat("discord", str(GUILD))
