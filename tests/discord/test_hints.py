@@ -6,10 +6,12 @@ import re
 
 import pytest
 
+from bot.discord_adapter import options
 from bot.discord_adapter.hints import slash_form
 from bot.discord_adapter.rendering import render
 from bot.telegram_adapter.formatting import render as telegram
 from commands.catalog import CATALOGS
+from commands.registry import BY_NAME
 from commands.rendering import Renderer
 from commands.replies import Hint, Reply, msg
 
@@ -73,4 +75,36 @@ def test_every_hint_a_template_marks_is_a_command_of_the_slash_menu(language: st
     assert len(marked) >= 20
     for key, hint in marked:
         typed = re.sub(r"\{\w+\}", "5", hint)
-        assert slash_form(typed) is not None, (key, hint)
+        slash = slash_form(typed)
+        assert slash is not None, (key, hint)
+        assert _fits_its_options(slash), (key, hint, slash)
+
+
+def test_a_value_that_does_not_fit_its_option_is_caught() -> None:
+    assert _fits_its_options("/result match:5 score:3-1")
+    assert _fits_its_options("/reopen match:NUMBER")
+    assert not _fits_its_options("/result match:abc")
+    assert not _fits_its_options("/withdraw confirm:yes")
+
+
+def _fits_its_options(slash: str) -> bool:
+    """Whether each value of a slash form fits its option: a flag takes True, a number a
+    number (or a placeholder in capitals, as usage lines write it): `/result match:abc`
+    does not."""
+    words = slash.removeprefix("/").split()
+    spec = BY_NAME[words[0]]
+    shape = options.command(spec)
+    known = list(shape.options)
+    for sub in shape.subcommands:
+        if len(words) > 1 and sub.name == words[1]:
+            known = list(sub.options)
+    kinds = {o.name: o.kind for o in known}
+    for word in words[1:]:
+        name, sep, value = word.strip("[]").partition(":")
+        if not sep or name not in kinds:
+            continue
+        if kinds[name] == "flag" and value != "True":
+            return False
+        if kinds[name] == "int" and not (value.isdigit() or value.isupper()):
+            return False
+    return True
