@@ -56,24 +56,33 @@ def detail(event: ev.Event) -> dict[str, Any]:
 
 
 def notices(
-    state: TournamentState, events: list[ev.Event], names: Names, *, link: str | None = None
+    state: TournamentState,
+    events: list[ev.Event],
+    names: Names,
+    *,
+    link: str | None = None,
+    own_from: int | None = None,
 ) -> list[Notice]:
     """Return the messages the events cause, in order.
 
     A correction and everything it causes for the club (new pairings, placements) are
     said once, in one message. `link` is the tournament's public page, while the club's
-    pages are on: the draw and the final carry it.
+    pages are on: the draw and the final carry it. The events from index `own_from` on
+    are a command's own act: the messages they cause are marked as answering it.
     """
     out: list[Notice] = []
     standings_due: set[str] = set()
     correction: Notice | None = None
     bracket_due = False
-    for event in events:
+    for index, event in enumerate(events):
         if isinstance(event, ev.KnockoutStarted) and standings_due:
             # The last group table closes the group stage: it comes before the bracket.
             out.extend(_standings_notices(state, standings_due, names))
             standings_due.clear()
         caused = _notices(state, event, names, link)
+        if own_from is not None and index >= own_from:
+            for notice in caused:
+                notice.answers = True
         if isinstance(event, ev.ResultCorrected) and correction is None:
             correction = caused[0]
             out.append(correction)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from commands import announce
 from commands.params import Args
 from commands.picking import named_entry, named_player, numbered
-from commands.replies import Msg, Name, Reply, msg, say
+from commands.replies import Msg, Name, Reply, announced, msg, say
 from commands.session import Session
 from tournament import (
     attendance,
@@ -30,10 +30,9 @@ async def reinstate(s: Session, a: Args) -> Reply:
     # The club's announcement, and what the director needs besides: one message.
     said = announce.notices(state, events, await s.names(set(state.entries)))
     parts = [part for notice in said[:1] for part in notice.reply.parts]
-    if lifted:
-        parts.append(msg("reinstate.lifted", name=Name(player.name)))
-    parts.append(msg("reinstate.checkin", name=Name(player.name)))
-    return Reply(tuple(parts))
+    aside = [msg("reinstate.lifted", name=Name(player.name))] if lifted else []
+    aside.append(msg("reinstate.checkin", name=Name(player.name)))
+    return announced(Reply(tuple(parts)), *aside)
 
 
 async def present(s: Session, a: Args) -> Reply:

@@ -43,8 +43,9 @@ class Response:
     club_id: int | None = None
     refused: bool = False  # nothing changed; the reply says why and what to type
     pictures: bool = True  # the club wants pictures where the chat can show them
-    # Outbox rows (announcements) this reply carries: the adapter marks them sent once
-    # the reply went out in the command's chat, or releases them to the outbox sender.
+    # The outbox row (the command's own announcement) this reply carries: the adapter
+    # marks it sent once the reply went out in the command's chat, or releases it to the
+    # outbox sender.
     held: tuple[int, ...] = ()
     # The next deadline of the tournament the command saved (None: it set none): the
     # scheduler re-arms at it rather than sweeping after every command.
@@ -52,6 +53,9 @@ class Response:
     # The platforms it queued rows for that `held` does not cover (the console drains
     # its outbox only when its own platform is among them).
     queued: frozenset[str] = frozenset()
+    # The reply says more than the announcement it carries (what only its sender reads):
+    # queued rather than sent, it takes that announcement's place.
+    says_more: bool = False
 
 
 async def handle(
@@ -100,6 +104,7 @@ async def handle(
                 await _use_club_of(uow, inv, club_hint, context)  # its language
                 raise Refused("button_not_yours")
             held: tuple[int, ...] = ()
+            says_more = False
             deadline: datetime | None = None
             if target.scope == "chat":
                 # It acts on the chat before a club is opened there (/club join CODE).
@@ -121,13 +126,16 @@ async def handle(
                 # /club language:es is confirmed in Spanish: the club as it is now.
                 context.use(session.club)
                 held = tuple(session.held)
+                says_more = session.says_more
                 deadline = session.deadline
-                reply = session.bound(session.fuller_reply or reply)
+                reply = session.answer if session.answer is not None else session.bound(reply)
                 if inv.private and session.player is not None and session.player.language:
                     context.language = session.player.language  # their own language
             await uow.commit()
             queued = uow.outbox.queued
-            return _response(reply, context, held=held, deadline=deadline, queued=queued)
+            return _response(
+                reply, context, held=held, says_more=says_more, deadline=deadline, queued=queued
+            )
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
@@ -171,6 +179,7 @@ def _response(
     *,
     refused: bool = False,
     held: tuple[int, ...] = (),
+    says_more: bool = False,
     deadline: datetime | None = None,
     queued: frozenset[str] = frozenset(),
 ) -> Response:
@@ -184,6 +193,7 @@ def _response(
         held,
         deadline,
         queued,
+        says_more,
     )
 
 

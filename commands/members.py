@@ -14,7 +14,7 @@ from commands import arguments, lookups, resolver
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
-from commands.replies import Button, Msg, Name, Reply, msg, say
+from commands.replies import Button, Msg, Name, Reply, announced, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
 from tournament import attendance, roster, sanctions
@@ -301,12 +301,14 @@ async def redraw(s: Session, a: Args) -> Reply:
     drawn = next(e for e in events if isinstance(e, GroupsDrawn))
     s.log("redraw", seed=drawn.seed)
     # As /draw: the announcement of the groups starts with this line, and is the reply.
-    return say(
-        "draw.done",
-        groups=drawn.groups,
-        matches=drawn.matches,
-        seed=drawn.seed,
-        fingerprint=state.draw.fingerprint if state.draw else "",
+    return announced(
+        say(
+            "draw.done",
+            groups=drawn.groups,
+            matches=drawn.matches,
+            seed=drawn.seed,
+            fingerprint=state.draw.fingerprint if state.draw else "",
+        )
     )
 
 

@@ -28,6 +28,9 @@ class Notice:
     player: PlayerId | None = None  # None: every chat of the club
     coalesce: str | None = None  # a newer notice with this key replaces the older one
     expires_at: datetime | None = None  # not worth sending after this
+    # Said because of the command's own act (not an effect that fell due as it ran): in
+    # the chat the command came from, it can be the command's reply (`Reply.announced`).
+    answers: bool = False
 
 
 def _namer(names: Names) -> Callable[[PlayerId | None], Param]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from commands import arguments, claims, members, views
 from commands import names as naming
 from commands.params import Args
-from commands.replies import Button, Msg, Name, Reply, When, msg, say
+from commands.replies import Button, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
 from tournament import attendance, reports, sanctions
@@ -210,7 +210,7 @@ async def report(s: Session, a: Args) -> Reply:
     s.log("report", match=match.number, white=score.white, black=score.black)
     names = await s.names(set(match.players))
     if match.is_final:
-        return Reply((views.match_line(match, names),))
+        return announced(Reply((views.match_line(match, names),)))
     if match.status is MatchStatus.DISPUTED:
         return say("report.conflict", match=match.number)
     until = match.report.at if match.report else s.now
@@ -266,7 +266,7 @@ async def report_game(s: Session, a: Args) -> Reply:
             ws=match.white_score,
             bs=match.black_score,
         )
-    return Reply((views.match_line(match, names),))
+    return announced(Reply((views.match_line(match, names),)))
 
 
 async def pick_match(
@@ -369,6 +369,8 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
     match = state.matches[number]
     names = await s.names(set(match.players))
     if agree:
-        return Reply((views.match_line(match, names),))
-    # The same words as the club's announcement, so the chat sees it once.
-    return Reply((views.disputed_line(match, names, by=player.id, game=state.preset.game),))
+        return announced(Reply((views.match_line(match, names),)))
+    # The club's announcement in the chat it hears it in; its own words elsewhere.
+    return announced(
+        Reply((views.disputed_line(match, names, by=player.id, game=state.preset.game),))
+    )

@@ -122,6 +122,7 @@ def gather(state: TournamentState | None, notices: list[Notice], names: Names) -
         board_now = Notice(entries_board(state, names), coalesce=entries_key(state))
         if opening:
             said = [n for n in said if n not in opening]
+            board_now.answers = any(n.answers for n in opening)  # /tournament new's reply
             out.append(board_now)
         elif state.entries:
             out.append(board_now)
@@ -133,7 +134,10 @@ def gather(state: TournamentState | None, notices: list[Notice], names: Names) -
         coalesce = said[0].coalesce if len(said) == 1 else None
         if drawn and state is not None:
             coalesce = board_key(state)  # the draw's message is the board from now on
-        out.append(Notice(Reply(parts, buttons), coalesce=coalesce, expires_at=expires))
+        answers = any(n.answers for n in said)  # it says the command's own act
+        out.append(
+            Notice(Reply(parts, buttons), coalesce=coalesce, expires_at=expires, answers=answers)
+        )
     if live and state is not None and not drawn:
         out.append(Notice(board(state, names), coalesce=board_key(state)))
     return out

@@ -7,7 +7,7 @@ in the outbox as `to_payload` JSON and rendered when sent, in the club's languag
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from commands.messages import Hint as Hint
@@ -74,10 +74,20 @@ class Reply:
     # A secret (a link code): shown in a private chat or not at all, never in a group,
     # and never queued in the outbox.
     secret: bool = False
+    # The command's answer is its own announcement: in a chat that hears the announcement,
+    # that announcement is the reply (one message, not two); elsewhere (a private chat)
+    # `parts` say it. `aside`: what only the sender reads, after it, in both places.
+    announced: bool = False
+    aside: tuple[Part, ...] = ()
 
 
 def say(key: str, /, **params: Param) -> Reply:
     return Reply((Msg(key, params),))
+
+
+def announced(reply: Reply, *aside: Part) -> Reply:
+    """Mark a reply as the command's own announcement, with what only its sender reads."""
+    return replace(reply, announced=True, aside=aside)
 
 
 def to_payload(reply: Reply) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from commands import announce, views
 from commands.params import Args
 from commands.picking import numbered
-from commands.replies import Button, Hint, Msg, Name, Reply, Table, msg
+from commands.replies import Button, Hint, Msg, Name, Reply, Table, announced, msg
 from commands.session import Session
 from tournament import (
     corrections,
@@ -149,7 +149,7 @@ async def _set_result(
         s.events.extend(events)
         s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
         names = await s.names(set(match.players))
-        return Reply((views.match_line(match, names),))
+        return announced(Reply((views.match_line(match, names),)))
     return await _correct(s, state, match, change, a, again)
 
 
@@ -281,7 +281,7 @@ async def _correct(
     )
     names = await s.names(set(state.entries))
     said = announce.notices(state, events, names)
-    return said[0].reply if said else Reply((views.match_line(match, names),))
+    return announced(said[0].reply if said else Reply((views.match_line(match, names),)))
 
 
 async def lot(s: Session, a: Args) -> Reply:
@@ -301,4 +301,4 @@ async def lot(s: Session, a: Args) -> Reply:
     s.log("lot", group=group, seed=seed)
     names = await s.names(set(state.entries))
     said = announce.notices(state, events[:1], names)
-    return said[0].reply
+    return announced(said[0].reply)

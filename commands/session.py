@@ -72,11 +72,9 @@ def _bound(button: Button, club_id: int, owner: str | None) -> Button | None:
     return Button(button.label, command, button.open)
 
 
-def _says_all_of(fuller: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Return whether one message repeats every part of another (which has no buttons)."""
-    if other["buttons"] or not other["parts"]:
-        return False
-    return all(part in fuller["parts"] for part in other["parts"])
+def _with_aside(reply: Reply) -> Reply:
+    """Return the reply in its own words: its parts, then what only its sender reads."""
+    return Reply(reply.parts + reply.aside, reply.buttons, reply.private, reply.secret)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +115,20 @@ class Session:
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    held: list[int] = field(default_factory=list)  # outbox rows the reply carries
+    held: list[int] = field(default_factory=list)  # the outbox row the reply carries
     _tournament: TournamentState | None = None
     _chosen: int | None = None  # the tournament the command named (`tournament:`)
     _names: dict[PlayerId, str] = field(default_factory=dict)
-    # An announcement to the chat the command came from that says all the reply says:
-    # it becomes the reply, and is not posted there a second time.
-    fuller_reply: Reply | None = None
+    # Events before this index fell due as the command ran (the catch-up); the rest are
+    # the command's own act, whose announcement can be its reply.
+    _own_from: int = 0
+    # The reply as the sender sees it, once `finish` decided it: the command's own
+    # announcement to the chat it came from (then not posted there a second time), or
+    # the handler's reply, with mentions written for the platform.
+    answer: Reply | None = None
+    # The answer says more than the announcement it carries (its aside): queued rather
+    # than sent, it takes that announcement's place.
+    says_more: bool = False
     # When the saved tournament next needs the scheduler (None: never): the caller re-arms
     # its alarm at this time instead of sweeping every tournament after every command.
     deadline: datetime | None = None
@@ -168,6 +173,7 @@ class Session:
                     # Catch up first: a command acts on the state as of now. A look-up
                     # shows the stored state; the scheduler applies what is due.
                     self.events.extend(due.sweep(state, self.now))
+                    self._own_from = len(self.events)
             self._tournament = state
         return self._tournament
 
@@ -216,7 +222,8 @@ class Session:
         coalesce: str | None = None,
         expires_at: datetime | None = None,
     ) -> None:
-        self.notices.append(Notice(reply, player, coalesce, expires_at))
+        """Queue a message of the command's own act, to the club's chats or a player."""
+        self.notices.append(Notice(reply, player, coalesce, expires_at, answers=True))
 
     def log(self, action: str, **detail: Any) -> None:
         """Record a director's act or a notable change for the audit log."""
@@ -253,20 +260,22 @@ class Session:
             )
 
     async def finish(self, reply: Reply | None = None) -> None:
-        """Save what changed and queue every message it causes.
+        """Save what changed and queue every message it causes; decide the `answer`.
 
-        An announcement equal to the reply, for the chat the reply goes to, is still an
-        outbox row (it must not be lost if the reply fails), but held for the adapter:
-        `held` lists them, to be marked sent once the reply went out.
+        A reply marked `announced` is the command's own announcement where the chat it
+        came from hears one: that announcement is still an outbox row (it must not be
+        lost if the reply fails), held for the adapter (`held`), to be marked sent once
+        the reply went out. Elsewhere the reply says it in its own words.
         """
         if reply is not None:
             reply = self.bound(reply)  # as the adapter will show it
-        echo = to_payload(reply) if reply is not None and not reply.private else None
+        self.answer = _with_aside(reply) if reply is not None else None
+        answering = reply is not None and reply.announced and not reply.private
         state = self._tournament if self.writes else None
         if state is not None:
             names = await self.names(set(state.entries))
             link = await self._page_link(state) if self._announces_link() else None
-            said = announce.notices(state, self.events, names, link=link)
+            said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
             self.notices = said + self.notices
             await self.uow.tournaments.save(state)
             self.deadline = due.next_deadline(state)
@@ -322,9 +331,9 @@ class Session:
         # Mentions ping the accounts each platform knows (commands/mentions.py).
         told = [n.reply for n, _ in plan] + ([reply] if reply is not None else [])
         found = await mentions.lookup(self.uow, self.club.id, told, self.config.directors)
-        if reply is not None and echo is not None and mentions.found([reply]):
-            self.fuller_reply = mentions.address(reply, self.inv.platform, found)
-            echo = to_payload(self.fuller_reply)
+        if reply is not None and not reply.private and mentions.found([reply]):
+            self.answer = _with_aside(mentions.address(reply, self.inv.platform, found))
+        origin = (self.inv.platform, self.inv.chat)
         for notice, chatty in plan:
             # (platform, chat, the account its buttons are for): a player's own message
             # carries buttons only that player can use, on each of their accounts.
@@ -337,21 +346,19 @@ class Session:
                     for platform, user in accounts.get(notice.player, [])
                 ]
             for platform, chat, owner in targets:
-                addressed = mentions.address(notice.reply, platform, found)
-                payload = to_payload(bind(addressed, self.club.id, owner))
+                addressed = bind(
+                    mentions.address(notice.reply, platform, found), self.club.id, owner
+                )
+                payload = to_payload(addressed)
                 if notice.player is not None and languages.get(notice.player):
                     payload["language"] = languages[notice.player]  # /me language:pl
-                # The reply may say the announcement (or all of it, one message per
-                # event): its row is still queued, held for the adapter to mark sent.
-                carried = False
-                if (platform, chat) == (self.inv.platform, self.inv.chat) and echo is not None:
-                    if echo == payload:
-                        carried = True
-                    elif self.fuller_reply is None and _says_all_of(payload, echo):
-                        self.fuller_reply = addressed  # one message per event
-                        carried = True
-                    elif _says_all_of(echo, payload):
-                        carried = True  # the reply says it all, and more for its reader
+                # The first message of the command's own act to the chat it came from is
+                # the reply there (one message per event), with the reply's aside.
+                carried = answering and notice.answers and (platform, chat) == origin
+                if carried and reply is not None:
+                    answering = False
+                    self.answer = Reply(addressed.parts + reply.aside, addressed.buttons)
+                    self.says_more = bool(reply.aside)
                 messages.append(
                     {
                         "club_id": self.club.id,

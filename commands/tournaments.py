@@ -7,7 +7,7 @@ import secrets
 from commands import arguments, lookups
 from commands import names as naming
 from commands.params import Args
-from commands.replies import Msg, Name, Reply, When, msg, say
+from commands.replies import Msg, Name, Reply, When, announced, msg, say
 from commands.session import Session
 from tournament import (
     answers,
@@ -81,7 +81,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     )
     s.notify(opened)
     if not open_too:
-        return opened
+        return announced(opened)
     # A second tournament must not silently become the one every command acts on.
     return Reply(
         (
@@ -156,7 +156,7 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     s.log("tournament_cancel", name=state.name, reason=reason)
     told = Reply((msg("tournament.cancelled", tournament=Name(state.name), reason=Name(reason)),))
     s.notify(told)  # the club's other chats hear it too; this one only once
-    return told
+    return announced(told)
 
 
 def _switch_word(value: str) -> str:
@@ -210,10 +210,12 @@ async def draw(s: Session, a: Args) -> Reply:
     s.log("draw", seed=state.seed, method=state.preset.groups.method)
     drawn = next(e for e in events if isinstance(e, GroupsDrawn))
     # The draw's announcement starts with this line: in the club's chat it is the reply.
-    return say(
-        "draw.done",
-        groups=drawn.groups,
-        matches=drawn.matches,
-        seed=drawn.seed,
-        fingerprint=state.draw.fingerprint if state.draw else "",
+    return announced(
+        say(
+            "draw.done",
+            groups=drawn.groups,
+            matches=drawn.matches,
+            seed=drawn.seed,
+            fingerprint=state.draw.fingerprint if state.draw else "",
+        )
     )

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from commands.dispatch import Response
 from commands.replies import to_payload
@@ -96,14 +95,12 @@ class ReplyOutbox:
         return True
 
     async def _in_place(self, response: Response) -> bool:
-        """Put a fuller reply in place of the announcement(s) it carries; False when it
-        carries none, or says just what they say (they go to the sender as they are)."""
-        if self.outbox is None or not response.held:
+        """Put a reply that says more than the announcement it carries in its place;
+        False when it says just that (the announcement goes to the sender as it is)."""
+        if self.outbox is None or not response.held or not response.says_more:
             return False
         said = to_payload(response.reply)
         carried = await self.outbox.payloads(response.held)
-        if all(_says(payload, said) for payload in carried.values()):
-            return False
         first, *rest = response.held
         at = self.clock()
         language = carried.get(first, {}).get("language")
@@ -113,10 +110,3 @@ class ReplyOutbox:
         for row_id in rest:  # said by the reply that now takes the first one's place
             await self.outbox.mark_sent(row_id, at=at, error="said by the queued reply")
         return True
-
-
-def _says(payload: dict[str, Any], reply: dict[str, Any]) -> bool:
-    """Return whether an announcement says all the reply says."""
-    return all(part in payload.get("parts", []) for part in reply["parts"]) and (
-        reply["buttons"] == payload.get("buttons", [])
-    )

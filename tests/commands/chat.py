@@ -73,8 +73,10 @@ class Chat:
         """Type `text` as `user`; return the bot's reply as plain text."""
         response = await self.response(user, text, dm=dm, update_id=update_id)
         await self.drain()
-        if response is None:
-            return ""
+        return "" if response is None else self.text(response)
+
+    def text(self, response: Response) -> str:
+        """Return a response's reply as plain text, as the console shows it."""
         renderer = Renderer(response.language, response.timezone, "plain")
         return renderer.reply(response.reply).text
 

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sending.replies import ReplyOutbox
 from commands.dispatch import Response
-from commands.replies import say, to_payload
+from commands.replies import Reply, msg, say, to_payload
 from storage import tables as t
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory
@@ -76,6 +76,23 @@ async def test_a_failed_reply_is_queued_as_a_row_of_its_own(engine: AsyncEngine)
     assert kept
     _, second = await _rows(engine)
     assert (second.chat, second.payload) == ("g", to_payload(response.reply))
+
+
+@pytest.mark.parametrize("says_more", [True, False])
+async def test_a_failed_reply_that_says_more_takes_its_announcements_place(
+    engine: AsyncEngine, says_more: bool
+) -> None:
+    """/reinstate's reply is the club's announcement and the director's aside: queued, it
+    goes in the announcement's place (nothing lost, nothing said twice); a reply that
+    says just the announcement leaves the row as it is."""
+    response = await _held(engine)
+    announcement = to_payload(response.reply)
+    longer = Reply(response.reply.parts + (msg("help.more"),))
+    response = dataclasses.replace(response, reply=longer, says_more=says_more)
+    assert await _replies(engine).queue("g", response, "network") is says_more
+    (row,) = await _rows(engine)
+    assert row.payload == (to_payload(longer) if says_more else announcement)
+    assert await _claimable(engine) == 1  # the sender posts it, whichever it says
 
 
 @pytest.mark.parametrize("case", ["held", "secret", "partly", "no club"])
