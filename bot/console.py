@@ -17,11 +17,12 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot.console_chat import CLOCK_KEY, CLUB_CHAT, PLATFORM
+from commands.capabilities import as_typed_command
 from commands.config import CommandConfig
 from commands.dispatch import handle
 from commands.rendering import Renderer
 from commands.replies import Picture, Reply, from_payload, msg
-from commands.session import Invocation, as_typed_command
+from commands.session import Invocation
 from commands.sweeping import HOUSEKEEPING_EVERY, housekeep, sweep_due
 from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory

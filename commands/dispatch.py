@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from commands import claims, joining, resolver
+from commands.capabilities import bind
 from commands.config import CommandConfig
 from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
@@ -20,7 +21,7 @@ from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
-from commands.session import Invocation, Session, bind
+from commands.session import Invocation, Session
 from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused

@@ -8,68 +8,23 @@ all in the unit of work's one transaction.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from commands import announce, mentions, quiet, web
+from commands import announce, mentions, outgoing, quiet, web
 from commands.announce import Notice
+from commands.capabilities import bind
 from commands.config import CommandConfig
-from commands.parsing import Parsed, ParseError, parse
+from commands.parsing import Parsed
 from commands.ports import UnitOfWork
-from commands.replies import Button, Reply, to_payload
+from commands.replies import Reply
 from tournament import calendar, due, sanctions
-from tournament.club import ChatRef, Club, Player
+from tournament.club import Club, Player
 from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
-
-# How long an announcement the reply carries waits for the adapter to confirm the reply
-# went out; after that the outbox sender posts it (the process may have died).
-REPLY_HOLD = timedelta(minutes=2)
-
-
-def bind(reply: Reply, club_id: int, owner: str | None) -> Reply:
-    """Make a reply's buttons capabilities: each names its club (pressed in a private
-    chat, it acts in the club it came from, not in whichever club the person joined
-    first) and, unless it only looks something up, the account it is for (`owner`, a
-    user id on the platform it is sent on). `None`: a button for the club's chat, whose
-    command checks the presser's rights itself (`/lot`, for directors)."""
-    if not reply.buttons:
-        return reply
-    bound = (_bound(b, club_id, owner) for b in reply.buttons)
-    return replace(reply, buttons=tuple(b for b in bound if b is not None))
-
-
-def with_club(reply: Reply, club_id: int) -> Reply:
-    """Make a reply's buttons name their club (`bind` without an owner)."""
-    return bind(reply, club_id, None)
-
-
-def as_typed_command(command: str) -> str:
-    """Return a bound button's command as a person types it: without the `club:` and
-    `for:` it carries (the console shows buttons this way, to be typed)."""
-    return _BOUND_TAIL.sub("", command)
-
-
-_BOUND_TAIL = re.compile(r'( (?:club:(?:[0-9]+|"[^"]*")|for:(?:"[^"]*"|[^\s"]+)))+$')
-
-
-def _bound(button: Button, club_id: int, owner: str | None) -> Button | None:
-    """Return the button bound, or None for one whose command cannot be read (never
-    posted unbound)."""
-    try:
-        options = parse(button.command).options
-    except ParseError:
-        return None
-    command = button.command
-    if "club" not in options:
-        command += f" club:{club_id}"
-    if owner is not None and not button.open and "for" not in options:
-        command += f' for:"{owner}"' if " " in owner else f" for:{owner}"
-    return Button(button.label, command, button.open)
 
 
 def _with_aside(reply: Reply) -> Reply:
@@ -269,47 +224,51 @@ class Session:
         """
         if reply is not None:
             reply = self.bound(reply)  # as the adapter will show it
-        self.answer = _with_aside(reply) if reply is not None else None
-        answering = reply is not None and reply.announced and not reply.private
+            self.answer = _with_aside(reply)
         state = self._tournament if self.writes else None
         if state is not None:
-            names = await self.names(set(state.entries))
-            link = await self._page_link(state) if self._announces_link() else None
-            said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
-            self.notices = said + self.notices
-            await self.uow.tournaments.save(state)
-            self.deadline = due.next_deadline(state)
-            await self._record_sanctions(state)
-        # One statement for the whole log: the rules' effects, then the people's acts.
+            await self._save(state)
+        await self.uow.audit.add_many(self._log_rows(state))
+        await self._queue(state, reply)
+
+    async def _save(self, state: TournamentState) -> None:
+        """Turn the events into notices, save the tournament and what it decided."""
+        names = await self.names(set(state.entries))
+        link = await self._page_link(state) if self._announces_link() else None
+        said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
+        self.notices = said + self.notices
+        await self.uow.tournaments.save(state)
+        self.deadline = due.next_deadline(state)
+        await self._record_sanctions(state)
+
+    def _log_rows(self, state: TournamentState | None) -> list[dict[str, Any]]:
+        """Return the audit rows, saved in one statement: the rules' effects, then the
+        people's acts."""
         tournament_id = state.id if state is not None else None
-        entries = [
-            {
-                "club_id": self.club.id,
-                "tournament_id": tournament_id,
-                "actor": "clubtd",
-                "action": type(event).__name__,
-                "detail": announce.detail(event),
-                "at": event.at,
-            }
+        effects = [
+            ("clubtd", type(event).__name__, announce.detail(event), event.at)
             for event in (self.events if state is not None else [])
             if announce.is_audited(event)
         ]
-        entries += [
+        acts = [(self.actor, action, detail, self.now) for action, detail in self.audit]
+        return [
             {
                 "club_id": self.club.id,
                 "tournament_id": tournament_id,
-                "actor": self.actor,
+                "actor": actor,
                 "action": action,
                 "detail": detail,
-                "at": self.now,
+                "at": at,
             }
-            for action, detail in self.audit
+            for actor, action, detail, at in effects + acts
         ]
-        await self.uow.audit.add_many(entries)
+
+    async def _queue(self, state: TournamentState | None, reply: Reply | None) -> None:
+        """Queue the notices for their audience; the one that is the reply is held."""
+        registering = state is not None and quiet.registering(state)  # its board is edited
         chats = (
             await self.uow.clubs.chats(self.club.id)
-            if any(n.player is None for n in self.notices)
-            or (state is not None and quiet.registering(state))  # its board is edited
+            if registering or any(n.player is None for n in self.notices)
             else []
         )
         players = sorted({n.player for n in self.notices if n.player is not None})
@@ -319,57 +278,28 @@ class Session:
             if players
             else {}
         )
-        messages: list[dict[str, Any]] = []
         # The chat platforms get the club's news gathered (commands/quiet.py): one post
-        # per command and one live board; the console keeps one line per event.
+        # per command and one live board; the console keeps one line per event. Only a
+        # club with a Discord or Telegram chat pays for the gathering and the board.
         gathered: list[Notice] = []
         if state is not None and any(p in quiet.CHAT_PLATFORMS for p, _ in chats):
-            # Only a club with a Discord or Telegram chat pays for the gathering and board.
-            names = await self.names(set(state.entries))
-            gathered = quiet.gather(state, self.notices, names)
+            gathered = quiet.gather(state, self.notices, await self.names(set(state.entries)))
         plan = [(n, False) for n in self.notices] + [(n, True) for n in gathered]
         # Mentions ping the accounts each platform knows (commands/mentions.py).
         told = [n.reply for n, _ in plan] + ([reply] if reply is not None else [])
         found = await mentions.lookup(self.uow, self.club.id, told, self.config.directors)
         if reply is not None and not reply.private and mentions.found([reply]):
             self.answer = _with_aside(mentions.address(reply, self.inv.platform, found))
-        origin = (self.inv.platform, self.inv.chat)
-        for notice, chatty in plan:
-            # (platform, chat, the account its buttons are for): a player's own message
-            # carries buttons only that player can use, on each of their accounts.
-            targets: list[tuple[str, str, str | None]] = [
-                (p, c, None) for p, c in chats if (p in quiet.CHAT_PLATFORMS) == chatty
-            ]
-            if notice.player is not None:
-                targets = [
-                    (platform, str(ChatRef.of_user(user)), user)
-                    for platform, user in accounts.get(notice.player, [])
-                ]
-            for platform, chat, owner in targets:
-                addressed = bind(
-                    mentions.address(notice.reply, platform, found), self.club.id, owner
-                )
-                payload = to_payload(addressed)
-                if notice.player is not None and languages.get(notice.player):
-                    payload["language"] = languages[notice.player]  # /me language:pl
-                # The first message of the command's own act to the chat it came from is
-                # the reply there (one message per event), with the reply's aside.
-                carried = answering and notice.answers and (platform, chat) == origin
-                if carried and reply is not None:
-                    answering = False
-                    self.answer = Reply(addressed.parts + reply.aside, addressed.buttons)
-                    self.says_more = bool(reply.aside)
-                messages.append(
-                    {
-                        "club_id": self.club.id,
-                        "platform": platform,
-                        "chat": chat,
-                        "payload": payload,
-                        "created_at": self.now,
-                        "coalesce": notice.coalesce,
-                        "expires_at": notice.expires_at,
-                        "held_until": self.now + REPLY_HOLD if carried else None,
-                    }
-                )
-        ids = await self.uow.outbox.add_many(messages)
-        self.held = [i for i, m in zip(ids, messages, strict=True) if m["held_until"]]
+        out = outgoing.rows(
+            plan,
+            outgoing.Audience(chats, accounts, languages),
+            found,
+            club_id=self.club.id,
+            now=self.now,
+            origin=(self.inv.platform, self.inv.chat),
+            reply=reply,
+        )
+        if out.answer is not None:
+            self.answer, self.says_more = out.answer, out.says_more
+        ids = await self.uow.outbox.add_many(out.rows)
+        self.held = [i for i, m in zip(ids, out.rows, strict=True) if m["held_until"]]

@@ -250,7 +250,7 @@ async def test_a1_b1_a_bound_button_of_any_command_refuses_anyone_else(
 
 
 def test_a1_b1_the_session_binds_a_button_to_its_club_and_its_person() -> None:
-    from commands.session import bind  # new with issue 16
+    from commands.capabilities import bind  # new with issue 16
 
     confirm = Button(msg("button.confirm"), "/withdraw confirm")
     look = Button(msg("button.tournament", tournament="Cup"), '/standings tournament:"Cup"', True)

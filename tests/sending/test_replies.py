@@ -87,7 +87,7 @@ async def test_a_failed_reply_that_says_more_takes_its_announcements_place(
     says just the announcement leaves the row as it is."""
     response = await _held(engine)
     announcement = to_payload(response.reply)
-    longer = Reply(response.reply.parts + (msg("help.more"),))
+    longer = Reply((*response.reply.parts, msg("help.more")))
     response = dataclasses.replace(response, reply=longer, says_more=says_more)
     assert await _replies(engine).queue("g", response, "network") is says_more
     (row,) = await _rows(engine)
