@@ -3,7 +3,7 @@
 aiosqlite runs every statement on its own thread and the event loop awaits each one
 (~100 hops and 1.9 s of epoll per 350 commands). A statement on a local file costs a few
 microseconds: this dialect runs pysqlite synchronously inside SQLAlchemy's greenlet, so
-the async API stays (AsyncSession, AsyncEngine) while nothing waits on a thread.
+the async API stays (AsyncEngine, AsyncConnection) while nothing waits on a thread.
 
 Running in the event loop's thread means a blocking `BEGIN IMMEDIATE` must never wait for
 a lock held by a coroutine of this same process (it could not run to release it until the

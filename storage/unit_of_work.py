@@ -1,4 +1,4 @@
-"""The unit of work: one session, one transaction, every repository on it.
+"""The unit of work: one transaction, every repository on it.
 
     async with factory() as uow:
         state = await uow.tournaments.current(club_id, for_update=True)
@@ -18,12 +18,11 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Protocol, Self
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import is_sqlite, reader
 from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
 from storage.outbox import SqlOutbox
-from storage.repositories.base import release_connection
 from storage.repositories.club_records import (
     SqlAuditLog,
     SqlMeta,
@@ -35,6 +34,7 @@ from storage.repositories.clubs import SqlClubRepository
 from storage.repositories.players import SqlPlayerRepository
 from storage.repositories.roster import RosterCache, RosterView
 from storage.repositories.tournaments import SqlTournamentRepository, StateCache
+from storage.transaction import Transaction
 
 
 class SqlUnitOfWork:
@@ -51,7 +51,7 @@ class SqlUnitOfWork:
     meta: SqlMeta
     buttons: SqlButtonTokens
     housekeeping: SqlHousekeeping
-    session: AsyncSession
+    transaction: Transaction
 
     def __init__(
         self,
@@ -71,22 +71,21 @@ class SqlUnitOfWork:
         if self._entered:
             raise RuntimeError("a unit of work is used once: make a new one")
         self._entered = True
-        session = AsyncSession(self._bind, expire_on_commit=False)
-        self.session = session
-        self._roster = RosterView(session, self._rosters)
-        self.clubs = SqlClubRepository(session, self._roster)
-        self.players = SqlPlayerRepository(session, self._roster)
+        tx = self.transaction = Transaction(self._bind)
+        self._roster = RosterView(tx, self._rosters)
+        self.clubs = SqlClubRepository(tx, self._roster)
+        self.players = SqlPlayerRepository(tx, self._roster)
         self.tournaments = SqlTournamentRepository(
-            session, self._cache, serialised=is_sqlite(self._engine)
+            tx, self._cache, serialised=is_sqlite(self._engine)
         )
-        self.sanctions = SqlSanctionRepository(session)
-        self.rankings = SqlRankingRepository(session)
-        self.outbox = SqlOutbox(session)
-        self.audit = SqlAuditLog(session)
-        self.updates = SqlProcessedUpdates(session)
-        self.meta = SqlMeta(session)
-        self.buttons = SqlButtonTokens(session)
-        self.housekeeping = SqlHousekeeping(session)
+        self.sanctions = SqlSanctionRepository(tx)
+        self.rankings = SqlRankingRepository(tx)
+        self.outbox = SqlOutbox(tx)
+        self.audit = SqlAuditLog(tx)
+        self.updates = SqlProcessedUpdates(tx)
+        self.meta = SqlMeta(tx)
+        self.buttons = SqlButtonTokens(tx)
+        self.housekeeping = SqlHousekeeping(tx)
         return self
 
     async def __aexit__(
@@ -95,21 +94,16 @@ class SqlUnitOfWork:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        try:
-            # Evict before the transaction ends: nobody else may see a state this unit of
-            # work changed without committing (after a commit nothing is left to evict).
-            self.tournaments.forget()
-            self._roster.forget()
-            # Whatever was not committed is undone: an exception, a forgotten commit.
-            release_connection(self.session)
-            await self.session.rollback()
-        finally:
-            await self.session.close()
+        # Evict before the transaction ends: nobody else may see a state this unit of
+        # work changed without committing (after a commit nothing is left to evict).
+        self.tournaments.forget()
+        self._roster.forget()
+        # Whatever was not committed is undone: an exception, a forgotten commit.
+        await self.transaction.close()
 
     async def commit(self) -> None:
-        release_connection(self.session)
         try:
-            await self.session.commit()
+            await self.transaction.commit()
         except BaseException:
             self.tournaments.forget()
             raise
@@ -119,8 +113,7 @@ class SqlUnitOfWork:
         # What the tournaments repository remembers as stored is about to be undone.
         self.tournaments.forget()
         self._roster.forget()
-        release_connection(self.session)
-        await self.session.rollback()
+        await self.transaction.rollback()
 
 
 class UnitOfWorkFactory(Protocol):

@@ -1,4 +1,4 @@
-"""What every repository shares: the session, the dialect, and portable upserts."""
+"""What every repository shares: the transaction, the dialect, and portable upserts."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
+
+from storage.transaction import Transaction
 
 
 class NotFound(LookupError):
@@ -19,40 +21,18 @@ class StaleState(RuntimeError):
     """The tournament changed in the database since it was loaded; load it again."""
 
 
-# The transaction's connection, kept in the session's `info` until the unit of work
-# ends its transaction (`release_connection`): asking the session each time is a
-# greenlet switch and ~0.1 ms, eight times a command (issue 17).
-_CONNECTION = "clubtd_connection"
-
-
-async def connection_of(session: AsyncSession) -> AsyncConnection:
-    """Return the connection of the session's transaction, beginning it if need be."""
-    conn: AsyncConnection | None = session.info.get(_CONNECTION)
-    if conn is None:
-        conn = await session.connection()
-        session.info[_CONNECTION] = conn
-    return conn
-
-
-def release_connection(session: AsyncSession) -> None:
-    """Forget the kept connection: the transaction is about to end (commit, rollback)."""
-    session.info.pop(_CONNECTION, None)
-
-
 class SqlRepository:
-    """A repository working inside one unit of work's session and transaction."""
+    """A repository working inside one unit of work's transaction."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self._session = session
+    def __init__(self, transaction: Transaction) -> None:
+        self._transaction = transaction
 
     async def _conn(self) -> AsyncConnection:
-        return await connection_of(self._session)
+        return await self._transaction.connection()
 
     @property
     def _dialect(self) -> str:
-        bind = self._session.bind
-        assert bind is not None, "the session must be bound to an engine"
-        return bind.dialect.name
+        return self._transaction.bind.dialect.name
 
 
 def insert_ignoring(dialect: str, table: Table, keys: Sequence[str]) -> Insert:

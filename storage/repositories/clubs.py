@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Row, bindparam, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
 from storage.repositories.roster import RosterView
+from storage.transaction import Transaction
 from tournament.club import Club
 
 ACTIVE = "active"
@@ -48,9 +48,9 @@ def _club(row: Row[Any]) -> Club:
 class SqlClubRepository(SqlRepository):
     """Clubs and how chats and people reach them."""
 
-    def __init__(self, session: AsyncSession, roster: RosterView | None = None) -> None:
-        super().__init__(session)
-        self._roster = roster or RosterView(session, None)
+    def __init__(self, transaction: Transaction, roster: RosterView | None = None) -> None:
+        super().__init__(transaction)
+        self._roster = roster or RosterView(transaction, None)
 
     def _club(self, row: Row[Any]) -> Club:
         """Map a club row, noting its roster version for this unit of work."""

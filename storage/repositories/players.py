@@ -8,12 +8,12 @@ from decimal import Decimal
 
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring
 from storage.repositories.codec import fold_name
 from storage.repositories.roster import RosterView, player_of
+from storage.transaction import Transaction
 from tournament.club import Player
 from tournament.model import Refused
 
@@ -25,9 +25,9 @@ class SqlPlayerRepository(SqlRepository):
     id and account are answered from the club's cached roster when this unit of work
     may trust it (storage/repositories/roster.py)."""
 
-    def __init__(self, session: AsyncSession, roster: RosterView | None = None) -> None:
-        super().__init__(session)
-        self._roster = roster or RosterView(session, None)
+    def __init__(self, transaction: Transaction, roster: RosterView | None = None) -> None:
+        super().__init__(transaction)
+        self._roster = roster or RosterView(transaction, None)
 
     async def get(self, player_id: int) -> Player:
         query = select(t.players).where(t.players.c.id == player_id)

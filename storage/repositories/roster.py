@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Row, select, update
 
 from storage import tables as t
-from storage.repositories.base import connection_of
 from tournament.club import Player
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncSession
+    from storage.transaction import Transaction
 
 MAX_CLUBS = 1024  # clubs kept; the least recently used goes first
 
@@ -95,8 +94,8 @@ class RosterView:
     """What one unit of work knows of the clubs' rosters: the versions it read, the
     clubs it changed, and the shared cache."""
 
-    def __init__(self, session: AsyncSession, cache: RosterCache | None) -> None:
-        self._session = session
+    def __init__(self, transaction: Transaction, cache: RosterCache | None) -> None:
+        self._transaction = transaction
         self._cache = cache
         self._versions: dict[int, int] = {}
         self._changed: set[int] = set()
@@ -111,7 +110,7 @@ class RosterView:
         self._changed.add(club_id)
         c = t.clubs.c
         query = update(t.clubs).where(c.id == club_id).values(roster_version=c.roster_version + 1)
-        await (await connection_of(self._session)).execute(query)
+        await (await self._transaction.connection()).execute(query)
 
     def forget(self) -> None:
         """After a rollback: read from the database again (nothing of it was cached)."""
@@ -141,7 +140,7 @@ class RosterView:
         return found
 
     async def _load(self, club_id: int, version: int) -> Roster:
-        conn = await connection_of(self._session)
+        conn = await self._transaction.connection()
         p, a, d = t.players.c, t.accounts.c, t.directors.c
         rows = await conn.execute(select(t.players).where(p.club_id == club_id))
         players = {int(r.id): player_of(r) for r in rows}

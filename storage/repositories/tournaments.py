@@ -9,11 +9,12 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Select, Table, bindparam, case, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import tables as t
 from storage.repositories import codec
 from storage.repositories.base import NotFound, SqlRepository, StaleState
+from storage.transaction import Transaction
 from tournament.calendar import Listed
 from tournament.model import TournamentStatus
 from tournament.ranking import TournamentRecord
@@ -99,9 +100,13 @@ class SqlTournamentRepository(SqlRepository):
     """Tournaments of every club; remembers the rows of each state it loaded."""
 
     def __init__(
-        self, session: AsyncSession, cache: StateCache | None = None, *, serialised: bool = False
+        self,
+        transaction: Transaction,
+        cache: StateCache | None = None,
+        *,
+        serialised: bool = False,
     ) -> None:
-        super().__init__(session)
+        super().__init__(transaction)
         self._loaded: dict[int, codec.Rows] = {}
         self.last_save: SaveStats | None = None
         self._cache = cache

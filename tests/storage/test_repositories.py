@@ -158,7 +158,7 @@ async def test_meta_and_audit(uow_factory: UowFactory) -> None:
         await uow.commit()
     async with uow_factory() as uow:
         assert await uow.meta.get("schema_note") == "two"
-        conn = await uow.session.connection()
+        conn = await uow.transaction.connection()
         row = (await conn.execute(select(t.audit_log))).one()
         assert (row.actor, row.action, row.detail, row.at) == (
             "telegram:7",
@@ -186,7 +186,7 @@ async def test_leaving_without_commit_leaves_nothing(uow_factory: UowFactory) ->
             await uow.clubs.add("Ghost 3", "UTC", "en", NOW)
             raise RuntimeError("boom")
     async with uow_factory() as uow:
-        conn = await uow.session.connection()
+        conn = await uow.transaction.connection()
         counts = {}
         for table in (t.players, t.tournaments, t.entries, t.outbox, t.processed_updates, t.meta):
             query = select(func.count()).select_from(table)

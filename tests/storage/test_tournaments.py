@@ -173,7 +173,7 @@ async def test_a_save_writes_only_the_rows_that_changed(
     finally:
         statements.close()
     async with uow_factory() as uow:
-        conn = await uow.session.connection()
+        conn = await uow.transaction.connection()
         version = (
             await conn.execute(
                 select(t.tournaments.c.version).where(t.tournaments.c.id == tournament_id)
@@ -239,7 +239,7 @@ async def test_the_same_done_key_twice_is_refused_by_the_database(
     tournament_id = await store(uow_factory, club_id, state)
     key = next(iter(state.done))
     async with uow_factory() as uow:
-        conn = await uow.session.connection()
+        conn = await uow.transaction.connection()
         with pytest.raises(IntegrityError):
             await conn.execute(
                 insert(t.done_actions).values(tournament_id=tournament_id, key=key, due=START)
@@ -377,7 +377,7 @@ async def test_children_go_with_their_tournament(uow_factory: UowFactory) -> Non
     club_id = await club_with_players(uow_factory, 12)
     tournament_id = await store(uow_factory, club_id, midway(12))
     async with uow_factory() as uow:
-        conn = await uow.session.connection()
+        conn = await uow.transaction.connection()
         await conn.execute(t.tournaments.delete().where(t.tournaments.c.id == tournament_id))
         for table in (t.entries, t.matches, t.penalties, t.done_actions):
             count = (await conn.execute(select(func.count()).select_from(table))).scalar_one()

@@ -1,0 +1,55 @@
+"""One database transaction on one connection, begun when first used.
+
+What the unit of work needs of a session and no more: SQLAlchemy's ORM session spent a
+few hundred microseconds a command on bookkeeping for objects clubtd never maps (issue
+17). After `commit` or `rollback` the next use takes a connection and begins a new
+transaction, as a session would.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
+
+
+class Transaction:
+    """A connection and its transaction, taken lazily from `bind`; the connection goes
+    back to the pool when the transaction ends (SQLite's pool holds one)."""
+
+    def __init__(self, bind: AsyncEngine) -> None:
+        self.bind = bind
+        self._conn: AsyncConnection | None = None
+        self._tx: AsyncTransaction | None = None
+
+    async def connection(self) -> AsyncConnection:
+        """Return the connection, in a transaction (both begun now if none is)."""
+        conn = self._conn
+        if conn is None:
+            conn = await self.bind.connect()
+            try:
+                self._tx = await conn.begin()
+            except BaseException:
+                await conn.close()
+                raise
+            self._conn = conn
+        return conn
+
+    async def commit(self) -> None:
+        await self._end(commit=True)
+
+    async def rollback(self) -> None:
+        await self._end(commit=False)
+
+    async def close(self) -> None:
+        """Undo what is not committed and give the connection back to the pool."""
+        await self._end(commit=False)
+
+    async def _end(self, *, commit: bool) -> None:
+        conn, tx = self._conn, self._tx
+        self._conn = self._tx = None
+        if conn is None:
+            return
+        try:
+            if tx is not None and tx.is_active:
+                await (tx.commit() if commit else tx.rollback())
+        finally:
+            await conn.close()
