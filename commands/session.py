@@ -161,8 +161,7 @@ class Session:
         """Return display names of players, cached for the session."""
         missing = [p for p in players if p not in self._names]
         if missing:
-            found = await self.uow.players.many(missing)
-            self._names.update({p: player.name for p, player in found.items()})
+            self._names.update(await self.uow.players.names(missing))
         return {p: self._names.get(p, f"#{p}") for p in players}
 
     def bound(self, reply: Reply) -> Reply:

@@ -67,9 +67,7 @@ async def suggest(
         state = await uow.tournaments.current(club.id)
         if state is None:
             return []
-        names = {
-            p: player.name for p, player in (await uow.players.many(list(state.entries))).items()
-        }
+        names = await uow.players.names(list(state.entries))
         me = await uow.players.by_account(club.id, asker.platform, asker.user)
     if kind == "player":
         return _matching(sorted(((n, n) for n in names.values()), key=lambda p: fold(p[0])), typed)

@@ -11,6 +11,7 @@ later matches; a last result can start the knockout, whose matches then fall due
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -51,7 +52,7 @@ def next_deadline(state: TournamentState) -> datetime | None:
     )
     lead = minutes(state.preset.reminders.match_minutes_before)
     bounded: list[tuple[datetime, Match]] = []
-    for match in state.matches.values():
+    for match in _live(state):
         earliest = _earliest(state, match, lead)
         if earliest is None:
             best = _sooner(best, state, match)
@@ -82,7 +83,7 @@ def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[D
     """
     actions = _tournament_reminders(state)
     lead = minutes(state.preset.reminders.match_minutes_before)
-    for match in state.matches.values():
+    for match in _live(state):
         if until is not None:
             earliest = _earliest(state, match, lead)
             if earliest is not None and earliest > until:
@@ -92,6 +93,14 @@ def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[D
     if until is not None:
         waiting = (a for a in waiting if a.due <= until)
     return sorted(waiting, key=_order)
+
+
+def _live(state: TournamentState) -> Iterator[Match]:
+    """Yield the matches that can have actions at all (`_match_actions` gives the others
+    none): a night's finished matches are most of them by its end."""
+    for match in state.matches.values():
+        if not match.is_final and match.is_ready and match.start is not None:
+            yield match
 
 
 def _earliest(state: TournamentState, match: Match, lead: timedelta) -> datetime | None:

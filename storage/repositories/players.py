@@ -45,6 +45,17 @@ class SqlPlayerRepository(SqlRepository):
         query = select(t.players).where(t.players.c.id.in_(set(player_ids)))
         return {r.id: player_of(r) for r in await (await self._conn()).execute(query)}
 
+    async def names(self, player_ids: Sequence[int]) -> dict[int, str]:
+        if not player_ids:
+            return {}
+        roster = await self._roster.roster(self._roster.single_club)
+        if roster is not None and all(p in roster.players for p in player_ids):
+            known = roster.players
+            return {p: known[p].name for p in player_ids}
+        c = t.players.c
+        query = select(c.id, c.name).where(c.id.in_(set(player_ids)))
+        return {r.id: r.name for r in await (await self._conn()).execute(query)}
+
     async def by_account(self, club_id: int, platform: str, external_id: str) -> Player | None:
         roster = await self._roster.roster(club_id)
         if roster is not None:
