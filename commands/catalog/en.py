@@ -254,7 +254,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot": "{above} above {below}: by lot (dice)",
     "tiebreak.extra_games_needed": "Still tied: {players} play an extra game.",
     # -- club --
-    "club.info": "Club {name}: time zone {timezone}, language {language}.",
+    "club.info": "{name}: time zone {timezone}, language {language}.",
     "director.claim_code": "Claim code for {name}: {code} (valid once, until {until}). Give it only to {name}, who sends it to me in a private chat: `/register claim:{code}`",
     "director.removed": "{name} is no longer a director of the club (logged).",
     "director.added": "{name} is now a director of the club (logged).",

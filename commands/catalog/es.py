@@ -230,7 +230,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot": "{above} por delante de {below}: por sorteo (dados)",
     "tiebreak.extra_games_needed": "Siguen empatados: {players} juegan una partida extra.",
     # -- club --
-    "club.info": "Club {name}: zona horaria {timezone}, idioma {language}.",
+    "club.info": "{name}: zona horaria {timezone}, idioma {language}.",
     "director.claim_code": "Código de reclamación para {name}: {code} (válido una vez, hasta el {until}). Dáselo solo a {name}, que me lo envía en un chat privado: `/register claim:{code}`",
     "director.removed": "{name} ya no es director del club (registrado).",
     "director.added": "{name} ahora es director del club (registrado).",

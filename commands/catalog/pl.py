@@ -230,7 +230,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot": "{above} wyżej niż {below}: losowanie",
     "tiebreak.extra_games_needed": "Nadal remis: {players} rozgrywają grę dodatkową.",
     # -- club --
-    "club.info": "Klub {name}: strefa czasowa {timezone}, język {language}.",
+    "club.info": "{name}: strefa czasowa {timezone}, język {language}.",
     "director.claim_code": "Kod przejęcia dla {name}: {code} (ważny raz, do {until}). Przekaż go tylko {name}; ta osoba wysyła go do mnie na czacie prywatnym: `/register claim:{code}`",
     "director.removed": "{name} nie jest już sędzią klubu (zapisano w dzienniku).",
     "director.added": "{name} jest teraz sędzią klubu (zapisano w dzienniku).",

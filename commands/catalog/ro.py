@@ -230,7 +230,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.lot": "{above} înainte de {below}: prin tragere la sorți (zaruri)",
     "tiebreak.extra_games_needed": "Încă la egalitate: {players} joacă o linie suplimentară.",
     # -- club --
-    "club.info": "Clubul {name}: fus orar {timezone}, limba {language}.",
+    "club.info": "{name}: fus orar {timezone}, limba {language}.",
     "director.claim_code": "Cod de revendicare pentru {name}: {code} (valabil o dată, până pe {until}). Dați-l doar lui {name}, care mi-l trimite într-un chat privat: `/register claim:{code}`",
     "director.removed": "{name} nu mai este arbitru al clubului (înregistrat).",
     "director.added": "{name} este acum arbitru al clubului (înregistrat).",

@@ -162,7 +162,7 @@ def test_directives_are_stored_and_harmless_to_repeat(
     assert clubtd("console", "--script", script("a.t", text), "--db", url).exit_code == 0
     result = clubtd("console", "--script", script("b.t", "ana: /club\n"), "--db", url)
     assert result.stdout.splitlines() == [
-        "[19:00] #club: Club Renamed Club: time zone Europe/Madrid, language en."
+        "[19:00] #club: Renamed Club: time zone Europe/Madrid, language en."
     ]
 
 
@@ -212,7 +212,7 @@ def test_a_club_can_turn_pictures_off(clubtd: Clubtd, script: Script, tmp_path: 
         "console", "--script", script("o.t", text), "--db", url, "--pictures", str(pictures)
     )
     assert result.exit_code == 0, result.stderr
-    assert "#club: Club Test Club: time zone Europe/Madrid, language en." in result.stdout
+    assert "#club: Test Club: time zone Europe/Madrid, language en." in result.stdout
     assert "  Tables and brackets go out as text" in result.stdout
     after = result.stdout.split("pictures:on)")[1]
     assert "Group 1" in after and "[picture:" not in after
