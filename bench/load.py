@@ -128,96 +128,84 @@ async def club_night(
     """Play one club's night: its first `skip` commands at once and unmeasured, then,
     once the window opens, one paced command at a time until `stop`."""
     try:
-        await _night(number, engine, config, gap, tally, stop, window, skip)
+        uow_factory = unit_of_work_factory(engine)
+        outbox = OutboxStore(engine)
+        chat = f"-{9_000_000 + number}"
+        director = 5_000_000 + number
+        users = [100_000_000 + number * 100 + i for i in range(PLAYERS)]
+        clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
+        rng = random.Random(number)
+        due = time.perf_counter()
+
+        left = skip
+
+        async def say(user: int, text: str) -> bool:
+            nonlocal due, left
+            warming = left > 0
+            if warming:
+                left -= 1
+            else:
+                if left == 0:
+                    left = -1
+                    window.arrive(number)
+                    await window.go.wait()
+                    due = time.perf_counter()
+                due += rng.expovariate(1 / gap)
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if stop.is_set():
+                raise asyncio.CancelledError
+            inv = Invocation(PLATFORM, chat, str(user), f"Player {user}", text, clock[0])
+            if warming:
+                async with window.warming:  # a few at once: the pool has ten connections
+                    response = await handle(inv, uow_factory=uow_factory, config=config)
+            else:
+                response = await handle(inv, uow_factory=uow_factory, config=config)
+            # No chat to answer in: hand the announcements a reply carries to the sender,
+            # as an adapter does once its answer went out.
+            for row_id in response.held if response is not None else ():
+                await outbox.release(row_id, at=clock[0])
+            ok = response is not None and not response.refused
+            tally.registered += ok and text == "/register"
+            if warming:
+                return ok
+            tally.latencies.append((time.perf_counter() - due) * 1000)
+            tally.by_command.setdefault(text.split()[0], []).append(tally.latencies[-1])
+            tally.commands += 1
+            tally.refused += not ok
+            return ok
+
+        await say(
+            director,
+            '/tournament new name:"Club Night" preset:hgv-backgammon start:"2026-01-31 20:00" '
+            "approval:no",
+        )
+        for user in users:
+            await say(user, "/register")
+            await say(user, "/confirm")
+        clock[0] = datetime(2026, 1, 31, 19, 30, tzinfo=UTC)
+        for user in users:
+            await say(user, "/checkin")
+        await say(director, "/draw")
+        clock[0] = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+        for _ in range(40):
+            async with uow_factory() as uow:
+                club = await uow.clubs.for_chat(PLATFORM, chat)
+                state = await uow.tournaments.current(club.id) if club is not None else None
+            if state is None or state.status is TournamentStatus.FINISHED:
+                return
+            ready = sorted(
+                (m for m in state.matches.values() if m.is_ready and not m.is_final),
+                key=lambda m: m.number,
+            )
+            clock[0] += timedelta(minutes=5)
+            for match in ready:
+                white, black = await _accounts(engine, match.white, match.black)
+                score = f"{match.length}-{match.length // 2}"
+                await say(white, f"/report {score} match:{match.number}")
+                await say(black, f"/accept {match.number}")
+
     finally:
         window.arrive(number)  # also when its night ended (or failed) before that point
-
-
-async def _night(
-    number: int,
-    engine: Any,
-    config: CommandConfig,
-    gap: float,
-    tally: Tally,
-    stop: asyncio.Event,
-    window: Window,
-    skip: int,
-) -> None:
-    uow_factory = unit_of_work_factory(engine)
-    outbox = OutboxStore(engine)
-    chat = f"-{9_000_000 + number}"
-    director = 5_000_000 + number
-    users = [100_000_000 + number * 100 + i for i in range(PLAYERS)]
-    clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
-    rng = random.Random(number)
-    due = time.perf_counter()
-
-    left = skip
-
-    async def say(user: int, text: str) -> bool:
-        nonlocal due, left
-        warming = left > 0
-        if warming:
-            left -= 1
-        else:
-            if left == 0:
-                left = -1
-                window.arrive(number)
-                await window.go.wait()
-                due = time.perf_counter()
-            due += rng.expovariate(1 / gap)
-            await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        if stop.is_set():
-            raise asyncio.CancelledError
-        inv = Invocation(PLATFORM, chat, str(user), f"Player {user}", text, clock[0])
-        if warming:
-            async with window.warming:  # a few at once: the pool has ten connections
-                response = await handle(inv, uow_factory=uow_factory, config=config)
-        else:
-            response = await handle(inv, uow_factory=uow_factory, config=config)
-        # No chat to answer in: hand the announcements a reply carries to the sender,
-        # as an adapter does once its answer went out.
-        for row_id in response.held if response is not None else ():
-            await outbox.release(row_id, at=clock[0])
-        ok = response is not None and not response.refused
-        tally.registered += ok and text == "/register"
-        if warming:
-            return ok
-        tally.latencies.append((time.perf_counter() - due) * 1000)
-        tally.by_command.setdefault(text.split()[0], []).append(tally.latencies[-1])
-        tally.commands += 1
-        tally.refused += not ok
-        return ok
-
-    await say(
-        director,
-        '/tournament new name:"Club Night" preset:hgv-backgammon start:"2026-01-31 20:00" '
-        "approval:no",
-    )
-    for user in users:
-        await say(user, "/register")
-        await say(user, "/confirm")
-    clock[0] = datetime(2026, 1, 31, 19, 30, tzinfo=UTC)
-    for user in users:
-        await say(user, "/checkin")
-    await say(director, "/draw")
-    clock[0] = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
-    for _ in range(40):
-        async with uow_factory() as uow:
-            club = await uow.clubs.for_chat(PLATFORM, chat)
-            state = await uow.tournaments.current(club.id) if club is not None else None
-        if state is None or state.status is TournamentStatus.FINISHED:
-            return
-        ready = sorted(
-            (m for m in state.matches.values() if m.is_ready and not m.is_final),
-            key=lambda m: m.number,
-        )
-        clock[0] += timedelta(minutes=5)
-        for match in ready:
-            white, black = await _accounts(engine, match.white, match.black)
-            score = f"{match.length}-{match.length // 2}"
-            await say(white, f"/report {score} match:{match.number}")
-            await say(black, f"/accept {match.number}")
 
 
 async def _accounts(engine: Any, *player_ids: int | None) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from commands import arguments, lookups, resolver
+from commands import arguments, lookups, resolver, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
@@ -301,15 +301,7 @@ async def redraw(s: Session, a: Args) -> Reply:
     drawn = next(e for e in events if isinstance(e, GroupsDrawn))
     s.log("redraw", seed=drawn.seed)
     # As /draw: the announcement of the groups starts with this line, and is the reply.
-    return announced(
-        say(
-            "draw.done",
-            groups=drawn.groups,
-            matches=drawn.matches,
-            seed=drawn.seed,
-            fingerprint=state.draw.fingerprint if state.draw else "",
-        )
-    )
+    return announced(Reply((views.draw_line(state, drawn),)))
 
 
 def _named(a: Args, key: str) -> Player:

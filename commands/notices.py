@@ -232,18 +232,7 @@ def _on_match_finished(
 def _on_groups_drawn(
     state: TournamentState, event: ev.GroupsDrawn, names: Names, link: str | None
 ) -> list[Notice]:
-    count = event.groups
-    matches = event.matches
-    seed = event.seed
-    drawn: list[Msg | Table] = [
-        msg(
-            "draw.done",
-            groups=count,
-            matches=matches,
-            seed=seed,
-            fingerprint=state.draw.fingerprint if state.draw else "",
-        )
-    ]
+    drawn: list[Msg | Table] = [views.draw_line(state, event)]
     drawn += [views.group_table(state, group, names) for group in state.groups]
     first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
     drawn.append(views.schedule_table(state, first, names))

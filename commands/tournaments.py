@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from commands import arguments, lookups
+from commands import arguments, lookups, views
 from commands import names as naming
 from commands.params import Args
 from commands.replies import Msg, Name, Reply, When, announced, msg, say
@@ -210,12 +210,4 @@ async def draw(s: Session, a: Args) -> Reply:
     s.log("draw", seed=state.seed, method=state.preset.groups.method)
     drawn = next(e for e in events if isinstance(e, GroupsDrawn))
     # The draw's announcement starts with this line: in the club's chat it is the reply.
-    return announced(
-        say(
-            "draw.done",
-            groups=drawn.groups,
-            matches=drawn.matches,
-            seed=drawn.seed,
-            fingerprint=state.draw.fingerprint if state.draw else "",
-        )
-    )
+    return announced(Reply((views.draw_line(state, drawn),)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
+from tournament.events import GroupsDrawn
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
 from tournament.preset import Game
@@ -327,4 +328,15 @@ def placements_table(state: TournamentState, names: Names) -> Table:
         title=msg("title.placements", tournament=Name(state.name)),
         header=(msg("col.place"), msg("col.player"), msg("col.points")),
         rows=rows,
+    )
+
+
+def draw_line(state: TournamentState, drawn: GroupsDrawn) -> Msg:
+    """Return the line that says a draw was made, with what lets anyone check it."""
+    return msg(
+        "draw.done",
+        groups=drawn.groups,
+        matches=drawn.matches,
+        seed=drawn.seed,
+        fingerprint=state.draw.fingerprint if state.draw else "",
     )
