@@ -86,6 +86,18 @@ class StateCache:
         for tournament_id in tournament_ids:
             self._states.pop(tournament_id, None)
 
+    def evict_changed(self, states: Mapping[int, TournamentState]) -> None:
+        """Evict the cached states a unit of work that did not commit may have changed:
+        those that no longer serialise to the rows they were cached with. An untouched
+        one stays (a refused command must not cost the next command a whole load)."""
+        for tournament_id, state in states.items():
+            found = self._states.get(tournament_id)
+            if found is None:
+                continue
+            version, cached, rows = found
+            if cached is not state or codec.rows_of(state, version, rows) != rows:
+                del self._states[tournament_id]
+
 
 @dataclass(slots=True)
 class SaveStats:
@@ -119,7 +131,9 @@ class SqlTournamentRepository(SqlRepository):
         database; states this unit of work may have changed leave the cache."""
         self._loaded.clear()
         if self._cache is not None:
-            self._cache.evict(self._taken)
+            taken = {i: self._states_out[i] for i in self._taken if i in self._states_out}
+            self._cache.evict(i for i in self._taken if i not in taken)
+            self._cache.evict_changed(taken)
         self._taken.clear()
 
     def committed(self) -> None:

@@ -63,3 +63,42 @@ async def test_a_change_from_another_process_is_seen(engine: AsyncEngine) -> Non
     async with ours() as uow:
         again = await uow.tournaments.get(tournament_id, for_update=True)
         assert again.matches[number].white_score == 2
+
+
+async def test_a_rolled_back_unit_of_work_that_changed_nothing_keeps_the_cache(
+    engine: AsyncEngine,
+) -> None:
+    """A refused command rolls back; if it left the state as loaded, the next command
+    is served from the cache instead of decoding the whole tournament again."""
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    async with factory() as uow:
+        assert await uow.tournaments.get(tournament_id, for_update=True) is state
+        # no commit: a refusal
+    async with factory() as uow:
+        assert await uow.tournaments.get(tournament_id, for_update=True) is state
+
+
+async def test_a_rolled_back_change_never_saved_leaves_the_cache(engine: AsyncEngine) -> None:
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    async with factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        number = open_matches(state)[0]
+        state.matches[number].white_score = 2  # changed in memory, then refused
+    async with factory() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        assert again is not state
+        assert again.matches[number].white_score == 0
