@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy.sql.dml import Insert
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
@@ -127,6 +128,7 @@ class SqlRankingRepository(SqlRepository):
 
 
 _AUDIT_INSERT = insert(t.audit_log)  # built once: a command logs one or two entries
+_REMEMBER: dict[str, Insert] = {}  # the dialect's insert of a processed update id
 
 
 class SqlAuditLog(SqlRepository):
@@ -177,9 +179,14 @@ class SqlProcessedUpdates(SqlRepository):
 
     async def remember(self, platform: str, update_id: str, at: datetime) -> bool:
         """Record a platform update id; return False if it was already processed."""
-        query = insert_ignoring(self._dialect, t.processed_updates, ("platform", "update_id"))
+        query = _REMEMBER.get(self._dialect)
+        if query is None:
+            # Built once per dialect, the values bound at execution: building the
+            # statement anew was a quarter of a refused /report (issue 17).
+            query = insert_ignoring(self._dialect, t.processed_updates, ("platform", "update_id"))
+            _REMEMBER[self._dialect] = query
         values = {"platform": platform, "update_id": update_id, "at": at}
-        result = await (await self._conn()).execute(query.values(values))
+        result = await (await self._conn()).execute(query, values)
         return result.rowcount == 1
 
     async def forget_before(self, moment: datetime) -> int:
