@@ -221,10 +221,12 @@ class InteractionHandlers:
         response, outgoing, posts = worked
         if not inv.private and response.club_id is not None and inv.chat_admin:
             await self.transport.remember_channel(inv.chat, str(interaction.channel_id))
-        await self.reply(
+        handed = await self.reply(
             interaction, inv, response, outgoing, posts, ephemeral=ephemeral, pressed=pressed
         )
-        if self.queued is not None:
+        if self.queued is not None and (handed or PLATFORM in response.queued):
+            # Only when there is something to send: an idle round still claims, and
+            # would compete with the next interaction for the loop and the database.
             self.queued()
 
     async def _work(self, inv: Invocation) -> tuple[Response, Outgoing, list[Post]] | None:
@@ -253,8 +255,9 @@ class InteractionHandlers:
         *,
         ephemeral: bool,
         pressed: bool = False,
-    ) -> None:
-        """Answer the interaction; what cannot go now goes through the outbox.
+    ) -> bool:
+        """Answer the interaction; what cannot go now goes through the outbox. Return
+        whether anything was handed to the outbox sender (released or queued).
 
         A pressed button's answer updates the message the button is under (what
         happened, by whom, its buttons gone) instead of posting a new one.
@@ -291,10 +294,11 @@ class InteractionHandlers:
                 await self.replies.settle(response, None)
                 response = dataclasses.replace(response, held=())
             await self.replies.queue(chat, response, why, partly=went.count > 0)
-        else:
-            carried = await self._in_clubs_channel(interaction, inv, hidden)
-            # The ids let a live message the reply carried (the board) be edited later.
-            await self.replies.settle(response, ",".join(went.ids) if carried else None)
+            return True
+        carried = await self._in_clubs_channel(interaction, inv, hidden)
+        # The ids let a live message the reply carried (the board) be edited later.
+        await self.replies.settle(response, ",".join(went.ids) if carried else None)
+        return bool(response.held) and not carried
 
     async def _in_clubs_channel(
         self, interaction: discord.Interaction, inv: Invocation, hidden: bool

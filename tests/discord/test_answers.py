@@ -103,7 +103,7 @@ async def _held(engine: AsyncEngine) -> Response:
 
 async def _answer(
     engine: AsyncEngine, handlers: InteractionHandlers, response: Response, fake: Interaction
-) -> None:
+) -> bool:
     await handlers.transport.remember_channel(str(GUILD), str(CLUBS))
     inv = Invocation(
         platform="discord",
@@ -115,7 +115,7 @@ async def _answer(
         now=NOW,
     )
     outgoing = render(response.reply, "en", "UTC")
-    await handlers.reply(fake, inv, response, outgoing, list(POSTS), ephemeral=False)  # type: ignore[arg-type]
+    return await handlers.reply(fake, inv, response, outgoing, list(POSTS), ephemeral=False)  # type: ignore[arg-type]
 
 
 async def _rows(engine: AsyncEngine) -> list[Any]:
@@ -176,3 +176,19 @@ async def test_an_answer_that_did_not_go_is_queued_whatever_broke(
     plain = Response(say("help.title"), "en", "UTC", response.club_id)
     await _answer(engine, handlers, plain, Interaction(0, error))
     assert len(await _rows(engine)) == 2  # queued as a row of its own
+
+
+async def test_the_sender_is_called_only_for_what_an_answer_hands_it(engine: AsyncEngine) -> None:
+    """`reply` says whether it left anything to the outbox sender: the adapter wakes the
+    sender only then (an idle round would compete with the next interaction)."""
+    handlers = _handlers(engine)
+    ok = ValueError("not raised")
+    carried = await _held(engine)
+    assert not await _answer(engine, handlers, carried, Interaction(3, ok))  # marked sent
+    assert await _claimable(engine) == 0
+    elsewhere = await _held(engine)  # in another channel: the sender posts its news
+    assert await _answer(engine, handlers, elsewhere, Interaction(3, ok, channel_id=CHAT))
+    assert await _claimable(engine) == 1
+    plain = Response(say("help.title"), "en", "UTC", carried.club_id)
+    assert not await _answer(engine, handlers, plain, Interaction(3, ok))
+    assert await _answer(engine, handlers, plain, Interaction(0, SERVER_ERROR))  # queued
