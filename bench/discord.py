@@ -49,7 +49,9 @@ async def open_matches(database_url: str, guild: int) -> list[tuple[int, int, in
     """Return (match number, white's Discord id, black's Discord id) of open matches."""
     engine = make_engine(database_url)
     try:
-        async with unit_of_work_factory(engine)() as uow:
+        # A read: a write unit of work holds SQLite's lock, and the bot, waiting for it
+        # in its busy handler (in its event loop), answered the first /report ~10 ms late.
+        async with unit_of_work_factory(engine)(read_only=True) as uow:
             club = await uow.clubs.for_chat("discord", str(guild))
             assert club is not None
             state = await uow.tournaments.current(club.id)
