@@ -38,6 +38,7 @@ log = logging.getLogger("clubtd.discord.send")
 
 PLATFORM = "discord"
 CHANNEL_KEY = "discord.channel."  # meta: guild id -> the channel the club's posts go to
+DM_CHANNELS_KEPT = 10_000  # people whose DM channel is remembered (then forgotten at once)
 
 
 class DiscordTransport:
@@ -61,6 +62,7 @@ class DiscordTransport:
         self.uow_factory = uow_factory
         self.draw = draw
         self._channels: dict[str, int] = {}
+        self._dms: dict[int, int] = {}  # user id -> their DM channel (Discord keeps it)
 
     # -- addressing --
 
@@ -80,8 +82,14 @@ class DiscordTransport:
         """Return the channel id for an outbox chat: a server's channel or a DM."""
         if chat.startswith("user:"):
             user = int(chat.removeprefix("user:"))
-            data = await self.client.http.start_private_message(user)
-            return int(data["id"])
+            dm = self._dms.get(user)
+            if dm is None:
+                # One request per person and process, not one per direct message.
+                data = await self.client.http.start_private_message(user)
+                if len(self._dms) >= DM_CHANNELS_KEPT:
+                    self._dms.clear()
+                dm = self._dms[user] = int(data["id"])
+            return dm
         if chat not in self._channels:
             async with self.uow_factory() as uow:
                 known = await uow.meta.get(CHANNEL_KEY + chat)
@@ -120,6 +128,8 @@ class DiscordTransport:
             progress.parts = len(posts)
             sent = await self.send(channel_id, outgoing, chat, posts, progress.sent)
         except (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError) as error:
+            if isinstance(error, discord.NotFound) and chat.startswith("user:"):
+                self._dms.pop(int(chat.removeprefix("user:")), None)  # ask again next time
             raise neutral(error, chat) from error
         return ",".join(str(i) for i in sent)
 

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest_asyncio
 
 from bot.discord_adapter.service import BUTTON_KEY
+from bot.discord_adapter.transport import DiscordTransport
 from bot.sending.buttons import token_for
+from bot.sending.pacing import Window, WindowPacer
 from tests.discord.conftest import GENERAL, GUILD
 from tests.discord.inprocess import Adapter, running, settled
 
@@ -91,3 +93,31 @@ async def test_a_button_posted_before_the_token_table_still_works(adapter: Adapt
         await uow.meta.set(BUTTON_KEY + token, command)
         await uow.commit()
     assert await adapter.service.transport.buttons.command_for(token) == command
+
+
+class _Client:
+    """What the transport asks of discord.py to open a DM channel: counted."""
+
+    def __init__(self) -> None:
+        self.http = self
+        self.opened: list[int] = []
+
+    async def start_private_message(self, user: int) -> dict[str, str]:
+        self.opened.append(user)
+        return {"id": str(user + 1)}
+
+
+async def test_a_persons_dm_channel_is_opened_once() -> None:
+    """Discord keeps a person's DM channel: asking for it before every direct message
+    was a request (and a share of the event loop) each time."""
+    client = _Client()
+    transport = DiscordTransport(
+        client,  # type: ignore[arg-type]
+        WindowPacer(Window()),
+        None,  # type: ignore[arg-type]  # no buttons, no database: DMs only
+        None,  # type: ignore[arg-type]
+    )
+    assert await transport.channel_for("user:41") == 42
+    assert await transport.channel_for("user:41") == 42
+    assert await transport.channel_for("user:7") == 8
+    assert client.opened == [41, 7]
