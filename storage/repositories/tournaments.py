@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Select, Table, bindparam, case, delete, insert, select, update
+from sqlalchemy import Select, Table, Update, bindparam, case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import tables as t
@@ -31,6 +31,15 @@ _LISTED = (
     select(t.tournaments.c.id, t.tournaments.c.name, t.tournaments.c.start, t.tournaments.c.status)
     .where(t.tournaments.c.club_id == bindparam("club_id"))
     .order_by(t.tournaments.c.start, t.tournaments.c.id)
+)
+# A save's version check and bump; the columns that changed are bound at execution.
+_BUMP = (
+    update(t.tournaments)
+    .where(
+        t.tournaments.c.id == bindparam("b_id", type_=t.tournaments.c.id.type),
+        t.tournaments.c.version == bindparam("b_version", type_=t.tournaments.c.version.type),
+    )
+    .values(version=t.tournaments.c.version + 1)
 )
 
 
@@ -384,13 +393,8 @@ class SqlTournamentRepository(SqlRepository):
             return
         # The version check comes first: it takes the row lock on PostgreSQL, and a
         # concurrent writer who saved since our load makes this save fail, not vanish.
-        c = t.tournaments.c
-        bump = (
-            update(t.tournaments)
-            .where(c.id == state.id, c.version == before.version)
-            .values(**head, version=c.version + 1)
-        )
-        if (await conn.execute(bump)).rowcount != 1:
+        bump = {"b_id": state.id, "b_version": before.version, **head}
+        if (await conn.execute(_BUMP, bump)).rowcount != 1:
             raise StaleState(f"tournament {state.id} changed since it was loaded")
         if head:
             stats.updated["tournaments"] = 1
@@ -424,6 +428,18 @@ def _diff(
     return new, changed, gone
 
 
+def _row_update(child: _Child) -> Update:
+    """Return the update of one row of a child table, by tournament and key."""
+    table, key_column = child.table, child.table.c[child.key]
+    return update(table).where(
+        table.c.tournament_id == bindparam("b_tournament", type_=table.c.tournament_id.type),
+        key_column == bindparam("b_key", type_=key_column.type),
+    )
+
+
+_UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # built once
+
+
 async def _write(
     conn: AsyncConnection,
     child: _Child,
@@ -442,10 +458,7 @@ async def _write(
         stats.deleted[name] = len(gone)
     if changed:
         # Whole rows, one executemany: a changed row is rewritten, an unchanged one never.
-        query = update(table).where(
-            table.c.tournament_id == bindparam("b_tournament", type_=table.c.tournament_id.type),
-            key_column == bindparam("b_key", type_=key_column.type),
-        )
+        query = _UPDATES[name]
         params = [{"b_tournament": tournament_id, "b_key": key, **row} for key, row in changed]
         await conn.execute(query, params)
         stats.updated[name] = len(changed)
