@@ -95,17 +95,16 @@ class StateCache:
         for tournament_id in tournament_ids:
             self._states.pop(tournament_id, None)
 
-    def evict_changed(self, states: Mapping[int, TournamentState]) -> None:
-        """Evict the cached states a unit of work that did not commit may have changed:
-        those that no longer serialise to the rows they were cached with. An untouched
-        one stays (a refused command must not cost the next command a whole load)."""
-        for tournament_id, state in states.items():
-            found = self._states.get(tournament_id)
-            if found is None:
-                continue
-            version, cached, rows = found
-            if cached is not state or codec.rows_of(state, version, rows) != rows:
-                del self._states[tournament_id]
+    def keep_unchanged(self, states: Mapping[int, tuple[TournamentState, codec.Rows]]) -> None:
+        """Settle the states a unit of work took for update and did not commit: each one
+        that still serialises to the rows it was loaded as is (again) what the database
+        holds, and is kept; a changed one leaves. A refused command must not cost the
+        next command a whole load."""
+        for tournament_id, (state, rows) in states.items():
+            if codec.rows_of(state, rows.version, rows) == rows:
+                self.put(state, rows)
+            else:
+                self._states.pop(tournament_id, None)
 
 
 @dataclass(slots=True)
@@ -134,15 +133,24 @@ class SqlTournamentRepository(SqlRepository):
         self._serialised = serialised  # every transaction holds the database (SQLite)
         self._taken: set[int] = set()  # cached states handed out in this unit of work
         self._states_out: dict[int, TournamentState] = {}
+        # Of those, the ones taken for update, with the rows they were loaded as.
+        self._for_update: dict[int, codec.Rows] = {}
 
     def forget(self) -> None:
         """Drop the remembered rows (after a rollback): the next save compares with the
         database; states this unit of work may have changed leave the cache."""
         self._loaded.clear()
         if self._cache is not None:
-            taken = {i: self._states_out[i] for i in self._taken if i in self._states_out}
-            self._cache.evict(i for i in self._taken if i not in taken)
-            self._cache.evict_changed(taken)
+            # Kept only if taken for update (a command's, refused: its session goes with
+            # it). A reader that did not commit may hold on to its state: that must not
+            # be the object the next command changes.
+            kept = {
+                i: (self._states_out[i], self._for_update[i])
+                for i in self._taken
+                if i in self._for_update
+            }
+            self._cache.evict(i for i in self._taken if i not in kept)
+            self._cache.keep_unchanged(kept)
         self._taken.clear()
 
     def committed(self) -> None:
@@ -217,7 +225,7 @@ class SqlTournamentRepository(SqlRepository):
             if hit is not None:
                 state, rows = hit
                 self._loaded[found.id] = rows
-                self._hand_out(state)
+                self._hand_out(state, rows, for_update)
                 return state
             query = select(t.tournaments).where(c.id == found.id)
         row = (await conn.execute(query)).mappings().first()
@@ -246,12 +254,14 @@ class SqlTournamentRepository(SqlRepository):
         # then compares equal whatever a driver does to JSON key order or dates.
         self._loaded[state.id] = codec.rows_of(state, row["version"])
         if cacheable:
-            self._hand_out(state)
+            self._hand_out(state, self._loaded[state.id], for_update)
         return state
 
-    def _hand_out(self, state: TournamentState) -> None:
+    def _hand_out(self, state: TournamentState, rows: codec.Rows, for_update: bool) -> None:
         self._taken.add(state.id)
         self._states_out[state.id] = state
+        if for_update:
+            self._for_update.setdefault(state.id, rows)  # as first loaded: a save replaces
 
     async def current(self, club_id: int, *, for_update: bool = False) -> TournamentState | None:
         """Return the club's tournament in play, else the latest one open for entries,

@@ -102,3 +102,38 @@ async def test_a_rolled_back_change_never_saved_leaves_the_cache(engine: AsyncEn
         again = await uow.tournaments.get(tournament_id, for_update=True)
         assert again is not state
         assert again.matches[number].white_score == 0
+
+
+async def test_a_reader_that_did_not_commit_keeps_a_state_of_its_own(engine: AsyncEngine) -> None:
+    """A state read without committing may be held on to by its reader (a web page, a
+    test): it leaves the cache, so the next command never changes the reader's object."""
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    async with factory(read_only=True) as uow:
+        read = await uow.tournaments.get(tournament_id)
+    async with factory() as uow:
+        assert await uow.tournaments.get(tournament_id, for_update=True) is not read
+
+
+async def test_a_state_taken_for_update_and_left_unchanged_is_cached_again(
+    engine: AsyncEngine,
+) -> None:
+    """After a reader sent it out of the cache, a refused command (taken for update,
+    changed nothing, rolled back) puts the state back: the next one is not a whole load."""
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory(read_only=True) as uow:
+        await uow.tournaments.get(tournament_id)
+    async with factory() as uow:
+        refused = await uow.tournaments.get(tournament_id, for_update=True)
+    async with factory() as uow:
+        assert await uow.tournaments.get(tournament_id, for_update=True) is refused
