@@ -27,6 +27,8 @@ _IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
 _TID = bindparam("tournament_id", type_=t.tournaments.c.id.type)
 _HEAD = select(t.tournaments.c.id, t.tournaments.c.version).where(t.tournaments.c.id == _TID)
 _HEAD_LOCKED = _HEAD.with_for_update()
+_BY_ID = select(t.tournaments).where(t.tournaments.c.id == _TID)
+_BY_ID_LOCKED = _BY_ID.with_for_update()
 _LISTED = (
     select(t.tournaments.c.id, t.tournaments.c.name, t.tournaments.c.start, t.tournaments.c.status)
     .where(t.tournaments.c.club_id == bindparam("club_id"))
@@ -195,9 +197,10 @@ class SqlTournamentRepository(SqlRepository):
 
     async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
-        query = select(t.tournaments).where(t.tournaments.c.id == tournament_id)
-        head = (_HEAD_LOCKED if for_update else _HEAD, {"tournament_id": tournament_id})
-        state = await self._load(query, for_update=for_update, head=head)
+        asked = {"tournament_id": tournament_id}
+        query = _BY_ID_LOCKED if for_update else _BY_ID  # built once, locked already
+        head = (_HEAD_LOCKED if for_update else _HEAD, asked)
+        state = await self._load(query, for_update=for_update, head=head, params=asked)
         if state is None:
             raise NotFound(f"tournament {tournament_id}")
         return state
@@ -208,9 +211,12 @@ class SqlTournamentRepository(SqlRepository):
         *,
         for_update: bool,
         head: tuple[Select[Any], dict[str, Any]] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> TournamentState | None:
+        """Load the tournament `query` finds; `params` bind a prebuilt query, which then
+        carries its own FOR UPDATE."""
         conn = await self._conn()
-        if for_update:
+        if for_update and params is None:
             # SQLite renders no FOR UPDATE: its BEGIN IMMEDIATE already serialises writers.
             query = query.with_for_update()
         cacheable = self._cache is not None and (for_update or self._serialised)
@@ -227,8 +233,8 @@ class SqlTournamentRepository(SqlRepository):
                 self._loaded[found.id] = rows
                 self._hand_out(state, rows, for_update)
                 return state
-            query = select(t.tournaments).where(c.id == found.id)
-        row = (await conn.execute(query)).mappings().first()
+            query, params = _BY_ID, {"tournament_id": found.id}  # the head locked it
+        row = (await conn.execute(query, params)).mappings().first()
         if row is None:
             return None
         tournament_id = row["id"]
