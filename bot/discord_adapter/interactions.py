@@ -24,7 +24,6 @@ from bot import pictures
 from bot.discord_adapter.posts import ACK, Draw, Post, prepare, refuses_file, updated
 from bot.discord_adapter.rendering import CUSTOM_ID_PREFIX, Outgoing, render
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
-from bot.sending.foreground import Foreground
 from bot.sending.languages import ChatLanguages
 from bot.sending.replies import ReplyOutbox
 from bot.sending.running import Poke, run_command
@@ -93,7 +92,6 @@ class InteractionHandlers:
         draw: Draw = pictures.render,
         throttle: Throttle | None = None,
         languages: ChatLanguages | None = None,
-        foreground: Foreground | None = None,
     ) -> None:
         self.uow_factory = uow_factory
         self.config = config
@@ -108,7 +106,6 @@ class InteractionHandlers:
         self.throttle = throttle or Throttle()
         self.languages = languages or ChatLanguages(uow_factory, PLATFORM, config.default_language)
         self.serial = PerKey()
-        self.foreground = foreground or Foreground()
 
     # -- who --
 
@@ -205,18 +202,6 @@ class InteractionHandlers:
         ephemeral: bool,
         pressed: bool = False,
         parsed: Parsed | None = None,
-    ) -> None:
-        with self.foreground.answering():
-            await self._run(interaction, text, ephemeral=ephemeral, pressed=pressed, parsed=parsed)
-
-    async def _run(
-        self,
-        interaction: discord.Interaction,
-        text: str,
-        *,
-        ephemeral: bool,
-        pressed: bool,
-        parsed: Parsed | None,
     ) -> None:
         inv = self.invocation(interaction, text, pressed=pressed, parsed=parsed)
         async with self.serial.hold(inv.user):

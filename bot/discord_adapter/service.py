@@ -26,7 +26,6 @@ from bot.discord_adapter.posts import Draw
 from bot.discord_adapter.slash import Translator, build_commands
 from bot.discord_adapter.transport import PLATFORM, DiscordTransport
 from bot.sending.buttons import ButtonStore
-from bot.sending.foreground import Foreground
 from bot.sending.languages import ChatLanguages
 from bot.sending.outbox import OutboxSender
 from bot.sending.pacing import Window, WindowPacer
@@ -160,8 +159,6 @@ class DiscordService:
             draw=draw,
             director_role=config.director_role,
         )
-        # A person waiting for an answer goes before the outbox's announcements.
-        self.foreground = Foreground()
         self.sender = OutboxSender(
             outbox,
             self.transport,
@@ -169,7 +166,6 @@ class DiscordService:
             clock,
             interval=config.outbox_interval,
             monotonic=monotonic,
-            foreground=self.foreground,
         )
         self.handlers = InteractionHandlers(
             uow_factory=uow_factory,
@@ -183,7 +179,6 @@ class DiscordService:
             outbox=outbox,
             draw=draw,
             throttle=Throttle(config.throttle, clock=monotonic),
-            foreground=self.foreground,
             languages=ChatLanguages(
                 uow_factory, PLATFORM, command_config.default_language, monotonic=monotonic
             ),

@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.exc import DBAPIError
 
-from bot.sending.foreground import Foreground
 from bot.sending.transport import (
     Progress,
     Rejected,
@@ -66,7 +65,6 @@ class OutboxSender:
         fault_attempts: int = 10,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
-        foreground: Foreground | None = None,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -83,7 +81,6 @@ class OutboxSender:
         self.fault_attempts = fault_attempts
         self._sleep = sleep
         self._monotonic = monotonic
-        self._foreground = foreground  # the commands being answered go first
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
@@ -132,7 +129,6 @@ class OutboxSender:
 
     async def run_once(self) -> int:
         """Claim one batch of due rows and send it; return how many rows were claimed."""
-        await self._give_way()
         rows = await self.store.claim(self.transport.platform, now=self.clock(), limit=self.batch)
         by_chat: dict[str, list[OutboxRow]] = {}
         for row in rows:
@@ -157,7 +153,6 @@ class OutboxSender:
                 return
             if delay > 0:
                 await self._sleep(delay)
-            await self._give_way()
             try:
                 held = await self._send(row)
             except DBAPIError as error:  # the database, not the row: a passing fault
@@ -169,11 +164,6 @@ class OutboxSender:
             if held is not None:  # the row blocked its chat before it was marked
                 await self._hold(rows[index + 1 :], held, f"behind row {row.id}")
                 return
-
-    async def _give_way(self) -> None:
-        """Wait while a command is being answered (a person waits; the news can)."""
-        if self._foreground is not None:
-            await self._foreground.give_way()
 
     def _block(self, chat: str, seconds: float) -> None:
         now = self._monotonic()

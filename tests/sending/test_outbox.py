@@ -8,7 +8,6 @@ live message key edits the message it replaced; a bug in a transport loses no ro
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -16,7 +15,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.sending.foreground import Foreground
 from bot.sending.outbox import OutboxSender
 from bot.sending.transport import Progress, Rejected, RetryLater, Unreachable
 from commands.replies import Reply, say, to_payload
@@ -446,26 +444,3 @@ async def test_holds_do_not_use_up_a_direct_messages_tries(engine: AsyncEngine) 
         clock.at += timedelta(seconds=40)
     second = (await _rows(engine))[1]
     assert second.status == "pending" and second.attempts == 1  # one real try, a 403
-
-
-async def test_a_round_waits_while_a_command_is_answered(engine: AsyncEngine) -> None:
-    """The sender gives way to the commands being answered (they share the loop and the
-    database), and goes on as soon as none is, or after its patience."""
-    foreground = Foreground(patience=30.0)
-    transport = FakeTransport()
-    sender = _sender(engine, transport, foreground=foreground)
-    await _setup(engine, [("g", "help.title")])
-    with foreground.answering():
-        round_ = asyncio.create_task(sender.run_once())
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert not round_.done() and transport.sent == []
-    assert await round_ == 1
-    assert transport.sent == [("g", "help.title", None)]
-
-    impatient = Foreground(patience=0.01)
-    sender = _sender(engine, transport, foreground=impatient)
-    await _setup(engine, [("g", "help.me")])
-    with impatient.answering():  # a steady stream of commands delays the news, no more
-        assert await sender.run_once() == 1
-    assert transport.sent[-1] == ("g", "help.me", None)
