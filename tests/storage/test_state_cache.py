@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.unit_of_work import unit_of_work_factory
+from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
 from tests.storage.conftest import club_with_players, midway, open_matches
 
 
-async def test_a_committed_change_is_what_the_next_unit_of_work_sees(engine: AsyncEngine) -> None:
+async def _stored(engine: AsyncEngine) -> tuple[SqlUnitOfWorkFactory, int]:
+    """Return a factory (its own cache) and a stored tournament of 12 players midway."""
     factory = unit_of_work_factory(engine)
     club_id = await club_with_players(factory, 12)
     async with factory() as uow:
         tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
         await uow.commit()
+    return factory, tournament_id
+
+
+async def test_a_committed_change_is_what_the_next_unit_of_work_sees(engine: AsyncEngine) -> None:
+    factory, tournament_id = await _stored(engine)
     async with factory() as uow:
         state = await uow.tournaments.get(tournament_id, for_update=True)
         number = open_matches(state)[0]
@@ -27,11 +33,7 @@ async def test_a_committed_change_is_what_the_next_unit_of_work_sees(engine: Asy
 
 
 async def test_a_rolled_back_change_leaves_the_cache(engine: AsyncEngine) -> None:
-    factory = unit_of_work_factory(engine)
-    club_id = await club_with_players(factory, 12)
-    async with factory() as uow:
-        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
-        await uow.commit()
+    factory, tournament_id = await _stored(engine)
     async with factory() as uow:
         state = await uow.tournaments.get(tournament_id, for_update=True)
     async with factory() as uow:
@@ -70,11 +72,7 @@ async def test_a_rolled_back_unit_of_work_that_changed_nothing_keeps_the_cache(
 ) -> None:
     """A refused command rolls back; if it left the state as loaded, the next command
     is served from the cache instead of decoding the whole tournament again."""
-    factory = unit_of_work_factory(engine)
-    club_id = await club_with_players(factory, 12)
-    async with factory() as uow:
-        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
-        await uow.commit()
+    factory, tournament_id = await _stored(engine)
     async with factory() as uow:
         state = await uow.tournaments.get(tournament_id, for_update=True)
         await uow.commit()
@@ -86,11 +84,7 @@ async def test_a_rolled_back_unit_of_work_that_changed_nothing_keeps_the_cache(
 
 
 async def test_a_rolled_back_change_never_saved_leaves_the_cache(engine: AsyncEngine) -> None:
-    factory = unit_of_work_factory(engine)
-    club_id = await club_with_players(factory, 12)
-    async with factory() as uow:
-        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
-        await uow.commit()
+    factory, tournament_id = await _stored(engine)
     async with factory() as uow:
         state = await uow.tournaments.get(tournament_id, for_update=True)
         await uow.commit()
@@ -107,11 +101,7 @@ async def test_a_rolled_back_change_never_saved_leaves_the_cache(engine: AsyncEn
 async def test_a_reader_that_did_not_commit_keeps_a_state_of_its_own(engine: AsyncEngine) -> None:
     """A state read without committing may be held on to by its reader (a web page, a
     test): it leaves the cache, so the next command never changes the reader's object."""
-    factory = unit_of_work_factory(engine)
-    club_id = await club_with_players(factory, 12)
-    async with factory() as uow:
-        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
-        await uow.commit()
+    factory, tournament_id = await _stored(engine)
     async with factory() as uow:
         await uow.tournaments.get(tournament_id, for_update=True)
         await uow.commit()
@@ -126,11 +116,7 @@ async def test_a_state_taken_for_update_and_left_unchanged_is_cached_again(
 ) -> None:
     """After a reader sent it out of the cache, a refused command (taken for update,
     changed nothing, rolled back) puts the state back: the next one is not a whole load."""
-    factory = unit_of_work_factory(engine)
-    club_id = await club_with_players(factory, 12)
-    async with factory() as uow:
-        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
-        await uow.commit()
+    factory, tournament_id = await _stored(engine)
     async with factory(read_only=True) as uow:
         await uow.tournaments.get(tournament_id)
     async with factory() as uow:
