@@ -96,8 +96,8 @@ def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[D
 
 
 def _live(state: TournamentState) -> Iterator[Match]:
-    """Yield the matches that can have actions at all (`_match_actions` gives the others
-    none): a night's finished matches are most of them by its end."""
+    """Yield the matches that can have actions at all, the only ones `_match_actions`
+    reads: by a night's end its finished matches are most of them."""
     for match in state.matches.values():
         if not match.is_final and match.is_ready and match.start is not None:
             yield match
@@ -228,8 +228,8 @@ def _tournament_reminders(state: TournamentState) -> list[DueAction]:
 def _match_actions(
     state: TournamentState, match: Match, *, until: datetime | None, first: bool
 ) -> list[DueAction]:
-    if match.is_final or not match.is_ready or match.start is None:
-        return []
+    """Return the actions of a match `_live` yields (no other match has any)."""
+    assert match.start is not None  # _live's test
     number = match.number
     actions = []
     if match.report is not None and match.status is MatchStatus.PENDING:

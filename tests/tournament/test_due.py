@@ -5,13 +5,15 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict
 from datetime import timedelta
+from random import Random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.nights import Night, at
-from tournament import attendance, due
+from tournament import attendance, due, reports
 from tournament.events import CheckinOpen, ConfirmReminder, MatchReminder
+from tournament.simulation import random_score
 from tournament.state import TournamentState
 
 NAMES = ("ana", "bob", "cruz", "dora", "eli", "fay")
@@ -130,3 +132,21 @@ def test_the_shortcuts_agree_with_the_full_list_of_what_waits(
     waiting = due.pending(night.state)
     assert due.next_deadline(night.state) == (waiting[0].due if waiting else None)
     assert due._waiting(night.state, until=now) == [a for a in waiting if a.due <= now]
+
+
+def test_a_match_played_before_its_time_leaves_nothing_waiting() -> None:
+    """A result entered before the match's reminder: no reminder, lateness step or
+    forfeit of that match waits any more, nor wakes the scheduler (CLUB-REPORT)."""
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz", "dora", check_in=at("19:00"))
+    night.draw("ana", "bob", "cruz", "dora", when=at("19:05"))
+    match = night.match("ana", "bob")
+    assert any(a.match == match.number for a in due.pending(night.state))
+    reports.record_result(
+        night.state,
+        match,
+        random_score(night.state.preset, match, Random(1)),
+        at("19:10"),
+        how="director",
+    )
+    assert not [a for a in due.pending(night.state) if a.match == match.number]
