@@ -1,9 +1,9 @@
 """Reply or queue: a command's answer goes out at once, or through the outbox.
 
-An adapter answers a command in its chat right away when it can. A reply may carry
-announcements the command queued (`Response.held`, leased to the reply): once the reply
-went out where the chat sees it they are marked sent with it, otherwise (also when only
-its first parts went: a repeated first part is better than a lost tail) they are
+An adapter answers a command in its chat right away when it can. A reply may carry the
+command's own announcement (`Response.held`, its row leased to the reply): once the
+reply went out where the chat sees it the row is marked sent with it, otherwise (also
+when only its first parts went: a repeated first part is better than a lost tail) it is
 released to the outbox sender. A reply that could not go
 now is queued as an outbox row of its own, unless it is a secret (it would be shown
 later, maybe where it must not), an announcement already queued, or partly out already.
@@ -39,7 +39,7 @@ class ReplyOutbox:
         self.clock = clock
 
     async def settle(self, response: Response, sent: str | None) -> None:
-        """Mark the announcements a reply carries sent with it, or release them.
+        """Mark the announcement a reply carries sent with it, or release it.
 
         `sent` holds the reply's message ids ("" when the platform gave none); None
         means the reply did not go out where the chat sees it, so the sender posts them.
@@ -60,8 +60,8 @@ class ReplyOutbox:
         was queued for it.
 
         `partly`: some of its parts are in the chat already. It is not queued again
-        (that would repeat them); the announcements it carries go to the sender all the
-        same, whole: their later parts may be among those that did not go.
+        (that would repeat them); the announcement it carries goes to the sender all the
+        same, whole: its later parts may be among those that did not go.
 
         A reply that says more than the announcement it carries (/reinstate's lines for
         the director) goes in that announcement's place, so no part of it is lost and
@@ -99,14 +99,10 @@ class ReplyOutbox:
         False when it says just that (the announcement goes to the sender as it is)."""
         if self.outbox is None or not response.held or not response.says_more:
             return False
+        (row_id,) = response.held  # a reply carries one announcement (outgoing.rows)
         said = to_payload(response.reply)
-        carried = await self.outbox.payloads(response.held)
-        first, *rest = response.held
-        at = self.clock()
-        language = carried.get(first, {}).get("language")
+        language = (await self.outbox.payloads([row_id])).get(row_id, {}).get("language")
         await self.outbox.release_as(
-            first, {**said, **({"language": language} if language else {})}, at=at
+            row_id, {**said, **({"language": language} if language else {})}, at=self.clock()
         )
-        for row_id in rest:  # said by the reply that now takes the first one's place
-            await self.outbox.mark_sent(row_id, at=at, error="said by the queued reply")
         return True
