@@ -27,12 +27,14 @@ def _held(out: outgoing.Outgoing) -> list[tuple[str, str]]:
 
 
 def test_the_first_own_announcement_to_the_chat_it_came_from_is_the_reply() -> None:
-    fell_due = Notice(say("line.late"))
+    fell_due = Notice(say("late.point"))
     own = Notice(say("line.finished"), answers=True)
     also_own = Notice(say("knockout.started"), answers=True)
     reply = announced(say("line.finished"), say("reinstate.checkin").parts[0])
     out = _rows([(fell_due, False), (own, False), (also_own, False)], reply)
     assert _held(out) == [("console", "club")]
+    (row,) = [r for r in out.rows if r["held_until"]]
+    assert row["payload"]["parts"][0]["msg"]["key"] == "line.finished"  # own, not fell_due
     assert len(out.rows) == 6  # every notice still goes to both console chats
     assert out.answer is not None and out.says_more
     assert out.answer.parts == own.reply.parts + reply.aside
@@ -57,7 +59,7 @@ def test_the_chat_platforms_get_the_gathered_form_and_a_player_each_account() ->
     plain = Notice(say("line.finished"), answers=True)
     gathered = Notice(say("line.finished"), answers=True)
     mine = Notice(say("sanction.you"), player=7)
-    out = _rows([(plain, False), (gathered, True), (mine, False)], say("x"))
+    out = _rows([(plain, False), (gathered, True), (mine, False)], say("help.title"))
     where = [(r["platform"], r["chat"]) for r in out.rows]
     assert where == [
         ("console", "club"),
