@@ -57,18 +57,6 @@ async def test_a_result_typed_privately_is_answered_there_and_announced_in_the_c
     assert any(line in text for text in _club_posts(chat, before)), chat.posted[before:]
 
 
-async def test_a_report_still_to_be_accepted_carries_no_announcement(
-    engine: AsyncEngine,
-) -> None:
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    chat.at("2026-01-31T20:05")
-    match, white, _ = await chat.first_match("bob", "cruz", "dora")
-    response = await chat.response(white, f"/report {match.length}-1")
-    assert response is not None and response.held == ()
-    assert "recorded" in chat.text(response)
-
-
 async def test_what_fell_due_as_the_command_ran_is_posted_not_taken_for_its_reply_HGV_2_3_1(
     engine: AsyncEngine,
 ) -> None:
