@@ -37,10 +37,7 @@ class Transaction:
         await self._end(commit=True)
 
     async def rollback(self) -> None:
-        await self._end(commit=False)
-
-    async def close(self) -> None:
-        """Undo what is not committed and give the connection back to the pool."""
+        """Undo what is not committed; the connection goes back to the pool either way."""
         await self._end(commit=False)
 
     async def _end(self, *, commit: bool) -> None:

@@ -99,7 +99,7 @@ class SqlUnitOfWork:
         self.tournaments.forget()
         self._roster.forget()
         # Whatever was not committed is undone: an exception, a forgotten commit.
-        await self.transaction.close()
+        await self.transaction.rollback()
 
     async def commit(self) -> None:
         try:
