@@ -10,12 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.clock import Clock
 from bot.settings import DEFAULT_WEB_LISTEN, Settings, listen_address, web_base
 from commands.config import CommandConfig
-from storage.engine import make_engine
+from storage.engine import Database, make_engine
 from storage.locks import SchedulerLock
 from storage.migrate import upgrade_engine
 from storage.outbox import OutboxStore
@@ -32,7 +30,7 @@ class App:
 
     settings: Settings
     clock: Clock
-    engine: AsyncEngine
+    engine: Database
     uow_factory: SqlUnitOfWorkFactory
     config: CommandConfig
     outbox: OutboxStore

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from storage import sqlite_driver
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+# SQLite runs in the caller's thread (storage/sqlite_driver); PostgreSQL through
+# SQLAlchemy's asyncio engine, imported only then (it brings the whole ORM).
+Database: TypeAlias = "AsyncEngine | sqlite_driver.SQLiteEngine"
+DatabaseConnection: TypeAlias = "AsyncConnection | sqlite_driver.SQLiteConnection"
 
 SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
@@ -37,7 +44,7 @@ _POSTGRES_DRIVERS = {
 
 
 def async_url(url: str | URL) -> URL:
-    """Return the URL with its async driver: pysqlite in the greenlet (storage/sqlite_driver)
+    """Return the URL with its driver: pysqlite in the caller's thread (storage/sqlite_driver)
     for SQLite, asyncpg for PostgreSQL."""
     parsed = make_url(url)
     driver = parsed.drivername
@@ -52,28 +59,28 @@ def async_url(url: str | URL) -> URL:
     raise ValueError(f"unsupported database URL scheme {driver!r}: use sqlite or postgresql")
 
 
-def is_sqlite(engine: AsyncEngine) -> bool:
+def is_sqlite(engine: Database) -> bool:
     """Return whether the engine talks to SQLite."""
     return engine.dialect.name == "sqlite"
 
 
-def make_engine(url: str | URL, **options: Any) -> AsyncEngine:
-    """Return an async engine for a settings URL (`sqlite:///clubtd.db`, `postgresql://...`)."""
+def make_engine(url: str | URL, **options: Any) -> Database:
+    """Return the engine for a settings URL (`sqlite:///clubtd.db`, `postgresql://...`)."""
     target = async_url(url)
     if target.get_backend_name() == "sqlite":
         # One connection: units of work queue for it in the event loop (sqlite_driver).
-        options.setdefault("pool_size", 1)
-        options.setdefault("max_overflow", 0)
-        engine = create_async_engine(target, **options)
+        engine = sqlite_driver.sqlite_engine(target, **options)
         _tune_sqlite(engine)
         return engine
+    from sqlalchemy.ext.asyncio import create_async_engine
+
     options.setdefault("pool_pre_ping", True)
     options.setdefault("pool_size", 10)
     options.setdefault("max_overflow", 10)
     return create_async_engine(target, **options)
 
 
-def _tune_sqlite(engine: AsyncEngine) -> None:
+def _tune_sqlite(engine: sqlite_driver.SQLiteEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take BEGIN away from the driver: we emit BEGIN IMMEDIATE ourselves, below.
@@ -97,7 +104,7 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def reader(engine: AsyncEngine) -> AsyncEngine:
+def reader(engine: Database) -> Database:
     """Return the engine's read-only twin (same pool): on SQLite its transactions begin
     DEFERRED, taking no write lock; on PostgreSQL it is the engine itself."""
     return engine.execution_options(**{READ_ONLY: True}) if is_sqlite(engine) else engine

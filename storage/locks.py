@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from storage.engine import Database, DatabaseConnection
 
 # 'clubtd' in ASCII: one fixed key, so every process of one database competes for it.
 SCHEDULER_LOCK_KEY = 0x636C_7562_7464
@@ -19,10 +20,10 @@ SCHEDULER_LOCK_KEY = 0x636C_7562_7464
 class SchedulerLock:
     """A non-blocking, session-level advisory lock held on its own connection."""
 
-    def __init__(self, engine: AsyncEngine, key: int = SCHEDULER_LOCK_KEY) -> None:
+    def __init__(self, engine: Database, key: int = SCHEDULER_LOCK_KEY) -> None:
         self._engine = engine
         self._key = key
-        self._conn: AsyncConnection | None = None
+        self._conn: DatabaseConnection | None = None
 
     @property
     def held(self) -> bool:
@@ -64,7 +65,7 @@ class SchedulerLock:
         finally:
             await conn.close()
 
-    async def _alive(self, conn: AsyncConnection) -> bool:
+    async def _alive(self, conn: DatabaseConnection) -> bool:
         try:
             await conn.execute(text("SELECT 1"))
         except DBAPIError:

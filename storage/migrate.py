@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.engine import make_engine
+from storage.engine import Database, make_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -110,7 +109,7 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
-async def upgrade_engine(engine: AsyncEngine) -> None:
+async def upgrade_engine(engine: Database) -> None:
     """Bring the engine's database to the head revision (a no-op when it is there)."""
     head = head_revision()
     async with engine.connect() as conn:

@@ -15,10 +15,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Row, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
-from storage.engine import reader
+from storage.engine import Database, reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -168,7 +167,7 @@ def _row(row: Row[Any]) -> OutboxRow:
 class OutboxStore:
     """The sender side of the outbox; every call is its own short transaction."""
 
-    def __init__(self, engine: AsyncEngine, *, lease: timedelta = DEFAULT_LEASE) -> None:
+    def __init__(self, engine: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self._engine = engine
         self._reader = reader(engine)  # reads take no write lock (SQLite: DEFERRED)
         self._lease = lease

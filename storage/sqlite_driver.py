@@ -1,78 +1,297 @@
-"""SQLite for the async engine without a thread hop per statement.
+"""SQLite with the async engine's API, run synchronously in the caller's thread.
 
-aiosqlite runs every statement on its own thread and the event loop awaits each one
-(~100 hops and 1.9 s of epoll per 350 commands). A statement on a local file costs a few
-microseconds: this dialect runs pysqlite synchronously inside SQLAlchemy's greenlet, so
-the async API stays (AsyncEngine, AsyncConnection) while nothing waits on a thread.
+A statement on a local file costs a few microseconds. aiosqlite ran each one on a thread
+the event loop awaited (~100 hops and 1.9 s of epoll per 350 commands); SQLAlchemy's
+asyncio layer over a synchronous driver still cost a greenlet switch per statement (25 us
+a statement against 13 us, issue 17) and its import the whole ORM. So SQLite gets
+SQLAlchemy's synchronous engine behind the few awaitable methods the storage layer uses
+(`connect`, `begin`, `execute`, `run_sync`, ...), the same as AsyncEngine's.
 
 Running in the event loop's thread means a blocking `BEGIN IMMEDIATE` must never wait for
 a lock held by a coroutine of this same process (it could not run to release it until the
-busy timeout). The engine therefore gets a pool of one connection: a second unit of work
-waits for the first one's connection on an asyncio queue, not on SQLite's lock.
+busy timeout). The engine therefore hands its one connection to one holder at a time: a
+second unit of work waits for it at the `_Gate`, in the event loop, not on SQLite's lock.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+import asyncio
+import threading
+from collections import deque
+from collections.abc import Callable, Generator, Mapping
+from types import TracebackType
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import pool
+from sqlalchemy import create_engine, pool
 from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.engine import URL
-from sqlalchemy.util import await_
+from sqlalchemy.engine import URL, Connection, CursorResult, Dialect, Engine, RootTransaction
+from sqlalchemy.sql import Executable
 
 DRIVER = "clubtd"
 
-
-async def _done() -> None:
-    """Return at once: awaited so SQLAlchemy sees its greenlet yield (no loop turn)."""
-
-
-class _Cursor(sqlite3.Cursor):
-    """A pysqlite cursor that tells SQLAlchemy's greenlet it awaited (AsyncConnection
-    refuses a driver that never does)."""
-
-    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
-        await_(_done())
-        return super().execute(sql, parameters)
-
-    def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
-        await_(_done())
-        return super().executemany(sql, parameters)
-
-    async def _async_soft_close(self) -> None:
-        """Keep the rows: a pysqlite cursor is read in this thread, no driver to free."""
-
-
-class _Connection(sqlite3.Connection):
-    def cursor(self, factory: Any = _Cursor) -> Any:
-        return super().cursor(factory)
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 class SyncSQLiteDialect(SQLiteDialect_pysqlite):
-    """pysqlite, declared async: its statements run in the caller's greenlet."""
+    """pysqlite, with a connection any thread may use (one holder at a time, see _Gate)."""
 
     driver = DRIVER
-    is_async = True
     supports_statement_cache = True
 
     @classmethod
-    def import_dbapi(cls) -> Any:
-        return sqlite3
-
-    @classmethod
     def get_pool_class(cls, url: URL) -> type[pool.Pool]:
-        if cls._is_url_file_db(url):
-            return pool.AsyncAdaptedQueuePool
-        return pool.StaticPool
+        return pool.QueuePool if cls._is_url_file_db(url) else pool.StaticPool
 
     def create_connect_args(self, url: URL) -> Any:
         args, kwargs = super().create_connect_args(url)
-        # The pool may hand a connection to another event loop's thread (tests do).
+        # Tests hand an engine from one event loop's thread to another's.
         kwargs["check_same_thread"] = False
-        kwargs["factory"] = _Connection
         return args, kwargs
 
 
 registry.register(f"sqlite.{DRIVER}", __name__, "SyncSQLiteDialect")
+
+
+class _Gate:
+    """One holder at a time, the others waiting in their event loops (any thread's)."""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._held = False
+        self._waiting: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
+
+    async def enter(self) -> None:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return
+            loop = asyncio.get_running_loop()
+            turn: asyncio.Future[None] = loop.create_future()
+            self._waiting.append((loop, turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            with self._mutex:
+                if (loop, turn) in self._waiting:
+                    self._waiting.remove((loop, turn))
+                    raise
+            if turn.done() and not turn.cancelled():
+                self.leave()  # handed over as we were cancelled: pass it on
+            raise  # else `_hand` sees the cancelled turn and passes it on
+
+    def leave(self) -> None:
+        with self._mutex:
+            if not self._waiting:
+                self._held = False
+                return
+            loop, turn = self._waiting.popleft()
+        loop.call_soon_threadsafe(self._hand, turn)
+
+    def _hand(self, turn: asyncio.Future[None]) -> None:
+        if turn.cancelled():
+            self.leave()
+        else:
+            turn.set_result(None)
+
+
+class SQLiteEngine:
+    """SQLAlchemy's synchronous engine with AsyncEngine's methods, awaited."""
+
+    def __init__(self, sync_engine: Engine, gate: _Gate | None = None) -> None:
+        self.sync_engine = sync_engine
+        self._gate = gate or _Gate()
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.sync_engine.dialect
+
+    @property
+    def url(self) -> URL:
+        return self.sync_engine.url
+
+    def connect(self) -> SQLiteConnection:
+        """Return a connection, taken when awaited or entered."""
+        return SQLiteConnection(self)
+
+    def begin(self) -> _Begun:
+        """Return a context that yields a connection in a transaction, committed on exit."""
+        return _Begun(self)
+
+    def execution_options(self, **options: Any) -> SQLiteEngine:
+        """Return a twin whose connections carry `options`; it shares the connection."""
+        return SQLiteEngine(self.sync_engine.execution_options(**options), self._gate)
+
+    async def dispose(self) -> None:
+        self.sync_engine.dispose()
+
+
+class SQLiteConnection:
+    """One synchronous connection, held from `start` until `close`."""
+
+    def __init__(self, engine: SQLiteEngine) -> None:
+        self.engine = engine
+        self._sync: Connection | None = None
+
+    @property
+    def sync_connection(self) -> Connection:
+        if self._sync is None:
+            raise RuntimeError("the connection is not started: await it or use async with")
+        return self._sync
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.engine.dialect
+
+    async def start(self) -> SQLiteConnection:
+        gate = self.engine._gate
+        await gate.enter()
+        try:
+            self._sync = self.engine.sync_engine.connect()
+        except BaseException:
+            gate.leave()
+            raise
+        return self
+
+    def __await__(self) -> Generator[Any, None, SQLiteConnection]:
+        return self.start().__await__()
+
+    async def __aenter__(self) -> SQLiteConnection:
+        return self if self._sync is not None else await self.start()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Give the connection back (what is not committed is rolled back)."""
+        conn, self._sync = self._sync, None
+        if conn is None:
+            return
+        try:
+            conn.close()
+        finally:
+            self.engine._gate.leave()
+
+    async def invalidate(self) -> None:
+        self.sync_connection.invalidate()
+
+    async def execution_options(self, **options: Any) -> SQLiteConnection:
+        self.sync_connection.execution_options(**options)
+        return self
+
+    async def execute(
+        self,
+        statement: Executable,
+        parameters: Any = None,
+        *,
+        execution_options: Mapping[str, Any] | None = None,
+    ) -> CursorResult[Any]:
+        return self.sync_connection.execute(
+            statement, parameters, execution_options=execution_options
+        )
+
+    async def exec_driver_sql(self, statement: str, parameters: Any = None) -> CursorResult[Any]:
+        return self.sync_connection.exec_driver_sql(statement, parameters)
+
+    async def scalar(self, statement: Executable, parameters: Any = None) -> Any:
+        return self.sync_connection.scalar(statement, parameters)
+
+    async def run_sync(
+        self, fn: Callable[Concatenate[Connection, _P], _T], *args: _P.args, **kwargs: _P.kwargs
+    ) -> _T:
+        return fn(self.sync_connection, *args, **kwargs)
+
+    def begin(self) -> SQLiteTransaction:
+        return SQLiteTransaction(self)
+
+    def in_transaction(self) -> bool:
+        return self._sync is not None and self._sync.in_transaction()
+
+    async def commit(self) -> None:
+        self.sync_connection.commit()
+
+    async def rollback(self) -> None:
+        self.sync_connection.rollback()
+
+
+class SQLiteTransaction:
+    """A connection's transaction, begun when awaited or entered."""
+
+    def __init__(self, conn: SQLiteConnection) -> None:
+        self._conn = conn
+        self._tx: RootTransaction | None = None
+
+    async def start(self) -> SQLiteTransaction:
+        self._tx = self._conn.sync_connection.begin()
+        return self
+
+    def __await__(self) -> Generator[Any, None, SQLiteTransaction]:
+        return self.start().__await__()
+
+    async def __aenter__(self) -> SQLiteTransaction:
+        return self if self._tx is not None else await self.start()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await (self.rollback() if kind is not None else self.commit())
+
+    @property
+    def is_active(self) -> bool:
+        return self._tx is not None and self._tx.is_active
+
+    async def commit(self) -> None:
+        if self._tx is not None and self._tx.is_active:
+            self._tx.commit()
+
+    async def rollback(self) -> None:
+        if self._tx is not None and self._tx.is_active:
+            self._tx.rollback()
+
+
+class _Begun:
+    """`async with engine.begin() as conn`: connect, begin, commit (or roll back), close."""
+
+    def __init__(self, engine: SQLiteEngine) -> None:
+        self._conn = SQLiteConnection(engine)
+
+    async def __aenter__(self) -> SQLiteConnection:
+        conn = await self._conn.start()
+        try:
+            conn.sync_connection.begin()
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        conn = self._conn
+        try:
+            if kind is None and conn.in_transaction():
+                conn.sync_connection.commit()
+        finally:
+            await conn.close()
+
+
+def sqlite_engine(url: URL, **options: Any) -> SQLiteEngine:
+    """Return the engine for a `sqlite+clubtd` URL: one connection, handed out in turn."""
+    options.setdefault("pool_size", 1)
+    options.setdefault("max_overflow", 0)
+    if url.database in (None, "", ":memory:"):
+        options.pop("pool_size")
+        options.pop("max_overflow")
+    return SQLiteEngine(create_engine(url, **options))

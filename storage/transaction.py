@@ -8,19 +8,25 @@ transaction, as a session would.
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncTransaction
+
+    from storage.engine import Database, DatabaseConnection
+    from storage.sqlite_driver import SQLiteTransaction
 
 
 class Transaction:
     """A connection and its transaction, taken lazily from `bind`; the connection goes
     back to the pool when the transaction ends (SQLite's pool holds one)."""
 
-    def __init__(self, bind: AsyncEngine) -> None:
+    def __init__(self, bind: Database) -> None:
         self.bind = bind
-        self._conn: AsyncConnection | None = None
-        self._tx: AsyncTransaction | None = None
+        self._conn: DatabaseConnection | None = None
+        self._tx: AsyncTransaction | SQLiteTransaction | None = None
 
-    async def connection(self) -> AsyncConnection:
+    async def connection(self) -> DatabaseConnection:
         """Return the connection, in a transaction (both begun now if none is)."""
         conn = self._conn
         if conn is None:

@@ -18,9 +18,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Protocol, Self
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from storage.engine import is_sqlite, reader
+from storage.engine import Database, is_sqlite, reader
 from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
 from storage.outbox import SqlOutbox
 from storage.repositories.club_records import (
@@ -55,10 +53,10 @@ class SqlUnitOfWork:
 
     def __init__(
         self,
-        engine: AsyncEngine,
+        engine: Database,
         cache: StateCache | None = None,
         *,
-        bind: AsyncEngine | None = None,
+        bind: Database | None = None,
         rosters: RosterCache | None = None,
     ) -> None:
         self._engine = engine
@@ -126,13 +124,13 @@ class SqlUnitOfWorkFactory(Protocol):
     def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
 
 
-def unit_of_work_factory(engine: AsyncEngine, *, cache: bool = True) -> SqlUnitOfWorkFactory:
+def unit_of_work_factory(engine: Database, *, cache: bool = True) -> SqlUnitOfWorkFactory:
     """Return a callable that makes a fresh unit of work on `engine` (`read_only=True`:
     a look-up's, which takes no write lock); its units share a cache of loaded
     tournaments and of club rosters unless `cache` is False (one cache per factory)."""
     shared = StateCache() if cache else None
     rosters = RosterCache() if cache else None
-    look_ups: AsyncEngine | None = None  # made on the first look-up: a factory is free
+    look_ups: Database | None = None  # made on the first look-up: a factory is free
 
     def make(*, read_only: bool = False) -> SqlUnitOfWork:
         nonlocal look_ups

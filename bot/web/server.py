@@ -32,7 +32,6 @@ from aiohttp import web
 from jinja2 import Environment, FunctionLoader, select_autoescape
 from markupsafe import Markup
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.web import pages
 from commands.catalog import template
@@ -40,6 +39,7 @@ from commands.rendering import Renderer
 from commands.replies import Param, msg
 from commands.web import join
 from storage import tables
+from storage.engine import Database
 from storage.unit_of_work import SqlUnitOfWorkFactory
 from tournament.club import Club
 
@@ -119,7 +119,7 @@ class _Version:
 class PageStore:
     """Pages by club version: what makes a page cost one render per change."""
 
-    engine: AsyncEngine
+    engine: Database
     uow_factory: SqlUnitOfWorkFactory
     base_url: str
     clock: Callable[[], float] = time.monotonic

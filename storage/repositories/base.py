@@ -7,9 +7,9 @@ from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
 
+from storage.engine import DatabaseConnection
 from storage.transaction import Transaction
 
 
@@ -27,7 +27,7 @@ class SqlRepository:
     def __init__(self, transaction: Transaction) -> None:
         self._transaction = transaction
 
-    async def _conn(self) -> AsyncConnection:
+    async def _conn(self) -> DatabaseConnection:
         return await self._transaction.connection()
 
     @property

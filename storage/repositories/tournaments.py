@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Select, Table, Update, bindparam, case, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import tables as t
+from storage.engine import DatabaseConnection
 from storage.repositories import codec
 from storage.repositories.base import NotFound, SqlRepository, StaleState
 from storage.transaction import Transaction
@@ -426,7 +426,7 @@ class SqlTournamentRepository(SqlRepository):
         return self._loaded[tournament_id]
 
 
-async def _child_rows(conn: AsyncConnection, table: Table, tournament_id: int) -> list[Any]:
+async def _child_rows(conn: DatabaseConnection, table: Table, tournament_id: int) -> list[Any]:
     query = select(table).where(table.c.tournament_id == tournament_id).order_by(table.c.id)
     return list((await conn.execute(query)).mappings())
 
@@ -457,7 +457,7 @@ _UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # buil
 
 
 async def _write(
-    conn: AsyncConnection,
+    conn: DatabaseConnection,
     child: _Child,
     tournament_id: int,
     new: list[codec.Row],
