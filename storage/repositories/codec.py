@@ -157,6 +157,25 @@ def state_from(row: Mapping[Any, Any], preset: Preset) -> TournamentState:
     )
 
 
+def restore(rows: Rows, tournament_id: int) -> TournamentState:
+    """Return the state `rows` store, as a load from the database would build it."""
+    state = state_from({**rows.tournament, "id": tournament_id}, rows.preset)
+    for row in rows.entries.values():
+        entry = entry_from(row)
+        state.entries[entry.player] = entry
+    for row in rows.matches.values():
+        match = match_from(row)
+        state.matches[match.number] = match
+    for row in rows.penalties.values():
+        penalty = penalty_from(row)
+        state.penalties[penalty.key] = penalty
+    for row in rows.done.values():
+        state.done[row["key"]] = row["due"]
+    placements = sorted(rows.placements.values(), key=lambda r: r["ordinal"])
+    state.placements = [placement_from(r) for r in placements]
+    return state
+
+
 # -- spans --
 
 

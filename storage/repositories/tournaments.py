@@ -144,8 +144,8 @@ class SqlTournamentRepository(SqlRepository):
         self._loaded.clear()
         if self._cache is not None:
             # Kept only if taken for update (a command's, refused: its session goes with
-            # it). A reader that did not commit may hold on to its state: that must not
-            # be the object the next command changes.
+            # it) and unchanged. A reader holds a copy: what it loaded without committing
+            # leaves, as a state this unit of work saved.
             kept = {
                 i: (self._states_out[i], self._for_update[i])
                 for i in self._taken
@@ -231,8 +231,7 @@ class SqlTournamentRepository(SqlRepository):
             if hit is not None:
                 state, rows = hit
                 self._loaded[found.id] = rows
-                self._hand_out(state, rows, for_update)
-                return state
+                return self._hand_out(state, rows, for_update)
             query, params = _BY_ID, {"tournament_id": found.id}  # the head locked it
         row = (await conn.execute(query, params)).mappings().first()
         if row is None:
@@ -258,16 +257,31 @@ class SqlTournamentRepository(SqlRepository):
         state.placements = [codec.placement_from(r) for r in placements]
         # Snapshot what the state serialises to, not what came back: an untouched state
         # then compares equal whatever a driver does to JSON key order or dates.
-        self._loaded[state.id] = codec.rows_of(state, row["version"])
-        if cacheable:
-            self._hand_out(state, self._loaded[state.id], for_update)
+        rows = self._loaded[state.id] = codec.rows_of(state, row["version"])
+        if cacheable and self._cache is not None:
+            if for_update or state.id in self._states_out:
+                return self._hand_out(state, rows, for_update)
+            # Kept for the next command once committed; a reader gets its own copy.
+            self._taken.add(state.id)
+            self._states_out[state.id] = state
+            return codec.restore(rows, state.id)
         return state
 
-    def _hand_out(self, state: TournamentState, rows: codec.Rows, for_update: bool) -> None:
+    def _hand_out(
+        self, state: TournamentState, rows: codec.Rows, for_update: bool
+    ) -> TournamentState:
+        """Return the cached `state` to a unit of work that holds it for update, else a
+        copy: a reader may keep its state after its transaction, and must never hold the
+        object the next command changes (nor make the next command load it again)."""
+        mine = self._states_out.get(state.id)
+        if mine is not None and mine is state:
+            return mine  # this unit of work's own, with its changes
+        if not for_update:
+            return codec.restore(rows, state.id)
         self._taken.add(state.id)
         self._states_out[state.id] = state
-        if for_update:
-            self._for_update.setdefault(state.id, rows)  # as first loaded: a save replaces
+        self._for_update.setdefault(state.id, rows)  # as first loaded: a save replaces
+        return state
 
     async def current(self, club_id: int, *, for_update: bool = False) -> TournamentState | None:
         """Return the club's tournament in play, else the latest one open for entries,
@@ -418,6 +432,10 @@ class SqlTournamentRepository(SqlRepository):
             await _write(conn, child, state.id, new, changed, gone, stats)
         after.version = before.version + 1
         self._loaded[state.id] = after
+        if self._cache is not None:
+            # Kept at its new version once committed; if not, it leaves the cache.
+            self._taken.add(state.id)
+            self._states_out[state.id] = state
         self.last_save = stats
 
     async def _stored_rows(self, tournament_id: int) -> codec.Rows:

@@ -114,8 +114,9 @@ async def test_a_reader_that_did_not_commit_keeps_a_state_of_its_own(engine: Asy
 async def test_a_state_taken_for_update_and_left_unchanged_is_cached_again(
     engine: AsyncEngine,
 ) -> None:
-    """After a reader sent it out of the cache, a refused command (taken for update,
-    changed nothing, rolled back) puts the state back: the next one is not a whole load."""
+    """After a reader left the cache empty (it loaded the state and did not commit), a
+    refused command (taken for update, changed nothing, rolled back) puts the state back:
+    the next one is not a whole load."""
     factory, tournament_id = await _stored(engine)
     async with factory(read_only=True) as uow:
         await uow.tournaments.get(tournament_id)
@@ -123,3 +124,24 @@ async def test_a_state_taken_for_update_and_left_unchanged_is_cached_again(
         refused = await uow.tournaments.get(tournament_id, for_update=True)
     async with factory() as uow:
         assert await uow.tournaments.get(tournament_id, for_update=True) is refused
+
+
+async def test_a_look_up_between_two_commands_costs_the_next_one_no_load(
+    engine: AsyncEngine,
+) -> None:
+    """A reader of a cached state gets a copy of its own (changing it changes nothing
+    stored or cached), and the next command still takes the cached state."""
+    factory, tournament_id = await _stored(engine)
+    async with factory() as uow:
+        cached = await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    number = open_matches(cached)[0]
+    async with factory(read_only=True) as uow:
+        read = await uow.tournaments.get(tournament_id)
+    assert read is not cached
+    assert read.matches == cached.matches
+    read.matches[number].white_score = 3
+    async with factory() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        assert again is cached
+        assert again.matches[number].white_score == 0
