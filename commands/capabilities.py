@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from commands.parsing import ParseError, parse
 from commands.replies import Button, Reply
@@ -34,9 +35,8 @@ _BOUND_TAIL = re.compile(r'( (?:club:(?:[0-9]+|"[^"]*")|for:(?:"[^"]*"|[^\s"]+))
 def _bound(button: Button, club_id: int, owner: str | None) -> Button | None:
     """Return the button bound, or None for one whose command cannot be read (never
     posted unbound)."""
-    try:
-        options = parse(button.command).options
-    except ParseError:
+    options = _options(button.command)
+    if options is None:
         return None
     command = button.command
     if "club" not in options:
@@ -44,3 +44,13 @@ def _bound(button: Button, club_id: int, owner: str | None) -> Button | None:
     if owner is not None and not button.open and "for" not in options:
         command += f' for:"{owner}"' if " " in owner else f" for:{owner}"
     return Button(button.label, command, button.open)
+
+
+@lru_cache(maxsize=1024)
+def _options(command: str) -> frozenset[str] | None:
+    """Return the options a button's command names, or None when it cannot be read (a
+    club's buttons are the same few commands: each is read once)."""
+    try:
+        return frozenset(parse(command).options)
+    except ParseError:
+        return None

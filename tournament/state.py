@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import cache
 from itertools import islice, pairwise
 from typing import Any
 
@@ -344,5 +345,8 @@ class TournamentState:
         )
 
 
+@cache
 def minutes(value: int | float) -> timedelta:
+    """Return `value` minutes (the presets' few values, each made once: the due scan asks
+    for them at every match of every command)."""
     return timedelta(minutes=value)

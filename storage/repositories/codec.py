@@ -53,6 +53,9 @@ class Rows:
     facts: dict[tuple[str, Any], tuple[Any, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # When the next action of the state these rows store falls due, once a command has
+    # worked it out: `(when,)`, `(None,)` for nothing waiting; None when not known.
+    deadline: tuple[datetime | None] | None = field(default=None, repr=False, compare=False)
 
 
 # -- presets --
@@ -398,7 +401,9 @@ def _report_facts(report: Report | None) -> tuple[Any, ...] | None:
 
 
 def _spans_facts(spans: list[Span]) -> tuple[tuple[datetime, datetime | None], ...]:
-    return tuple((span.start, span.end) for span in spans)
+    if not spans:
+        return ()  # most matches were never paused, most entries have one presence
+    return tuple([(span.start, span.end) for span in spans])
 
 
 def rows_of(state: TournamentState, version: int = 1, previous: Rows | None = None) -> Rows:
