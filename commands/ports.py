@@ -138,6 +138,16 @@ class TournamentRepository(Protocol):
         """Write what changed since the state was loaded or added."""
         ...
 
+    def known_deadline(self, state: TournamentState) -> tuple[datetime | None] | None:
+        """Return when the next action of `state`, as loaded, falls due, if remembered
+        from the command that saved it: `(when,)`, `(None,)` when nothing waits, or
+        None when it is not known (then sweep to find out)."""
+        ...
+
+    def remember_deadline(self, state: TournamentState, deadline: datetime | None) -> None:
+        """Remember the next deadline of `state` as just saved, for the next command."""
+        ...
+
     async def of_player(self, player_id: int) -> builtins.list[int]:
         """Return the ids of the tournaments the player has an entry in."""
         ...

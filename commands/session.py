@@ -127,7 +127,7 @@ class Session:
                 if self.writes:
                     # Catch up first: a command acts on the state as of now. A look-up
                     # shows the stored state; the scheduler applies what is due.
-                    self.events.extend(due.sweep(state, self.now))
+                    self.events.extend(catch_up(self.uow, state, self.now))
                     self._own_from = len(self.events)
             self._tournament = state
         return self._tournament
@@ -238,6 +238,7 @@ class Session:
         self.notices = said + self.notices
         await self.uow.tournaments.save(state)
         self.deadline = due.next_deadline(state)
+        self.uow.tournaments.remember_deadline(state, self.deadline)
         await self._record_sanctions(state)
 
     def _log_rows(self, state: TournamentState | None) -> list[dict[str, Any]]:
@@ -302,3 +303,12 @@ class Session:
             self.answer, self.says_more = out.answer, out.says_more
         ids = await self.uow.outbox.add_many(out.rows)
         self.held = [i for i, m in zip(ids, out.rows, strict=True) if m["held_until"]]
+
+
+def catch_up(uow: UnitOfWork, state: TournamentState, now: datetime) -> list[Event]:
+    """Apply what fell due by `now` (`due.sweep`), unless the command that saved the
+    state worked out that nothing falls due before a later time."""
+    known = uow.tournaments.known_deadline(state)
+    if known is not None and (known[0] is None or known[0] > now):
+        return []
+    return due.sweep(state, now)

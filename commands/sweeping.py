@@ -33,6 +33,14 @@ async def sweep_due(
     for tournament_id, club_id in unfinished:
         async with uow_factory() as uow:
             state = await uow.tournaments.get(tournament_id, for_update=True)
+            known = uow.tournaments.known_deadline(state)
+            if known is not None and (known[0] is None or known[0] > now):
+                # The command that saved it found nothing due before then: no load of
+                # its club, no save, no sweep (a thousand clubs wake the scheduler).
+                await uow.commit()
+                if known[0] is not None:
+                    deadlines.append(known[0])
+                continue
             events = due.sweep(state, now)
             session = Session(
                 uow=uow,

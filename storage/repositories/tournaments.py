@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -437,6 +438,18 @@ class SqlTournamentRepository(SqlRepository):
             self._taken.add(state.id)
             self._states_out[state.id] = state
         self.last_save = stats
+
+    def known_deadline(self, state: TournamentState) -> tuple[datetime | None] | None:
+        """Return the deadline remembered with the rows `state` was loaded as (cached
+        states keep it from the command that saved them), or None."""
+        rows = self._loaded.get(state.id)
+        return None if rows is None else rows.deadline
+
+    def remember_deadline(self, state: TournamentState, deadline: datetime | None) -> None:
+        """Keep `deadline` with the rows just saved: it goes into the cache with them."""
+        rows = self._loaded.get(state.id)
+        if rows is not None:
+            rows.deadline = (deadline,)
 
     async def _stored_rows(self, tournament_id: int) -> codec.Rows:
         # A state loaded in another unit of work: compare with what is stored now.
