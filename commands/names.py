@@ -92,54 +92,20 @@ def shorten(name: str, limit: int) -> str:
 
 
 @cache
-def _sequences() -> dict[str, str]:
-    """Map a letter that reads as several ("m" as "rn", "æ" as "ae") to them, as UTS #39's
-    skeleton does, so "Amold" and "Arnold" meet."""
-    prototypes = _prototypes()
-
-    def shape(text: str) -> str:  # each character as skeleton() maps it
-        return "".join(prototypes.get(c, c) for c in text.casefold())
-
-    found: dict[str, str] = {}
-    for char, glyphs in _table().items():
-        for glyph in glyphs:
-            for one, many in ((char, glyph["c"]), (glyph["c"], char)):
-                if len(one) == 1 and len(many) > 1 and many.isascii() and many.isalpha():
-                    key, value = shape(one), shape(many)
-                    found[key] = min(found.get(key, value), value)  # one, whatever the order
-    return found
-
-
-@cache
-def _table() -> dict[str, list[dict[str, str]]]:
-    table: dict[str, list[dict[str, str]]] = json.loads(
-        resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
-    )
+def _skeletons() -> dict[str, dict[str, str]]:
+    """Return the look-alike table (commands/look_alikes.py builds it from the confusables
+    table: reading that one took ~60 ms at a process's first new player)."""
+    text = resources.files("commands").joinpath("skeletons.json").read_text("utf-8")
+    table: dict[str, dict[str, str]] = json.loads(text)
     return table
 
 
-@cache
 def _prototypes() -> dict[str, str]:
-    """Map each confusable character to its class's prototype (union-find, once)."""
-    data = _table()
-    parent: dict[str, str] = {}
+    """Map each confusable character to its look-alike class's prototype."""
+    return _skeletons()["prototypes"]
 
-    def find(char: str) -> str:
-        root = char
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while parent.get(char, char) != root:
-            parent[char], char = root, parent[char]
-        return root
 
-    for char, glyphs in data.items():
-        for glyph in glyphs:
-            other = "".join(c for c in glyph["c"] if unicodedata.category(c) != "Cf")
-            if len(char) != 1 or len(other) != 1:
-                continue  # multi-character look-alikes ("rn" for "m"): see _sequences
-            a, b = find(char), find(other)
-            if a != b:
-                # The smaller code point wins, so ASCII letters are the prototypes.
-                low, high = sorted((a, b))
-                parent[high] = low
-    return {char: find(char) for char in list(parent)}
+def _sequences() -> dict[str, str]:
+    """Map a letter that reads as several ("m" as "rn", "æ" as "ae") to them, as UTS #39's
+    skeleton does, so "Amold" and "Arnold" meet."""
+    return _skeletons()["sequences"]
