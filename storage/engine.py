@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import DisconnectionError
 
 from storage import sqlite_driver
 
@@ -69,15 +71,42 @@ def make_engine(url: str | URL, **options: Any) -> Database:
     target = async_url(url)
     if target.get_backend_name() == "sqlite":
         # One connection: units of work queue for it in the event loop (sqlite_driver).
-        engine = sqlite_driver.sqlite_engine(target, **options)
-        _tune_sqlite(engine)
-        return engine
+        lite = sqlite_driver.sqlite_engine(target, **options)
+        _tune_sqlite(lite)
+        return lite
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    options.setdefault("pool_pre_ping", True)
     options.setdefault("pool_size", 10)
     options.setdefault("max_overflow", 10)
-    return create_async_engine(target, **options)
+    engine = create_async_engine(target, **options)
+    if not options.get("pool_pre_ping"):
+        _ping_when_idle(engine)
+    return engine
+
+
+# A connection given back moments ago is alive: pinging it before every unit of work
+# (pool_pre_ping) cost a round trip of the ~12 of a /report (issue 17). One idle longer
+# than this (PostgreSQL may have restarted meanwhile) is pinged first, and replaced if dead.
+IDLE_PING_AFTER = 5.0  # seconds
+
+
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    dialect = engine.dialect
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")
+        if idle_since is not None and time.monotonic() - idle_since < IDLE_PING_AFTER:
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            # The pool throws this connection away and checks out another (three tries).
+            raise DisconnectionError("the connection was closed while idle") from error
 
 
 def _tune_sqlite(engine: sqlite_driver.SQLiteEngine) -> None:
