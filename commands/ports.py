@@ -130,8 +130,9 @@ class TournamentRepository(Protocol):
         ...
 
     async def by_name(self, club_id: int, name: str) -> TournamentState | None: ...
-    async def list(self, club_id: int) -> builtins.list[Listed]:
-        """Return every tournament of the club as a typed row, by start."""
+    async def list(self, club_id: int, *, for_update: bool = False) -> builtins.list[Listed]:
+        """Return every tournament of the club as a typed row, by start; `for_update`
+        locks them until commit."""
         ...
 
     async def save(self, state: TournamentState) -> None:

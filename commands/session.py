@@ -134,7 +134,7 @@ class Session:
 
     async def _meant(self) -> int | None:
         """Return the tournament a command means without naming one, or ask which."""
-        listed = await self.uow.tournaments.list(self.club.id)
+        listed = await self.uow.tournaments.list(self.club.id, for_update=self.writes)
         found = calendar.meant(listed, self.now, self.club.timezone)
         if found.chosen is not None:
             return found.chosen.id

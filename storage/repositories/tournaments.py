@@ -31,10 +31,17 @@ _HEAD_LOCKED = _HEAD.with_for_update()
 _BY_ID = select(t.tournaments).where(t.tournaments.c.id == _TID)
 _BY_ID_LOCKED = _BY_ID.with_for_update()
 _LISTED = (
-    select(t.tournaments.c.id, t.tournaments.c.name, t.tournaments.c.start, t.tournaments.c.status)
+    select(
+        t.tournaments.c.id,
+        t.tournaments.c.name,
+        t.tournaments.c.start,
+        t.tournaments.c.status,
+        t.tournaments.c.version,
+    )
     .where(t.tournaments.c.club_id == bindparam("club_id"))
     .order_by(t.tournaments.c.start, t.tournaments.c.id)
 )
+_LISTED_LOCKED = _LISTED.with_for_update()
 # A save's version check and bump; the columns that changed are bound at execution.
 _BUMP = (
     update(t.tournaments)
@@ -135,6 +142,8 @@ class SqlTournamentRepository(SqlRepository):
         self._cache = cache
         self._serialised = serialised  # every transaction holds the database (SQLite)
         self._taken: set[int] = set()  # cached states handed out in this unit of work
+        # Versions read by `list` in this transaction (locked, or SQLite's serialised).
+        self._versions: dict[int, int] = {}
         self._states_out: dict[int, TournamentState] = {}
         # Of those, the ones taken for update, with the rows they were loaded as.
         self._for_update: dict[int, codec.Rows] = {}
@@ -143,6 +152,7 @@ class SqlTournamentRepository(SqlRepository):
         """Drop the remembered rows (after a rollback): the next save compares with the
         database; states this unit of work may have changed leave the cache."""
         self._loaded.clear()
+        self._versions.clear()
         if self._cache is not None:
             # Kept only if taken for update (a command's, refused: its session goes with
             # it) and unchanged. A reader holds a copy: what it loaded without committing
@@ -158,6 +168,7 @@ class SqlTournamentRepository(SqlRepository):
 
     def committed(self) -> None:
         """Keep the states this unit of work saved, at their new versions."""
+        self._versions.clear()
         if self._cache is None:
             return
         for tournament_id in self._taken:
@@ -198,6 +209,12 @@ class SqlTournamentRepository(SqlRepository):
 
     async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
+        version = self._versions.get(tournament_id)
+        if version is not None and self._cache is not None:
+            hit = self._cache.take(tournament_id, version)
+            if hit is not None:
+                self._loaded[tournament_id] = hit[1]
+                return self._hand_out(*hit, for_update)
         asked = {"tournament_id": tournament_id}
         query = _BY_ID_LOCKED if for_update else _BY_ID  # built once, locked already
         head = (_HEAD_LOCKED if for_update else _HEAD, asked)
@@ -313,10 +330,16 @@ class SqlTournamentRepository(SqlRepository):
         tournament_id = (await (await self._conn()).execute(query)).scalar_one_or_none()
         return None if tournament_id is None else await self.get(tournament_id)
 
-    async def list(self, club_id: int) -> builtins.list[Listed]:
-        """Return every tournament of the club as a typed row, by start."""
-        result = await (await self._conn()).execute(_LISTED, {"club_id": club_id})
-        return [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in result]
+    async def list(self, club_id: int, *, for_update: bool = False) -> builtins.list[Listed]:
+        """Return every tournament of the club as a typed row, by start; `for_update`
+        locks them until commit (PostgreSQL), as a command that writes lists them."""
+        query = _LISTED_LOCKED if for_update else _LISTED
+        rows = (await (await self._conn()).execute(query, {"club_id": club_id})).all()
+        if self._cache is not None and (for_update or self._serialised):
+            # The versions stand until this transaction ends or saves one: a `get` of
+            # one of them needs no version query of its own.
+            self._versions.update((r.id, r.version) for r in rows)
+        return [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in rows]
 
     async def of_player(self, player_id: int) -> builtins.list[int]:
         """Return the ids of the tournaments `player_id` has an entry in, oldest first."""
@@ -422,6 +445,7 @@ class SqlTournamentRepository(SqlRepository):
         if not head and not any(new or changed or gone for _, new, changed, gone in plans):
             self.last_save = stats
             return
+        self._versions.pop(state.id, None)  # about to change
         # The version check comes first: it takes the row lock on PostgreSQL, and a
         # concurrent writer who saved since our load makes this save fail, not vanish.
         bump = {"b_id": state.id, "b_version": before.version, **head}

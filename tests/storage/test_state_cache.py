@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
@@ -145,3 +148,43 @@ async def test_a_look_up_between_two_commands_costs_the_next_one_no_load(
         again = await uow.tournaments.get(tournament_id, for_update=True)
         assert again is cached
         assert again.matches[number].white_score == 0
+
+
+async def test_a_version_listed_in_the_transaction_spares_the_version_query(
+    engine: AsyncEngine,
+) -> None:
+    """A writing command lists its club's tournaments (locked) and then takes the one it
+    means: the listed version finds the cached state. Once saved, the listed version is
+    stale: taking the state again still gives this unit of work's own, saved again."""
+    factory = unit_of_work_factory(engine)
+    club_id = await club_with_players(factory, 12)
+    async with factory() as uow:
+        tournament_id = (await uow.tournaments.add(club_id, midway(12), {})).id
+        await uow.commit()
+    async with factory() as uow:
+        cached = await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    seen: list[str] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args[2])
+
+    async with factory() as uow:
+        event.listen(engine.sync_engine, "before_cursor_execute", record)
+        try:
+            await uow.tournaments.list(club_id, for_update=True)
+            state = await uow.tournaments.get(tournament_id, for_update=True)
+        finally:
+            event.remove(engine.sync_engine, "before_cursor_execute", record)
+        assert state is cached
+        assert [s for s in seen if "FROM tournaments" in s] == [seen[-1]]  # the list only
+        number = open_matches(state)[0]
+        state.matches[number].white_score = 1
+        await uow.tournaments.save(state)
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        again.matches[number].white_score = 2
+        await uow.tournaments.save(again)
+        await uow.commit()
+    async with factory(read_only=True) as uow:
+        stored = await uow.tournaments.get(tournament_id)
+        assert stored.matches[number].white_score == 2
