@@ -24,6 +24,8 @@ SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=10000",
     "PRAGMA synchronous=NORMAL",
+    # The log is copied back in a worker thread, not in a command's commit (sqlite_driver).
+    "PRAGMA wal_autocheckpoint=0",
 )
 
 # An execution option: this connection's transactions only read (see `reader`).

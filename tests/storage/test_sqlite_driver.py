@@ -1,5 +1,6 @@
 """SQLite's one connection goes to one holder at a time; the others wait in the event loop,
-and a waiter that gives up (a cancelled command) never keeps it from the next one."""
+and a waiter that gives up (a cancelled command) never keeps it from the next one. The
+write-ahead log is copied back to the database file off the commit path."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from storage.engine import make_engine
-from storage.sqlite_driver import SQLiteConnection, SQLiteEngine
+from storage.sqlite_driver import CHECKPOINT_EVERY, SQLiteConnection, SQLiteEngine
 
 
 def _engine(tmp_path: Path) -> SQLiteEngine:
@@ -74,4 +75,29 @@ async def test_the_read_only_twin_shares_the_one_connection(tmp_path: Path) -> N
     assert not reading.done()
     await first.close()
     await (await reading).close()
+    await engine.dispose()
+
+
+async def test_the_log_is_copied_back_in_the_background_every_hundred_commits(
+    tmp_path: Path,
+) -> None:
+    engine = _engine(tmp_path)
+    async with engine.begin() as conn:
+        await conn.execute(text("create table t (a text)"))
+        # Never in a command's commit: SQLite's own checkpoint is off.
+        assert (await conn.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
+    database = tmp_path / "gate.db"
+    before = database.stat().st_size
+    for _ in range(CHECKPOINT_EVERY - 2):  # the create was the first commit
+        async with engine.begin() as conn:
+            await conn.execute(text("insert into t values (:a)"), {"a": "x" * 2000})
+    await asyncio.sleep(0.05)
+    assert database.stat().st_size == before  # all of it still in the log
+    async with engine.begin() as conn:
+        await conn.execute(text("insert into t values ('last')"))
+    for _ in range(200):
+        if database.stat().st_size > before:
+            break
+        await asyncio.sleep(0.01)
+    assert database.stat().st_size > before + 100 * 2000
     await engine.dispose()
