@@ -21,7 +21,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Mapping
 from types import TracebackType
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from sqlalchemy import create_engine, pool
 from sqlalchemy.dialects import registry
@@ -184,7 +184,23 @@ class SQLiteEngine:
         self.sync_engine.dispose()
 
 
-class SQLiteConnection:
+class _Startable:
+    """Started when awaited or entered, as SQLAlchemy's asyncio objects are."""
+
+    async def start(self) -> Self:
+        raise NotImplementedError
+
+    def started(self) -> bool:
+        raise NotImplementedError
+
+    def __await__(self) -> Generator[Any, None, Self]:
+        return self.start().__await__()
+
+    async def __aenter__(self) -> Self:
+        return self if self.started() else await self.start()
+
+
+class SQLiteConnection(_Startable):
     """One synchronous connection, held from `start` until `close`."""
 
     def __init__(self, engine: SQLiteEngine) -> None:
@@ -211,11 +227,8 @@ class SQLiteConnection:
             raise
         return self
 
-    def __await__(self) -> Generator[Any, None, SQLiteConnection]:
-        return self.start().__await__()
-
-    async def __aenter__(self) -> SQLiteConnection:
-        return self if self._sync is not None else await self.start()
+    def started(self) -> bool:
+        return self._sync is not None
 
     async def __aexit__(
         self,
@@ -278,7 +291,7 @@ class SQLiteConnection:
         self.sync_connection.rollback()
 
 
-class SQLiteTransaction:
+class SQLiteTransaction(_Startable):
     """A connection's transaction, begun when awaited or entered."""
 
     def __init__(self, conn: SQLiteConnection) -> None:
@@ -289,11 +302,8 @@ class SQLiteTransaction:
         self._tx = self._conn.sync_connection.begin()
         return self
 
-    def __await__(self) -> Generator[Any, None, SQLiteTransaction]:
-        return self.start().__await__()
-
-    async def __aenter__(self) -> SQLiteTransaction:
-        return self if self._tx is not None else await self.start()
+    def started(self) -> bool:
+        return self._tx is not None
 
     async def __aexit__(
         self,
