@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tournament.club import Club
 
 # Each command imports what it uses when it runs (issue 17: `export` needs neither the
-# chat platforms, the pictures, the console nor `rich`; the settings need pydantic).
+# chat platforms, the pictures, the console nor `rich`).
 
 DEMO_PICTURES = "clubtd-demo-pictures"
 
@@ -55,17 +55,12 @@ class ExportFormat(StrEnum):
 
 def settings() -> Settings:
     """Read the settings: the one place the environment and `.env` are read."""
-    from pydantic import ValidationError
-
-    from bot.settings import Settings
+    from bot.settings import Settings, SettingsError
 
     try:
         return Settings()
-    except ValidationError as error:
-        lines = [
-            f"  CLUBTD_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
-            for e in error.errors()
-        ]
+    except SettingsError as error:
+        lines = [f"  {name}: {message}" for name, message in error.problems]
         typer.echo("clubtd: invalid settings:\n" + "\n".join(lines), err=True)
         raise typer.Exit(2) from None
 

@@ -73,4 +73,6 @@ def test_export_loads_no_platform_pictures_console_or_migration_tool(
     # Nor the scheduler, nor the command layer's replies and announcements, nor the
     # pydantic models of SQLModel tables: an export reads the database and writes JSON.
     assert unwanted(modules, ("apscheduler", "sqlmodel")) == set()
+    # The settings are read with the standard library (pydantic-settings: ~70 ms).
+    assert unwanted(modules, ("pydantic_settings", "dotenv")) == set()
     assert not {"commands.session", "commands.announce", "bot.scheduler"} & modules

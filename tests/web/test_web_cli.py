@@ -12,13 +12,12 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from bot.bootstrap import App, command_config
 from bot.cli import app
 from bot.runner import serve
-from bot.settings import Settings, listen_address, web_base
+from bot.settings import Settings, SettingsError, listen_address, web_base
 from tests.bot.conftest import Clubtd
 
 
@@ -47,7 +46,7 @@ def test_bad_web_settings_are_refused_with_an_example(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
     monkeypatch.setenv(name, value)
-    with pytest.raises(ValidationError, match=r"e\.g\."):
+    with pytest.raises(SettingsError, match=r"e\.g\."):
         Settings()
 
 
