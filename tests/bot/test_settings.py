@@ -124,12 +124,10 @@ def test_every_wrong_setting_is_named_with_its_variable(monkeypatch: pytest.Monk
 
 
 def test_the_command_line_refuses_wrong_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from typer.testing import CliRunner
-
-    from bot.cli import app
+    from tests.bot.conftest import invoke
 
     monkeypatch.setenv("CLUBTD_LANGUAGE", "xx")
-    result = CliRunner().invoke(app, ["export", "--format", "json"])
+    result = invoke("export", "--format", "json")
     assert result.exit_code == 2
     assert "invalid settings:\n  CLUBTD_LANGUAGE: unknown language 'xx'" in result.stderr
 
