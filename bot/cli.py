@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import sys
@@ -59,6 +60,15 @@ def settings() -> Settings:
         raise fail("clubtd: invalid settings:\n" + "\n".join(lines)) from None
 
 
+def collect_from_now_on() -> None:
+    """Turn the garbage collector back on once a command has started, if `main` turned
+    it off, with what start-up made frozen: a long-running command needs it, and it
+    then only walks what the command makes."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def with_app(
     db: str | None, work: Callable[[App], Awaitable[int]], *, clock: Clock | None = None
 ) -> int:
@@ -69,6 +79,7 @@ def with_app(
 
     async def main() -> int:
         built = await build(config, clock=clock or RealClock(), database_url=db)
+        collect_from_now_on()
         try:
             return await work(built)
         finally:
@@ -82,7 +93,9 @@ def demo(pictures: Path | None) -> int:
     from bot.demo.night import run_demo
 
     folder = pictures if pictures is not None else Path.cwd() / DEMO_PICTURES
-    return asyncio.run(run_demo(settings(), Path.cwd(), pictures=folder))
+    config = settings()
+    collect_from_now_on()
+    return asyncio.run(run_demo(config, Path.cwd(), pictures=folder))
 
 
 def run() -> int:
@@ -90,7 +103,9 @@ def run() -> int:
     from bot.runner import serve
 
     logging.getLogger("clubtd").setLevel(logging.INFO)
-    return serve(settings())
+    config = settings()
+    collect_from_now_on()
+    return serve(config)
 
 
 def console(
@@ -439,10 +454,17 @@ def run_command_line(args: Sequence[str]) -> int:
 
 def main() -> NoReturn:
     """Run the `clubtd` command line and exit with its status."""
+    # Start-up imports and builds ~100,000 objects that all live until the exit, and no
+    # garbage: collecting while it runs cost ~20% of a short command's start-up, and the
+    # collection at exit walked them all again (~100 ms). Off until the command starts
+    # (collect_from_now_on), and everything frozen out of the last one's sight.
+    gc.disable()
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    sys.exit(run_command_line(sys.argv[1:]))
+    status = run_command_line(sys.argv[1:])
+    gc.freeze()
+    sys.exit(status)
 
 
 if __name__ == "__main__":

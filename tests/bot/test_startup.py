@@ -6,12 +6,15 @@ pictures or the migration tool it does not use pays for them on every call.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from bot.bootstrap import App
+from bot.cli import with_app
 from tests.bot.conftest import Clubtd, Script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,3 +82,21 @@ def test_export_loads_no_platform_pictures_console_or_migration_tool(
     # On SQLite, neither the PostgreSQL dialect nor the rules that change a tournament.
     assert not {"sqlalchemy.dialects.postgresql", "tournament.progress"} & modules
     assert not {"commands.session", "commands.announce", "bot.scheduler"} & modules
+
+
+def test_a_command_works_with_the_collector_on_and_its_start_up_frozen(tmp_path: Path) -> None:
+    """`main` turns the collector off for start-up: the work (a console, the pages) must
+    not run without it, nor make it walk what start-up made."""
+    seen: list[tuple[bool, bool]] = []
+
+    async def work(built: App) -> int:
+        seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+        return 0
+
+    gc.disable()
+    try:
+        assert with_app(f"sqlite:///{tmp_path / 'club.db'}", work) == 0
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert seen == [(True, True)]
