@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.clock import Clock
 from bot.settings import DEFAULT_WEB_LISTEN, Settings, listen_address, web_base
 from commands.config import CommandConfig
@@ -22,6 +20,8 @@ from storage.outbox import OutboxStore
 from storage.unit_of_work import SqlUnitOfWorkFactory, unit_of_work_factory
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
     from bot.scheduler import Scheduler
     from bot.web.server import WebServer
 

@@ -8,9 +8,13 @@ there `acquire()` is always True.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 # 'clubtd' in ASCII: one fixed key, so every process of one database competes for it.
 SCHEDULER_LOCK_KEY = 0x636C_7562_7464

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import make_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Serialises concurrent upgraders on PostgreSQL (a key of its own, not the scheduler's).

@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
 from storage.engine import reader
 from storage.repositories.base import NotFound, SqlRepository
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 PENDING = "pending"
 SENT = "sent"

@@ -16,9 +16,7 @@ until commit.
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Protocol, Self
-
-from sqlalchemy.ext.asyncio import AsyncEngine
+from typing import TYPE_CHECKING, Protocol, Self
 
 from storage.engine import is_sqlite, reader
 from storage.housekeeping import SqlButtonTokens, SqlHousekeeping
@@ -35,6 +33,9 @@ from storage.repositories.players import SqlPlayerRepository
 from storage.repositories.roster import RosterCache, RosterView
 from storage.repositories.tournaments import SqlTournamentRepository, StateCache
 from storage.transaction import Transaction
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 
 class SqlUnitOfWork:

@@ -6,10 +6,9 @@ import builtins
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Select, Table, Update, bindparam, case, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import tables as t
 from storage.repositories import codec
@@ -19,6 +18,9 @@ from tournament.calendar import Listed
 from tournament.model import TournamentStatus
 from tournament.ranking import TournamentRecord
 from tournament.state import TournamentState
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 _IN_PLAY = (TournamentStatus.GROUPS.value, TournamentStatus.KNOCKOUT.value)
 
