@@ -8,7 +8,6 @@ texts and exit statuses (2 for a usage error) are those it had.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import json
 import logging
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from tournament.club import Club
 
 # Each command imports what it uses when it runs (issue 17: `export` needs neither the
-# chat platforms, the pictures, the console nor `rich`).
+# chat platforms, the pictures, the console nor `rich`; `--help` not even asyncio).
 
 DEMO_PICTURES = "clubtd-demo-pictures"
 DB_HELP = "Database URL (default: the CLUBTD_DATABASE_URL setting, sqlite:///clubtd.db)."
@@ -73,6 +72,8 @@ def with_app(
     db: str | None, work: Callable[[App], Awaitable[int]], *, clock: Clock | None = None
 ) -> int:
     """Build the app for `db`, run `work`, close the app; return its exit status."""
+    import asyncio
+
     from bot.bootstrap import build
 
     config = settings()
@@ -90,6 +91,8 @@ def with_app(
 
 def demo(pictures: Path | None) -> int:
     """Run a complete simulated club night in the console, on SQLite (clubtd-demo.db)."""
+    import asyncio
+
     from bot.demo.night import run_demo
 
     folder = pictures if pictures is not None else Path.cwd() / DEMO_PICTURES
@@ -116,6 +119,8 @@ def console(
     pictures: Path | None,
 ) -> int:
     """Chat with the bot in the terminal, or replay a transcript with --script."""
+    import asyncio
+
     from bot.console import ConsoleBot, PlainOutput
     from bot.console_interactive import interactive
     from bot.transcript import run_script
@@ -173,6 +178,7 @@ def web(db: str | None, listen: str | None) -> int:
 
 
 async def _until_interrupted() -> None:
+    import asyncio
     import contextlib
     import signal
 

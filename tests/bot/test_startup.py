@@ -60,7 +60,7 @@ def unwanted(modules: set[str], names: tuple[str, ...]) -> set[str]:
 def test_importing_the_command_line_loads_no_platform_database_or_console() -> None:
     modules = imported()
     assert unwanted(modules, NEVER) == set()
-    assert not {"sqlalchemy", "bot.console", "bot.bootstrap", "pydantic"} & modules
+    assert not {"sqlalchemy", "bot.console", "bot.bootstrap", "pydantic", "asyncio"} & modules
 
 
 def test_export_loads_no_platform_pictures_console_or_migration_tool(
