@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from bot.bootstrap import App
-from bot.cli import with_app
+from bot.cli_commands import with_app
 from tests.bot.conftest import Clubtd, Script
 
 ROOT = Path(__file__).resolve().parents[2]
