@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -166,21 +166,20 @@ class Settings:
     web_url: str | None = None
 
     def __init__(self, **values: Any) -> None:
-        unknown = set(values) - set(_READERS)
+        names = [setting.name for setting in fields(self)]
+        unknown = set(values) - set(names)
         if unknown:
             raise TypeError(f"Settings got unknown settings: {', '.join(sorted(unknown))}")
         environment = _environment()
         problems: list[tuple[str, str]] = []
-        for name, read in _READERS.items():
-            variable = f"CLUBTD_{name.upper()}"
+        for setting in fields(self):
+            name, variable = setting.name, f"CLUBTD_{setting.name.upper()}"
             if name in values:
                 given = values[name]
-            elif variable.lower() in environment:
-                given = environment[variable.lower()]
             else:
-                given = getattr(type(self), name)
+                given = environment.get(variable.lower(), setting.default)
             try:
-                object.__setattr__(self, name, read(given))
+                object.__setattr__(self, name, _READERS[name](given))
             except ValueError as error:
                 problems.append((variable, str(error)))
         if problems:
@@ -281,8 +280,8 @@ def _web_url(value: Any) -> str | None:
     return None if url is None else url.strip().rstrip("/")
 
 
-# How each setting is read from its text (or from the value given to Settings), in the
-# order of the fields; a ValueError's message says what is wrong and how to write it.
+# How each setting is read from its text (or from the value given to Settings); a
+# ValueError's message says what is wrong and how to write it.
 _READERS: dict[str, Callable[[Any], Any]] = {
     "database_url": _text,
     "discord_token": _token,
