@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -176,6 +177,11 @@ def run_command_line(args: Sequence[str]) -> int:
         return call(options)
     except Failed as failed:
         return failed.status
+    except KeyboardInterrupt:
+        return 130  # Ctrl+C: stopped on purpose, no traceback (the shells' 128 + SIGINT)
+    except EOFError:
+        print("\nAborted!", file=sys.stderr)
+        return 1
 
 
 def main() -> NoReturn:
@@ -188,7 +194,12 @@ def main() -> NoReturn:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    status = run_command_line(sys.argv[1:])
+    try:
+        status = run_command_line(sys.argv[1:])
+    except BrokenPipeError:
+        # `clubtd export | head`: the reader is gone; nothing more to say, on no stream.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
     gc.freeze()
     sys.exit(status)
 
