@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import envfile
-from commands.catalog import LANGUAGES
+from commands.languages import LANGUAGES
 
 PLATFORMS = ("telegram", "discord", "console")
 # What an account id looks like on each platform: a director entry that can never match

@@ -81,6 +81,7 @@ def test_export_loads_no_platform_pictures_console_or_migration_tool(
     assert unwanted(modules, ("pydantic_settings", "dotenv", "pydantic", "typer")) == set()
     # On SQLite, neither the PostgreSQL dialect nor the rules that change a tournament.
     assert not {"sqlalchemy.dialects.postgresql", "tournament.progress"} & modules
+    assert "commands.catalog" not in modules  # ~2,900 lines of messages it never shows
     assert not {"commands.session", "commands.announce", "bot.scheduler"} & modules
 
 
