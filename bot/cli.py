@@ -1,9 +1,10 @@
 """The `clubtd` command line (INTERFACE §2): its commands, options and help.
 
 Parsed with argparse: typer cost ~90 ms of every call (it loads pydantic to coerce
-each option), a third of the start-up issue 17 allows; the commands, options, help
-texts and exit statuses (2 for a usage error) are those it had. What the commands
-do is in bot.cli_commands.
+each option), a third of the start-up issue 17 allows. The commands, options, help
+texts and exit statuses (0 for --help, 2 for a usage error, 130 for Ctrl+C) are those
+typer gave; the help is laid out as argparse does, without typer's boxes. What the
+commands do is in bot.cli_commands.
 """
 
 from __future__ import annotations
