@@ -1,16 +1,20 @@
-"""Settings from the environment or `.env` (INTERFACE §5); read once, by the CLI."""
+"""Settings from the environment or `.env` (INTERFACE §5); read once, by the CLI.
+
+Standard library only: pydantic-settings cost about 70 ms of every `clubtd` call (issue 17).
+"""
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
-from typing import Annotated, Any
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BeforeValidator, SecretStr, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-
-from commands.catalog import LANGUAGES
+from bot import envfile
+from commands.languages import LANGUAGES
 
 PLATFORMS = ("telegram", "discord", "console")
 # What an account id looks like on each platform: a director entry that can never match
@@ -87,21 +91,56 @@ def parse_directors(value: Any) -> Directors:
     return frozenset(found)
 
 
+class SecretStr:
+    """A token or secret: its text only through `get_secret_value`, never in a repr."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    def get_secret_value(self) -> str:
+        """Return the secret itself."""
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"SecretStr('{self}')"
+
+    def __str__(self) -> str:
+        return "**********" if self._text else ""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SecretStr) and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+
 def secret_text(value: Any) -> str | None:
-    """Return a setting that may be a pydantic SecretStr as plain text (None if blank):
-    what an adapter reads its token and webhook secret with."""
+    """Return a setting that may be a SecretStr as plain text (None if blank): what an
+    adapter reads its token and webhook secret with."""
     if value is None:
         return None
     text = value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
     return text.strip() or None
 
 
-class Settings(BaseSettings):
-    """Everything the bot reads from its environment; nothing else reads it."""
+class SettingsError(ValueError):
+    """Settings that cannot be used: one line per setting, naming its variable."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="CLUBTD_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
-    )
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(f"{name}: {message}" for name, message in problems))
+
+
+@dataclass(frozen=True, init=False)
+class Settings:
+    """Everything the bot reads from its environment; nothing else reads it.
+
+    `Settings(**values)` takes each setting from `values`, else the environment variable
+    `CLUBTD_<NAME>` (any case), else the `.env` file of the working directory, else its
+    default; it raises SettingsError naming every setting that is wrong.
+    """
 
     database_url: str = "sqlite:///clubtd.db"
     discord_token: SecretStr | None = None
@@ -110,7 +149,7 @@ class Settings(BaseSettings):
     # Members with this role (its numeric id) are directors, besides Manage Server.
     discord_director_role: str | None = None
     # A range of shards for this process (`0-1/4`); unset: all of them, as Discord advises.
-    discord_shards: Annotated[Shards | None, NoDecode, BeforeValidator(parse_shards)] = None
+    discord_shards: Shards | None = None
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
     # Webhook mode instead of polling when a public URL is set (Telegram posts updates).
@@ -118,8 +157,7 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = None
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
-    # NoDecode: the environment holds "telegram:123,discord:456", not JSON.
-    directors: Annotated[Directors, NoDecode, BeforeValidator(parse_directors)] = frozenset()
+    directors: Directors = frozenset()
     timezone: str = "UTC"
     language: str = "en"
     # The public pages (INTERFACE §6): where `clubtd run` serves them, and the public
@@ -127,61 +165,141 @@ class Settings(BaseSettings):
     web_listen: str | None = None
     web_url: str | None = None
 
-    @field_validator("web_listen", "web_url", mode="before")
-    @classmethod
-    def _blank_web_is_unset(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+    def __init__(self, **values: Any) -> None:
+        names = [setting.name for setting in fields(self)]
+        unknown = set(values) - set(names)
+        if unknown:
+            raise TypeError(f"Settings got unknown settings: {', '.join(sorted(unknown))}")
+        environment = _environment()
+        problems: list[tuple[str, str]] = []
+        for setting in fields(self):
+            name, variable = setting.name, f"CLUBTD_{setting.name.upper()}"
+            if name in values:
+                given = values[name]
+            else:
+                given = environment.get(variable.lower(), setting.default)
+            try:
+                object.__setattr__(self, name, _READERS[name](given))
+            except ValueError as error:
+                problems.append((variable, str(error)))
+        if problems:
+            raise SettingsError(problems)
 
-    @field_validator("web_listen")
-    @classmethod
-    def _listen_address(cls, value: str | None) -> str | None:
-        if value is not None:
-            listen_address(value)
+
+def _environment() -> dict[str, str]:
+    """Return the CLUBTD_ variables, names in lower case: the environment over `.env`."""
+    found = {
+        key.lower(): value
+        for key, value in envfile.read(Path(".env")).items()
+        if value is not None and key.lower().startswith("clubtd_")
+    }
+    found.update(
+        (key.lower(), value)
+        for key, value in os.environ.items()
+        if key.lower().startswith("clubtd_")
+    )
+    return found
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r}: give it as text")
+    return value
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _blank_is_unset(value: Any) -> str | None:
+    value = _optional_text(value)
+    return None if value is None or not value.strip() else value
+
+
+def _secret(value: Any) -> SecretStr | None:
+    if value is None or isinstance(value, SecretStr):
         return value
+    return SecretStr(_text(value))
 
-    @field_validator("web_url")
-    @classmethod
-    def _web_url(cls, value: str | None) -> str | None:
-        if value is not None and not re.match(r"https?://[^/\s]+", value.strip()):
-            raise ValueError(
-                f"{value!r}: give the pages' public address, e.g. https://club.example.org"
-            )
-        return None if value is None else value.strip().rstrip("/")
 
-    @field_validator("discord_director_role")
-    @classmethod
-    def _role_id(cls, value: str | None) -> str | None:
-        """A role is named by its id: a name (or a name that looks like an id) can be
-        given to a new role by anyone who may manage roles."""
-        if value is None or not value.strip():
-            return None
-        if not re.fullmatch(r"[0-9]{1,22}", value.strip()):
-            raise ValueError(
-                f"CLUBTD_DISCORD_DIRECTOR_ROLE must be a role id (digits, from Discord's "
-                f"'Copy Role ID'), not {value!r}: anyone who manages roles can copy a name"
-            )
-        return value.strip()
+def _token(value: Any) -> SecretStr | None:
+    """A blank token is no token: the adapter does not run."""
+    return _secret(value if isinstance(value, SecretStr) else _blank_is_unset(value))
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {value!r} (use an IANA name)") from None
+
+def _port(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
+    try:
+        return int(_text(value).strip())
+    except ValueError:
+        raise ValueError(f"{value!r}: give a port number, e.g. 8443") from None
 
-    @field_validator("language")
-    @classmethod
-    def _known_language(cls, value: str) -> str:
-        if value not in LANGUAGES:
-            raise ValueError(f"unknown language {value!r} (one of {', '.join(LANGUAGES)})")
-        return value
 
-    @field_validator("telegram_token", "discord_token", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+def _role_id(value: Any) -> str | None:
+    """A role is named by its id: a name (or a name that looks like an id) can be given
+    to a new role by anyone who may manage roles."""
+    role = _blank_is_unset(value)
+    if role is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,22}", role.strip()):
+        raise ValueError(
+            f"CLUBTD_DISCORD_DIRECTOR_ROLE must be a role id (digits, from Discord's "
+            f"'Copy Role ID'), not {role!r}: anyone who manages roles can copy a name"
+        )
+    return role.strip()
+
+
+def _known_zone(value: Any) -> str:
+    zone = _text(value)
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {zone!r} (use an IANA name)") from None
+    return zone
+
+
+def _known_language(value: Any) -> str:
+    language = _text(value)
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (one of {', '.join(LANGUAGES)})")
+    return language
+
+
+def _listen(value: Any) -> str | None:
+    listen = _blank_is_unset(value)
+    if listen is not None:
+        listen_address(listen)
+    return listen
+
+
+def _web_url(value: Any) -> str | None:
+    url = _blank_is_unset(value)
+    if url is not None and not re.match(r"https?://[^/\s]+", url.strip()):
+        raise ValueError(f"{url!r}: give the pages' public address, e.g. https://club.example.org")
+    return None if url is None else url.strip().rstrip("/")
+
+
+# How each setting is read from its text (or from the value given to Settings); a
+# ValueError's message says what is wrong and how to write it.
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "database_url": _text,
+    "discord_token": _token,
+    "discord_api_url": _optional_text,
+    "discord_director_role": _role_id,
+    "discord_shards": parse_shards,
+    "telegram_token": _token,
+    "telegram_api_url": _optional_text,
+    "telegram_webhook_url": _optional_text,
+    "telegram_webhook_secret": _secret,
+    "telegram_webhook_listen": _text,
+    "telegram_webhook_port": _port,
+    "directors": parse_directors,
+    "timezone": _known_zone,
+    "language": _known_language,
+    "web_listen": _listen,
+    "web_url": _web_url,
+}
 
 
 DEFAULT_WEB_LISTEN = "127.0.0.1:8080"

@@ -21,8 +21,8 @@ from tournament.club import Club
 from tournament.model import PlayerId
 from tournament.placements import shared_ranges
 from tournament.preset import GAME_PRESETS, load_preset
-from tournament.progress import standings_of
 from tournament.sanctions import Sanction
+from tournament.stages import standings_of
 from tournament.state import Match, TournamentState
 
 

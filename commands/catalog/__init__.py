@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from commands.catalog import en, es, pl, ro
+from commands.languages import LANGUAGES as LANGUAGES
 
 CATALOGS: dict[str, dict[str, str]] = {
     "en": en.MESSAGES,
@@ -10,7 +11,6 @@ CATALOGS: dict[str, dict[str, str]] = {
     "ro": ro.MESSAGES,
     "pl": pl.MESSAGES,
 }
-LANGUAGES: tuple[str, ...] = tuple(CATALOGS)
 
 
 def template(language: str, key: str) -> str:

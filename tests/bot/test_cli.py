@@ -164,3 +164,31 @@ def test_bad_settings_are_reported_not_raised(
     result = clubtd("export")
     assert result.exit_code == 2
     assert "CLUBTD_DIRECTORS" in result.stderr
+
+
+def test_ctrl_c_stops_a_command_quietly_with_status_130(
+    clubtd: Clubtd, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import cli
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "export", interrupted)
+    result = clubtd("export")
+    assert (result.exit_code, result.stdout, result.stderr) == (130, "", "")
+
+
+def test_usage_errors_and_help_exit_as_they_did(clubtd: Clubtd, tmp_path: Path) -> None:
+    assert clubtd("export", "--help").exit_code == 0
+    for args in (
+        (),
+        ("bogus",),
+        ("ranking",),
+        ("export", "--format", "xml"),
+        ("console", "--script", str(tmp_path / "missing.t")),
+        ("console", "--script", str(tmp_path)),
+    ):
+        result = clubtd(*args)
+        assert result.exit_code == 2, args
+        assert "usage: clubtd" in result.stderr, args

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from bot.bootstrap import command_config
-from bot.settings import Settings, parse_directors
+from bot.settings import Settings, SettingsError, parse_directors
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +57,7 @@ def test_empty_directors_is_nobody(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("value", ["123", "telegram:", "irc:55", "telegram:1,,discord"])
 def test_bad_directors_are_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("CLUBTD_DIRECTORS", value)
-    with pytest.raises(ValidationError, match="platform:id"):
+    with pytest.raises(SettingsError, match="platform:id"):
         Settings()
 
 
@@ -78,9 +77,65 @@ def test_tokens_are_secret_and_blank_means_unset(monkeypatch: pytest.MonkeyPatch
 
 def test_unknown_time_zone_or_language_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLUBTD_TIMEZONE", "Mars/Olympus")
-    with pytest.raises(ValidationError, match="time zone"):
+    with pytest.raises(SettingsError, match="time zone"):
         Settings()
     monkeypatch.setenv("CLUBTD_TIMEZONE", "UTC")
     monkeypatch.setenv("CLUBTD_LANGUAGE", "xx")
-    with pytest.raises(ValidationError, match="language"):
+    with pytest.raises(SettingsError, match="language"):
         Settings()
+
+
+def test_the_environment_wins_over_the_dotenv_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / ".env").write_text(
+        "# the club's settings\n"
+        "export CLUBTD_TIMEZONE='America/Caracas'  # quoted, with a comment\n"
+        'clubtd_language="es"\n'
+        "CLUBTD_DATABASE_URL=sqlite:///from-file.db\n"
+        "CLUBTD_UNKNOWN=ignored\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("CLUBTD_DATABASE_URL", "sqlite:///from-env.db")
+    settings = Settings()
+    assert settings.timezone == "America/Caracas"
+    assert settings.language == "es"  # names in any case, as pydantic-settings read them
+    assert settings.database_url == "sqlite:///from-env.db"
+
+
+def test_values_given_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLUBTD_DATABASE_URL", "sqlite:///from-env.db")
+    monkeypatch.setenv("CLUBTD_TELEGRAM_WEBHOOK_PORT", "9443")
+    settings = Settings(database_url="sqlite:///given.db")
+    assert settings.database_url == "sqlite:///given.db"
+    assert settings.telegram_webhook_port == 9443
+
+
+def test_every_wrong_setting_is_named_with_its_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLUBTD_TIMEZONE", "Mars/Olympus")
+    monkeypatch.setenv("CLUBTD_TELEGRAM_WEBHOOK_PORT", "port")
+    with pytest.raises(SettingsError) as raised:
+        Settings()
+    assert [name for name, _ in raised.value.problems] == [
+        "CLUBTD_TELEGRAM_WEBHOOK_PORT",
+        "CLUBTD_TIMEZONE",
+    ]
+    assert "CLUBTD_TIMEZONE: unknown time zone 'Mars/Olympus'" in str(raised.value)
+
+
+def test_the_command_line_refuses_wrong_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.bot.conftest import invoke
+
+    monkeypatch.setenv("CLUBTD_LANGUAGE", "xx")
+    result = invoke("export", "--format", "json")
+    assert result.exit_code == 2
+    assert "invalid settings:\n  CLUBTD_LANGUAGE: unknown language 'xx'" in result.stderr
+
+
+def test_secrets_stay_out_of_the_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLUBTD_DISCORD_TOKEN", "tok-3141")
+    monkeypatch.setenv("CLUBTD_TELEGRAM_WEBHOOK_SECRET", "hook-2718")
+    settings = Settings()
+    assert "3141" not in repr(settings) and "2718" not in str(settings)
+    assert settings.telegram_webhook_secret is not None
+    assert settings.telegram_webhook_secret.get_secret_value() == "hook-2718"

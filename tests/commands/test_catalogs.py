@@ -153,3 +153,7 @@ def test_a_link_the_bot_made_is_not_broken_by_markdown_escapes() -> None:
     # A link that is not one the bot could have made is escaped like any text.
     odd = Renderer("en", "UTC", "markdown").param(Link("javascript:alert(1)"))
     assert odd == "javascript:alert\\(1\\)"
+
+
+def test_every_language_has_a_catalog_and_every_catalog_a_language() -> None:
+    assert tuple(CATALOGS) == LANGUAGES

@@ -11,10 +11,9 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
 from sqlalchemy import select
 
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 from bot.telegram_adapter.formatting import MESSAGE_LIMIT, length, split_html
 from bot.telegram_adapter.pacing import Limits
 from bot.telegram_adapter.updates import Where
@@ -284,7 +283,7 @@ def test_finding_13_a_director_given_by_user_name_is_a_start_up_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("CLUBTD_DIRECTORS", "telegram:@ana")
-    with pytest.raises(ValidationError, match="numeric account id"):
+    with pytest.raises(SettingsError, match="numeric account id"):
         Settings()
     monkeypatch.setenv("CLUBTD_DIRECTORS", "telegram:12345,discord:987654321098765432")
     assert len(Settings().directors) == 2

@@ -17,13 +17,11 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from click.testing import Result
-from typer.testing import CliRunner
 
-from bot.cli import app
 from bot.web.server import PageStore, WebServer
 from storage.engine import make_engine
 from storage.unit_of_work import unit_of_work_factory
+from tests.bot.conftest import Result, invoke
 from tests.commands.chat import Chat
 from tests.web.browser import SCREENSHOTS, chromium_or_skip
 
@@ -35,7 +33,7 @@ OVERFLOWS = "document.documentElement.scrollWidth > window.innerWidth"
 
 
 def _cli(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+    return invoke(*args)
 
 
 @pytest.fixture(scope="module")

@@ -12,14 +12,11 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from pydantic import ValidationError
-from typer.testing import CliRunner
 
 from bot.bootstrap import App, command_config
-from bot.cli import app
 from bot.runner import serve
-from bot.settings import Settings, listen_address, web_base
-from tests.bot.conftest import Clubtd
+from bot.settings import Settings, SettingsError, listen_address, web_base
+from tests.bot.conftest import Clubtd, invoke
 
 
 def test_the_pages_are_off_by_default_and_links_use_the_listen_address() -> None:
@@ -47,7 +44,7 @@ def test_bad_web_settings_are_refused_with_an_example(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
     monkeypatch.setenv(name, value)
-    with pytest.raises(ValidationError, match=r"e\.g\."):
+    with pytest.raises(SettingsError, match=r"e\.g\."):
         Settings()
 
 
@@ -156,7 +153,7 @@ def test_clubtd_web_serves_the_clubs_pages_until_stopped(tmp_path: Path) -> None
     database = f"sqlite:///{tmp_path / 'w.db'}"
     setup = tmp_path / "s.t"
     setup.write_text('@club name:"HG"\n@director ana\nana: /club web:on\n', encoding="utf-8")
-    made = CliRunner().invoke(app, ["console", "--script", str(setup), "--db", database])
+    made = invoke("console", "--script", str(setup), "--db", database)
     assert made.exit_code == 0, made.stderr
     found = re.search(r"/c/[0-9a-f]{32}", made.stdout)
     assert found is not None
