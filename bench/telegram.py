@@ -6,7 +6,8 @@ sample is the time from a user's message reaching the emulator to the bot's repl
 being stored there. clubtd answers `/report` (a write: SQLite commit, outbox rows) and
 `/standings` (a read); the echo bot answers its text. Samples alternate between the
 bots, so both see the same machine. Prints p50/p99 and the clubtd/echo ratio beside
-issue 17's goal (/report p50 at most 2x, p99 at most 3x). Needs `npm ci --prefix tests/telegram/emulator`.
+issue 17's goal (/report p50 at most 2x, p99 at most 3x).
+Needs `npm ci --prefix tests/telegram/emulator`.
 Run: python -m bench.telegram [--players 48] [--samples 150]
 """
 
