@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy import Row, bindparam, func, insert, select, update
 
 from storage import tables as t
 from storage.engine import Database, reader
@@ -129,8 +129,7 @@ class SqlOutbox(SqlRepository):
                 query = insert(t.outbox).values(chunk).returning(t.outbox.c.id)
                 ids += sorted(int(i) for i in (await conn.execute(query)).scalars())
             return ids
-        query = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
-        return [int(i) for i in (await conn.execute(query, rows)).scalars()]
+        return [int(i) for i in (await conn.execute(_INSERT, rows)).scalars()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +163,69 @@ def _row(row: Row[Any]) -> OutboxRow:
     )
 
 
+# The sender's statements, built once: it runs them every round and for every message.
+_c = t.outbox.c
+_FREE = _c.leased_until.is_(None) | (_c.leased_until <= bindparam("now"))
+_EXPIRE = (
+    update(t.outbox)
+    .where(
+        _c.platform == bindparam("b_platform"),
+        _c.status == PENDING,
+        _c.expires_at.is_not(None),
+        _c.expires_at <= bindparam("now"),
+        _FREE,
+    )
+    .values(status=EXPIRED, last_attempt_at=bindparam("now"), leased_until=None)
+)
+_DUE = (
+    select(_c.id)
+    .where(
+        _c.platform == bindparam("b_platform"),
+        _c.status == PENDING,
+        _c.next_attempt_at <= bindparam("now"),
+        _FREE,
+    )
+    .order_by(_c.created_at, _c.id)
+    .limit(bindparam("limit"))
+    # Ignored by SQLite, whose BEGIN IMMEDIATE serialises claimers anyway.
+    .with_for_update(skip_locked=True)
+)
+_LEASE = (
+    update(t.outbox)
+    .where(_c.id.in_(bindparam("ids", expanding=True)))
+    # A sender has it: a command's late release must not free it (release()).
+    .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
+    .returning(*t.outbox.c)
+)
+_INSERT = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
+_SENT_VALUES = {
+    "status": SENT,
+    "sent_at": bindparam("at"),
+    "last_attempt_at": bindparam("at"),
+    "attempts": _c.attempts + 1,
+    "leased_until": None,
+}
+_ALL_SENT = (
+    update(t.outbox)
+    .where(_c.id.in_(bindparam("ids", expanding=True)))
+    .values(**_SENT_VALUES, last_error=None)
+)
+_SENT = (
+    update(t.outbox)
+    .where(_c.id == bindparam("row_id"))
+    .values(
+        **_SENT_VALUES,
+        platform_message_id=bindparam("message"),
+        last_error=bindparam("error"),
+    )
+)
+_RELEASE = (
+    update(t.outbox)
+    .where(_c.id == bindparam("row_id"), _c.status == PENDING, _c.last_attempt_at.is_(None))
+    .values(next_attempt_at=bindparam("at"), leased_until=None)
+)
+
+
 class OutboxStore:
     """The sender side of the outbox; every call is its own short transaction."""
 
@@ -178,40 +240,14 @@ class OutboxStore:
         A leased row goes to no other claimer until it is marked or `now` passes its
         lease (a sender that died mid-send: the row is tried again).
         """
-        c = t.outbox.c
-        free = (c.leased_until.is_(None)) | (c.leased_until <= now)
+        asked = {"b_platform": platform, "now": now}
         async with self._engine.begin() as conn:
-            await conn.execute(
-                update(t.outbox)
-                .where(
-                    c.platform == platform,
-                    c.status == PENDING,
-                    c.expires_at.is_not(None),
-                    c.expires_at <= now,
-                    free,
-                )
-                .values(status=EXPIRED, last_attempt_at=now, leased_until=None)
-            )
-            due = (
-                select(c.id)
-                .where(c.platform == platform, c.status == PENDING, c.next_attempt_at <= now)
-                .where(free)
-                .order_by(c.created_at, c.id)
-                .limit(limit)
-                # Ignored by SQLite, whose BEGIN IMMEDIATE serialises claimers anyway.
-                .with_for_update(skip_locked=True)
-            )
-            ids = list((await conn.execute(due)).scalars())
+            await conn.execute(_EXPIRE, asked)
+            ids = list((await conn.execute(_DUE, {**asked, "limit": limit})).scalars())
             if not ids:
                 return []
-            leased = (
-                update(t.outbox)
-                .where(c.id.in_(ids))
-                # A sender has it: a command's late release must not free it (release()).
-                .values(leased_until=now + self._lease, last_attempt_at=now)
-                .returning(*t.outbox.c)
-            )
-            rows = [_row(r) for r in await conn.execute(leased)]
+            leased = {"ids": ids, "until": now + self._lease, "now": now}
+            rows = [_row(r) for r in await conn.execute(_LEASE, leased)]
         rows.sort(key=lambda r: (r.created_at, r.id))
         return rows
 
@@ -225,36 +261,18 @@ class OutboxStore:
     ) -> None:
         """Record that a row went out (as `platform_message_id`, to edit it later);
         `error` notes what did not (a part the platform refused)."""
-        await self._mark(
-            row_id,
-            status=SENT,
-            sent_at=at,
-            last_attempt_at=at,
-            platform_message_id=platform_message_id,
-            attempts=t.outbox.c.attempts + 1,
-            leased_until=None,
-            last_error=error,
-        )
+        sent = {"row_id": row_id, "at": at, "message": platform_message_id, "error": error}
+        async with self._engine.begin() as conn:
+            if (await conn.execute(_SENT, sent)).rowcount != 1:
+                raise NotFound(f"outbox row {row_id}")
 
     async def mark_all_sent(self, row_ids: Sequence[int], *, at: datetime) -> None:
         """Record that these rows went out, in one transaction (the console prints a
         batch, then marks it); a row already marked or gone is left as it is."""
         if not row_ids:
             return
-        c = t.outbox.c
         async with self._engine.begin() as conn:
-            await conn.execute(
-                update(t.outbox)
-                .where(c.id.in_(list(row_ids)))
-                .values(
-                    status=SENT,
-                    sent_at=at,
-                    last_attempt_at=at,
-                    attempts=c.attempts + 1,
-                    leased_until=None,
-                    last_error=None,
-                )
-            )
+            await conn.execute(_ALL_SENT, {"ids": list(row_ids), "at": at})
 
     async def release(self, row_id: int, *, at: datetime) -> None:
         """Hand a held row to the sender now: the reply that carried it did not go out.
@@ -263,13 +281,8 @@ class OutboxStore:
         claimed it (`last_attempt_at` set), and clearing that sender's lease would let a
         second sender post it again.
         """
-        c = t.outbox.c
         async with self._engine.begin() as conn:
-            await conn.execute(
-                update(t.outbox)
-                .where(c.id == row_id, c.status == PENDING, c.last_attempt_at.is_(None))
-                .values(next_attempt_at=at, leased_until=None)
-            )
+            await conn.execute(_RELEASE, {"row_id": row_id, "at": at})
 
     async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Return the payloads of these rows."""

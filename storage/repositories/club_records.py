@@ -9,7 +9,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.sql.dml import Insert
 
 from storage import tables as t
@@ -50,13 +50,23 @@ def _sanction(row: Row[Any]) -> Sanction:
     )
 
 
+_META_GET = select(t.meta.c.value).where(t.meta.c.key == bindparam("key"))
+_META_SET: dict[str, Insert] = {}
+
+
+_SANCTIONS = (
+    select(t.sanctions)
+    .where(t.sanctions.c.club_id == bindparam("club_id"))
+    .order_by(t.sanctions.c.id)
+)
+
+
 class SqlSanctionRepository(SqlRepository):
     """Suspensions and other sanctions of a club's players."""
 
     async def for_club(self, club_id: int) -> list[Sanction]:
-        c = t.sanctions.c
-        query = select(t.sanctions).where(c.club_id == club_id).order_by(c.id)
-        return [_sanction(r) for r in await (await self._conn()).execute(query)]
+        rows = await (await self._conn()).execute(_SANCTIONS, {"club_id": club_id})
+        return [_sanction(r) for r in rows]
 
     async def add(self, club_id: int, sanction: Sanction) -> Sanction:
         """Store a new sanction; return it with its id set."""
@@ -199,13 +209,15 @@ class SqlMeta(SqlRepository):
     """Small key-value facts about the installation."""
 
     async def get(self, key: str) -> str | None:
-        query = select(t.meta.c.value).where(t.meta.c.key == key)
-        value = (await (await self._conn()).execute(query)).scalar_one_or_none()
-        return None if value is None else str(value)
+        found = (await (await self._conn()).execute(_META_GET, {"key": key})).scalar_one_or_none()
+        return None if found is None else str(found)
 
     async def set(self, key: str, value: str) -> None:
-        query = upsert(self._dialect, t.meta, ("key",), {"key": key, "value": value})
-        await (await self._conn()).execute(query)
+        query = _META_SET.get(self._dialect)
+        if query is None:  # built once per dialect: the console stores its clock often
+            bound: dict[str, Any] = {"key": bindparam("m_key"), "value": bindparam("m_value")}
+            query = _META_SET[self._dialect] = upsert(self._dialect, t.meta, ("key",), bound)
+        await (await self._conn()).execute(query, {"m_key": key, "m_value": value})
 
     async def starting(self, prefix: str) -> dict[str, str]:
         """Return every key beginning with `prefix`, with its value."""

@@ -27,6 +27,18 @@ _FOR_CHAT = (
         t.chats.c.status == ACTIVE,
     )
 )
+# Built once, as every statement a command runs (building one costs more than running it).
+_BY_ID = select(t.clubs).where(t.clubs.c.id == bindparam("club_id"))
+_CHATS = (
+    select(t.chats.c.platform, t.chats.c.chat)
+    .where(t.chats.c.club_id == bindparam("club_id"), t.chats.c.status == ACTIVE)
+    .order_by(t.chats.c.id)
+)
+_IS_DIRECTOR = select(t.directors.c.id).where(
+    t.directors.c.club_id == bindparam("club_id"),
+    t.directors.c.platform == bindparam("platform"),
+    t.directors.c.external_id == bindparam("external_id"),
+)
 
 
 def code_hash(code: str) -> str:
@@ -99,8 +111,7 @@ class SqlClubRepository(SqlRepository):
         return [self._club(r) for r in await (await self._conn()).execute(query)]
 
     async def get(self, club_id: int) -> Club:
-        query = select(t.clubs).where(t.clubs.c.id == club_id)
-        row = (await (await self._conn()).execute(query)).first()
+        row = (await (await self._conn()).execute(_BY_ID, {"club_id": club_id})).first()
         if row is None:
             raise NotFound(f"club {club_id}")
         return self._club(row)
@@ -204,13 +215,8 @@ class SqlClubRepository(SqlRepository):
 
     async def chats(self, club_id: int) -> list[tuple[str, str]]:
         """Return the chats the club's announcements go to (confirmed links only)."""
-        c = t.chats.c
-        query = (
-            select(c.platform, c.chat)
-            .where(c.club_id == club_id, c.status == ACTIVE)
-            .order_by(c.id)
-        )
-        return [(r.platform, r.chat) for r in await (await self._conn()).execute(query)]
+        rows = await (await self._conn()).execute(_CHATS, {"club_id": club_id})
+        return [(r.platform, r.chat) for r in rows]
 
     async def add_link_code(
         self, club_id: int, code: str, expires_at: datetime, *, created_by: str = ""
@@ -265,8 +271,5 @@ class SqlClubRepository(SqlRepository):
         roster = await self._roster.roster(club_id)
         if roster is not None:
             return (platform, external_id) in roster.directors
-        c = t.directors.c
-        query = select(c.id).where(
-            c.club_id == club_id, c.platform == platform, c.external_id == external_id
-        )
-        return (await (await self._conn()).execute(query)).first() is not None
+        asked = {"club_id": club_id, "platform": platform, "external_id": external_id}
+        return (await (await self._conn()).execute(_IS_DIRECTOR, asked)).first() is not None

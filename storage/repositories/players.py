@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
@@ -20,6 +20,23 @@ from tournament.model import Refused
 NAMES_LOCK = 0x6E616D65  # 'name': the advisory-lock space of a club's player names
 
 
+# Built once: a command asks them again and again.
+_BY_ID = select(t.players).where(t.players.c.id == bindparam("player_id"))
+_MANY = select(t.players).where(t.players.c.id.in_(bindparam("ids", expanding=True)))
+_NAMES = select(t.players.c.id, t.players.c.name).where(
+    t.players.c.id.in_(bindparam("ids", expanding=True))
+)
+_BY_ACCOUNT = (
+    select(t.players)
+    .join(t.accounts, t.accounts.c.player_id == t.players.c.id)
+    .where(
+        t.accounts.c.club_id == bindparam("club_id"),
+        t.accounts.c.platform == bindparam("platform"),
+        t.accounts.c.external_id == bindparam("external_id"),
+    )
+)
+
+
 class SqlPlayerRepository(SqlRepository):
     """The people of each club; names are looked up folded (case, spacing). Look-ups by
     id and account are answered from the club's cached roster when this unit of work
@@ -30,8 +47,7 @@ class SqlPlayerRepository(SqlRepository):
         self._roster = roster or RosterView(transaction, None)
 
     async def get(self, player_id: int) -> Player:
-        query = select(t.players).where(t.players.c.id == player_id)
-        row = (await (await self._conn()).execute(query)).first()
+        row = (await (await self._conn()).execute(_BY_ID, {"player_id": player_id})).first()
         if row is None:
             raise NotFound(f"player {player_id}")
         return player_of(row)
@@ -42,8 +58,8 @@ class SqlPlayerRepository(SqlRepository):
         roster = await self._roster.roster(self._roster.single_club)
         if roster is not None and all(p in roster.players for p in player_ids):
             return {p: roster.player(p) for p in set(player_ids)}
-        query = select(t.players).where(t.players.c.id.in_(set(player_ids)))
-        return {r.id: player_of(r) for r in await (await self._conn()).execute(query)}
+        rows = await (await self._conn()).execute(_MANY, {"ids": sorted(set(player_ids))})
+        return {r.id: player_of(r) for r in rows}
 
     async def names(self, player_ids: Sequence[int]) -> dict[int, str]:
         if not player_ids:
@@ -52,22 +68,16 @@ class SqlPlayerRepository(SqlRepository):
         if roster is not None and all(p in roster.players for p in player_ids):
             known = roster.players
             return {p: known[p].name for p in player_ids}
-        c = t.players.c
-        query = select(c.id, c.name).where(c.id.in_(set(player_ids)))
-        return {r.id: r.name for r in await (await self._conn()).execute(query)}
+        rows = await (await self._conn()).execute(_NAMES, {"ids": sorted(set(player_ids))})
+        return {r.id: r.name for r in rows}
 
     async def by_account(self, club_id: int, platform: str, external_id: str) -> Player | None:
         roster = await self._roster.roster(club_id)
         if roster is not None:
             found = roster.by_account.get((platform, external_id))
             return None if found is None else roster.player(found)
-        a = t.accounts.c
-        query = (
-            select(t.players)
-            .join(t.accounts, a.player_id == t.players.c.id)
-            .where(a.club_id == club_id, a.platform == platform, a.external_id == external_id)
-        )
-        row = (await (await self._conn()).execute(query)).first()
+        asked = {"club_id": club_id, "platform": platform, "external_id": external_id}
+        row = (await (await self._conn()).execute(_BY_ACCOUNT, asked)).first()
         return None if row is None else player_of(row)
 
     async def by_name(self, club_id: int, name: str) -> list[Player]:

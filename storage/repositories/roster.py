@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, select, update
+from sqlalchemy import Row, bindparam, select, update
 
 from storage import tables as t
 from tournament.club import Player
@@ -44,6 +44,22 @@ def player_of(row: Row[Any]) -> Player:
 # A player's fields in order: a copy built from them is 4x cheaper than dataclasses.replace,
 # and a command copies every player of its tournament for their names (issue 17).
 _PLAYER_FIELDS = attrgetter(*(f.name for f in fields(Player) if f.init))
+
+
+_PLAYERS = select(t.players).where(t.players.c.club_id == bindparam("club_id"))
+_ACCOUNTS = (
+    select(t.accounts.c.player_id, t.accounts.c.platform, t.accounts.c.external_id)
+    .where(t.accounts.c.club_id == bindparam("club_id"))
+    .order_by(t.accounts.c.id)
+)
+_DIRECTORS = select(t.directors.c.platform, t.directors.c.external_id).where(
+    t.directors.c.club_id == bindparam("club_id")
+)
+_BUMP = (
+    update(t.clubs)
+    .where(t.clubs.c.id == bindparam("b_club"))
+    .values(roster_version=t.clubs.c.roster_version + 1)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +130,8 @@ class RosterView:
     async def changed(self, club_id: int) -> None:
         """Bump the club's roster version: a player, account or director changed."""
         self._changed.add(club_id)
-        c = t.clubs.c
-        query = update(t.clubs).where(c.id == club_id).values(roster_version=c.roster_version + 1)
-        await (await self._transaction.connection()).execute(query)
+        conn = await self._transaction.connection()
+        await conn.execute(_BUMP, {"b_club": club_id})
 
     def forget(self) -> None:
         """After a rollback: read from the database again (nothing of it was cached)."""
@@ -147,17 +162,13 @@ class RosterView:
 
     async def _load(self, club_id: int, version: int) -> Roster:
         conn = await self._transaction.connection()
-        p, a, d = t.players.c, t.accounts.c, t.directors.c
-        rows = await conn.execute(select(t.players).where(p.club_id == club_id))
-        players = {int(r.id): player_of(r) for r in rows}
-        query = (
-            select(a.player_id, a.platform, a.external_id).where(a.club_id == club_id)
-        ).order_by(a.id)
+        asked = {"club_id": club_id}
+        players = {int(r.id): player_of(r) for r in await conn.execute(_PLAYERS, asked)}
         by_account: dict[tuple[str, str], int] = {}
         accounts: dict[int, list[tuple[str, str]]] = {}
-        for r in await conn.execute(query):
+        for r in await conn.execute(_ACCOUNTS, asked):
             by_account[(r.platform, r.external_id)] = int(r.player_id)
             accounts.setdefault(int(r.player_id), []).append((r.platform, r.external_id))
-        query = select(d.platform, d.external_id).where(d.club_id == club_id)
-        directors = frozenset((r.platform, r.external_id) for r in await conn.execute(query))
+        rows = await conn.execute(_DIRECTORS, asked)
+        directors = frozenset((r.platform, r.external_id) for r in rows)
         return Roster(version, players, by_account, accounts, directors)

@@ -42,6 +42,15 @@ _LISTED = (
     .order_by(t.tournaments.c.start, t.tournaments.c.id)
 )
 _LISTED_LOCKED = _LISTED.with_for_update()
+_UNFINISHED = (
+    select(t.tournaments.c.id, t.tournaments.c.club_id)
+    .where(
+        t.tournaments.c.status.not_in(
+            (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value)
+        )
+    )
+    .order_by(t.tournaments.c.id)
+)
 # A save's version check and bump; the columns that changed are bound at execution.
 _BUMP = (
     update(t.tournaments)
@@ -202,7 +211,8 @@ class SqlTournamentRepository(SqlRepository):
             new: dict[Any, codec.Row] = getattr(rows, child.attribute)
             if new:
                 await conn.execute(
-                    insert(child.table), [{**r, "tournament_id": state.id} for r in new.values()]
+                    _INSERTS[child.table.name],
+                    [{**r, "tournament_id": state.id} for r in new.values()],
                 )
         self._loaded[state.id] = rows
         return state
@@ -349,17 +359,7 @@ class SqlTournamentRepository(SqlRepository):
 
     async def unfinished(self) -> builtins.list[tuple[int, int]]:
         """Return (tournament id, club id) of every tournament not finished (or cancelled)."""
-        c = t.tournaments.c
-        query = (
-            select(c.id, c.club_id)
-            .where(
-                c.status.not_in(
-                    (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value)
-                )
-            )
-            .order_by(c.id)
-        )
-        result = await (await self._conn()).execute(query)
+        result = await (await self._conn()).execute(_UNFINISHED)
         return [(r.id, r.club_id) for r in result]
 
     async def overrides(self, tournament_id: int) -> dict[str, str]:
@@ -509,6 +509,7 @@ def _row_update(child: _Child) -> Update:
 
 
 _UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # built once
+_INSERTS = {child.table.name: insert(child.table) for child in _CHILDREN}
 
 
 async def _write(
@@ -534,5 +535,6 @@ async def _write(
         await conn.execute(query, params)
         stats.updated[name] = len(changed)
     if new:
-        await conn.execute(insert(table), [{**row, "tournament_id": tournament_id} for row in new])
+        rows = [{**row, "tournament_id": tournament_id} for row in new]
+        await conn.execute(_INSERTS[table.name], rows)
         stats.inserted[name] = len(new)
