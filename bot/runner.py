@@ -14,6 +14,7 @@ from typing import Protocol, TextIO
 
 from bot.bootstrap import App, build
 from bot.clock import RealClock
+from bot.collector import freeze_survivors
 from bot.settings import Settings
 
 log = logging.getLogger("clubtd.run")
@@ -106,6 +107,7 @@ async def _serve(
             loop.add_signal_handler(sig, stop.set)
     app = await build(settings, clock=RealClock())
     started: list[Adapter] = []
+    freezer: asyncio.Task[None] | None = None
     pages = app.web_server() if settings.web_listen is not None else None
     try:
         await app.scheduler.start()
@@ -136,10 +138,13 @@ async def _serve(
         # What start-up made (modules, compiled statements, the adapters) lives as long
         # as the process: moved out of the collector's sight, the full collections that
         # walked all of it (40-140 ms of a stopped event loop, in the middle of someone's
-        # command) only walk what was made since.
+        # command) only walk what was made since; and so on (bot/collector.py).
         gc.freeze()
+        freezer = asyncio.create_task(freeze_survivors())
         await stop.wait()
     finally:
+        if freezer is not None:
+            freezer.cancel()
         if pages is not None:
             await pages.stop()
         for adapter in reversed(started):

@@ -80,6 +80,12 @@ _CHILDREN = (
 )
 
 
+# One process serves up to ~1,000 clubs (issue 17), each with its tournament of the night
+# (~130 KB cached at 16 players, ~360 KB at 46): kept at 64, most commands of a busy
+# process would load their tournament whole.
+MAX_TOURNAMENTS = 1024
+
+
 class StateCache:
     """Loaded tournaments kept between units of work of one process.
 
@@ -90,7 +96,7 @@ class StateCache:
     that does not commit evicts what it took before its transaction ends.
     """
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int = MAX_TOURNAMENTS) -> None:
         self._size = size  # tournaments kept; the least recently used goes first
         self._states: dict[int, tuple[int, TournamentState, codec.Rows]] = {}
 
