@@ -7,7 +7,7 @@ not written. Presence spans, reports, games and the draw are JSON documents.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from functools import lru_cache
@@ -163,20 +163,40 @@ def state_from(row: Mapping[Any, Any], preset: Preset) -> TournamentState:
 def restore(rows: Rows, tournament_id: int) -> TournamentState:
     """Return the state `rows` store, as a load from the database would build it."""
     state = state_from({**rows.tournament, "id": tournament_id}, rows.preset)
-    for row in rows.entries.values():
+    fill(
+        state,
+        entries=rows.entries.values(),
+        matches=rows.matches.values(),
+        penalties=rows.penalties.values(),
+        done=rows.done.values(),
+        placements=rows.placements.values(),
+    )
+    return state
+
+
+def fill(
+    state: TournamentState,
+    *,
+    entries: Iterable[Mapping[Any, Any]],
+    matches: Iterable[Mapping[Any, Any]],
+    penalties: Iterable[Mapping[Any, Any]],
+    done: Iterable[Mapping[Any, Any]],
+    placements: Iterable[Mapping[Any, Any]],
+) -> None:
+    """Add a tournament's children to `state`, from their rows."""
+    for row in entries:
         entry = entry_from(row)
         state.entries[entry.player] = entry
-    for row in rows.matches.values():
+    for row in matches:
         match = match_from(row)
         state.matches[match.number] = match
-    for row in rows.penalties.values():
+    for row in penalties:
         penalty = penalty_from(row)
         state.penalties[penalty.key] = penalty
-    for row in rows.done.values():
+    for row in done:
         state.done[row["key"]] = row["due"]
-    placements = sorted(rows.placements.values(), key=lambda r: r["ordinal"])
-    state.placements = [placement_from(r) for r in placements]
-    return state
+    ordered = sorted(placements, key=lambda r: r["ordinal"])
+    state.placements = [placement_from(r) for r in ordered]
 
 
 # -- spans --

@@ -276,19 +276,7 @@ class SqlTournamentRepository(SqlRepository):
         children = {
             c.attribute: await _child_rows(conn, c.table, tournament_id) for c in _CHILDREN
         }
-        for entry_row in children["entries"]:
-            entry = codec.entry_from(entry_row)
-            state.entries[entry.player] = entry
-        for match_row in children["matches"]:
-            match = codec.match_from(match_row)
-            state.matches[match.number] = match
-        for penalty_row in children["penalties"]:
-            penalty = codec.penalty_from(penalty_row)
-            state.penalties[penalty.key] = penalty
-        for done_row in children["done"]:
-            state.done[done_row["key"]] = done_row["due"]
-        placements = sorted(children["placements"], key=lambda r: r["ordinal"])
-        state.placements = [codec.placement_from(r) for r in placements]
+        codec.fill(state, **children)
         # Snapshot what the state serialises to, not what came back: an untouched state
         # then compares equal whatever a driver does to JSON key order or dates.
         rows = self._loaded[state.id] = codec.rows_of(state, row["version"])
