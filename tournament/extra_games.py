@@ -20,9 +20,10 @@ from tournament.stages import (
     GAME_FACTS,
     GROUP_STAGES,
     RESULT_FACTS,
+    group_table,
     restart,
 )
-from tournament.standings import Standings, group_standings
+from tournament.standings import Standings
 from tournament.state import Match, TournamentState
 
 
@@ -104,18 +105,12 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
         remembered = state.memo.get(key)
         if remembered is not None and remembered[0] == inputs:
             continue
-        results = [r for m in own if (r := m.result()) is not None]
+        results = tuple([r for m in own if (r := m.result()) is not None])
         kept: list[Result] = []
         for batch in _rounds(games):
             if all(m.status is MatchStatus.VOID for m in batch):
                 continue  # a round voided before
-            table = group_standings(
-                group.players,
-                results,
-                state.preset.groups,
-                lot_seed=state.seed + int(group.name),
-                extra_game_results=kept,
-            )
+            table = group_table(state, group, results, tuple(kept))
             block = {p for m in batch for p in m.players}
             if any(set(need.players) == block for need in table.extra_games):
                 kept.extend(r for m in batch if (r := m.result()) is not None)

@@ -116,6 +116,9 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
     }
     knockout_wins, consolation_wins = _stage_wins(state)
     placed: list[Placement] = []
+    # The points do not depend on who: most players of a night share a few performances,
+    # and Decimal sums cost more than the rest of a placement.
+    shown: dict[tuple[int | None, int, int, bool, bool, int], str] = {}
     for player in [p for g in state.groups for p in g.players]:
         entry = state.entries[player]
         if entry.status is EntryStatus.NO_SHOW or (
@@ -125,17 +128,18 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         place = places.get(player)
         if place is None and entry.status is EntryStatus.ACTIVE and not entry.knockout_forfeit:
             place = unplaced_place
-        performance = Performance(
-            player=player,
-            place=place,
-            group_wins=group_wins.get(player, 0),
-            knockout_wins=knockout_wins.get(player, 0),
-            consolation_finalist=player in finalists,
-            knockout_forfeit=entry.knockout_forfeit,
-            consolation_wins=consolation_wins.get(player, 0),
+        performance = (
+            place,
+            group_wins.get(player, 0),
+            knockout_wins.get(player, 0),
+            player in finalists,
+            entry.knockout_forfeit,
+            consolation_wins.get(player, 0),
         )
-        points = tournament_points(state.preset.ranking, performance)
-        placed.append(Placement(place=place, player=player, points=f"{points:.2f}"))
+        points = shown.get(performance)
+        if points is None:
+            points = shown[performance] = _points_text(state, *performance)
+        placed.append(Placement(place=place, player=player, points=points))
     # Within a shared range, group-stage order: group winners in group order, then the
     # runners-up, and so on (PLACE-SHARE).
     order = {player: i for i, player in enumerate(_group_stage_order(state, tables))}
@@ -143,6 +147,28 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         key=lambda p: (p.place is None, p.place or 0, order.get(p.player, len(order)), p.player)
     )
     return placed
+
+
+def _points_text(
+    state: TournamentState,
+    place: int | None,
+    group_wins: int,
+    knockout_wins: int,
+    consolation_finalist: bool,
+    knockout_forfeit: bool,
+    consolation_wins: int,
+) -> str:
+    """Return the ranking points of a performance as placements show them, e.g. "2.30"."""
+    performance = Performance(
+        player=0,  # not read: the points depend on what was played, not on who
+        place=place,
+        group_wins=group_wins,
+        knockout_wins=knockout_wins,
+        consolation_finalist=consolation_finalist,
+        knockout_forfeit=knockout_forfeit,
+        consolation_wins=consolation_wins,
+    )
+    return f"{tournament_points(state.preset.ranking, performance):.2f}"
 
 
 def _group_stage_order(

@@ -11,9 +11,11 @@ from typing import cast
 
 from tournament import knockout
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
+    Result,
     Stage,
 )
 from tournament.standings import Standings, group_standings
@@ -38,6 +40,8 @@ GAME_FACTS = attrgetter(
     "forfeited_by",
 )
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
+# Tables remembered per group: the current one and those of its rounds of extra games.
+_TABLES_KEPT = 4
 
 
 def standings_of(state: TournamentState, group: Group) -> Standings:
@@ -50,29 +54,64 @@ def all_standings(
 ) -> dict[str, Standings]:
     """Return the standings of every group (or of `groups`), reading the matches once."""
     groups = state.groups if groups is None else groups
-    index = state.indexed()
+    by_group = state.indexed().by_group
     tables: dict[str, Standings] = {}
     for group in groups:
-        played = index.by_group.get((Stage.GROUP, group.name), [])
-        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
-        # Compared as plain facts (fast), not as the results built from them.
-        inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
-        remembered = state.memo.get(f"standings:{group.name}")
+        played = by_group.get((Stage.GROUP, group.name), [])
+        games = by_group.get((Stage.TIEBREAK, group.name), [])
+        # Compared as plain facts (fast), not as the results built from them; an extra
+        # game counts once final, so scheduling one leaves the table as it was.
+        inputs = (
+            state.preset.groups,
+            state.seed,
+            group.players,
+            tuple(map(RESULT_FACTS, played)),
+            tuple([RESULT_FACTS(m) for m in games if m.status in FINAL_STATUSES]),
+        )
+        key = f"standings:{group.name}"
+        remembered = state.memo.get(key)
         if remembered is not None and remembered[0] == inputs:
             tables[group.name] = cast(Standings, remembered[1])
             continue
-        results = [r for m in played if (r := m.result())]
-        extra = [r for m in games if (r := m.result())]
-        table = group_standings(
-            group.players,
-            results,
-            state.preset.groups,
-            lot_seed=state.seed + int(group.name),
-            extra_game_results=extra,
-        )
-        state.memo[f"standings:{group.name}"] = (inputs, table)
+        results = tuple([r for m in played if (r := m.result())])
+        extra = tuple([r for m in games if (r := m.result())])
+        table = group_table(state, group, results, extra)
+        state.memo[key] = (inputs, table)
         tables[group.name] = table
     return tables
+
+
+def group_table(
+    state: TournamentState,
+    group: Group,
+    results: tuple[Result, ...],
+    extra: tuple[Result, ...] = (),
+) -> Standings:
+    """Return a group's standings from its results and extra-game results (NAV-TIE).
+
+    The last few tables of each group are remembered by these results: the extra-game
+    check (`void_stale_extra_games`) asks again for the tables the standings computed
+    when each round of extra games was scheduled.
+    """
+    rules = state.preset.groups
+    lot_seed = state.seed + int(group.name)
+    key = f"tables:{group.name}"
+    context = (rules, lot_seed, group.players)
+    remembered = state.memo.get(key)
+    if remembered is not None and remembered[0] == context:
+        known = cast(dict[tuple[tuple[Result, ...], tuple[Result, ...]], Standings], remembered[1])
+    else:
+        known = {}
+        state.memo[key] = (context, known)
+    table = known.get((results, extra))
+    if table is None:
+        table = group_standings(
+            group.players, results, rules, lot_seed=lot_seed, extra_game_results=extra
+        )
+        if len(known) >= _TABLES_KEPT:
+            del known[next(iter(known))]  # the oldest
+        known[(results, extra)] = table
+    return table
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
