@@ -11,7 +11,6 @@ from typing import cast
 
 from tournament import knockout
 from tournament.model import (
-    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -25,6 +24,18 @@ GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
 # What a match's `result()` is made of: unchanged facts give an unchanged result.
 RESULT_FACTS = attrgetter(
     "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
+)
+# What a group table reads of a match, with the number and group that place it.
+TABLE_FACTS = attrgetter(
+    "number",
+    "group",
+    "status",
+    "white",
+    "black",
+    "white_score",
+    "black_score",
+    "winner",
+    "forfeited_by",
 )
 PAIRING = attrgetter("white", "black")
 # What an extra game's round (`_rounds`) and its counting depend on.
@@ -52,33 +63,53 @@ def standings_of(state: TournamentState, group: Group) -> Standings:
 def all_standings(
     state: TournamentState, groups: Sequence[Group] | None = None
 ) -> dict[str, Standings]:
-    """Return the standings of every group (or of `groups`), reading the matches once."""
+    """Return the standings of every group (or of `groups`), reading the matches once.
+
+    The tables are remembered with the facts of every group match and extra game: a
+    later call compares those facts (plain values, fast) and draws again only the
+    tables of the groups whose facts changed.
+    """
     groups = state.groups if groups is None else groups
-    by_group = state.indexed().by_group
+    index = state.indexed()
+    matches = index.stage(*GROUP_STAGES)
+    facts = list(map(TABLE_FACTS, matches))
+    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    remembered = state.memo.get("standings")
+    known: dict[str | None, Standings] = {}
+    if remembered is not None:
+        before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
+        if before_context == context:
+            known = cast(dict[str | None, Standings], remembered[1])
+            if before != facts:
+                changed = _changed_groups(before, facts)
+                known = {name: t for name, t in known.items() if name not in changed}
+    by_group = index.by_group
     tables: dict[str, Standings] = {}
     for group in groups:
-        played = by_group.get((Stage.GROUP, group.name), [])
-        games = by_group.get((Stage.TIEBREAK, group.name), [])
-        # Compared as plain facts (fast), not as the results built from them; an extra
-        # game counts once final, so scheduling one leaves the table as it was.
-        inputs = (
-            state.preset.groups,
-            state.seed,
-            group.players,
-            tuple(map(RESULT_FACTS, played)),
-            tuple([RESULT_FACTS(m) for m in games if m.status in FINAL_STATUSES]),
-        )
-        key = f"standings:{group.name}"
-        remembered = state.memo.get(key)
-        if remembered is not None and remembered[0] == inputs:
-            tables[group.name] = cast(Standings, remembered[1])
-            continue
-        results = tuple([r for m in played if (r := m.result())])
-        extra = tuple([r for m in games if (r := m.result())])
-        table = group_table(state, group, results, extra)
-        state.memo[key] = (inputs, table)
+        table = known.get(group.name)
+        if table is None:
+            played = by_group.get((Stage.GROUP, group.name), ())
+            games = by_group.get((Stage.TIEBREAK, group.name), ())
+            results = tuple([r for m in played if (r := m.result())])
+            extra = tuple([r for m in games if (r := m.result())])
+            table = known[group.name] = group_table(state, group, results, extra)
         tables[group.name] = table
+    state.memo["standings"] = ((context, facts), known)
     return tables
+
+
+def _changed_groups(
+    before: Sequence[tuple[object, ...]], after: Sequence[tuple[object, ...]]
+) -> set[object]:
+    """Return the groups of the matches whose facts differ, or that one side lacks."""
+    changed: set[object] = set()
+    for a, b in zip(before, after, strict=False):
+        if a != b:
+            changed.update((a[1], b[1]))
+    shorter = min(len(before), len(after))
+    changed.update(f[1] for f in before[shorter:])
+    changed.update(f[1] for f in after[shorter:])
+    return changed
 
 
 def group_table(
