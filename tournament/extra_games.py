@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from tournament.events import (
     Event,
@@ -17,9 +18,9 @@ from tournament.model import (
 )
 from tournament.round_robin import round_robin
 from tournament.stages import (
-    GAME_FACTS,
+    EXTRA_FACTS,
     GROUP_STAGES,
-    RESULT_FACTS,
+    changed_groups,
     group_table,
     restart,
 )
@@ -90,21 +91,28 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
     index = state.indexed()
     if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
         return []
+    # The group matches and extra games are the inputs: the groups whose facts did not
+    # change since the last look (after which nothing was left to void) are skipped.
+    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    facts = list(map(EXTRA_FACTS, index.stage(*GROUP_STAGES)))
+    remembered = state.memo.get("extra")
+    changed: set[object] | None = None  # None: look at every group
+    if remembered is not None:
+        before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
+        if before_context == context:
+            if before == facts:
+                return []
+            changed = changed_groups(before, facts)
     voided: dict[str, list[int]] = {}
     for group in state.groups:
+        if changed is not None and group.name not in changed:
+            continue
         games = index.by_group.get((Stage.TIEBREAK, group.name), [])
         if not games:
             continue  # no extra games: nothing to void
         own = index.by_group.get((Stage.GROUP, group.name), [])
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
-        # The games and the results they follow are the inputs: unchanged since the
-        # last look (after which nothing was left to void), nothing is stale now.
-        inputs = (state.preset.groups, tuple(map(RESULT_FACTS, own)), _games_facts(games))
-        key = f"extra:{group.name}"
-        remembered = state.memo.get(key)
-        if remembered is not None and remembered[0] == inputs:
-            continue
         results = tuple([r for m in own if (r := m.result()) is not None])
         kept: list[Result] = []
         for batch in _rounds(games):
@@ -121,15 +129,13 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
-        state.memo[key] = ((inputs[0], inputs[1], _games_facts(games)), None)
+    if voided:
+        facts = list(map(EXTRA_FACTS, index.stage(*GROUP_STAGES)))
+    state.memo["extra"] = ((context, facts), None)
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()
     ]
-
-
-def _games_facts(games: Sequence[Match]) -> tuple[object, ...]:
-    return tuple(map(GAME_FACTS, games))
 
 
 def _rounds(games: Sequence[Match]) -> list[list[Match]]:

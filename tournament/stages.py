@@ -21,11 +21,8 @@ from tournament.standings import Standings, group_standings
 from tournament.state import Group, Match, TournamentState
 
 GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
-# What a match's `result()` is made of: unchanged facts give an unchanged result.
-RESULT_FACTS = attrgetter(
-    "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
-)
-# What a group table reads of a match, with the number and group that place it.
+# What a group table reads of a match (what its `result()` is made of: unchanged facts
+# give an unchanged result), with the number and group that place it.
 TABLE_FACTS = attrgetter(
     "number",
     "group",
@@ -38,10 +35,11 @@ TABLE_FACTS = attrgetter(
     "forfeited_by",
 )
 PAIRING = attrgetter("white", "black")
-# What an extra game's round (`_rounds`) and its counting depend on.
-GAME_FACTS = attrgetter(
+# What the extra-game check reads: a table's facts, and when each game was scheduled
+# (which tells its rounds apart, `_rounds`).
+EXTRA_FACTS = attrgetter(
     "number",
-    "created_at",
+    "group",
     "status",
     "white",
     "black",
@@ -49,6 +47,7 @@ GAME_FACTS = attrgetter(
     "black_score",
     "winner",
     "forfeited_by",
+    "created_at",
 )
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
 # Tables remembered per group: the current one and those of its rounds of extra games.
@@ -81,7 +80,7 @@ def all_standings(
         if before_context == context:
             known = cast(dict[str | None, Standings], remembered[1])
             if before != facts:
-                changed = _changed_groups(before, facts)
+                changed = changed_groups(before, facts)
                 known = {name: t for name, t in known.items() if name not in changed}
     by_group = index.by_group
     tables: dict[str, Standings] = {}
@@ -98,7 +97,7 @@ def all_standings(
     return tables
 
 
-def _changed_groups(
+def changed_groups(
     before: Sequence[tuple[object, ...]], after: Sequence[tuple[object, ...]]
 ) -> set[object]:
     """Return the groups of the matches whose facts differ, or that one side lacks."""
