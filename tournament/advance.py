@@ -22,6 +22,7 @@ from tournament.finishing import (
     unfinish,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -118,11 +119,13 @@ def advance(
     conflicts: list[int] = []
     for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
-        # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
-        white = _fed(match, match.white, match.white_from, by_key)
-        black = _fed(match, match.black, match.black_from, by_key)
-        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if match.number not in waiting:
+        # place, loser) fills it; a replaced side (HGV-2.3.8) names none. The checks
+        # inline are the common case of a settle: nothing to do for this match.
+        white = match.white if match.white_from is None else _fed(match, match.white_from, by_key)
+        black = match.black if match.black_from is None else _fed(match, match.black_from, by_key)
+        if white != match.white or black != match.black:
+            events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+        if match.start is None and match.number not in waiting:
             events.extend(_publish_if_ready(state, match, at))
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
@@ -217,11 +220,8 @@ def reseed(
     return events
 
 
-def _fed(
-    match: Match, current: PlayerId | None, source: str | None, by_key: dict[str | None, Match]
-) -> PlayerId | None:
-    if source is None:
-        return current
+def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId | None:
+    """Return the player the match `source` sends to `match`, or None while undecided."""
     feeder = by_key[source]
     if not feeder.is_final or feeder.winner is None:
         return None
@@ -239,7 +239,9 @@ def held(state: TournamentState) -> frozenset[int]:
     "Last Chance" is seeded from every group's non-qualifiers: all of it waits. Matches
     fed only by other matches, and matches under way or played, are not held.
     """
-    open_groups = {m.group for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
+    open_groups = {
+        m.group for m in state.indexed().stage(*GROUP_STAGES) if m.status not in FINAL_STATUSES
+    }
     if not open_groups:
         return frozenset()
     waiting = {p for g in state.groups if g.name in open_groups for p in g.players}
