@@ -111,7 +111,8 @@ def advance(
     events: list[Event] = []
     if tables is not None:
         _start_consolation(state, tables, at)
-    waiting = held(state)
+    # Given tables mean the group stage is over: no group is open, nothing is held.
+    waiting = held(state) if tables is None else frozenset()
     bracket = [
         m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
     ]

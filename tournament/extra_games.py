@@ -18,11 +18,11 @@ from tournament.model import (
 )
 from tournament.round_robin import round_robin
 from tournament.stages import (
-    EXTRA_FACTS,
     GROUP_STAGES,
     changed_groups,
     group_table,
     restart,
+    stage_facts,
 )
 from tournament.standings import Standings
 from tournament.state import Match, TournamentState
@@ -79,14 +79,17 @@ def schedule_extra_games(
     return events
 
 
-def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
+def void_stale_extra_games(
+    state: TournamentState, at: datetime, *, facts: list[tuple[object, ...]] | None = None
+) -> list[Event]:
     """Void the extra games a correction has made unnecessary (NAV-TIE).
 
     Extra games come in rounds: all the games among one level block, scheduled
     together. A round counts only while the group matches and the rounds before it
     leave that block level; the games of a round that is no longer needed are voided.
     Played ones too: voiding an extra game gives nobody another opponent, it only stops
-    counting a game the standings no longer call for.
+    counting a game the standings no longer call for. `facts` are `stage_facts(state)`
+    when the caller has just read them.
     """
     index = state.indexed()
     if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
@@ -94,7 +97,8 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
     # The group matches and extra games are the inputs: the groups whose facts did not
     # change since the last look (after which nothing was left to void) are skipped.
     context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
-    facts = list(map(EXTRA_FACTS, index.stage(*GROUP_STAGES)))
+    if facts is None:
+        facts = stage_facts(state)
     remembered = state.memo.get("extra")
     changed: set[object] | None = None  # None: look at every group
     if remembered is not None:
@@ -130,7 +134,7 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
                     match.status = MatchStatus.VOID
                     match.finished_at = at
     if voided:
-        facts = list(map(EXTRA_FACTS, index.stage(*GROUP_STAGES)))
+        facts = stage_facts(state)
     state.memo["extra"] = ((context, facts), None)
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))

@@ -41,6 +41,7 @@ from tournament.stages import (
     followed_up,
     qualifiers_of,
     restart,
+    stage_facts,
     standings_of,
     touched,
     winners,
@@ -156,16 +157,22 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events  # nothing drawn yet, or called off: nothing follows
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
-    events.extend(void_stale_extra_games(state, at))
+    # The group stage's facts are read once and passed on, unless a step changes them.
+    facts = stage_facts(state)
+    voided = void_stale_extra_games(state, at, facts=facts)
+    if voided:
+        events.extend(voided)
+        facts = stage_facts(state)
     index = state.indexed()
-    open_groups = _open_groups(state)
+    open_groups = _open_groups(facts)
     complete = [group for group in state.groups if group.name not in open_groups]
-    complete_tables = all_standings(state, complete) if complete else {}
+    complete_tables = all_standings(state, complete, facts=facts) if complete else {}
     if complete:
         before = index.size
         events.extend(schedule_extra_games(state, complete_tables, at))
         if state.indexed().size != before:
-            open_groups = _open_groups(state)  # the new extra games are still to play
+            # The new extra games are still to play.
+            open_groups = _open_groups(stage_facts(state))
     if open_groups:
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the
@@ -191,15 +198,10 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     return events
 
 
-def _open_groups(state: TournamentState) -> set[str | None]:
+def _open_groups(facts: list[tuple[object, ...]]) -> set[object]:
     """Return the groups with a group match or an extra game not yet final."""
-    index = state.indexed()
-    return {
-        m.group
-        for stage in GROUP_STAGES
-        for m in index.stage(stage)
-        if m.status not in FINAL_STATUSES
-    }
+    # STAGE_FACTS: the group, then the status.
+    return {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
 
 
 def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -> list[Event]:

@@ -21,23 +21,11 @@ from tournament.standings import Standings, group_standings
 from tournament.state import Group, Match, TournamentState
 
 GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
-# What a group table reads of a match (what its `result()` is made of: unchanged facts
-# give an unchanged result), with the number and group that place it.
-TABLE_FACTS = attrgetter(
-    "number",
-    "group",
-    "status",
-    "white",
-    "black",
-    "white_score",
-    "black_score",
-    "winner",
-    "forfeited_by",
-)
 PAIRING = attrgetter("white", "black")
-# What the extra-game check reads: a table's facts, and when each game was scheduled
-# (which tells its rounds apart, `_rounds`).
-EXTRA_FACTS = attrgetter(
+# What the group stage is made of, per match: what its `result()` reads (unchanged facts
+# give an unchanged result), the number and group that place it, and when it was
+# scheduled (which tells the rounds of extra games apart, `_rounds`).
+STAGE_FACTS = attrgetter(
     "number",
     "group",
     "status",
@@ -59,19 +47,28 @@ def standings_of(state: TournamentState, group: Group) -> Standings:
     return all_standings(state, [group])[group.name]
 
 
+def stage_facts(state: TournamentState) -> list[tuple[object, ...]]:
+    """Return the facts of every group match and extra game, by number (`STAGE_FACTS`)."""
+    return list(map(STAGE_FACTS, state.indexed().stage(*GROUP_STAGES)))
+
+
 def all_standings(
-    state: TournamentState, groups: Sequence[Group] | None = None
+    state: TournamentState,
+    groups: Sequence[Group] | None = None,
+    *,
+    facts: list[tuple[object, ...]] | None = None,
 ) -> dict[str, Standings]:
     """Return the standings of every group (or of `groups`), reading the matches once.
 
     The tables are remembered with the facts of every group match and extra game: a
     later call compares those facts (plain values, fast) and draws again only the
-    tables of the groups whose facts changed.
+    tables of the groups whose facts changed. `facts` are `stage_facts(state)` when
+    the caller has just read them.
     """
     groups = state.groups if groups is None else groups
     index = state.indexed()
-    matches = index.stage(*GROUP_STAGES)
-    facts = list(map(TABLE_FACTS, matches))
+    if facts is None:
+        facts = stage_facts(state)
     context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
     remembered = state.memo.get("standings")
     known: dict[str | None, Standings] = {}
