@@ -12,8 +12,8 @@ from tournament.events import (
     ExtraGamesVoided,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     MatchStatus,
-    Result,
     Stage,
 )
 from tournament.round_robin import round_robin
@@ -117,15 +117,15 @@ def void_stale_extra_games(
         own = index.by_group.get((Stage.GROUP, group.name), [])
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
-        results = tuple([r for m in own if (r := m.result()) is not None])
-        kept: list[Result] = []
+        kept: list[Match] = []
         for batch in _rounds(games):
             if all(m.status is MatchStatus.VOID for m in batch):
                 continue  # a round voided before
-            table = group_table(state, group, results, tuple(kept))
+            table = group_table(state, group, own, kept)
             block = {p for m in batch for p in m.players}
             if any(set(need.players) == block for need in table.extra_games):
-                kept.extend(r for m in batch if (r := m.result()) is not None)
+                # Counted once final, as the standings count them (`all_standings`).
+                kept.extend(m for m in batch if m.status in FINAL_STATUSES)
                 continue
             for match in batch:
                 if match.status is not MatchStatus.VOID:

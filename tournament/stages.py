@@ -11,16 +11,20 @@ from typing import cast
 
 from tournament import knockout
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
-    Result,
     Stage,
 )
 from tournament.standings import Standings, group_standings
 from tournament.state import Group, Match, TournamentState
 
 GROUP_STAGES = (Stage.GROUP, Stage.TIEBREAK)
+# What a match's `result()` is made of: unchanged facts give an unchanged result.
+RESULT_FACTS = attrgetter(
+    "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
+)
 PAIRING = attrgetter("white", "black")
 # What the group stage is made of, per match: what its `result()` reads (unchanged facts
 # give an unchanged result), the number and group that place it, and when it was
@@ -85,10 +89,13 @@ def all_standings(
         table = known.get(group.name)
         if table is None:
             played = by_group.get((Stage.GROUP, group.name), ())
-            games = by_group.get((Stage.TIEBREAK, group.name), ())
-            results = tuple([r for m in played if (r := m.result())])
-            extra = tuple([r for m in games if (r := m.result())])
-            table = known[group.name] = group_table(state, group, results, extra)
+            # An extra game counts once final: scheduling one leaves the table as it was.
+            games = [
+                m
+                for m in by_group.get((Stage.TIEBREAK, group.name), ())
+                if m.status in FINAL_STATUSES
+            ]
+            table = known[group.name] = group_table(state, group, played, games)
         tables[group.name] = table
     state.memo["standings"] = ((context, facts), known)
     return tables
@@ -111,14 +118,14 @@ def changed_groups(
 def group_table(
     state: TournamentState,
     group: Group,
-    results: tuple[Result, ...],
-    extra: tuple[Result, ...] = (),
+    played: Sequence[Match],
+    games: Sequence[Match] = (),
 ) -> Standings:
-    """Return a group's standings from its results and extra-game results (NAV-TIE).
+    """Return a group's standings from the results of `played` and of the extra `games`.
 
-    The last few tables of each group are remembered by these results: the extra-game
-    check (`void_stale_extra_games`) asks again for the tables the standings computed
-    when each round of extra games was scheduled.
+    The last few tables of each group are remembered by the facts their results are
+    made of (`RESULT_FACTS`): the extra-game check (`void_stale_extra_games`) asks again
+    for the tables the standings drew when each round of extra games was scheduled.
     """
     rules = state.preset.groups
     lot_seed = state.seed + int(group.name)
@@ -126,18 +133,23 @@ def group_table(
     context = (rules, lot_seed, group.players)
     remembered = state.memo.get(key)
     if remembered is not None and remembered[0] == context:
-        known = cast(dict[tuple[tuple[Result, ...], tuple[Result, ...]], Standings], remembered[1])
+        known = cast(dict[object, Standings], remembered[1])
     else:
         known = {}
         state.memo[key] = (context, known)
-    table = known.get((results, extra))
+    inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
+    table = known.get(inputs)
     if table is None:
         table = group_standings(
-            group.players, results, rules, lot_seed=lot_seed, extra_game_results=extra
+            group.players,
+            [r for m in played if (r := m.result())],
+            rules,
+            lot_seed=lot_seed,
+            extra_game_results=[r for m in games if (r := m.result())],
         )
         if len(known) >= _TABLES_KEPT:
             del known[next(iter(known))]  # the oldest
-        known[(results, extra)] = table
+        known[inputs] = table
     return table
 
 

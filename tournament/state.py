@@ -149,17 +149,19 @@ class Match:
 
     def result(self) -> Result | None:
         """Return the final result for standings, or None while undecided or void."""
-        if not self.is_final or self.status is MatchStatus.VOID:
+        status = self.status
+        if status not in FINAL_STATUSES or status is MatchStatus.VOID:
             return None
         if self.white is None or self.black is None:
             return None
+        # Positional: this is called for every group match a table reads.
         return Result(
-            white=self.white,
-            black=self.black,
-            white_score=self.white_score,
-            black_score=self.black_score,
-            winner=self.winner,
-            forfeited_by=self.forfeited_by,
+            self.white,
+            self.black,
+            self.white_score,
+            self.black_score,
+            self.winner,
+            self.forfeited_by,
         )
 
 
