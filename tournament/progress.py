@@ -31,7 +31,7 @@ from tournament.model import (
     Stage,
     TournamentStatus,
 )
-from tournament.round_robin import round_robin
+from tournament.round_robin import Pairing, round_robin
 from tournament.scoring import winning_score
 from tournament.stages import (
     GROUP_STAGES,
@@ -119,26 +119,28 @@ def _schedule_groups(state: TournamentState, at: datetime) -> int:
     how many matches were scheduled."""
     start = max(state.start, at)
     rules = state.preset.groups
-    scheduled = [
-        (pairing.round, index, order, group.name, pairing)
-        for index, group in enumerate(state.groups)
-        for order, pairing in enumerate(round_robin(group.players, start, rules.round_minutes))
-    ]
-    number = state.next_match_number()
-    for round_, _, _, group_name, pairing in sorted(scheduled, key=lambda s: s[:3]):
-        state.matches[number] = Match(
-            number=number,
-            stage=Stage.GROUP,
-            round=round_,
-            length=rules.match_length,
-            white=pairing.white,
-            black=pairing.black,
-            start=pairing.start,
-            group=group_name,
-            created_at=at,
-        )
-        number += 1
-    return len(scheduled)
+    # Bucketed by round: within a round the groups come in order, and each group's
+    # pairings in its own order (`round_robin` lists them by round, then by table).
+    by_round: dict[int, list[tuple[str, Pairing]]] = {}
+    for group in state.groups:
+        for pairing in round_robin(group.players, start, rules.round_minutes):
+            by_round.setdefault(pairing.round, []).append((group.name, pairing))
+    number = first = state.next_match_number()
+    for round_ in sorted(by_round):
+        for group_name, pairing in by_round[round_]:
+            state.matches[number] = Match(
+                number=number,
+                stage=Stage.GROUP,
+                round=round_,
+                length=rules.match_length,
+                white=pairing.white,
+                black=pairing.black,
+                start=pairing.start,
+                group=group_name,
+                created_at=at,
+            )
+            number += 1
+    return number - first
 
 
 def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list[Event]:

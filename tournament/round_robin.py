@@ -9,6 +9,7 @@ This is the Berger table, in which each player's whites and blacks differ by at 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -37,20 +38,32 @@ def round_robin(
     if round_minutes < 1:
         raise ValueError(f"a round lasts 1 minute or more, got {round_minutes}")
     labels = _labels(players)
-    size = len(labels)
-    cycle = size - 1
     pairings: list[Pairing] = []
+    when = start
+    step = timedelta(minutes=round_minutes)
+    for number, tables in enumerate(_berger(len(labels)), 1):
+        for white, black in tables:
+            first, second = labels[white], labels[black]
+            if first is not None and second is not None:
+                pairings.append(Pairing(round=number, white=first, black=second, start=when))
+        when += step
+    return tuple(pairings)
+
+
+@functools.lru_cache(maxsize=64)
+def _berger(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Return the Berger table of `size` labels (even): per round, the (white, black)
+    label pairs, 0-based, by table."""
+    # The same for every group of a size: built once, not once per group.
+    cycle = size - 1
+    rounds: list[tuple[tuple[int, int], ...]] = []
     for number in range(1, size):
-        when = start + timedelta(minutes=(number - 1) * round_minutes)
         # p is the label with 2p = number + 1 (mod cycle); labels run 1..cycle.
         p = (number + 1) * (cycle + 1) // 2 % cycle or cycle
         tables = [(p, size) if number % 2 == 1 else (size, p)]
         tables += [((p + k - 1) % cycle + 1, (p - k - 1) % cycle + 1) for k in range(1, size // 2)]
-        for white, black in tables:
-            first, second = labels[white - 1], labels[black - 1]
-            if first is not None and second is not None:
-                pairings.append(Pairing(round=number, white=first, black=second, start=when))
-    return tuple(pairings)
+        rounds.append(tuple((white - 1, black - 1) for white, black in tables))
+    return tuple(rounds)
 
 
 def _labels(players: Sequence[PlayerId]) -> list[PlayerId | None]:

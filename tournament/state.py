@@ -231,11 +231,23 @@ class MatchIndex:
 
     def extend(self, matches: Iterable[Match]) -> None:
         """Add matches numbered above every indexed one, in number order."""
+        by_stage, by_group = self.by_stage, self.by_group
+        top, size = self.top, self.size
         for match in matches:
-            self.by_stage.setdefault(match.stage, []).append(match)
-            self.by_group.setdefault((match.stage, match.group), []).append(match)
-            self.top = max(self.top, match.number)
-            self.size += 1
+            stage = match.stage
+            listed = by_stage.get(stage)
+            if listed is None:
+                listed = by_stage[stage] = []
+            listed.append(match)
+            key = (stage, match.group)
+            listed = by_group.get(key)
+            if listed is None:
+                listed = by_group[key] = []
+            listed.append(match)
+            if match.number > top:
+                top = match.number
+            size += 1
+        self.top, self.size = top, size
         self._merged.clear()
 
     def stage(self, *stages: Stage) -> Sequence[Match]:
