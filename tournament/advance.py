@@ -132,7 +132,7 @@ def advance(
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     if conflicts or not finish:
         return events  # a played pairing is contradicted (a director decides), or a group is open
-    if all_done(state):
+    if all_done(bracket):  # every match with a bracket key
         events.extend(
             finish_tournament(state, at, all_standings(state) if tables is None else tables)
         )

@@ -4,6 +4,7 @@ and taking them back when a correction reopens it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from tournament import placements
@@ -15,6 +16,7 @@ from tournament.events import (
     TournamentReopened,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     PlayerId,
     Stage,
@@ -29,12 +31,12 @@ from tournament.stages import (
     winners,
 )
 from tournament.standings import Standings
-from tournament.state import Placement, TournamentState
+from tournament.state import Match, Placement, TournamentState
 
 
-def all_done(state: TournamentState) -> bool:
-    """Return whether every bracket match has a winner (a double forfeit waits)."""
-    return all(m.is_final and m.winner is not None for m in state.matches.values() if m.key)
+def all_done(bracket: Iterable[Match]) -> bool:
+    """Return whether every match of the brackets has a winner (a double forfeit waits)."""
+    return all(m.status in FINAL_STATUSES and m.winner is not None for m in bracket)
 
 
 def finish_tournament(

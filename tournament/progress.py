@@ -16,6 +16,7 @@ from tournament.advance import advance, held, hold_unready, reseed, start_knocko
 from tournament.draw import DrawInputs, draw_groups, fingerprint
 from tournament.events import (
     Event,
+    ExtraGamesScheduled,
     GroupsDrawn,
     PairingsConflict,
     TieSettledByLot,
@@ -165,16 +166,16 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     if voided:
         events.extend(voided)
         facts = stage_facts(state)
-    index = state.indexed()
     open_groups = _open_groups(facts)
     complete = [group for group in state.groups if group.name not in open_groups]
     complete_tables = all_standings(state, complete, facts=facts) if complete else {}
     if complete:
-        before = index.size
-        events.extend(schedule_extra_games(state, complete_tables, at))
-        if state.indexed().size != before:
-            # The new extra games are still to play.
-            open_groups = _open_groups(stage_facts(state))
+        scheduled = schedule_extra_games(state, complete_tables, at)
+        events.extend(scheduled)
+        # The groups given new extra games are open again: those games are to play.
+        open_groups.update(
+            e.group for e in scheduled if isinstance(e, ExtraGamesScheduled) and e.matches
+        )
     if open_groups:
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the

@@ -210,13 +210,17 @@ def group_qualifiers(
     # A player already seeded into the bracket (`seeded`, read once by the caller) stays
     # a qualifier when they leave later (HGV-2.3.5 forfeits their matches): leaving
     # does not redraw the bracket.
-    active = [
-        row.player
-        for row in table.rows
-        if not row.removed
-        and (state.entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded)
-    ]
-    return active[: state.preset.groups.qualifiers]
+    wanted = state.preset.groups.qualifiers
+    entries = state.entries
+    active: list[PlayerId] = []
+    for row in table.rows:
+        if len(active) >= wanted:
+            break
+        if not row.removed and (
+            entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded
+        ):
+            active.append(row.player)
+    return active
 
 
 def seeded_order(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:
