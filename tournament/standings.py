@@ -121,26 +121,38 @@ def group_standings(
     for won in sorted(by_wins, reverse=True):
         order.extend(resolver.order(by_wins[won], len(order), pending=False))
 
-    rows = [_row(player, rank, records[player]) for rank, player in enumerate(order, 1)]
+    rows = []
+    for rank, player in enumerate(order, 1):
+        record = records[player]
+        rows.append(
+            StandingRow(
+                player,
+                rank,
+                record.won,
+                record.lost,
+                record.points_for,
+                record.points_against,
+                record.forfeits,
+                removed=False,
+            )
+        )
     rows += [
         StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
         for i, p in enumerate((p for p in players if p in removed), 1)
     ]
     place = {player: index for index, player in enumerate(order)}
     notes = sorted(
-        (
-            TiebreakNote(
-                n.above,
-                n.below,
-                n.criterion,
-                n.values,
-                tuple(sorted(n.among, key=place.__getitem__)),
-            )
-            for n in resolver.notes
-        ),
-        key=lambda note: place[note.above],
+        (_in_order(place, note) for note in resolver.notes), key=lambda note: place[note.above]
     )
     return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
+
+
+def _in_order(place: Mapping[PlayerId, int], note: TiebreakNote) -> TiebreakNote:
+    """Return the note with `among` in final order (most notes have it so already)."""
+    among = tuple(sorted(note.among, key=place.__getitem__))
+    if among == note.among:
+        return note
+    return TiebreakNote(note.above, note.below, note.criterion, note.values, among)
 
 
 def _check(result: Result, members: frozenset[PlayerId]) -> None:
@@ -186,19 +198,6 @@ def _add(white: _Record, black: _Record, result: Result) -> None:
     if result.forfeited_by:
         white.forfeits += result.white in result.forfeited_by
         black.forfeits += result.black in result.forfeited_by
-
-
-def _row(player: PlayerId, rank: int, record: _Record) -> StandingRow:
-    return StandingRow(
-        player,
-        rank,
-        record.won,
-        record.lost,
-        record.points_for,
-        record.points_against,
-        record.forfeits,
-        removed=False,
-    )
 
 
 def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
