@@ -298,7 +298,11 @@ def _conform(
 ) -> None:
     """Give a stored bracket's seeded sides the players `bracket` seeds there."""
     stored = {m.key: m for m in state.indexed().stage(*stages) if m.key is not None}
-    if {bm.key for bm in bracket.matches} != set(stored):
+    # The keys of a bracket are distinct: as many, all stored, is the same shape.
+    same_shape = len(stored) == len(bracket.matches) and all(
+        bm.key in stored for bm in bracket.matches
+    )
+    if not same_shape:
         played = [m.number for m in stored.values() if touched(m)]
         if played and not reset:
             conflicts.extend(played)
@@ -311,23 +315,21 @@ def _conform(
             KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
         )
         return
-    wanted: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
+    # Only the matches whose sides change: `pair` leaves the others as they are.
+    changes: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
     for bm in bracket.matches:
         match = stored[bm.key]
         white = bm.white if bm.white_from is None and match.white_from is None else match.white
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
-        wanted.append((match, white, black))
-    contradicted = [
-        m.number
-        for m, white, black in wanted
-        if (white, black) != (m.white, m.black) and touched(m)
-    ]
+        if white != match.white or black != match.black:
+            changes.append((match, white, black))
+    contradicted = [m.number for m, _, _ in changes if touched(m)]
     if contradicted and not reset:
         # All or nothing: re-pairing the other matches around a contradicted one could
         # put a player in two matches at once.
         conflicts.extend(contradicted)
         return
-    for match, white, black in wanted:
+    for match, white, black in changes:
         events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
 
 
