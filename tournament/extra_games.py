@@ -22,6 +22,7 @@ from tournament.stages import (
     changed_groups,
     group_table,
     restart,
+    stage_context,
     stage_facts,
 )
 from tournament.standings import Standings
@@ -96,15 +97,15 @@ def void_stale_extra_games(
         return []
     # The group matches and extra games are the inputs: the groups whose facts did not
     # change since the last look (after which nothing was left to void) are skipped.
-    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    context = stage_context(state)
     if facts is None:
         facts = stage_facts(state)
     remembered = state.memo.get("extra")
     changed: set[object] | None = None  # None: look at every group
     if remembered is not None:
         before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
-        if before_context == context:
-            if before == facts:
+        if before_context is context:
+            if before is facts or before == facts:
                 return []
             changed = changed_groups(before, facts)
     voided: dict[str, list[int]] = {}

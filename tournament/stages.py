@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, eq
 from typing import cast
 
 from tournament import knockout
@@ -52,8 +52,32 @@ def standings_of(state: TournamentState, group: Group) -> Standings:
 
 
 def stage_facts(state: TournamentState) -> list[tuple[object, ...]]:
-    """Return the facts of every group match and extra game, by number (`STAGE_FACTS`)."""
-    return list(map(STAGE_FACTS, state.indexed().stage(*GROUP_STAGES)))
+    """Return the facts of every group match and extra game, by number (`STAGE_FACTS`).
+
+    While they are unchanged the list last returned is returned again: the facts are
+    compared as they are read, and no new list is kept (thousands of tuples a settle
+    would wake the garbage collector for nothing).
+    """
+    matches = state.indexed().stage(*GROUP_STAGES)
+    remembered = state.memo.get("facts")
+    if remembered is not None:
+        before = cast(list[tuple[object, ...]], remembered[0])
+        if len(before) == len(matches) and all(map(eq, map(STAGE_FACTS, matches), before)):
+            return before
+    facts = list(map(STAGE_FACTS, matches))
+    state.memo["facts"] = (facts, None)
+    return facts
+
+
+def stage_context(state: TournamentState) -> tuple[object, ...]:
+    """Return what a group's table depends on besides its matches: the rules, the seed
+    and the groups; the same object as last time while they are unchanged."""
+    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    remembered = state.memo.get("context")
+    if remembered is not None and remembered[0] == context:
+        return cast(tuple[object, ...], remembered[0])
+    state.memo["context"] = (context, None)
+    return context
 
 
 def all_standings(
@@ -73,14 +97,14 @@ def all_standings(
     index = state.indexed()
     if facts is None:
         facts = stage_facts(state)
-    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    context = stage_context(state)
     remembered = state.memo.get("standings")
     known: dict[str | None, Standings] = {}
     if remembered is not None:
         before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
-        if before_context == context:
+        if before_context is context:
             known = cast(dict[str | None, Standings], remembered[1])
-            if before != facts:
+            if before is not facts and before != facts:
                 changed = changed_groups(before, facts)
                 known = {name: t for name, t in known.items() if name not in changed}
     by_group = index.by_group
