@@ -5,6 +5,7 @@ slots re-seeded after corrections, matches held until both players are known.
 from __future__ import annotations
 
 from datetime import datetime
+from operator import eq
 from typing import cast
 
 from tournament import knockout
@@ -47,15 +48,25 @@ def build_main_bracket(state: TournamentState, tables: dict[str, Standings]) -> 
     """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
     seeded = seeded_order(state, MAIN_STAGES)
     qualifiers = [group_qualifiers(state, tables[group.name], seeded) for group in state.groups]
-    pairings = tuple(map(PAIRING, state.indexed().stage(Stage.GROUP)))
-    # A bracket is a value of these inputs: a settle in the knockout reads it again.
-    inputs = (tuple(map(tuple, qualifiers)), pairings, state.preset.knockout)
+    group_matches = state.indexed().stage(Stage.GROUP)
+    rules = state.preset.knockout
+    # A bracket is a value of these inputs: a settle in the knockout reads it again. The
+    # pairings are compared as they are read, not gathered first: thousands of tuples a
+    # settle would wake the garbage collector.
     remembered = state.memo.get("main_bracket")
-    if remembered is not None and remembered[0] == inputs:
-        return cast(knockout.Bracket, remembered[1])
+    if remembered is not None:
+        before = cast(tuple[object, list[list[PlayerId]], tuple[object, ...]], remembered[0])
+        if (
+            before[0] == rules
+            and before[1] == qualifiers
+            and len(before[2]) == len(group_matches)
+            and all(map(eq, map(PAIRING, group_matches), before[2]))
+        ):
+            return cast(knockout.Bracket, remembered[1])
+    pairings = tuple(map(PAIRING, group_matches))
     played = {frozenset(p) for p in pairings if None not in p}
-    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
-    state.memo["main_bracket"] = (inputs, bracket)
+    bracket = knockout.build_bracket(qualifiers, played, rules)
+    state.memo["main_bracket"] = ((rules, qualifiers, pairings), bracket)
     return bracket
 
 
