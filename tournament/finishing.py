@@ -89,16 +89,18 @@ def _knockout_places(state: TournamentState, tables: dict[str, Standings]) -> di
 
 def _stage_wins(state: TournamentState) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
     """Return each player's final wins in the knockout and in the consolation."""
-    knockout_wins: dict[PlayerId, int] = {}
-    consolation_wins: dict[PlayerId, int] = {}
-    for match in state.matches.values():
-        if match.winner is None or not match.is_final:
-            continue
-        if match.stage in MAIN_STAGES:
-            knockout_wins[match.winner] = knockout_wins.get(match.winner, 0) + 1
-        elif match.stage is Stage.CONSOLATION:
-            consolation_wins[match.winner] = consolation_wins.get(match.winner, 0) + 1
-    return knockout_wins, consolation_wins
+    index = state.indexed()
+    return _wins(index.stage(*MAIN_STAGES)), _wins(index.stage(Stage.CONSOLATION))
+
+
+def _wins(matches: Iterable[Match]) -> dict[PlayerId, int]:
+    """Return each player's final wins among `matches`."""
+    wins: dict[PlayerId, int] = {}
+    for match in matches:
+        winner = match.winner
+        if winner is not None and match.status in FINAL_STATUSES:
+            wins[winner] = wins.get(winner, 0) + 1
+    return wins
 
 
 def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Placement]:
@@ -121,8 +123,9 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
     # The points do not depend on who: most players of a night share a few performances,
     # and Decimal sums cost more than the rest of a placement.
     shown: dict[tuple[int | None, int, int, bool, bool, int], str] = {}
+    entries = state.entries
     for player in [p for g in state.groups for p in g.players]:
-        entry = state.entries[player]
+        entry = entries[player]
         if entry.status is EntryStatus.NO_SHOW or (
             entry.status is EntryStatus.WITHDRAWN and not entry.presence
         ):
@@ -141,7 +144,7 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         points = shown.get(performance)
         if points is None:
             points = shown[performance] = _points_text(state, *performance)
-        placed.append(Placement(place=place, player=player, points=points))
+        placed.append(Placement(place, player, points))
     # Within a shared range, group-stage order: group winners in group order, then the
     # runners-up, and so on (PLACE-SHARE).
     order = {player: i for i, player in enumerate(_group_stage_order(state, tables))}
