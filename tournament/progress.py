@@ -160,13 +160,22 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events  # nothing drawn yet, or called off: nothing follows
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
-    # The group stage's facts are read once and passed on, unless a step changes them.
-    facts = stage_facts(state)
-    voided = void_stale_extra_games(state, at, facts=facts)
-    if voided:
-        events.extend(voided)
+    # The group stage's facts are read once and passed on, unless a step changes them:
+    # when there are extra games to check, and after the group stage, when they mostly
+    # stay as they were. During the group stage each group's table is found by the
+    # facts of its own matches (`all_standings`), which costs less than reading all.
+    facts: list[tuple[object, ...]] | None = None
+    extra_games = any(
+        m.status is not MatchStatus.VOID for m in state.indexed().stage(Stage.TIEBREAK)
+    )
+    if extra_games or state.status is not TournamentStatus.GROUPS:
         facts = stage_facts(state)
-    open_groups = _open_groups(facts)
+    if extra_games:
+        voided = void_stale_extra_games(state, at, facts=facts)
+        if voided:
+            events.extend(voided)
+            facts = stage_facts(state)
+    open_groups = _open_groups(state, facts)
     complete = [group for group in state.groups if group.name not in open_groups]
     complete_tables = all_standings(state, complete, facts=facts) if complete else {}
     if complete:
@@ -201,10 +210,17 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     return events
 
 
-def _open_groups(facts: list[tuple[object, ...]]) -> set[object]:
+def _open_groups(state: TournamentState, facts: list[tuple[object, ...]] | None) -> set[object]:
     """Return the groups with a group match or an extra game not yet final."""
-    # STAGE_FACTS: the group, then the status.
-    return {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
+    if facts is not None:  # STAGE_FACTS: the group, then the status
+        return {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
+    index = state.indexed()
+    return {
+        m.group
+        for stage in GROUP_STAGES
+        for m in index.stage(stage)
+        if m.status not in FINAL_STATUSES
+    }
 
 
 def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -> list[Event]:

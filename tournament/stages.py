@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from operator import attrgetter, eq
+from itertools import compress
+from operator import attrgetter, eq, ne
 from typing import cast
 
 from tournament import knockout
@@ -42,6 +43,9 @@ STAGE_FACTS = attrgetter(
     "created_at",
 )
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
+# From this many group-stage matches on, their facts are compared as they are read: a
+# list of that many new tuples would wake the garbage collector (threshold 700).
+_STREAMED = 700
 # Tables remembered per group: the current one and those of its rounds of extra games.
 _TABLES_KEPT = 4
 
@@ -60,11 +64,16 @@ def stage_facts(state: TournamentState) -> list[tuple[object, ...]]:
     """
     matches = state.indexed().stage(*GROUP_STAGES)
     remembered = state.memo.get("facts")
-    if remembered is not None:
-        before = cast(list[tuple[object, ...]], remembered[0])
-        if len(before) == len(matches) and all(map(eq, map(STAGE_FACTS, matches), before)):
-            return before
+    before = None if remembered is None else cast(list[tuple[object, ...]], remembered[0])
+    if (
+        before is not None
+        and len(before) == len(matches) >= _STREAMED
+        and all(map(eq, map(STAGE_FACTS, matches), before))
+    ):
+        return before
     facts = list(map(STAGE_FACTS, matches))
+    if before is not None and len(matches) < _STREAMED and facts == before:
+        return before  # a few hundred tuples: gathered and compared in one go is faster
     state.memo["facts"] = (facts, None)
     return facts
 
@@ -88,19 +97,17 @@ def all_standings(
 ) -> dict[str, Standings]:
     """Return the standings of every group (or of `groups`), reading the matches once.
 
-    The tables are remembered with the facts of every group match and extra game: a
-    later call compares those facts (plain values, fast) and draws again only the
-    tables of the groups whose facts changed. `facts` are `stage_facts(state)` when
-    the caller has just read them.
+    Each group's table is remembered by the facts of its own matches (`group_table`).
+    Given `facts` (`stage_facts(state)`, just read), the tables are also remembered
+    with the facts of the whole group stage: a later call with unchanged facts reuses
+    them all, and one with changed facts looks again only at the groups they touch.
     """
     groups = state.groups if groups is None else groups
     index = state.indexed()
-    if facts is None:
-        facts = stage_facts(state)
     context = stage_context(state)
     remembered = state.memo.get("standings")
     known: dict[str | None, Standings] = {}
-    if remembered is not None:
+    if facts is not None and remembered is not None:
         before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
         if before_context is context:
             known = cast(dict[str | None, Standings], remembered[1])
@@ -114,14 +121,12 @@ def all_standings(
         if table is None:
             played = by_group.get((Stage.GROUP, group.name), ())
             # An extra game counts once final: scheduling one leaves the table as it was.
-            games = [
-                m
-                for m in by_group.get((Stage.TIEBREAK, group.name), ())
-                if m.status in FINAL_STATUSES
-            ]
+            extra = by_group.get((Stage.TIEBREAK, group.name))
+            games = [m for m in extra if m.status in FINAL_STATUSES] if extra else ()
             table = known[group.name] = group_table(state, group, played, games)
         tables[group.name] = table
-    state.memo["standings"] = ((context, facts), known)
+    if facts is not None:
+        state.memo["standings"] = ((context, facts), known)
     return tables
 
 
@@ -129,11 +134,11 @@ def changed_groups(
     before: Sequence[tuple[object, ...]], after: Sequence[tuple[object, ...]]
 ) -> set[object]:
     """Return the groups of the matches whose facts differ, or that one side lacks."""
-    changed: set[object] = set()
-    for a, b in zip(before, after, strict=False):
-        if a != b:
-            changed.update((a[1], b[1]))
     shorter = min(len(before), len(after))
+    # Only the positions that differ are visited in Python.
+    differ = list(compress(range(shorter), map(ne, before, after)))
+    changed = {before[i][1] for i in differ}
+    changed.update(after[i][1] for i in differ)
     changed.update(f[1] for f in before[shorter:])
     changed.update(f[1] for f in after[shorter:])
     return changed
@@ -153,7 +158,7 @@ def group_table(
     """
     rules = state.preset.groups
     lot_seed = state.seed + int(group.name)
-    key = f"tables:{group.name}"
+    key = "tables:" + group.name
     context = (rules, lot_seed, group.players)
     remembered = state.memo.get(key)
     if remembered is not None and remembered[0] == context:
