@@ -22,6 +22,7 @@ from tournament.model import (
     Stage,
     TournamentStatus,
 )
+from tournament.preset import RankingRules
 from tournament.ranking import Performance, tournament_points
 from tournament.stages import (
     MAIN_STAGES,
@@ -32,6 +33,13 @@ from tournament.stages import (
 )
 from tournament.standings import Standings
 from tournament.state import Match, Placement, TournamentState
+
+# Ranking points as placements show them, by ranking rules and performance: the points
+# do not depend on who, the players of every night share a few performances, and
+# Decimal sums cost more than the rest of a placement.
+_Performance = tuple[int | None, int, int, bool, bool, int]
+_SHOWN: dict[RankingRules, dict[_Performance, str]] = {}
+_SHOWN_KEPT = 4096
 
 
 def all_done(bracket: Iterable[Match]) -> bool:
@@ -120,9 +128,11 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
     }
     knockout_wins, consolation_wins = _stage_wins(state)
     placed: list[Placement] = []
-    # The points do not depend on who: most players of a night share a few performances,
-    # and Decimal sums cost more than the rest of a placement.
-    shown: dict[tuple[int | None, int, int, bool, bool, int], str] = {}
+    shown = _SHOWN.get(state.preset.ranking)
+    if shown is None or len(shown) >= _SHOWN_KEPT:
+        if len(_SHOWN) >= _SHOWN_KEPT:
+            _SHOWN.clear()
+        shown = _SHOWN[state.preset.ranking] = {}
     entries = state.entries
     for player in [p for g in state.groups for p in g.players]:
         entry = entries[player]
