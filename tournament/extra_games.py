@@ -19,6 +19,7 @@ from tournament.model import (
 from tournament.round_robin import round_robin
 from tournament.stages import (
     GROUP_STAGES,
+    STAGE_FACTS,
     changed_groups,
     group_table,
     restart,
@@ -26,7 +27,7 @@ from tournament.stages import (
     stage_facts,
 )
 from tournament.standings import Standings
-from tournament.state import Match, TournamentState
+from tournament.state import Group, Match, TournamentState
 
 
 def schedule_extra_games(
@@ -89,25 +90,27 @@ def void_stale_extra_games(
     together. A round counts only while the group matches and the rounds before it
     leave that block level; the games of a round that is no longer needed are voided.
     Played ones too: voiding an extra game gives nobody another opponent, it only stops
-    counting a game the standings no longer call for. `facts` are `stage_facts(state)`
-    when the caller has just read them.
+    counting a game the standings no longer call for.
+
+    What was looked at is remembered with its facts (after which nothing was left to
+    void): a group whose facts did not change is skipped. Given `facts`
+    (`stage_facts(state)`, just read: after the group stage, when they mostly stay as
+    they were), the whole group stage is compared at once; else each group with extra
+    games is compared on its own (fewer facts while the groups still play).
     """
     index = state.indexed()
     if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
         return []
-    # The group matches and extra games are the inputs: the groups whose facts did not
-    # change since the last look (after which nothing was left to void) are skipped.
-    context = stage_context(state)
-    if facts is None:
-        facts = stage_facts(state)
-    remembered = state.memo.get("extra")
+    context = None if facts is None else stage_context(state)
     changed: set[object] | None = None  # None: look at every group
-    if remembered is not None:
-        before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
-        if before_context is context:
-            if before is facts or before == facts:
-                return []
-            changed = changed_groups(before, facts)
+    if facts is not None:
+        remembered = state.memo.get("extra")
+        if remembered is not None:
+            before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
+            if before_context is context:
+                if before is facts or before == facts:
+                    return []
+                changed = changed_groups(before, facts)
     voided: dict[str, list[int]] = {}
     for group in state.groups:
         if changed is not None and group.name not in changed:
@@ -116,6 +119,12 @@ def void_stale_extra_games(
         if not games:
             continue  # no extra games: nothing to void
         own = index.by_group.get((Stage.GROUP, group.name), [])
+        key = "extra:" + group.name
+        if facts is None:
+            inputs = _group_facts(state, group, own, games)
+            remembered = state.memo.get(key)
+            if remembered is not None and remembered[0] == inputs:
+                continue
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
         kept: list[Match] = []
@@ -134,9 +143,25 @@ def void_stale_extra_games(
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
+        if facts is None:
+            state.memo[key] = (_group_facts(state, group, own, games), None)
+    if facts is None:
+        return _voided(voided, at)
     if voided:
         facts = stage_facts(state)
     state.memo["extra"] = ((context, facts), None)
+    return _voided(voided, at)
+
+
+def _group_facts(
+    state: TournamentState, group: Group, own: Sequence[Match], games: Sequence[Match]
+) -> tuple[object, ...]:
+    """Return what the check of one group's extra games reads."""
+    context = (state.preset.groups, state.seed, group.players)
+    return (context, tuple(map(STAGE_FACTS, own)), tuple(map(STAGE_FACTS, games)))
+
+
+def _voided(voided: dict[str, list[int]], at: datetime) -> list[Event]:
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()

@@ -160,21 +160,14 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events  # nothing drawn yet, or called off: nothing follows
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
-    # The group stage's facts are read once and passed on, unless a step changes them:
-    # when there are extra games to check, and after the group stage, when they mostly
-    # stay as they were. During the group stage each group's table is found by the
-    # facts of its own matches (`all_standings`), which costs less than reading all.
-    facts: list[tuple[object, ...]] | None = None
-    extra_games = any(
-        m.status is not MatchStatus.VOID for m in state.indexed().stage(Stage.TIEBREAK)
-    )
-    if extra_games or state.status is not TournamentStatus.GROUPS:
-        facts = stage_facts(state)
-    if extra_games:
-        voided = void_stale_extra_games(state, at, facts=facts)
-        if voided:
-            events.extend(voided)
-            facts = stage_facts(state)
+    # After the group stage its facts mostly stay as they were: they are read once,
+    # compared at once and passed on (unless a step changes them). While the groups
+    # play, each group is compared on its own, which reads fewer facts.
+    facts = stage_facts(state) if state.status is not TournamentStatus.GROUPS else None
+    voided = void_stale_extra_games(state, at, facts=facts)
+    if voided:
+        events.extend(voided)
+        facts = None if facts is None else stage_facts(state)
     open_groups = _open_groups(state, facts)
     complete = [group for group in state.groups if group.name not in open_groups]
     complete_tables = all_standings(state, complete, facts=facts) if complete else {}
