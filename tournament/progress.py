@@ -49,6 +49,9 @@ from tournament.stages import (
 )
 from tournament.state import DrawRecord, Group, Match, TournamentState
 
+# From this many group matches and extra games on, the group stage is compared whole.
+_WHOLE_STAGE_FROM = 700
+
 # The public face of a tournament's progress; the steps live in stages, extra_games,
 # advance and finishing.
 __all__ = [
@@ -160,10 +163,15 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events  # nothing drawn yet, or called off: nothing follows
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
-    # After the group stage its facts mostly stay as they were: they are read once,
-    # compared at once and passed on (unless a step changes them). While the groups
-    # play, each group is compared on its own, which reads fewer facts.
-    facts = stage_facts(state) if state.status is not TournamentStatus.GROUPS else None
+    # The group stage's facts are read once, compared at once and passed on (unless a
+    # step changes them) after the group stage, when they mostly stay as they were, and
+    # in a large one, whose groups each cost more compared on their own. In a club
+    # night's group stage each group is compared on its own: a result touches one.
+    whole = (
+        state.status is not TournamentStatus.GROUPS
+        or len(state.indexed().stage(*GROUP_STAGES)) >= _WHOLE_STAGE_FROM
+    )
+    facts = stage_facts(state) if whole else None
     voided = void_stale_extra_games(state, at, facts=facts)
     if voided:
         events.extend(voided)
