@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from tournament.advance import advance, held, hold_unready, reseed, start_knockout
 from tournament.draw import DrawInputs, draw_groups, fingerprint
@@ -213,8 +214,16 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
 
 def _open_groups(state: TournamentState, facts: list[tuple[object, ...]] | None) -> set[object]:
     """Return the groups with a group match or an extra game not yet final."""
-    if facts is not None:  # STAGE_FACTS: the group, then the status
-        return {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
+    if facts is not None:
+        # The same facts (`stage_facts` returns the same list while unchanged): the same
+        # open groups.
+        remembered = state.memo.get("open")
+        if remembered is not None and remembered[0] is facts:
+            return set(cast(frozenset[object], remembered[1]))
+        # STAGE_FACTS: the group, then the status.
+        found = {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
+        state.memo["open"] = (facts, frozenset(found))
+        return found
     index = state.indexed()
     return {
         m.group
