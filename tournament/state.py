@@ -287,8 +287,10 @@ class TournamentState:
     draw: DrawRecord | None = None
     placements: list[Placement] = field(default_factory=list)
     finished_at: datetime | None = None
-    # Derived values remembered between calls (group standings), never stored: each
-    # entry carries the inputs it was computed from and is recomputed when they change.
+    # Derived values remembered between calls (the group stage's facts, group tables,
+    # extra-game checks, the main bracket), never stored: each entry carries the facts
+    # it was computed from (values, never identities alone) and is recomputed when they
+    # change.
     memo: dict[str, tuple[object, object]] = field(default_factory=dict, repr=False, compare=False)
     index: MatchIndex | None = field(default=None, init=False, repr=False, compare=False)
 
