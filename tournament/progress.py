@@ -33,7 +33,7 @@ from tournament.model import (
     Stage,
     TournamentStatus,
 )
-from tournament.round_robin import Pairing, round_robin
+from tournament.round_robin import pairings_of
 from tournament.scoring import winning_score
 from tournament.stages import (
     GROUP_STAGES,
@@ -48,7 +48,7 @@ from tournament.stages import (
     touched,
     winners,
 )
-from tournament.state import DrawRecord, Group, Match, TournamentState
+from tournament.state import DrawRecord, Group, Match, TournamentState, minutes
 
 # From this many group matches and extra games on, the group stage is compared whole.
 _WHOLE_STAGE_FROM = 700
@@ -125,22 +125,24 @@ def _schedule_groups(state: TournamentState, at: datetime) -> int:
     start = max(state.start, at)
     rules = state.preset.groups
     # Bucketed by round: within a round the groups come in order, and each group's
-    # pairings in its own order (`round_robin` lists them by round, then by table).
-    by_round: dict[int, list[tuple[str, Pairing]]] = {}
+    # pairings in its own order (`pairings_of` lists them by round, then by table).
+    by_round: dict[int, list[tuple[str, PlayerId, PlayerId]]] = {}
     for group in state.groups:
-        for pairing in round_robin(group.players, start, rules.round_minutes):
-            by_round.setdefault(pairing.round, []).append((group.name, pairing))
+        for round_, white, black in pairings_of(group.players, start, rules.round_minutes):
+            by_round.setdefault(round_, []).append((group.name, white, black))
+    step = minutes(rules.round_minutes)
     number = first = state.next_match_number()
     for round_ in sorted(by_round):
-        for group_name, pairing in by_round[round_]:
+        when = start + (round_ - 1) * step
+        for group_name, white, black in by_round[round_]:
             state.matches[number] = Match(
                 number=number,
                 stage=Stage.GROUP,
                 round=round_,
                 length=rules.match_length,
-                white=pairing.white,
-                black=pairing.black,
-                start=pairing.start,
+                white=white,
+                black=black,
+                start=when,
                 group=group_name,
                 created_at=at,
             )

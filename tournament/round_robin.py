@@ -31,6 +31,18 @@ def round_robin(
     players: Sequence[PlayerId], start: datetime, round_minutes: int
 ) -> tuple[Pairing, ...]:
     """Return every match of the group, by round and then by table."""
+    step = timedelta(minutes=round_minutes)
+    return tuple(
+        Pairing(round=number, white=white, black=black, start=start + (number - 1) * step)
+        for number, white, black in pairings_of(players, start, round_minutes)
+    )
+
+
+def pairings_of(
+    players: Sequence[PlayerId], start: datetime, round_minutes: int
+) -> list[tuple[int, PlayerId, PlayerId]]:
+    """Return (round, white, black) for every match of the group, as `round_robin` does;
+    the start of round r is `start` plus r - 1 rounds of `round_minutes`."""
     if len(set(players)) != len(players):
         raise ValueError("a group names a player twice")
     if start.tzinfo is None or start.utcoffset() is None:
@@ -38,16 +50,13 @@ def round_robin(
     if round_minutes < 1:
         raise ValueError(f"a round lasts 1 minute or more, got {round_minutes}")
     labels = _labels(players)
-    pairings: list[Pairing] = []
-    when = start
-    step = timedelta(minutes=round_minutes)
+    found: list[tuple[int, PlayerId, PlayerId]] = []
     for number, tables in enumerate(_berger(len(labels)), 1):
         for white, black in tables:
             first, second = labels[white], labels[black]
             if first is not None and second is not None:
-                pairings.append(Pairing(round=number, white=first, black=second, start=when))
-        when += step
-    return tuple(pairings)
+                found.append((number, first, second))
+    return found
 
 
 @functools.lru_cache(maxsize=64)
