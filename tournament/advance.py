@@ -5,6 +5,7 @@ slots re-seeded after corrections, matches held until both players are known.
 from __future__ import annotations
 
 from datetime import datetime
+from operator import eq
 from typing import cast
 
 from tournament import knockout
@@ -22,6 +23,7 @@ from tournament.finishing import (
     unfinish,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -46,15 +48,25 @@ def build_main_bracket(state: TournamentState, tables: dict[str, Standings]) -> 
     """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
     seeded = seeded_order(state, MAIN_STAGES)
     qualifiers = [group_qualifiers(state, tables[group.name], seeded) for group in state.groups]
-    pairings = tuple(map(PAIRING, state.indexed().stage(Stage.GROUP)))
-    # A bracket is a value of these inputs: a settle in the knockout reads it again.
-    inputs = (tuple(map(tuple, qualifiers)), pairings, state.preset.knockout)
+    group_matches = state.indexed().stage(Stage.GROUP)
+    rules = state.preset.knockout
+    # A bracket is a value of these inputs: a settle in the knockout reads it again. The
+    # pairings are compared as they are read, not gathered first: thousands of tuples a
+    # settle would wake the garbage collector.
     remembered = state.memo.get("main_bracket")
-    if remembered is not None and remembered[0] == inputs:
-        return cast(knockout.Bracket, remembered[1])
+    if remembered is not None:
+        before = cast(tuple[object, list[list[PlayerId]], tuple[object, ...]], remembered[0])
+        if (
+            before[0] == rules
+            and before[1] == qualifiers
+            and len(before[2]) == len(group_matches)
+            and all(map(eq, map(PAIRING, group_matches), before[2]))
+        ):
+            return cast(knockout.Bracket, remembered[1])
+    pairings = tuple(map(PAIRING, group_matches))
     played = {frozenset(p) for p in pairings if None not in p}
-    bracket = knockout.build_bracket(qualifiers, played, state.preset.knockout)
-    state.memo["main_bracket"] = (inputs, bracket)
+    bracket = knockout.build_bracket(qualifiers, played, rules)
+    state.memo["main_bracket"] = ((rules, qualifiers, pairings), bracket)
     return bracket
 
 
@@ -110,7 +122,8 @@ def advance(
     events: list[Event] = []
     if tables is not None:
         _start_consolation(state, tables, at)
-    waiting = held(state)
+    # Given tables mean the group stage is over: no group is open, nothing is held.
+    waiting = held(state) if tables is None else frozenset()
     bracket = [
         m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
     ]
@@ -118,17 +131,19 @@ def advance(
     conflicts: list[int] = []
     for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
-        # place, loser) fills it; a replaced side (HGV-2.3.8) names none.
-        white = _fed(match, match.white, match.white_from, by_key)
-        black = _fed(match, match.black, match.black_from, by_key)
-        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if match.number not in waiting:
+        # place, loser) fills it; a replaced side (HGV-2.3.8) names none. The checks
+        # inline are the common case of a settle: nothing to do for this match.
+        white = match.white if match.white_from is None else _fed(match, match.white_from, by_key)
+        black = match.black if match.black_from is None else _fed(match, match.black_from, by_key)
+        if white != match.white or black != match.black:
+            events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+        if match.start is None and match.number not in waiting:
             events.extend(_publish_if_ready(state, match, at))
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     if conflicts or not finish:
         return events  # a played pairing is contradicted (a director decides), or a group is open
-    if all_done(state):
+    if all_done(bracket):  # every match with a bracket key
         events.extend(
             finish_tournament(state, at, all_standings(state) if tables is None else tables)
         )
@@ -217,11 +232,8 @@ def reseed(
     return events
 
 
-def _fed(
-    match: Match, current: PlayerId | None, source: str | None, by_key: dict[str | None, Match]
-) -> PlayerId | None:
-    if source is None:
-        return current
+def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId | None:
+    """Return the player the match `source` sends to `match`, or None while undecided."""
     feeder = by_key[source]
     if not feeder.is_final or feeder.winner is None:
         return None
@@ -239,7 +251,9 @@ def held(state: TournamentState) -> frozenset[int]:
     "Last Chance" is seeded from every group's non-qualifiers: all of it waits. Matches
     fed only by other matches, and matches under way or played, are not held.
     """
-    open_groups = {m.group for m in state.indexed().stage(*GROUP_STAGES) if not m.is_final}
+    open_groups = {
+        m.group for m in state.indexed().stage(*GROUP_STAGES) if m.status not in FINAL_STATUSES
+    }
     if not open_groups:
         return frozenset()
     waiting = {p for g in state.groups if g.name in open_groups for p in g.players}
@@ -295,7 +309,11 @@ def _conform(
 ) -> None:
     """Give a stored bracket's seeded sides the players `bracket` seeds there."""
     stored = {m.key: m for m in state.indexed().stage(*stages) if m.key is not None}
-    if {bm.key for bm in bracket.matches} != set(stored):
+    # The keys of a bracket are distinct: as many, all stored, is the same shape.
+    same_shape = len(stored) == len(bracket.matches) and all(
+        bm.key in stored for bm in bracket.matches
+    )
+    if not same_shape:
         played = [m.number for m in stored.values() if touched(m)]
         if played and not reset:
             conflicts.extend(played)
@@ -308,23 +326,21 @@ def _conform(
             KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
         )
         return
-    wanted: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
+    # Only the matches whose sides change: `pair` leaves the others as they are.
+    changes: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
     for bm in bracket.matches:
         match = stored[bm.key]
         white = bm.white if bm.white_from is None and match.white_from is None else match.white
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
-        wanted.append((match, white, black))
-    contradicted = [
-        m.number
-        for m, white, black in wanted
-        if (white, black) != (m.white, m.black) and touched(m)
-    ]
+        if white != match.white or black != match.black:
+            changes.append((match, white, black))
+    contradicted = [m.number for m, _, _ in changes if touched(m)]
     if contradicted and not reset:
         # All or nothing: re-pairing the other matches around a contradicted one could
         # put a player in two matches at once.
         conflicts.extend(contradicted)
         return
-    for match, white, black in wanted:
+    for match, white, black in changes:
         events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
 
 

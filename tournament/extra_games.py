@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from tournament.events import (
     Event,
@@ -11,19 +12,22 @@ from tournament.events import (
     ExtraGamesVoided,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     MatchStatus,
-    Result,
     Stage,
 )
 from tournament.round_robin import round_robin
 from tournament.stages import (
-    GAME_FACTS,
     GROUP_STAGES,
-    RESULT_FACTS,
+    STAGE_FACTS,
+    changed_groups,
+    group_table,
     restart,
+    stage_context,
+    stage_facts,
 )
-from tournament.standings import Standings, group_standings
-from tournament.state import Match, TournamentState
+from tournament.standings import Standings
+from tournament.state import Group, Match, TournamentState
 
 
 def schedule_extra_games(
@@ -77,7 +81,9 @@ def schedule_extra_games(
     return events
 
 
-def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
+def void_stale_extra_games(
+    state: TournamentState, at: datetime, *, facts: list[tuple[object, ...]] | None = None
+) -> list[Event]:
     """Void the extra games a correction has made unnecessary (NAV-TIE).
 
     Extra games come in rounds: all the games among one level block, scheduled
@@ -85,40 +91,51 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
     leave that block level; the games of a round that is no longer needed are voided.
     Played ones too: voiding an extra game gives nobody another opponent, it only stops
     counting a game the standings no longer call for.
+
+    What was looked at is remembered with its facts (after which nothing was left to
+    void): a group whose facts did not change is skipped. Given `facts`
+    (`stage_facts(state)`, just read: after the group stage, when they mostly stay as
+    they were), the whole group stage is compared at once; else each group with extra
+    games is compared on its own (fewer facts while the groups still play).
     """
     index = state.indexed()
     if all(m.status is MatchStatus.VOID for m in index.stage(Stage.TIEBREAK)):
         return []
+    context = None if facts is None else stage_context(state)
+    changed: set[object] | None = None  # None: look at every group
+    if facts is not None:
+        remembered = state.memo.get("extra")
+        if remembered is not None:
+            before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
+            if before_context is context:
+                if before is facts or before == facts:
+                    return []
+                changed = changed_groups(before, facts)
     voided: dict[str, list[int]] = {}
     for group in state.groups:
+        if changed is not None and group.name not in changed:
+            continue
         games = index.by_group.get((Stage.TIEBREAK, group.name), [])
         if not games:
             continue  # no extra games: nothing to void
         own = index.by_group.get((Stage.GROUP, group.name), [])
+        key = "extra:" + group.name
+        if facts is None:
+            inputs = _group_facts(state, group, own, games)
+            remembered = state.memo.get(key)
+            if remembered is not None and remembered[0] == inputs:
+                continue
         if any(not m.is_final for m in own):
             continue  # a reopened group match: its extra games wait for its result
-        # The games and the results they follow are the inputs: unchanged since the
-        # last look (after which nothing was left to void), nothing is stale now.
-        inputs = (state.preset.groups, tuple(map(RESULT_FACTS, own)), _games_facts(games))
-        key = f"extra:{group.name}"
-        remembered = state.memo.get(key)
-        if remembered is not None and remembered[0] == inputs:
-            continue
-        results = [r for m in own if (r := m.result()) is not None]
-        kept: list[Result] = []
+        kept: list[Match] = []
         for batch in _rounds(games):
             if all(m.status is MatchStatus.VOID for m in batch):
                 continue  # a round voided before
-            table = group_standings(
-                group.players,
-                results,
-                state.preset.groups,
-                lot_seed=state.seed + int(group.name),
-                extra_game_results=kept,
-            )
+            table = group_table(state, group, own, kept)
             block = {p for m in batch for p in m.players}
             if any(set(need.players) == block for need in table.extra_games):
-                kept.extend(r for m in batch if (r := m.result()) is not None)
+                # Counted once final, as the standings count them (`all_standings`).
+                kept.extend(m for m in batch if m.status in FINAL_STATUSES)
                 continue
             for match in batch:
                 if match.status is not MatchStatus.VOID:
@@ -126,15 +143,29 @@ def void_stale_extra_games(state: TournamentState, at: datetime) -> list[Event]:
                     restart(state, match, at)
                     match.status = MatchStatus.VOID
                     match.finished_at = at
-        state.memo[key] = ((inputs[0], inputs[1], _games_facts(games)), None)
+        if facts is None:
+            state.memo[key] = (_group_facts(state, group, own, games), None)
+    if facts is None:
+        return _voided(voided, at)
+    if voided:
+        facts = stage_facts(state)
+    state.memo["extra"] = ((context, facts), None)
+    return _voided(voided, at)
+
+
+def _group_facts(
+    state: TournamentState, group: Group, own: Sequence[Match], games: Sequence[Match]
+) -> tuple[object, ...]:
+    """Return what the check of one group's extra games reads."""
+    context = (state.preset.groups, state.seed, group.players)
+    return (context, tuple(map(STAGE_FACTS, own)), tuple(map(STAGE_FACTS, games)))
+
+
+def _voided(voided: dict[str, list[int]], at: datetime) -> list[Event]:
     return [
         ExtraGamesVoided(at=at, group=group, matches=tuple(numbers))
         for group, numbers in voided.items()
     ]
-
-
-def _games_facts(games: Sequence[Match]) -> tuple[object, ...]:
-    return tuple(map(GAME_FACTS, games))
 
 
 def _rounds(games: Sequence[Match]) -> list[list[Match]]:

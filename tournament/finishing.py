@@ -4,6 +4,7 @@ and taking them back when a correction reopens it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from tournament import placements
@@ -15,11 +16,13 @@ from tournament.events import (
     TournamentReopened,
 )
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     PlayerId,
     Stage,
     TournamentStatus,
 )
+from tournament.preset import RankingRules
 from tournament.ranking import Performance, tournament_points
 from tournament.stages import (
     MAIN_STAGES,
@@ -29,12 +32,19 @@ from tournament.stages import (
     winners,
 )
 from tournament.standings import Standings
-from tournament.state import Placement, TournamentState
+from tournament.state import Match, Placement, TournamentState
+
+# Ranking points as placements show them, by ranking rules and performance: the points
+# do not depend on who, the players of every night share a few performances, and
+# Decimal sums cost more than the rest of a placement.
+_Performance = tuple[int | None, int, int, bool, bool, int]
+_SHOWN: dict[RankingRules, dict[_Performance, str]] = {}
+_SHOWN_KEPT = 4096
 
 
-def all_done(state: TournamentState) -> bool:
-    """Return whether every bracket match has a winner (a double forfeit waits)."""
-    return all(m.is_final and m.winner is not None for m in state.matches.values() if m.key)
+def all_done(bracket: Iterable[Match]) -> bool:
+    """Return whether every match of the brackets has a winner (a double forfeit waits)."""
+    return all(m.status in FINAL_STATUSES and m.winner is not None for m in bracket)
 
 
 def finish_tournament(
@@ -87,16 +97,18 @@ def _knockout_places(state: TournamentState, tables: dict[str, Standings]) -> di
 
 def _stage_wins(state: TournamentState) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
     """Return each player's final wins in the knockout and in the consolation."""
-    knockout_wins: dict[PlayerId, int] = {}
-    consolation_wins: dict[PlayerId, int] = {}
-    for match in state.matches.values():
-        if match.winner is None or not match.is_final:
-            continue
-        if match.stage in MAIN_STAGES:
-            knockout_wins[match.winner] = knockout_wins.get(match.winner, 0) + 1
-        elif match.stage is Stage.CONSOLATION:
-            consolation_wins[match.winner] = consolation_wins.get(match.winner, 0) + 1
-    return knockout_wins, consolation_wins
+    index = state.indexed()
+    return _wins(index.stage(*MAIN_STAGES)), _wins(index.stage(Stage.CONSOLATION))
+
+
+def _wins(matches: Iterable[Match]) -> dict[PlayerId, int]:
+    """Return each player's final wins among `matches`."""
+    wins: dict[PlayerId, int] = {}
+    for match in matches:
+        winner = match.winner
+        if winner is not None and match.status in FINAL_STATUSES:
+            wins[winner] = wins.get(winner, 0) + 1
+    return wins
 
 
 def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Placement]:
@@ -116,8 +128,14 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
     }
     knockout_wins, consolation_wins = _stage_wins(state)
     placed: list[Placement] = []
+    shown = _SHOWN.get(state.preset.ranking)
+    if shown is None or len(shown) >= _SHOWN_KEPT:
+        if len(_SHOWN) >= _SHOWN_KEPT:
+            _SHOWN.clear()
+        shown = _SHOWN[state.preset.ranking] = {}
+    entries = state.entries
     for player in [p for g in state.groups for p in g.players]:
-        entry = state.entries[player]
+        entry = entries[player]
         if entry.status is EntryStatus.NO_SHOW or (
             entry.status is EntryStatus.WITHDRAWN and not entry.presence
         ):
@@ -125,17 +143,18 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         place = places.get(player)
         if place is None and entry.status is EntryStatus.ACTIVE and not entry.knockout_forfeit:
             place = unplaced_place
-        performance = Performance(
-            player=player,
-            place=place,
-            group_wins=group_wins.get(player, 0),
-            knockout_wins=knockout_wins.get(player, 0),
-            consolation_finalist=player in finalists,
-            knockout_forfeit=entry.knockout_forfeit,
-            consolation_wins=consolation_wins.get(player, 0),
+        performance = (
+            place,
+            group_wins.get(player, 0),
+            knockout_wins.get(player, 0),
+            player in finalists,
+            entry.knockout_forfeit,
+            consolation_wins.get(player, 0),
         )
-        points = tournament_points(state.preset.ranking, performance)
-        placed.append(Placement(place=place, player=player, points=f"{points:.2f}"))
+        points = shown.get(performance)
+        if points is None:
+            points = shown[performance] = _points_text(state, *performance)
+        placed.append(Placement(place, player, points))
     # Within a shared range, group-stage order: group winners in group order, then the
     # runners-up, and so on (PLACE-SHARE).
     order = {player: i for i, player in enumerate(_group_stage_order(state, tables))}
@@ -143,6 +162,28 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         key=lambda p: (p.place is None, p.place or 0, order.get(p.player, len(order)), p.player)
     )
     return placed
+
+
+def _points_text(
+    state: TournamentState,
+    place: int | None,
+    group_wins: int,
+    knockout_wins: int,
+    consolation_finalist: bool,
+    knockout_forfeit: bool,
+    consolation_wins: int,
+) -> str:
+    """Return the ranking points of a performance as placements show them, e.g. "2.30"."""
+    performance = Performance(
+        player=0,  # not read: the points depend on what was played, not on who
+        place=place,
+        group_wins=group_wins,
+        knockout_wins=knockout_wins,
+        consolation_finalist=consolation_finalist,
+        knockout_forfeit=knockout_forfeit,
+        consolation_wins=consolation_wins,
+    )
+    return f"{tournament_points(state.preset.ranking, performance):.2f}"
 
 
 def _group_stage_order(

@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from tournament.advance import advance, held, hold_unready, reseed, start_knockout
 from tournament.draw import DrawInputs, draw_groups, fingerprint
 from tournament.events import (
     Event,
+    ExtraGamesScheduled,
     GroupsDrawn,
     PairingsConflict,
     TieSettledByLot,
@@ -31,7 +33,7 @@ from tournament.model import (
     Stage,
     TournamentStatus,
 )
-from tournament.round_robin import round_robin
+from tournament.round_robin import pairings_of
 from tournament.scoring import winning_score
 from tournament.stages import (
     GROUP_STAGES,
@@ -41,11 +43,15 @@ from tournament.stages import (
     followed_up,
     qualifiers_of,
     restart,
+    stage_facts,
     standings_of,
     touched,
     winners,
 )
-from tournament.state import DrawRecord, Group, Match, TournamentState
+from tournament.state import DrawRecord, Group, Match, TournamentState, minutes
+
+# From this many group matches and extra games on, the group stage is compared whole.
+_WHOLE_STAGE_FROM = 700
 
 # The public face of a tournament's progress; the steps live in stages, extra_games,
 # advance and finishing.
@@ -118,26 +124,30 @@ def _schedule_groups(state: TournamentState, at: datetime) -> int:
     how many matches were scheduled."""
     start = max(state.start, at)
     rules = state.preset.groups
-    scheduled = [
-        (pairing.round, index, order, group.name, pairing)
-        for index, group in enumerate(state.groups)
-        for order, pairing in enumerate(round_robin(group.players, start, rules.round_minutes))
-    ]
-    number = state.next_match_number()
-    for round_, _, _, group_name, pairing in sorted(scheduled, key=lambda s: s[:3]):
-        state.matches[number] = Match(
-            number=number,
-            stage=Stage.GROUP,
-            round=round_,
-            length=rules.match_length,
-            white=pairing.white,
-            black=pairing.black,
-            start=pairing.start,
-            group=group_name,
-            created_at=at,
-        )
-        number += 1
-    return len(scheduled)
+    # Bucketed by round: within a round the groups come in order, and each group's
+    # pairings in its own order (`pairings_of` lists them by round, then by table).
+    by_round: dict[int, list[tuple[str, PlayerId, PlayerId]]] = {}
+    for group in state.groups:
+        for round_, white, black in pairings_of(group.players, start, rules.round_minutes):
+            by_round.setdefault(round_, []).append((group.name, white, black))
+    step = minutes(rules.round_minutes)
+    number = first = state.next_match_number()
+    for round_ in sorted(by_round):
+        when = start + (round_ - 1) * step
+        for group_name, white, black in by_round[round_]:
+            state.matches[number] = Match(
+                number=number,
+                stage=Stage.GROUP,
+                round=round_,
+                length=rules.match_length,
+                white=white,
+                black=black,
+                start=when,
+                group=group_name,
+                created_at=at,
+            )
+            number += 1
+    return number - first
 
 
 def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list[Event]:
@@ -156,16 +166,29 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         return events  # nothing drawn yet, or called off: nothing follows
     # Each group's tie is settled as soon as that group is over (NAV-TIE), not when
     # every group is: its extra games start while the other groups still play.
-    events.extend(void_stale_extra_games(state, at))
-    index = state.indexed()
-    open_groups = _open_groups(state)
+    # The group stage's facts are read once, compared at once and passed on (unless a
+    # step changes them) after the group stage, when they mostly stay as they were, and
+    # in a large one, whose groups each cost more compared on their own. In a club
+    # night's group stage each group is compared on its own: a result touches one.
+    whole = (
+        state.status is not TournamentStatus.GROUPS
+        or len(state.indexed().stage(*GROUP_STAGES)) >= _WHOLE_STAGE_FROM
+    )
+    facts = stage_facts(state) if whole else None
+    voided = void_stale_extra_games(state, at, facts=facts)
+    if voided:
+        events.extend(voided)
+        facts = None if facts is None else stage_facts(state)
+    open_groups = _open_groups(state, facts)
     complete = [group for group in state.groups if group.name not in open_groups]
-    complete_tables = all_standings(state, complete) if complete else {}
+    complete_tables = all_standings(state, complete, facts=facts) if complete else {}
     if complete:
-        before = index.size
-        events.extend(schedule_extra_games(state, complete_tables, at))
-        if state.indexed().size != before:
-            open_groups = _open_groups(state)  # the new extra games are still to play
+        scheduled = schedule_extra_games(state, complete_tables, at)
+        events.extend(scheduled)
+        # The groups given new extra games are open again: those games are to play.
+        open_groups.update(
+            e.group for e in scheduled if isinstance(e, ExtraGamesScheduled) and e.matches
+        )
     if open_groups:
         if state.status is not TournamentStatus.GROUPS:
             # A correction reopened the group stage after the knockout was drawn: the
@@ -191,8 +214,18 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     return events
 
 
-def _open_groups(state: TournamentState) -> set[str | None]:
+def _open_groups(state: TournamentState, facts: list[tuple[object, ...]] | None) -> set[object]:
     """Return the groups with a group match or an extra game not yet final."""
+    if facts is not None:
+        # The same facts (`stage_facts` returns the same list while unchanged): the same
+        # open groups.
+        remembered = state.memo.get("open")
+        if remembered is not None and remembered[0] is facts:
+            return set(cast(frozenset[object], remembered[1]))
+        # STAGE_FACTS: the group, then the status.
+        found = {fact[1] for fact in facts if fact[2] not in FINAL_STATUSES}
+        state.memo["open"] = (facts, frozenset(found))
+        return found
     index = state.indexed()
     return {
         m.group

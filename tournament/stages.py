@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, eq, ne
 from typing import cast
 
 from tournament import knockout
 from tournament.model import (
+    FINAL_STATUSES,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -25,10 +27,12 @@ RESULT_FACTS = attrgetter(
     "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
 )
 PAIRING = attrgetter("white", "black")
-# What an extra game's round (`_rounds`) and its counting depend on.
-GAME_FACTS = attrgetter(
+# What the group stage is made of, per match: what its `result()` reads (unchanged facts
+# give an unchanged result), the number and group that place it, and when it was
+# scheduled (which tells the rounds of extra games apart, `_rounds`).
+STAGE_FACTS = attrgetter(
     "number",
-    "created_at",
+    "group",
     "status",
     "white",
     "black",
@@ -36,8 +40,14 @@ GAME_FACTS = attrgetter(
     "black_score",
     "winner",
     "forfeited_by",
+    "created_at",
 )
 MAIN_STAGES = (Stage.KNOCKOUT, Stage.THIRD_PLACE)
+# From this many group-stage matches on, their facts are compared as they are read: a
+# list of that many new tuples would wake the garbage collector (threshold 700).
+_STREAMED = 700
+# Tables remembered per group: the current one and those of its rounds of extra games.
+_TABLES_KEPT = 4
 
 
 def standings_of(state: TournamentState, group: Group) -> Standings:
@@ -45,34 +55,135 @@ def standings_of(state: TournamentState, group: Group) -> Standings:
     return all_standings(state, [group])[group.name]
 
 
+def stage_facts(state: TournamentState) -> list[tuple[object, ...]]:
+    """Return the facts of every group match and extra game, by number (`STAGE_FACTS`).
+
+    While they are unchanged the list last returned is returned again: the facts are
+    compared as they are read, and no new list is kept (thousands of tuples a settle
+    would wake the garbage collector for nothing).
+    """
+    matches = state.indexed().stage(*GROUP_STAGES)
+    remembered = state.memo.get("facts")
+    before = None if remembered is None else cast(list[tuple[object, ...]], remembered[0])
+    if (
+        before is not None
+        and len(before) == len(matches) >= _STREAMED
+        and all(map(eq, map(STAGE_FACTS, matches), before))
+    ):
+        return before
+    facts = list(map(STAGE_FACTS, matches))
+    if before is not None and len(matches) < _STREAMED and facts == before:
+        return before  # a few hundred tuples: gathered and compared in one go is faster
+    state.memo["facts"] = (facts, None)
+    return facts
+
+
+def stage_context(state: TournamentState) -> tuple[object, ...]:
+    """Return what a group's table depends on besides its matches: the rules, the seed
+    and the groups; the same object as last time while they are unchanged."""
+    context = (state.preset.groups, state.seed, [(g.name, g.players) for g in state.groups])
+    remembered = state.memo.get("context")
+    if remembered is not None and remembered[0] == context:
+        return cast(tuple[object, ...], remembered[0])
+    state.memo["context"] = (context, None)
+    return context
+
+
 def all_standings(
-    state: TournamentState, groups: Sequence[Group] | None = None
+    state: TournamentState,
+    groups: Sequence[Group] | None = None,
+    *,
+    facts: list[tuple[object, ...]] | None = None,
 ) -> dict[str, Standings]:
-    """Return the standings of every group (or of `groups`), reading the matches once."""
+    """Return the standings of every group (or of `groups`), reading the matches once.
+
+    Each group's table is remembered by the facts of its own matches (`group_table`).
+    Given `facts` (`stage_facts(state)`, just read), the tables are also remembered
+    with the facts of the whole group stage: a later call with unchanged facts reuses
+    them all, and one with changed facts looks again only at the groups they touch.
+    """
     groups = state.groups if groups is None else groups
     index = state.indexed()
+    context = None if facts is None else stage_context(state)
+    remembered = None if facts is None else state.memo.get("standings")
+    known: dict[str | None, Standings] = {}
+    if facts is not None and remembered is not None:
+        before_context, before = cast(tuple[object, list[tuple[object, ...]]], remembered[0])
+        if before_context is context:
+            known = cast(dict[str | None, Standings], remembered[1])
+            if before is not facts and before != facts:
+                changed = changed_groups(before, facts)
+                known = {name: t for name, t in known.items() if name not in changed}
+    by_group = index.by_group
     tables: dict[str, Standings] = {}
     for group in groups:
-        played = index.by_group.get((Stage.GROUP, group.name), [])
-        games = index.by_group.get((Stage.TIEBREAK, group.name), [])
-        # Compared as plain facts (fast), not as the results built from them.
-        inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
-        remembered = state.memo.get(f"standings:{group.name}")
-        if remembered is not None and remembered[0] == inputs:
-            tables[group.name] = cast(Standings, remembered[1])
-            continue
-        results = [r for m in played if (r := m.result())]
-        extra = [r for m in games if (r := m.result())]
+        table = known.get(group.name)
+        if table is None:
+            played = by_group.get((Stage.GROUP, group.name), ())
+            # An extra game counts once final: scheduling one leaves the table as it was.
+            extra = by_group.get((Stage.TIEBREAK, group.name))
+            games = [m for m in extra if m.status in FINAL_STATUSES] if extra else ()
+            table = known[group.name] = group_table(state, group, played, games)
+        tables[group.name] = table
+    if facts is not None:
+        state.memo["standings"] = ((context, facts), known)
+    return tables
+
+
+def changed_groups(
+    before: Sequence[tuple[object, ...]], after: Sequence[tuple[object, ...]]
+) -> set[object]:
+    """Return the groups of the matches whose facts differ, or that one side lacks."""
+    shorter = min(len(before), len(after))
+    # Only the positions that differ are visited in Python.
+    differ = list(compress(range(shorter), map(ne, before, after)))
+    changed = {before[i][1] for i in differ}
+    changed.update(after[i][1] for i in differ)
+    changed.update(f[1] for f in before[shorter:])
+    changed.update(f[1] for f in after[shorter:])
+    return changed
+
+
+def group_table(
+    state: TournamentState,
+    group: Group,
+    played: Sequence[Match],
+    games: Sequence[Match] = (),
+) -> Standings:
+    """Return a group's standings from the results of `played` and of the extra `games`.
+
+    The last few tables of each group are remembered by the facts their results are
+    made of (`RESULT_FACTS`): the extra-game check (`void_stale_extra_games`) asks again
+    for the tables the standings drew when each round of extra games was scheduled.
+    """
+    rules = state.preset.groups
+    lot_seed = state.seed + int(group.name)
+    key = "tables:" + group.name
+    context = (rules, lot_seed, group.players)
+    inputs = (tuple(map(RESULT_FACTS, played)), tuple(map(RESULT_FACTS, games)))
+    remembered = state.memo.get(key)
+    if remembered is not None and remembered[0] == context:
+        known = cast(dict[object, Standings], remembered[1])
+        # The table drawn last is the one usually asked for: compared before hashing.
+        last = next(reversed(known.keys()), None)
+        if last is not None and last == inputs:
+            return known[last]
+    else:
+        known = {}
+        state.memo[key] = (context, known)
+    table = known.get(inputs)
+    if table is None:
         table = group_standings(
             group.players,
-            results,
-            state.preset.groups,
-            lot_seed=state.seed + int(group.name),
-            extra_game_results=extra,
+            [r for m in played if (r := m.result())],
+            rules,
+            lot_seed=lot_seed,
+            extra_game_results=[r for m in games if (r := m.result())],
         )
-        state.memo[f"standings:{group.name}"] = (inputs, table)
-        tables[group.name] = table
-    return tables
+        if len(known) >= _TABLES_KEPT:
+            del known[next(iter(known))]  # the oldest
+        known[inputs] = table
+    return table
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
@@ -132,13 +243,17 @@ def group_qualifiers(
     # A player already seeded into the bracket (`seeded`, read once by the caller) stays
     # a qualifier when they leave later (HGV-2.3.5 forfeits their matches): leaving
     # does not redraw the bracket.
-    active = [
-        row.player
-        for row in table.rows
-        if not row.removed
-        and (state.entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded)
-    ]
-    return active[: state.preset.groups.qualifiers]
+    wanted = state.preset.groups.qualifiers
+    entries = state.entries
+    active: list[PlayerId] = []
+    for row in table.rows:
+        if len(active) >= wanted:
+            break
+        if not row.removed and (
+            entries[row.player].status is EntryStatus.ACTIVE or row.player in seeded
+        ):
+            active.append(row.player)
+    return active
 
 
 def seeded_order(state: TournamentState, stages: Sequence[Stage]) -> set[PlayerId]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from tournament.model import PlayerId, Result
@@ -104,8 +104,11 @@ def group_standings(
     for result in (*results, *extra_game_results):
         _check(result, members)
     removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
-    counted = [r for r in results if r.white not in removed and r.black not in removed]
-    extra = [r for r in extra_game_results if r.white not in removed and r.black not in removed]
+    counted: Sequence[Result] = results
+    extra: Sequence[Result] = extra_game_results
+    if removed:
+        counted = [r for r in results if r.white not in removed and r.black not in removed]
+        extra = [r for r in extra if r.white not in removed and r.black not in removed]
     records = {player: _Record() for player in players if player not in removed}
     for result in counted:
         _add(records[result.white], records[result.black], result)
@@ -118,17 +121,38 @@ def group_standings(
     for won in sorted(by_wins, reverse=True):
         order.extend(resolver.order(by_wins[won], len(order), pending=False))
 
-    rows = [_row(player, rank, records[player]) for rank, player in enumerate(order, 1)]
+    rows = []
+    for rank, player in enumerate(order, 1):
+        record = records[player]
+        rows.append(
+            StandingRow(
+                player,
+                rank,
+                record.won,
+                record.lost,
+                record.points_for,
+                record.points_against,
+                record.forfeits,
+                removed=False,
+            )
+        )
     rows += [
         StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
         for i, p in enumerate((p for p in players if p in removed), 1)
     ]
     place = {player: index for index, player in enumerate(order)}
     notes = sorted(
-        (replace(n, among=tuple(sorted(n.among, key=place.__getitem__))) for n in resolver.notes),
-        key=lambda note: place[note.above],
+        (_in_order(place, note) for note in resolver.notes), key=lambda note: place[note.above]
     )
     return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
+
+
+def _in_order(place: Mapping[PlayerId, int], note: TiebreakNote) -> TiebreakNote:
+    """Return the note with `among` in final order (most notes have it so already)."""
+    among = tuple(sorted(note.among, key=place.__getitem__))
+    if among == note.among:
+        return note
+    return TiebreakNote(note.above, note.below, note.criterion, note.values, among)
 
 
 def _check(result: Result, members: frozenset[PlayerId]) -> None:
@@ -176,19 +200,6 @@ def _add(white: _Record, black: _Record, result: Result) -> None:
         black.forfeits += result.black in result.forfeited_by
 
 
-def _row(player: PlayerId, rank: int, record: _Record) -> StandingRow:
-    return StandingRow(
-        player,
-        rank,
-        record.won,
-        record.lost,
-        record.points_for,
-        record.points_against,
-        record.forfeits,
-        removed=False,
-    )
-
-
 def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
     index: dict[PlayerId, list[Result]] = {}
     for result in results:
@@ -209,8 +220,11 @@ class _Resolver:
         lot_seed: int,
     ) -> None:
         self._records = records
-        self._results = _index(results)
-        self._extra = _index(extra)
+        # Indexed when a tie first needs them: most blocks are told apart without.
+        self._counted = results
+        self._counted_extra = extra
+        self._results: Mapping[PlayerId, list[Result]] | None = None
+        self._extra: Mapping[PlayerId, list[Result]] | None = None
         self._qualifiers = rules.qualifiers
         forfeit: tuple[TiebreakCriterion, ...] = (
             ("forfeit",) if rules.forfeit_below_in_ties else ()
@@ -269,19 +283,26 @@ class _Resolver:
             return forfeits, {p: -min(count, 1) for p, count in forfeits.items()}
         if criterion in ("wins_among_tied", "head_to_head"):
             # For two players this is the winner of their match; a cycle stays level.
-            values = self._among(block, self._results, diff=False)
+            values = self._among(block, self._played(), diff=False)
         elif criterion == "points_diff_among_tied":
-            values = self._among(block, self._results, diff=True)
+            values = self._among(block, self._played(), diff=True)
         elif criterion == "points_diff_overall":
             values = {
                 p: self._records[p].points_for - self._records[p].points_against for p in block
             }
         elif criterion == "extra_game":
+            if self._extra is None:
+                self._extra = _index(self._counted_extra)
             values = self._among(block, self._extra, diff=False)
         else:
             drawn = self._lot(block)
             return drawn, {p: -place for p, place in drawn.items()}
         return values, values
+
+    def _played(self) -> Mapping[PlayerId, list[Result]]:
+        if self._results is None:
+            self._results = _index(self._counted)
+        return self._results
 
     def _among(
         self, block: Sequence[PlayerId], index: Mapping[PlayerId, list[Result]], *, diff: bool

@@ -150,17 +150,19 @@ class Match:
 
     def result(self) -> Result | None:
         """Return the final result for standings, or None while undecided or void."""
-        if not self.is_final or self.status is MatchStatus.VOID:
+        status = self.status
+        if status not in FINAL_STATUSES or status is MatchStatus.VOID:
             return None
         if self.white is None or self.black is None:
             return None
+        # Positional: this is called for every group match a table reads.
         return Result(
-            white=self.white,
-            black=self.black,
-            white_score=self.white_score,
-            black_score=self.black_score,
-            winner=self.winner,
-            forfeited_by=self.forfeited_by,
+            self.white,
+            self.black,
+            self.white_score,
+            self.black_score,
+            self.winner,
+            self.forfeited_by,
         )
 
 
@@ -230,11 +232,23 @@ class MatchIndex:
 
     def extend(self, matches: Iterable[Match]) -> None:
         """Add matches numbered above every indexed one, in number order."""
+        by_stage, by_group = self.by_stage, self.by_group
+        top, size = self.top, self.size
         for match in matches:
-            self.by_stage.setdefault(match.stage, []).append(match)
-            self.by_group.setdefault((match.stage, match.group), []).append(match)
-            self.top = max(self.top, match.number)
-            self.size += 1
+            stage = match.stage
+            listed = by_stage.get(stage)
+            if listed is None:
+                listed = by_stage[stage] = []
+            listed.append(match)
+            key = (stage, match.group)
+            listed = by_group.get(key)
+            if listed is None:
+                listed = by_group[key] = []
+            listed.append(match)
+            if match.number > top:
+                top = match.number
+            size += 1
+        self.top, self.size = top, size
         self._merged.clear()
 
     def stage(self, *stages: Stage) -> Sequence[Match]:
@@ -274,8 +288,10 @@ class TournamentState:
     draw: DrawRecord | None = None
     placements: list[Placement] = field(default_factory=list)
     finished_at: datetime | None = None
-    # Derived values remembered between calls (group standings), never stored: each
-    # entry carries the inputs it was computed from and is recomputed when they change.
+    # Derived values remembered between calls (the group stage's facts, group tables,
+    # extra-game checks, the main bracket), never stored: each entry carries the facts
+    # it was computed from (values, never identities alone) and is recomputed when they
+    # change.
     memo: dict[str, tuple[object, object]] = field(default_factory=dict, repr=False, compare=False)
     index: MatchIndex | None = field(default=None, init=False, repr=False, compare=False)
 
