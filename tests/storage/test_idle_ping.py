@@ -28,11 +28,16 @@ def _pings(engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> list[object]
     return seen
 
 
+# PostgreSQL only: SQLite has no server to drop a connection, nothing to ping.
+only_postgresql = pytest.mark.parametrize(
+    "database_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+
+
+@only_postgresql
 async def test_a_connection_dropped_while_idle_is_replaced(
     engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if engine.dialect.name != "postgresql":
-        pytest.skip("SQLite has no server to drop a connection")
     first = await _backend(engine)
     admin = engines.make_engine(engine.url.render_as_string(hide_password=False))
     async with admin.connect() as other:
@@ -42,11 +47,10 @@ async def test_a_connection_dropped_while_idle_is_replaced(
     assert await _backend(engine) != first
 
 
+@only_postgresql
 async def test_a_connection_just_given_back_is_not_pinged(
     engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if engine.dialect.name != "postgresql":
-        pytest.skip("SQLite's connection is in this process: nothing to ping")
     await _backend(engine)  # a new connection is pinged once
     pings = _pings(engine, monkeypatch)
     for _ in range(3):
