@@ -23,7 +23,7 @@ from collections.abc import Callable, Generator, Mapping
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from sqlalchemy import create_engine, pool
+from sqlalchemy import create_engine, event, pool
 from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import URL, Connection, CursorResult, Dialect, Engine, RootTransaction
@@ -152,12 +152,9 @@ class SQLiteEngine:
         database = sync_engine.url.database
         if checkpointer is None and database not in (None, "", ":memory:"):
             checkpointer = _Checkpointer(database)
+            # Every commit of the engine's connections (its twins' too) is counted.
+            event.listen(sync_engine, "commit", lambda _conn: checkpointer.committed())
         self._checkpointer = checkpointer
-
-    def committed(self) -> None:
-        """Count a commit: the write-ahead log is copied back now and then."""
-        if self._checkpointer is not None:
-            self._checkpointer.committed()
 
     @property
     def dialect(self) -> Dialect:
@@ -269,9 +266,6 @@ class SQLiteConnection(_Startable):
     async def exec_driver_sql(self, statement: str, parameters: Any = None) -> CursorResult[Any]:
         return self.sync_connection.exec_driver_sql(statement, parameters)
 
-    async def scalar(self, statement: Executable, parameters: Any = None) -> Any:
-        return self.sync_connection.scalar(statement, parameters)
-
     async def run_sync(
         self, fn: Callable[Concatenate[Connection, _P], _T], *args: _P.args, **kwargs: _P.kwargs
     ) -> _T:
@@ -279,16 +273,6 @@ class SQLiteConnection(_Startable):
 
     def begin(self) -> SQLiteTransaction:
         return SQLiteTransaction(self)
-
-    def in_transaction(self) -> bool:
-        return self._sync is not None and self._sync.in_transaction()
-
-    async def commit(self) -> None:
-        self.sync_connection.commit()
-        self.engine.committed()
-
-    async def rollback(self) -> None:
-        self.sync_connection.rollback()
 
 
 class SQLiteTransaction(_Startable):
@@ -320,7 +304,6 @@ class SQLiteTransaction(_Startable):
     async def commit(self) -> None:
         if self._tx is not None and self._tx.is_active:
             self._tx.commit()
-            self._conn.engine.committed()
 
     async def rollback(self) -> None:
         if self._tx is not None and self._tx.is_active:
@@ -332,11 +315,12 @@ class _Begun:
 
     def __init__(self, engine: SQLiteEngine) -> None:
         self._conn = SQLiteConnection(engine)
+        self._tx = SQLiteTransaction(self._conn)
 
     async def __aenter__(self) -> SQLiteConnection:
         conn = await self._conn.start()
         try:
-            conn.sync_connection.begin()
+            await self._tx.start()
         except BaseException:
             await conn.close()
             raise
@@ -348,13 +332,10 @@ class _Begun:
         error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        conn = self._conn
         try:
-            if kind is None and conn.in_transaction():
-                conn.sync_connection.commit()
-                conn.engine.committed()
+            await self._tx.__aexit__(kind, error, tb)
         finally:
-            await conn.close()
+            await self._conn.close()
 
 
 def sqlite_engine(url: URL, **options: Any) -> SQLiteEngine:
