@@ -226,11 +226,10 @@ class SqlTournamentRepository(SqlRepository):
     async def get(self, tournament_id: int, *, for_update: bool = False) -> TournamentState:
         """Load a tournament; `for_update` locks it until commit (PostgreSQL)."""
         version = self._versions.get(tournament_id)
-        if version is not None and self._cache is not None:
-            hit = self._cache.take(tournament_id, version)
-            if hit is not None:
-                self._loaded[tournament_id] = hit[1]
-                return self._hand_out(*hit, for_update)
+        if version is not None:
+            cached = self._cached(tournament_id, version, for_update)
+            if cached is not None:
+                return cached
         asked = {"tournament_id": tournament_id}
         query = _BY_ID_LOCKED if for_update else _BY_ID  # built once, locked already
         head = (_HEAD_LOCKED if for_update else _HEAD, asked)
@@ -261,11 +260,9 @@ class SqlTournamentRepository(SqlRepository):
             found = (await conn.execute(*asked)).first()
             if found is None:
                 return None
-            hit = self._cache.take(found.id, found.version)
-            if hit is not None:
-                state, rows = hit
-                self._loaded[found.id] = rows
-                return self._hand_out(state, rows, for_update)
+            cached = self._cached(found.id, found.version, for_update)
+            if cached is not None:
+                return cached
             query, params = _BY_ID, {"tournament_id": found.id}  # the head locked it
         row = (await conn.execute(query, params)).mappings().first()
         if row is None:
@@ -280,26 +277,32 @@ class SqlTournamentRepository(SqlRepository):
         # Snapshot what the state serialises to, not what came back: an untouched state
         # then compares equal whatever a driver does to JSON key order or dates.
         rows = self._loaded[state.id] = codec.rows_of(state, row["version"])
-        if cacheable and self._cache is not None:
-            if for_update or state.id in self._states_out:
-                return self._hand_out(state, rows, for_update)
+        if cacheable and for_update:
+            return self._hand_out(state, rows)
+        if cacheable and state.id not in self._states_out:
             # Kept for the next command once committed; a reader gets its own copy.
             self._taken.add(state.id)
             self._states_out[state.id] = state
             return codec.restore(rows, state.id)
         return state
 
-    def _hand_out(
-        self, state: TournamentState, rows: codec.Rows, for_update: bool
-    ) -> TournamentState:
-        """Return the cached `state` to a unit of work that holds it for update, else a
-        copy: a reader may keep its state after its transaction, and must never hold the
-        object the next command changes (nor make the next command load it again)."""
-        mine = self._states_out.get(state.id)
-        if mine is not None and mine is state:
-            return mine  # this unit of work's own, with its changes
-        if not for_update:
-            return codec.restore(rows, state.id)
+    def _cached(
+        self, tournament_id: int, version: int, for_update: bool
+    ) -> TournamentState | None:
+        """Return the cached state at `version` to a unit of work that holds it for
+        update, a copy to a reader (it may keep its state after its transaction, and must
+        never hold the object the next command changes); None when not cached."""
+        hit = None if self._cache is None else self._cache.take(tournament_id, version)
+        if hit is None:
+            return None
+        state, rows = hit
+        self._loaded[tournament_id] = rows
+        if self._states_out.get(tournament_id) is state:
+            return state  # this unit of work's own, with its changes
+        return self._hand_out(state, rows) if for_update else codec.restore(rows, tournament_id)
+
+    def _hand_out(self, state: TournamentState, rows: codec.Rows) -> TournamentState:
+        """Return `state` to the unit of work that takes it for update."""
         self._taken.add(state.id)
         self._states_out[state.id] = state
         self._for_update.setdefault(state.id, rows)  # as first loaded: a save replaces
