@@ -308,7 +308,15 @@ class Session:
 def catch_up(uow: UnitOfWork, state: TournamentState, now: datetime) -> list[Event]:
     """Apply what fell due by `now` (`due.sweep`), unless the command that saved the
     state worked out that nothing falls due before a later time."""
+    return [] if quiet_until(uow, state, now) else due.sweep(state, now)
+
+
+def quiet_until(
+    uow: UnitOfWork, state: TournamentState, now: datetime
+) -> tuple[datetime | None] | None:
+    """Return `(next deadline,)` when the command that saved `state` found nothing due
+    by `now` (`(None,)`: nothing waits at all); None when a sweep must find out."""
     known = uow.tournaments.known_deadline(state)
     if known is not None and (known[0] is None or known[0] > now):
-        return []
-    return due.sweep(state, now)
+        return known
+    return None

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from commands.config import CommandConfig
 from commands.ports import UnitOfWorkFactory
-from commands.session import Invocation, Session
+from commands.session import Invocation, Session, quiet_until
 from tournament import due
 
 # Pruning is a day-scale chore: once an hour (and at start) keeps every store bounded.
@@ -33,13 +33,13 @@ async def sweep_due(
     for tournament_id, club_id in unfinished:
         async with uow_factory() as uow:
             state = await uow.tournaments.get(tournament_id, for_update=True)
-            known = uow.tournaments.known_deadline(state)
-            if known is not None and (known[0] is None or known[0] > now):
+            quiet = quiet_until(uow, state, now)
+            if quiet is not None:
                 # The command that saved it found nothing due before then: no load of
                 # its club, no save, no sweep (a thousand clubs wake the scheduler).
                 await uow.commit()
-                if known[0] is not None:
-                    deadlines.append(known[0])
+                if quiet[0] is not None:
+                    deadlines.append(quiet[0])
                 continue
             events = due.sweep(state, now)
             session = Session(
