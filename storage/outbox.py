@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, insert, select, update
+from sqlalchemy import Row, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
 from storage.engine import Database, reader
@@ -262,9 +262,7 @@ class OutboxStore:
         """Record that a row went out (as `platform_message_id`, to edit it later);
         `error` notes what did not (a part the platform refused)."""
         sent = {"row_id": row_id, "at": at, "message": platform_message_id, "error": error}
-        async with self._engine.begin() as conn:
-            if (await conn.execute(_SENT, sent)).rowcount != 1:
-                raise NotFound(f"outbox row {row_id}")
+        await self._update_row(row_id, _SENT, sent)
 
     async def mark_all_sent(self, row_ids: Sequence[int], *, at: datetime) -> None:
         """Record that these rows went out, in one transaction (the console prints a
@@ -322,11 +320,14 @@ class OutboxStore:
         )
 
     async def _mark(self, row_id: int, **values: Any) -> None:
+        query = update(t.outbox).where(t.outbox.c.id == row_id).values(**values)
+        await self._update_row(row_id, query)
+
+    async def _update_row(
+        self, row_id: int, query: Update, params: Mapping[str, Any] | None = None
+    ) -> None:
         async with self._engine.begin() as conn:
-            result = await conn.execute(
-                update(t.outbox).where(t.outbox.c.id == row_id).values(**values)
-            )
-            if result.rowcount != 1:
+            if (await conn.execute(query, params)).rowcount != 1:
                 raise NotFound(f"outbox row {row_id}")
 
     async def live_message(self, platform: str, chat: str, coalesce: str) -> str | None:
