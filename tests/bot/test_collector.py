@@ -54,6 +54,16 @@ def test_a_cached_tournament_and_its_rows_are_freed_without_the_collector(
     assert [ref() for ref in watched] == [None, None, None]  # reference counting did it
 
 
+def _cycle() -> tuple[list[_Probe], weakref.ref[_Probe]]:
+    """Return a reference cycle, held only by the list, and a weak reference to it; with
+    nothing frozen yet."""
+    gc.unfreeze()
+    gc.collect()
+    held = [_Probe()]
+    held[0].self = held[0]  # type: ignore[attr-defined]
+    return held, weakref.ref(held[0])
+
+
 async def _until(condition: object, seconds: float = 1.0) -> bool:
     for _ in range(int(seconds / 0.01)):
         if condition():  # type: ignore[operator]
@@ -65,11 +75,7 @@ async def _until(condition: object, seconds: float = 1.0) -> bool:
 async def test_a_cycle_frozen_alive_outlives_full_collections_until_reclaimed(
     collector_off: None,
 ) -> None:
-    gc.unfreeze()
-    gc.collect()
-    held = [_Probe()]
-    held[0].self = held[0]  # type: ignore[attr-defined]
-    watched = weakref.ref(held[0])
+    held, watched = _cycle()
     task = asyncio.create_task(freeze_survivors(every=0.01, reclaim_every=3600))
     assert await _until(lambda: gc.get_freeze_count() > 0)
     held.clear()  # the cycle dies, frozen
@@ -82,10 +88,7 @@ async def test_a_cycle_frozen_alive_outlives_full_collections_until_reclaimed(
 
 
 async def test_the_frozen_are_collected_again_on_schedule(collector_off: None) -> None:
-    gc.unfreeze()
-    held = [_Probe()]
-    held[0].self = held[0]  # type: ignore[attr-defined]
-    watched = weakref.ref(held[0])
+    held, watched = _cycle()
     task = asyncio.create_task(freeze_survivors(every=0.01, reclaim_every=0.1))
     assert await _until(lambda: gc.get_freeze_count() > 0)
     held.clear()
