@@ -75,7 +75,8 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     the player's: next month's entries open on the night this month's is played."""
     if s.chosen:
         return
-    listed = await s.uow.tournaments.list(s.club.id)
+    # Locked as the session's own listing will be: that listing is then this one.
+    listed = await s.uow.tournaments.list(s.club.id, for_update=s.writes)
     in_play = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
     playing = {t.id for t in listed if t.status in in_play}
     if not playing:

@@ -10,6 +10,7 @@ from sqlalchemy import Row, bindparam, delete, insert, select, update
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
+from storage.repositories.roster import CHATS as roster_chats
 from storage.repositories.roster import RosterView
 from storage.transaction import Transaction
 from tournament.club import Club
@@ -29,10 +30,17 @@ _FOR_CHAT = (
 )
 # Built once, as every statement a command runs (building one costs more than running it).
 _BY_ID = select(t.clubs).where(t.clubs.c.id == bindparam("club_id"))
-_CHATS = (
-    select(t.chats.c.platform, t.chats.c.chat)
-    .where(t.chats.c.club_id == bindparam("club_id"), t.chats.c.status == ACTIVE)
-    .order_by(t.chats.c.id)
+# A chat moving to another club leaves its old club's cached roster (roster.py) stale.
+_BUMP_OWNERS = (
+    update(t.clubs)
+    .where(
+        t.clubs.c.id.in_(
+            select(t.chats.c.club_id).where(
+                t.chats.c.platform == bindparam("platform"), t.chats.c.chat == bindparam("chat")
+            )
+        )
+    )
+    .values(roster_version=t.clubs.c.roster_version + 1)
 )
 _IS_DIRECTOR = select(t.directors.c.id).where(
     t.directors.c.club_id == bindparam("club_id"),
@@ -165,7 +173,10 @@ class SqlClubRepository(SqlRepository):
             "status": PENDING if pending else ACTIVE,
         }
         query = upsert(self._dialect, t.chats, ("platform", "chat"), values)
-        await (await self._conn()).execute(query)
+        conn = await self._conn()
+        await conn.execute(_BUMP_OWNERS, {"platform": platform, "chat": chat})
+        await conn.execute(query)
+        await self._roster.changed(club_id)
 
     async def confirm_chat(self, club_id: int, link_id: int) -> tuple[str, str] | None:
         """Activate a pending link of this club; return its (platform, chat), or None."""
@@ -177,7 +188,10 @@ class SqlClubRepository(SqlRepository):
             .returning(c.platform, c.chat)
         )
         row = (await (await self._conn()).execute(query)).first()
-        return None if row is None else (row.platform, row.chat)
+        if row is None:
+            return None
+        await self._roster.changed(club_id)
+        return (row.platform, row.chat)
 
     async def pending_chats(self, club_id: int) -> list[tuple[int, str, str]]:
         """Return (link id, platform, chat) of the chats waiting to be confirmed."""
@@ -201,6 +215,7 @@ class SqlClubRepository(SqlRepository):
         ).first()
         if found is None:
             return None
+        await conn.execute(_BUMP_OWNERS, {"platform": platform, "chat": new})
         await conn.execute(delete(t.chats).where(c.platform == platform, c.chat == new))
         await conn.execute(
             update(t.chats).where(c.platform == platform, c.chat == old).values(chat=new)
@@ -211,11 +226,15 @@ class SqlClubRepository(SqlRepository):
             .where(o.platform == platform, o.chat == old, o.status == "pending")
             .values(chat=new)
         )
+        await self._roster.changed(int(found.club_id))
         return int(found.club_id)
 
     async def chats(self, club_id: int) -> list[tuple[str, str]]:
         """Return the chats the club's announcements go to (confirmed links only)."""
-        rows = await (await self._conn()).execute(_CHATS, {"club_id": club_id})
+        roster = await self._roster.roster(club_id)
+        if roster is not None:
+            return list(roster.chats)
+        rows = await (await self._conn()).execute(roster_chats, {"club_id": club_id})
         return [(r.platform, r.chat) for r in rows]
 
     async def add_link_code(

@@ -1,8 +1,8 @@
-"""A club's roster (players, their chat accounts, its stored directors) cached per process
-against the club's `roster_version` (issue 17: five of a /report's twelve statements
-asked for it again).
+"""A club's roster (players, their chat accounts, its stored directors, the chats it
+announces in) cached per process against the club's `roster_version` (issue 17: five of
+a /report's twelve statements asked for it again).
 
-Every write to players, accounts or directors goes through the repositories, which bump
+Every write to players, accounts, directors or chats goes through the repositories, which bump
 `clubs.roster_version` in the same transaction. A unit of work reads the club's row (and
 so its version) before it asks for the roster, so a roster loaded then is at least as new
 as the version it is filed under; a unit of work that wrote to a roster reads that club
@@ -55,6 +55,11 @@ _ACCOUNTS = (
 _DIRECTORS = select(t.directors.c.platform, t.directors.c.external_id).where(
     t.directors.c.club_id == bindparam("club_id")
 )
+CHATS = (
+    select(t.chats.c.platform, t.chats.c.chat)
+    .where(t.chats.c.club_id == bindparam("club_id"), t.chats.c.status == "active")
+    .order_by(t.chats.c.id)
+)
 _BUMP = (
     update(t.clubs)
     .where(t.clubs.c.id == bindparam("b_club"))
@@ -71,6 +76,7 @@ class Roster:
     by_account: dict[tuple[str, str], int]  # (platform, external id) -> player id
     accounts: dict[int, list[tuple[str, str]]]  # player id -> its accounts, oldest first
     directors: frozenset[tuple[str, str]]
+    chats: tuple[tuple[str, str], ...]  # (platform, chat) of its confirmed links, oldest first
 
     def player(self, player_id: int) -> Player:
         """Return a copy of a player of this roster (a caller may change its copy)."""
@@ -171,4 +177,5 @@ class RosterView:
             accounts.setdefault(int(r.player_id), []).append((r.platform, r.external_id))
         rows = await conn.execute(_DIRECTORS, asked)
         directors = frozenset((r.platform, r.external_id) for r in rows)
-        return Roster(version, players, by_account, accounts, directors)
+        chats = tuple((r.platform, r.chat) for r in await conn.execute(CHATS, asked))
+        return Roster(version, players, by_account, accounts, directors, chats)

@@ -160,6 +160,9 @@ class SqlTournamentRepository(SqlRepository):
         # Versions read by `list` in this transaction (locked, or SQLite's serialised).
         self._versions: dict[int, int] = {}
         self._states_out: dict[int, TournamentState] = {}
+        # Each club's listing read in this transaction, and whether it was locked: a
+        # command lists its club's tournaments in more than one place (issue 17).
+        self._listed: dict[int, tuple[bool, builtins.list[Listed]]] = {}
         # Of those, the ones taken for update, with the rows they were loaded as.
         self._for_update: dict[int, codec.Rows] = {}
 
@@ -168,6 +171,7 @@ class SqlTournamentRepository(SqlRepository):
         database; states this unit of work may have changed leave the cache."""
         self._loaded.clear()
         self._versions.clear()
+        self._listed.clear()
         if self._cache is not None:
             # Kept only if taken for update (a command's, refused: its session goes with
             # it) and unchanged. A reader holds a copy: what it loaded without committing
@@ -184,6 +188,7 @@ class SqlTournamentRepository(SqlRepository):
     def committed(self) -> None:
         """Keep the states this unit of work saved, at their new versions."""
         self._versions.clear()
+        self._listed.clear()
         if self._cache is None:
             return
         for tournament_id in self._taken:
@@ -201,6 +206,7 @@ class SqlTournamentRepository(SqlRepository):
         if codec.preset_for(state.preset.id, stored) != state.preset:
             raise ValueError("the state's preset is not its preset name with these overrides")
         conn = await self._conn()
+        self._listed.pop(club_id, None)
         rows = codec.rows_of(state)
         values = {
             **rows.tournament,
@@ -339,14 +345,20 @@ class SqlTournamentRepository(SqlRepository):
 
     async def list(self, club_id: int, *, for_update: bool = False) -> builtins.list[Listed]:
         """Return every tournament of the club as a typed row, by start; `for_update`
-        locks them until commit (PostgreSQL), as a command that writes lists them."""
+        locks them until commit (PostgreSQL), as a command that writes lists them; asked
+        again in this transaction, the listing read then serves."""
+        known = self._listed.get(club_id)
+        if known is not None and (known[0] or not for_update):
+            return builtins.list(known[1])
         query = _LISTED_LOCKED if for_update else _LISTED
         rows = (await (await self._conn()).execute(query, {"club_id": club_id})).all()
         if self._cache is not None and (for_update or self._serialised):
             # The versions stand until this transaction ends or saves one: a `get` of
             # one of them needs no version query of its own.
             self._versions.update((r.id, r.version) for r in rows)
-        return [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in rows]
+        listed = [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in rows]
+        self._listed[club_id] = (for_update, listed)
+        return builtins.list(listed)
 
     async def of_player(self, player_id: int) -> builtins.list[int]:
         """Return the ids of the tournaments `player_id` has an entry in, oldest first."""
@@ -443,6 +455,7 @@ class SqlTournamentRepository(SqlRepository):
             self.last_save = stats
             return
         self._versions.pop(state.id, None)  # about to change
+        self._listed.clear()  # its status, name or start may change
         # The version check comes first: it takes the row lock on PostgreSQL, and a
         # concurrent writer who saved since our load makes this save fail, not vanish.
         bump = {"b_id": state.id, "b_version": before.version, **head}

@@ -1,4 +1,4 @@
-"""The club's roster (players, accounts, directors) is cached per process against the
+"""The club's roster (players, accounts, directors, the chats it announces in) is cached per process against the
 club's roster version (issue 17): a look-up costs no statement once cached, and every
 change, rolled back, committed here or in another process, is seen at once."""
 
@@ -44,6 +44,7 @@ async def test_a_cached_roster_answers_without_a_statement(engine: AsyncEngine) 
             assert not await uow.clubs.is_director(club.id, "console", "ana")
             assert (await uow.players.many([ana.id]))[ana.id].name == "Ana"
             assert await uow.players.accounts_of([ana.id]) == {ana.id: [("console", "ana")]}
+            assert await uow.clubs.chats(club.id) == [("console", "club")]
         event.remove(engine.sync_engine, "before_cursor_execute", seen)
     reads = [s for s in statements if s.startswith("SELECT")]
     assert len(reads) == 1, reads  # the club's row, with its version: nothing more
@@ -86,5 +87,47 @@ async def test_every_change_is_seen_at_once(engine: AsyncEngine, database_url: s
             assert await uow.clubs.remove_director(club_id, "console", "ana")
             await uow.commit()
         assert await ana_here() == ("Ana P.", False)
+    finally:
+        await other.dispose()
+
+
+async def test_a_chat_linked_confirmed_or_moved_is_seen_at_once(
+    engine: AsyncEngine, database_url: str
+) -> None:
+    club_id = await _club_with_ana(engine)
+    factory = unit_of_work_factory(engine)
+    other_process = unit_of_work_factory(other := make_engine(database_url))
+
+    async def chats(of: int) -> list[tuple[str, str]]:
+        async with factory() as uow:
+            await uow.clubs.get(of)  # its version, as a command reads it first
+            return await uow.clubs.chats(of)
+
+    try:
+        async with other_process() as uow:
+            rival = await uow.clubs.add("Rival", "UTC", "en", NOW)
+            await uow.commit()
+        for _ in range(2):  # cached from the second meeting of each version
+            assert await chats(club_id) == [("console", "club")]
+            assert await chats(rival.id) == []
+        async with other_process() as uow:
+            await uow.clubs.link_chat(club_id, "telegram", "-100", pending=True)
+            await uow.commit()
+        assert await chats(club_id) == [("console", "club")]  # not confirmed yet
+        async with other_process() as uow:
+            ((link_id, _, _),) = await uow.clubs.pending_chats(club_id)
+            assert await uow.clubs.confirm_chat(club_id, link_id) == ("telegram", "-100")
+            await uow.commit()
+        for _ in range(2):
+            assert await chats(club_id) == [("console", "club"), ("telegram", "-100")]
+        async with other_process() as uow:  # the chat now belongs to the rival club
+            await uow.clubs.link_chat(rival.id, "telegram", "-100")
+            await uow.commit()
+        assert await chats(club_id) == [("console", "club")]
+        assert await chats(rival.id) == [("telegram", "-100")]
+        async with other_process() as uow:  # the group became a supergroup
+            assert await uow.clubs.move_chat("telegram", "-100", "-1009") == rival.id
+            await uow.commit()
+        assert await chats(rival.id) == [("telegram", "-1009")]
     finally:
         await other.dispose()

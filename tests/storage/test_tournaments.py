@@ -382,3 +382,36 @@ async def test_children_go_with_their_tournament(uow_factory: UowFactory) -> Non
         for table in (t.entries, t.matches, t.penalties, t.done_actions):
             count = (await conn.execute(select(func.count()).select_from(table))).scalar_one()
             assert count == 0
+
+
+async def test_a_transaction_lists_its_club_once_unless_it_must_lock_or_saved_since(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 12)
+    await store(uow_factory, club_id, registration(12))
+    listings: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.startswith("SELECT tournaments.id, tournaments.name"):
+            listings.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        async with uow_factory() as uow:
+            first = await uow.tournaments.list(club_id, for_update=True)
+            assert await uow.tournaments.list(club_id) == first  # the locked one serves
+            assert await uow.tournaments.list(club_id, for_update=True) == first
+            assert len(listings) == 1
+            listings.clear()
+        async with uow_factory() as uow:
+            await uow.tournaments.list(club_id)
+            await uow.tournaments.list(club_id, for_update=True)  # a plain one cannot lock
+            assert len(listings) == 2
+            state = await uow.tournaments.get(first[0].id, for_update=True)
+            state.status = TournamentStatus.CANCELLED
+            await uow.tournaments.save(state)
+            (after,) = await uow.tournaments.list(club_id, for_update=True)
+            assert after.status is TournamentStatus.CANCELLED  # read again after a save
+            assert len(listings) == 3
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", seen)
