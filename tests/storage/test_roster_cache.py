@@ -1,6 +1,7 @@
-"""The club's roster (players, accounts, directors, the chats it announces in) is cached per process against the
-club's roster version (issue 17): a look-up costs no statement once cached, and every
-change, rolled back, committed here or in another process, is seen at once."""
+"""The club's roster (players, accounts, directors, the chats it announces in) is
+cached per process against the club's roster version (issue 17): a look-up costs no
+statement once cached, and every change, rolled back, committed here or in another
+process, is seen at once."""
 
 from __future__ import annotations
 
