@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Row, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
-from storage.engine import Database, reader
+from storage.engine import Database, one_statement, reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -177,22 +177,27 @@ _EXPIRE = (
     )
     .values(status=EXPIRED, last_attempt_at=bindparam("now"), leased_until=None)
 )
+# Due rows, leased in one statement: SKIP LOCKED passes over the rows another sender is
+# leasing now (ignored by SQLite, whose writers queue anyway); a row past its expiry is
+# left to _EXPIRE. MATERIALIZED: the LIMIT is applied once, whatever the plan.
 _DUE = (
     select(_c.id)
     .where(
         _c.platform == bindparam("b_platform"),
         _c.status == PENDING,
         _c.next_attempt_at <= bindparam("now"),
+        _c.expires_at.is_(None) | (_c.expires_at > bindparam("now")),
         _FREE,
     )
     .order_by(_c.created_at, _c.id)
     .limit(bindparam("limit"))
-    # Ignored by SQLite, whose BEGIN IMMEDIATE serialises claimers anyway.
     .with_for_update(skip_locked=True)
+    .cte("due")
+    .prefix_with("MATERIALIZED")
 )
 _LEASE = (
     update(t.outbox)
-    .where(_c.id.in_(bindparam("ids", expanding=True)))
+    .where(_c.id.in_(select(_DUE.c.id)))
     # A sender has it: a command's late release must not free it (release()).
     .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
     .returning(*t.outbox.c)
@@ -227,11 +232,12 @@ _RELEASE = (
 
 
 class OutboxStore:
-    """The sender side of the outbox; every call is its own short transaction."""
+    """The sender side of the outbox; every call is its own short transaction (on
+    PostgreSQL, its statement alone: `storage.engine.one_statement`)."""
 
     def __init__(self, engine: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
-        self._engine = engine
-        self._reader = reader(engine)  # reads take no write lock (SQLite: DEFERRED)
+        self._engine = one_statement(engine)  # each call is one or two statements
+        self._reader = one_statement(reader(engine))  # no write lock (SQLite: DEFERRED)
         self._lease = lease
 
     async def claim(self, platform: str, *, now: datetime, limit: int = 20) -> list[OutboxRow]:
@@ -241,12 +247,9 @@ class OutboxStore:
         lease (a sender that died mid-send: the row is tried again).
         """
         asked = {"b_platform": platform, "now": now}
-        async with self._engine.begin() as conn:
+        leased = {**asked, "limit": limit, "until": now + self._lease}
+        async with self._engine.begin() as conn:  # two statements, each whole by itself
             await conn.execute(_EXPIRE, asked)
-            ids = list((await conn.execute(_DUE, {**asked, "limit": limit})).scalars())
-            if not ids:
-                return []
-            leased = {"ids": ids, "until": now + self._lease, "now": now}
             rows = [_row(r) for r in await conn.execute(_LEASE, leased)]
         rows.sort(key=lambda r: (r.created_at, r.id))
         return rows

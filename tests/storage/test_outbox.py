@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -230,3 +231,35 @@ async def test_a_unit_of_work_says_which_platforms_it_queued_for(
             ]
         )
         assert uow.outbox.queued == frozenset({"console"})
+
+
+async def test_the_senders_calls_cost_one_statement_each_without_a_transaction(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    """PostgreSQL: a mark, a release or a look-up of the sender is one statement that
+    commits alone (autocommit: no BEGIN and COMMIT round trips); a claim is two (issue 17)."""
+    from sqlalchemy import event
+
+    if engine.dialect.name == "sqlite":
+        return  # one transaction per call there: no round trips to save
+    club_id = await club_with_players(uow_factory, 0)
+    await queue(uow_factory, club_id, "one", "two")
+    store = OutboxStore(engine)
+    said: list[tuple[str, object]] = []
+
+    def seen(conn: Any, _cursor: object, statement: str, *_args: object) -> None:
+        said.append((statement, conn.get_execution_options().get("isolation_level")))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        first, second = await store.claim("telegram", now=NOW + timedelta(minutes=5))
+        assert len(said) == 2
+        await store.mark_sent(first.id, at=NOW, platform_message_id="m1")
+        await store.live_message("telegram", first.chat, "none")
+        await store.mark_retry(second.id, at=NOW, retry_at=NOW, error="429")
+        await store.release(second.id, at=NOW)
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    assert len(said) == 6
+    assert {level for _, level in said} == {"AUTOCOMMIT"}
+    assert await statuses(engine) == {"one": "sent", "two": "pending"}
