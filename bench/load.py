@@ -193,6 +193,7 @@ async def club_night(
             await say(user, "/checkin")
         await say(director, "/draw")
         clock[0] = datetime(2026, 1, 31, 20, 0, tzinfo=UTC)
+        known: dict[int, int] = {}  # player id -> Telegram user id, as the players know
         for _ in range(40):
             async with uow_factory() as uow:
                 club = await uow.clubs.for_chat(PLATFORM, chat)
@@ -205,7 +206,7 @@ async def club_night(
             )
             clock[0] += timedelta(minutes=5)
             for match in ready:
-                white, black = await _accounts(engine, match.white, match.black)
+                white, black = await _accounts(engine, known, match.white, match.black)
                 score = f"{match.length}-{match.length // 2}"
                 await say(white, f"/report {score} match:{match.number}")
                 await say(black, f"/accept {match.number}")
@@ -214,16 +215,19 @@ async def club_night(
         window.arrive(number)  # also when its night ended (or failed) before that point
 
 
-async def _accounts(engine: Any, *player_ids: int | None) -> list[int]:
-    """Return the Telegram user ids of players, for the reports between rounds."""
-    async with engine.connect() as conn:
-        rows = await conn.execute(
-            select(t.accounts.c.player_id, t.accounts.c.external_id).where(
-                t.accounts.c.player_id.in_([p for p in player_ids if p is not None])
+async def _accounts(engine: Any, known: dict[int, int], *player_ids: int | None) -> list[int]:
+    """Return the Telegram user ids of players, for the reports between rounds: asked of
+    the database once per player (the players are the load's clients, not its work)."""
+    missing = [p for p in player_ids if p is not None and p not in known]
+    if missing:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                select(t.accounts.c.player_id, t.accounts.c.external_id).where(
+                    t.accounts.c.player_id.in_(missing)
+                )
             )
-        )
-        found = {row.player_id: int(row.external_id) for row in rows}
-    return [found[p] for p in player_ids if p is not None]
+            known.update((row.player_id, int(row.external_id)) for row in rows)
+    return [known[p] for p in player_ids if p is not None]
 
 
 def rss_mb() -> tuple[float, float]:

@@ -79,20 +79,12 @@ class SqlOutbox(SqlRepository):
             return []
         self._queued |= {m["platform"] for m in messages if not m.get("held_until")}
         conn = await self._conn()
-        c = t.outbox.c
         superseding = {
             (m["platform"], m["chat"], m["coalesce"]) for m in messages if m.get("coalesce")
         }
         for platform, chat, coalesce in sorted(superseding):
             await conn.execute(
-                update(t.outbox)
-                .where(
-                    c.platform == platform,
-                    c.chat == chat,
-                    c.coalesce_key == coalesce,
-                    c.status == PENDING,
-                )
-                .values(status=SUPERSEDED)
+                _SUPERSEDE, {"b_platform": platform, "b_chat": chat, "b_coalesce": coalesce}
             )
         rows = [
             {
@@ -201,6 +193,18 @@ _LEASE = (
     # A sender has it: a command's late release must not free it (release()).
     .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
     .returning(*t.outbox.c)
+)
+_SAME_KEY = (
+    (_c.platform == bindparam("b_platform"))
+    & (_c.chat == bindparam("b_chat"))
+    & (_c.coalesce_key == bindparam("b_coalesce"))
+)
+_SUPERSEDE = update(t.outbox).where(_SAME_KEY, _c.status == PENDING).values(status=SUPERSEDED)
+_LIVE = (
+    select(_c.platform_message_id)
+    .where(_SAME_KEY, _c.status == SENT, _c.platform_message_id.is_not(None))
+    .order_by(_c.sent_at.desc(), _c.id.desc())
+    .limit(1)
 )
 _INSERT = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
 _SENT_VALUES = {
@@ -335,21 +339,9 @@ class OutboxStore:
 
     async def live_message(self, platform: str, chat: str, coalesce: str) -> str | None:
         """Return the platform message id of the newest sent row with that key."""
-        c = t.outbox.c
-        query = (
-            select(c.platform_message_id)
-            .where(
-                c.platform == platform,
-                c.chat == chat,
-                c.coalesce_key == coalesce,
-                c.status == SENT,
-                c.platform_message_id.is_not(None),
-            )
-            .order_by(c.sent_at.desc(), c.id.desc())
-            .limit(1)
-        )
+        asked = {"b_platform": platform, "b_chat": chat, "b_coalesce": coalesce}
         async with self._reader.connect() as conn:
-            value = (await conn.execute(query)).scalar_one_or_none()
+            value = (await conn.execute(_LIVE, asked)).scalar_one_or_none()
         return None if value is None else str(value)
 
     async def pending_count(self, platform: str | None = None) -> int:

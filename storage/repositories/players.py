@@ -45,6 +45,7 @@ class SqlPlayerRepository(SqlRepository):
     def __init__(self, transaction: Transaction, roster: RosterView | None = None) -> None:
         super().__init__(transaction)
         self._roster = roster or RosterView(transaction, None)
+        self._added: dict[int, int] = {}  # player id -> club id, of players added here
 
     async def get(self, player_id: int) -> Player:
         row = (await (await self._conn()).execute(_BY_ID, {"player_id": player_id})).first()
@@ -132,6 +133,7 @@ class SqlPlayerRepository(SqlRepository):
             # rolls back on the refusal, as on any other).
             raise Refused("name_taken", name=name) from None
         await self._roster.changed(club_id)
+        self._added[player_id] = club_id
         return Player(
             id=player_id, club_id=club_id, name=name, created_at=now, born=born, member=member
         )
@@ -161,8 +163,10 @@ class SqlPlayerRepository(SqlRepository):
         """Link a chat account to a player; linking it again is a no-op, but an account
         belongs to one player of a club (ValueError when it is another's)."""
         conn = await self._conn()
-        club_query = select(t.players.c.club_id).where(t.players.c.id == player_id)
-        club_id = (await conn.execute(club_query)).scalar_one_or_none()
+        club_id = self._added.get(player_id)  # a player added now needs no look-up
+        if club_id is None:
+            club_query = select(t.players.c.club_id).where(t.players.c.id == player_id)
+            club_id = (await conn.execute(club_query)).scalar_one_or_none()
         if club_id is None:
             raise NotFound(f"player {player_id}")
         values = {

@@ -134,14 +134,19 @@ class RosterView:
         self._versions.setdefault(club_id, version)
 
     async def changed(self, club_id: int) -> None:
-        """Bump the club's roster version: a player, account or director changed."""
+        """Bump the club's roster version: a player, account, director or chat changed
+        (once a transaction: its changes are committed together)."""
+        if club_id in self._changed:
+            return
         self._changed.add(club_id)
         conn = await self._transaction.connection()
         await conn.execute(_BUMP, {"b_club": club_id})
 
     def forget(self) -> None:
-        """After a rollback: read from the database again (nothing of it was cached)."""
+        """After a rollback: read from the database again (nothing of it was cached), and
+        bump again on the next change (the bumps were undone too)."""
         self._versions.clear()
+        self._changed.clear()
 
     @property
     def single_club(self) -> int | None:

@@ -132,3 +132,27 @@ async def test_a_chat_linked_confirmed_or_moved_is_seen_at_once(
         assert await chats(rival.id) == [("telegram", "-1009")]
     finally:
         await other.dispose()
+
+
+async def test_a_change_after_a_rollback_in_the_same_unit_of_work_is_seen(
+    engine: AsyncEngine,
+) -> None:
+    """The version is bumped once a transaction; a rollback undoes that bump too."""
+    club_id = await _club_with_ana(engine)
+    factory = unit_of_work_factory(engine)
+
+    async def ana() -> str:
+        async with factory() as uow:
+            await uow.clubs.get(club_id)
+            return (await uow.players.many([1]))[1].name
+
+    assert await ana() == await ana() == "Ana"  # cached from the second
+    async with unit_of_work_factory(engine)() as uow:
+        player = await uow.players.get(1)
+        player.name = "Bea"
+        await uow.players.save(player)
+        await uow.rollback()
+        player.name = "Ana Cai"
+        await uow.players.save(player)
+        await uow.commit()
+    assert await ana() == "Ana Cai"
