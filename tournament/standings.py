@@ -21,7 +21,7 @@ import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tournament.model import PlayerId, Result
 from tournament.preset import GroupRules, GroupTiebreak
@@ -30,9 +30,11 @@ TiebreakCriterion = GroupTiebreak | Literal["forfeit"]
 """What put one player above another: HGV-2.3.2's "forfeit" or a group tiebreak."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
+class StandingRow(NamedTuple):
     """One player's line in the group table; removed rows (HGV-2.3.3) show zeros."""
+
+    # A named tuple, not a frozen dataclass: every table of a settle makes a row per
+    # player, and a frozen dataclass sets each field through object.__setattr__.
 
     player: PlayerId
     rank: int
@@ -101,7 +103,9 @@ def group_standings(
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice in the group")
     members = frozenset(players)
-    for result in (*results, *extra_game_results):
+    for result in results:
+        _check(result, members)
+    for result in extra_game_results:
         _check(result, members)
     removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
     counted: Sequence[Result] = results
@@ -111,7 +115,26 @@ def group_standings(
         extra = [r for r in extra if r.white not in removed and r.black not in removed]
     records = {player: _Record() for player in players if player not in removed}
     for result in counted:
-        _add(records[result.white], records[result.black], result)
+        # The hottest loop of a settle: counted inline, not through a call per result.
+        white, black = records[result.white], records[result.black]
+        winner = result.winner
+        # A double forfeit (winner None) is a loss for both and a win for nobody.
+        if winner == result.white:
+            white.won += 1
+            black.lost += 1
+        elif winner == result.black:
+            black.won += 1
+            white.lost += 1
+        else:
+            white.lost += 1
+            black.lost += 1
+        white.points_for += result.white_score
+        white.points_against += result.black_score
+        black.points_for += result.black_score
+        black.points_against += result.white_score
+        if result.forfeited_by:
+            white.forfeits += result.white in result.forfeited_by
+            black.forfeits += result.black in result.forfeited_by
 
     by_wins: dict[int, list[PlayerId]] = {}
     for player, record in records.items():
@@ -119,7 +142,8 @@ def group_standings(
     resolver = _Resolver(records, counted, extra, rules, lot_seed)
     order: list[PlayerId] = []
     for won in sorted(by_wins, reverse=True):
-        order.extend(resolver.order(by_wins[won], len(order), pending=False))
+        block = by_wins[won]
+        order.extend(block if len(block) < 2 else resolver.order(block, len(order), pending=False))
 
     rows = []
     for rank, player in enumerate(order, 1):
@@ -179,32 +203,11 @@ def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[Play
     }
 
 
-def _add(white: _Record, black: _Record, result: Result) -> None:
-    """Count one result on both players' records (the hottest loop of a settle)."""
-    # A double forfeit (winner None) is a loss for both and a win for nobody.
-    if result.winner == result.white:
-        white.won += 1
-        black.lost += 1
-    elif result.winner == result.black:
-        black.won += 1
-        white.lost += 1
-    else:
-        white.lost += 1
-        black.lost += 1
-    white.points_for += result.white_score
-    white.points_against += result.black_score
-    black.points_for += result.black_score
-    black.points_against += result.white_score
-    if result.forfeited_by:
-        white.forfeits += result.white in result.forfeited_by
-        black.forfeits += result.black in result.forfeited_by
-
-
 def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
     index: dict[PlayerId, list[Result]] = {}
     for result in results:
-        for player in result.players:
-            index.setdefault(player, []).append(result)
+        index.setdefault(result.white, []).append(result)
+        index.setdefault(result.black, []).append(result)
     return index
 
 
@@ -312,11 +315,12 @@ class _Resolver:
         for player in block:
             total = 0
             for result in index.get(player, ()):
-                opponent = result.opponent_of(player)
-                if opponent not in inside:
+                white = player == result.white
+                if (result.black if white else result.white) not in inside:
                     continue
                 if diff:
-                    total += result.score_of(player) - result.score_of(opponent)
+                    mine, theirs = result.white_score, result.black_score
+                    total += mine - theirs if white else theirs - mine
                 else:
                     total += result.winner == player
             values[player] = total
