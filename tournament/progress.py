@@ -205,7 +205,7 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     if state.status is TournamentStatus.GROUPS:
         events.extend(start_knockout(state, tables, at))
     else:
-        events.extend(reseed(state, tables, at, reset=reset))
+        events.extend(reseed(state, tables, at, reset=reset, facts=facts))
     if any(isinstance(e, PairingsConflict) for e in events):
         # The results contradict a played pairing: nothing more is derived (no pairing,
         # no "Last Chance", no placements) until a director decides.
