@@ -234,6 +234,10 @@ class MatchIndex:
         """Add matches numbered above every indexed one, in number order."""
         by_stage, by_group = self.by_stage, self.by_group
         top, size = self.top, self.size
+        # Numbered above every indexed match, a new match goes at the end of each merged
+        # list of its stage too: an extra game added no longer costs a sort of the whole
+        # group stage at the next query.
+        merged = [(set(stages), listed) for stages, listed in self._merged.items()]
         for match in matches:
             stage = match.stage
             listed = by_stage.get(stage)
@@ -245,11 +249,13 @@ class MatchIndex:
             if listed is None:
                 listed = by_group[key] = []
             listed.append(match)
+            for stages, listed in merged:
+                if stage in stages:
+                    listed.append(match)
             if match.number > top:
                 top = match.number
             size += 1
         self.top, self.size = top, size
-        self._merged.clear()
 
     def stage(self, *stages: Stage) -> Sequence[Match]:
         """Return the matches of `stages`, by number."""
