@@ -169,10 +169,14 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     # The group stage's facts are read once, compared at once and passed on (unless a
     # step changes them) after the group stage, when they mostly stay as they were, and
     # in a large one, whose groups each cost more compared on their own. In a club
-    # night's group stage each group is compared on its own: a result touches one.
+    # night's group stage each group is compared on its own: a result touches one. Once
+    # every group match and extra game is final, the group stage is compared whole
+    # already: the knockout's settles then find what this one remembered.
+    group_stage = state.indexed().stage(*GROUP_STAGES)
     whole = (
         state.status is not TournamentStatus.GROUPS
-        or len(state.indexed().stage(*GROUP_STAGES)) >= _WHOLE_STAGE_FROM
+        or len(group_stage) >= _WHOLE_STAGE_FROM
+        or all(m.status in FINAL_STATUSES for m in group_stage)
     )
     facts = stage_facts(state) if whole else None
     voided = void_stale_extra_games(state, at, facts=facts)
