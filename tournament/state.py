@@ -237,7 +237,7 @@ class MatchIndex:
         # Numbered above every indexed match, a new match goes at the end of each merged
         # list of its stage too: an extra game added no longer costs a sort of the whole
         # group stage at the next query.
-        merged = [(set(stages), listed) for stages, listed in self._merged.items()]
+        merged = self._merged.items()
         for match in matches:
             stage = match.stage
             listed = by_stage.get(stage)
