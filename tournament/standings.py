@@ -46,14 +46,15 @@ class StandingRow(NamedTuple):
     removed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TiebreakNote:
+class TiebreakNote(NamedTuple):
     """Why `above` is above `below`, two adjacent players level on match points.
 
     `values` are the numbers the criterion compared, above's first: wins or point
     differences, forfeit losses for "forfeit", and the places drawn (1 = first) for
     "lot". `among` lists the players the criterion was applied to, in final order.
     """
+
+    # A named tuple, as the rows: most tables of a night have a tie or two.
 
     above: PlayerId
     below: PlayerId
@@ -139,11 +140,15 @@ def group_standings(
     by_wins: dict[int, list[PlayerId]] = {}
     for player, record in records.items():
         by_wins.setdefault(record.won, []).append(player)
-    resolver = _Resolver(records, counted, extra, rules, lot_seed)
+    resolver: _Resolver | None = None  # made for the first tie: many tables have none
     order: list[PlayerId] = []
     for won in sorted(by_wins, reverse=True):
         block = by_wins[won]
-        order.extend(block if len(block) < 2 else resolver.order(block, len(order), pending=False))
+        if len(block) > 1:
+            if resolver is None:
+                resolver = _Resolver(records, counted, extra, rules, lot_seed)
+            block = resolver.order(block, len(order), pending=False)
+        order.extend(block)
 
     rows = []
     for rank, player in enumerate(order, 1):
@@ -164,6 +169,8 @@ def group_standings(
         StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
         for i, p in enumerate((p for p in players if p in removed), 1)
     ]
+    if resolver is None:
+        return Standings(tuple(rows), (), ())
     place = {player: index for index, player in enumerate(order)}
     notes = sorted(
         (_in_order(place, note) for note in resolver.notes), key=lambda note: place[note.above]
