@@ -191,15 +191,18 @@ def _round_robins(games: Sequence[Match]) -> list[list[Match]]:
     i = 0
     while i < len(games):
         size = 1
-        for k in range(2, len(games) + 2):
+        # The largest round robin first: usually the games left are one.
+        largest = 2
+        while (largest + 1) * largest // 2 <= len(games) - i:
+            largest += 1
+        for k in range(largest, 1, -1):
             count = k * (k - 1) // 2
             run = games[i : i + count]
-            if len(run) < count:
-                break
             players = {p for m in run for p in m.players}
             pairs = {frozenset(m.players) for m in run}
             if len(players) == k and len(pairs) == count:
                 size = count
+                break
         rounds.append(list(games[i : i + size]))
         i += size
     return rounds
