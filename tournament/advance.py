@@ -156,7 +156,12 @@ def advance(
         black = match.black if match.black_from is None else _fed(match, match.black_from, by_key)
         if white != match.white or black != match.black:
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if match.start is None and match.number not in waiting:
+        if (
+            match.start is None
+            and match.white is not None
+            and match.black is not None
+            and match.number not in waiting
+        ):
             events.extend(_publish_if_ready(state, match, at))
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))

@@ -55,8 +55,8 @@ def schedule_extra_games(
             last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
             numbers = []
             pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
+            number = state.next_match_number()
             for pairing in pairings:
-                number = state.next_match_number()
                 state.matches[number] = Match(
                     number=number,
                     stage=Stage.TIEBREAK,
@@ -69,6 +69,7 @@ def schedule_extra_games(
                     created_at=at,
                 )
                 numbers.append(number)
+                number += 1
             events.append(
                 ExtraGamesScheduled(
                     at=at,
