@@ -13,6 +13,7 @@ from typing import cast
 from tournament import knockout
 from tournament.model import (
     FINAL_STATUSES,
+    NOBODY,
     EntryStatus,
     MatchStatus,
     PlayerId,
@@ -284,7 +285,7 @@ def restart(state: TournamentState, match: Match, at: datetime) -> None:
     match.status = MatchStatus.SCHEDULED
     match.white_score = match.black_score = 0
     match.winner = None
-    match.forfeited_by = frozenset()
+    match.forfeited_by = NOBODY
     match.finished_at = None
     match.report = None
     match.disputed_by = None
