@@ -276,7 +276,8 @@ class _Resolver:
         ordered: list[PlayerId] = []
         for level in sorted(set(rank.values()), reverse=True):
             part = [player for player in block if rank[player] == level]
-            part = self.order(part, start + len(ordered), pending=pending)
+            if len(part) > 1:
+                part = self.order(part, start + len(ordered), pending=pending)
             if ordered:
                 above, below = ordered[-1], part[0]
                 values = (shown[above], shown[below])
