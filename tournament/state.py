@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cache
 from itertools import islice, pairwise
+from operator import attrgetter
 from typing import Any
 
 from tournament.model import (
@@ -201,6 +202,9 @@ class Placement:
     points: str  # ranking points as a decimal string, e.g. "2.30"
 
 
+_NUMBER = attrgetter("number")
+
+
 class MatchIndex:
     """The matches by stage and by (stage, group), each list in match-number order.
 
@@ -265,7 +269,7 @@ class MatchIndex:
         if merged is None:
             merged = sorted(
                 (m for s in dict.fromkeys(stages) for m in self.by_stage.get(s, [])),
-                key=lambda m: m.number,
+                key=_NUMBER,
             )
             self._merged[stages] = merged
         return merged
