@@ -101,9 +101,9 @@ def group_standings(
     extra_game_results: Sequence[Result] = (),
 ) -> Standings:
     """Return the group standings, tiebreaks applied, from the final group results."""
-    if len(set(players)) != len(players):
-        raise ValueError("a player is listed twice in the group")
     members = frozenset(players)
+    if len(members) != len(players):
+        raise ValueError("a player is listed twice in the group")
     for result in results:
         _check(result, members)
     for result in extra_game_results:
@@ -165,34 +165,26 @@ def group_standings(
                 removed=False,
             )
         )
-    rows += [
-        StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
-        for i, p in enumerate((p for p in players if p in removed), 1)
-    ]
+    if removed:
+        rows += [
+            StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
+            for i, p in enumerate((p for p in players if p in removed), 1)
+        ]
     if resolver is None:
         return Standings(tuple(rows), (), ())
     place = {player: index for index, player in enumerate(order)}
-    notes = sorted(
-        (_in_order(place, note) for note in resolver.notes), key=lambda note: place[note.above]
-    )
+    notes = sorted(resolver.notes, key=lambda note: place[note.above])
     return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
 
 
-def _in_order(place: Mapping[PlayerId, int], note: TiebreakNote) -> TiebreakNote:
-    """Return the note with `among` in final order (most notes have it so already)."""
-    among = tuple(sorted(note.among, key=place.__getitem__))
-    if among == note.among:
-        return note
-    return TiebreakNote(note.above, note.below, note.criterion, note.values, among)
-
-
 def _check(result: Result, members: frozenset[PlayerId]) -> None:
-    if result.white == result.black or result.white not in members or result.black not in members:
-        raise ValueError(f"result {result.white}-{result.black} is not a match of this group")
-    if result.winner not in (None, result.white, result.black):
-        raise ValueError(f"winner {result.winner} did not play {result.white}-{result.black}")
-    if result.forfeited_by and not result.forfeited_by <= {result.white, result.black}:
-        raise ValueError(f"forfeit by a player outside {result.white}-{result.black}")
+    white, black, _, _, winner, forfeited_by = result
+    if white == black or white not in members or black not in members:
+        raise ValueError(f"result {white}-{black} is not a match of this group")
+    if winner is not None and winner != white and winner != black:
+        raise ValueError(f"winner {winner} did not play {white}-{black}")
+    if forfeited_by and not forfeited_by <= {white, black}:
+        raise ValueError(f"forfeit by a player outside {white}-{black}")
 
 
 def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[PlayerId]:
@@ -213,8 +205,12 @@ def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[Play
 def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
     index: dict[PlayerId, list[Result]] = {}
     for result in results:
-        index.setdefault(result.white, []).append(result)
-        index.setdefault(result.black, []).append(result)
+        for player in (result.white, result.black):
+            listed = index.get(player)
+            if listed is None:
+                index[player] = [result]
+            else:
+                listed.append(result)
     return index
 
 
@@ -274,15 +270,19 @@ class _Resolver:
         pending: bool,
     ) -> list[PlayerId]:
         ordered: list[PlayerId] = []
+        bounds: list[tuple[PlayerId, PlayerId]] = []
         for level in sorted(set(rank.values()), reverse=True):
             part = [player for player in block if rank[player] == level]
             if len(part) > 1:
                 part = self.order(part, start + len(ordered), pending=pending)
             if ordered:
-                above, below = ordered[-1], part[0]
-                values = (shown[above], shown[below])
-                self.notes.append(TiebreakNote(above, below, criterion, values, tuple(block)))
+                bounds.append((ordered[-1], part[0]))
             ordered += part
+        # The block keeps this order in the final table: its notes list it so.
+        among = tuple(ordered)
+        for above, below in bounds:
+            values = (shown[above], shown[below])
+            self.notes.append(TiebreakNote(above, below, criterion, values, among))
         return ordered
 
     def _measure(
