@@ -16,7 +16,7 @@ from tournament.model import (
     MatchStatus,
     Stage,
 )
-from tournament.round_robin import round_robin
+from tournament.round_robin import pairings_of
 from tournament.stages import (
     GROUP_STAGES,
     STAGE_FACTS,
@@ -27,7 +27,7 @@ from tournament.stages import (
     stage_facts,
 )
 from tournament.standings import Standings
-from tournament.state import Group, Match, TournamentState
+from tournament.state import Group, Match, TournamentState, minutes
 
 
 def schedule_extra_games(
@@ -42,29 +42,28 @@ def schedule_extra_games(
     """
     events: list[Event] = []
     rules = state.preset.groups
+    step = minutes(rules.tiebreak_game_minutes)
     for group in state.groups:
         if group.name not in tables:
             continue  # still playing its group matches
         for need in tables[group.name].extra_games:
             index = state.indexed()
-            played = [
-                m
-                for m in index.group(group.name, Stage.TIEBREAK)
-                if set(m.players) <= set(need.players)
-            ]
+            tied = set(need.players)
+            again = any(set(m.players) <= tied for m in index.group(group.name, Stage.TIEBREAK))
             last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
             numbers = []
-            pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
+            # `round_robin`'s games, read as (round, white, black) without a Pairing each.
+            pairings = pairings_of(need.players, at, rules.tiebreak_game_minutes)
             number = state.next_match_number()
-            for pairing in pairings:
+            for round_, white, black in pairings:
                 state.matches[number] = Match(
                     number=number,
                     stage=Stage.TIEBREAK,
-                    round=last_round + pairing.round,
+                    round=last_round + round_,
                     length=rules.tiebreak_game_length,
-                    white=pairing.white,
-                    black=pairing.black,
-                    start=pairing.start,
+                    white=white,
+                    black=black,
+                    start=at + (round_ - 1) * step,
                     group=group.name,
                     created_at=at,
                 )
@@ -76,7 +75,7 @@ def schedule_extra_games(
                     group=group.name,
                     players=need.players,
                     matches=tuple(numbers),
-                    again=bool(played),
+                    again=again,
                 )
             )
     return events
