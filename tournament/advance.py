@@ -147,13 +147,24 @@ def advance(
         m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
     ]
     by_key = {m.key: m for m in bracket}
+    # Who each match sends on: its winner once final (the third place asks `_fed`).
+    sends = {m.key: m.winner if m.status in FINAL_STATUSES else None for m in bracket}
     conflicts: list[int] = []
     for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
         # place, loser) fills it; a replaced side (HGV-2.3.8) names none. The checks
         # inline are the common case of a settle: nothing to do for this match.
-        white = match.white if match.white_from is None else _fed(match, match.white_from, by_key)
-        black = match.black if match.black_from is None else _fed(match, match.black_from, by_key)
+        white, black = match.white, match.black
+        if match.stage is Stage.THIRD_PLACE:
+            if match.white_from is not None:
+                white = _fed(match, match.white_from, by_key)
+            if match.black_from is not None:
+                black = _fed(match, match.black_from, by_key)
+        else:
+            if match.white_from is not None:
+                white = sends[match.white_from]
+            if match.black_from is not None:
+                black = sends[match.black_from]
         if white != match.white or black != match.black:
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
         if (
