@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import cast
 
 from tournament.advance import advance, held, hold_unready, reseed, start_knockout
@@ -52,6 +53,7 @@ from tournament.state import DrawRecord, Group, Match, TournamentState, minutes
 
 # From this many group matches and extra games on, the group stage is compared whole.
 _WHOLE_STAGE_FROM = 700
+_STATUS = attrgetter("status")
 
 # The public face of a tournament's progress; the steps live in stages, extra_games,
 # advance and finishing.
@@ -176,7 +178,7 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     whole = (
         state.status is not TournamentStatus.GROUPS
         or len(group_stage) >= _WHOLE_STAGE_FROM
-        or all(m.status in FINAL_STATUSES for m in group_stage)
+        or FINAL_STATUSES.issuperset(map(_STATUS, group_stage))  # every one final
     )
     facts = stage_facts(state) if whole else None
     voided = void_stale_extra_games(state, at, facts=facts)
