@@ -317,13 +317,17 @@ class TournamentState:
             return index
         if index is not None and index.source is matches and index.size < len(matches):
             # Usually numbered on from the top (`next_match_number`): no need to scan.
+            # A match is kept under its number, so these are in number order already.
+            missing = len(matches) - index.size
             new: list[Match] = []
-            number = index.top + 1
-            while len(new) < len(matches) - index.size and number in matches:
-                new.append(matches[number])
-                number += 1
-            if len(new) < len(matches) - index.size:
-                new = list(islice(matches.values(), index.size, None))
+            found = matches.get(index.top + 1)
+            while found is not None:
+                new.append(found)
+                found = matches.get(found.number + 1) if len(new) < missing else None
+            if len(new) == missing:
+                index.extend(new)
+                return index
+            new = list(islice(matches.values(), index.size, None))
             if new[0].number > index.top and all(a.number < b.number for a, b in pairwise(new)):
                 index.extend(new)
                 return index

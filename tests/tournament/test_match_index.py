@@ -25,8 +25,8 @@ QUERIES = [
 ]
 
 
-def add(state: TournamentState, stage: Stage, group: str | None) -> None:
-    number = state.next_match_number()
+def add(state: TournamentState, stage: Stage, group: str | None, gap: int) -> None:
+    number = state.next_match_number() + gap  # numbered on from the top, or past a gap
     state.matches[number] = Match(number, stage, 1, 1, 1, 2, START, group=group)
 
 
@@ -36,17 +36,18 @@ def add(state: TournamentState, stage: Stage, group: str | None) -> None:
             st.sampled_from(list(Stage)),
             st.sampled_from(["1", "2", None]),
             st.sampled_from(QUERIES),
+            st.sampled_from([0, 0, 0, 2]),
         ),
         max_size=30,
     )
 )
 def test_the_index_answers_as_the_matches_sorted_afresh(
-    steps: list[tuple[Stage, str | None, tuple[Stage, ...]]],
+    steps: list[tuple[Stage, str | None, tuple[Stage, ...], int]],
 ) -> None:
     """Matches added between questions appear in every later answer, in number order."""
     state = TournamentState(1, "Cup", load_preset("navodari-table"), START, seed=1)
-    for stage, group, asked in steps:
-        add(state, stage, group)
+    for stage, group, asked, gap in steps:
+        add(state, stage, group, gap)
         state.indexed().stage(*asked)  # remembered by the index between additions
         for query in QUERIES:
             expected = sorted(
