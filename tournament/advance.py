@@ -44,29 +44,48 @@ from tournament.standings import Standings
 from tournament.state import Match, TournamentState, minutes
 
 
-def build_main_bracket(state: TournamentState, tables: dict[str, Standings]) -> knockout.Bracket:
-    """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II)."""
+def build_main_bracket(
+    state: TournamentState,
+    tables: dict[str, Standings],
+    *,
+    facts: list[tuple[object, ...]] | None = None,
+) -> knockout.Bracket:
+    """Return the knockout bracket the group standings give (HGV-7.3.1, NAV-II).
+
+    `facts` are the group stage's facts (`stage_facts(state)`), when the caller read them.
+    """
     seeded = seeded_order(state, MAIN_STAGES)
     qualifiers = [group_qualifiers(state, tables[group.name], seeded) for group in state.groups]
     group_matches = state.indexed().stage(Stage.GROUP)
     rules = state.preset.knockout
     # A bracket is a value of these inputs: a settle in the knockout reads it again. The
     # pairings are compared as they are read, not gathered first: thousands of tuples a
-    # settle would wake the garbage collector.
+    # settle would wake the garbage collector. The same facts as last time (the list
+    # `stage_facts` returns while they are unchanged) hold the same pairings: no need to
+    # read them again.
     remembered = state.memo.get("main_bracket")
     if remembered is not None:
-        before = cast(tuple[object, list[list[PlayerId]], tuple[object, ...]], remembered[0])
+        before = cast(
+            tuple[object, list[list[PlayerId]], tuple[object, ...], object], remembered[0]
+        )
         if (
             before[0] == rules
             and before[1] == qualifiers
-            and len(before[2]) == len(group_matches)
-            and all(map(eq, map(PAIRING, group_matches), before[2]))
+            and (
+                (facts is not None and before[3] is facts)
+                or (
+                    len(before[2]) == len(group_matches)
+                    and all(map(eq, map(PAIRING, group_matches), before[2]))
+                )
+            )
         ):
+            if before[3] is not facts:
+                state.memo["main_bracket"] = ((*before[:3], facts), remembered[1])
             return cast(knockout.Bracket, remembered[1])
     pairings = tuple(map(PAIRING, group_matches))
     played = {frozenset(p) for p in pairings if None not in p}
     bracket = knockout.build_bracket(qualifiers, played, rules)
-    state.memo["main_bracket"] = ((rules, qualifiers, pairings), bracket)
+    state.memo["main_bracket"] = ((rules, qualifiers, pairings, facts), bracket)
     return bracket
 
 
@@ -128,16 +147,32 @@ def advance(
         m for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION) if m.key is not None
     ]
     by_key = {m.key: m for m in bracket}
+    # Who each match sends on: its winner once final (the third place asks `_fed`).
+    sends = {m.key: m.winner if m.status in FINAL_STATUSES else None for m in bracket}
     conflicts: list[int] = []
     for match in bracket:  # by number
         # The stored bracket: a side names the match whose winner (or, for the third
         # place, loser) fills it; a replaced side (HGV-2.3.8) names none. The checks
         # inline are the common case of a settle: nothing to do for this match.
-        white = match.white if match.white_from is None else _fed(match, match.white_from, by_key)
-        black = match.black if match.black_from is None else _fed(match, match.black_from, by_key)
+        white, black = match.white, match.black
+        if match.stage is Stage.THIRD_PLACE:
+            if match.white_from is not None:
+                white = _fed(match, match.white_from, by_key)
+            if match.black_from is not None:
+                black = _fed(match, match.black_from, by_key)
+        else:
+            if match.white_from is not None:
+                white = sends[match.white_from]
+            if match.black_from is not None:
+                black = sends[match.black_from]
         if white != match.white or black != match.black:
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
-        if match.start is None and match.number not in waiting:
+        if (
+            match.start is None
+            and match.white is not None
+            and match.black is not None
+            and match.number not in waiting
+        ):
             events.extend(_publish_if_ready(state, match, at))
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
@@ -206,12 +241,21 @@ def pair(
 
 
 def reseed(
-    state: TournamentState, tables: dict[str, Standings], at: datetime, *, reset: bool
+    state: TournamentState,
+    tables: dict[str, Standings],
+    at: datetime,
+    *,
+    reset: bool,
+    facts: list[tuple[object, ...]] | None = None,
 ) -> list[Event]:
-    """Make the seeded sides of the stored brackets follow the current standings."""
+    """Make the seeded sides of the stored brackets follow the current standings.
+
+    `facts` are the group stage's facts (`stage_facts(state)`), when the caller read them.
+    """
     events: list[Event] = []
     conflicts: list[int] = []
-    _conform(state, MAIN_STAGES, build_main_bracket(state, tables), at, reset, events, conflicts)
+    main = build_main_bracket(state, tables, facts=facts)
+    _conform(state, MAIN_STAGES, main, at, reset, events, conflicts)
     if state.indexed().stage(Stage.CONSOLATION) and not conflicts:
         # After the main bracket: its play-ins decide who plays the "Last Chance".
         consolation = consolation_bracket(state, tables)

@@ -16,7 +16,7 @@ from tournament.model import (
     MatchStatus,
     Stage,
 )
-from tournament.round_robin import round_robin
+from tournament.round_robin import pairings_of
 from tournament.stages import (
     GROUP_STAGES,
     STAGE_FACTS,
@@ -27,7 +27,7 @@ from tournament.stages import (
     stage_facts,
 )
 from tournament.standings import Standings
-from tournament.state import Group, Match, TournamentState
+from tournament.state import Group, Match, TournamentState, minutes
 
 
 def schedule_extra_games(
@@ -42,40 +42,40 @@ def schedule_extra_games(
     """
     events: list[Event] = []
     rules = state.preset.groups
+    step = minutes(rules.tiebreak_game_minutes)
     for group in state.groups:
         if group.name not in tables:
             continue  # still playing its group matches
         for need in tables[group.name].extra_games:
             index = state.indexed()
-            played = [
-                m
-                for m in index.group(group.name, Stage.TIEBREAK)
-                if set(m.players) <= set(need.players)
-            ]
+            tied = set(need.players)
+            again = any(set(m.players) <= tied for m in index.group(group.name, Stage.TIEBREAK))
             last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
             numbers = []
-            pairings = round_robin(need.players, at, rules.tiebreak_game_minutes)
-            for pairing in pairings:
-                number = state.next_match_number()
+            # `round_robin`'s games, read as (round, white, black) without a Pairing each.
+            pairings = pairings_of(need.players, at, rules.tiebreak_game_minutes)
+            number = state.next_match_number()
+            for round_, white, black in pairings:
                 state.matches[number] = Match(
                     number=number,
                     stage=Stage.TIEBREAK,
-                    round=last_round + pairing.round,
+                    round=last_round + round_,
                     length=rules.tiebreak_game_length,
-                    white=pairing.white,
-                    black=pairing.black,
-                    start=pairing.start,
+                    white=white,
+                    black=black,
+                    start=at + (round_ - 1) * step,
                     group=group.name,
                     created_at=at,
                 )
                 numbers.append(number)
+                number += 1
             events.append(
                 ExtraGamesScheduled(
                     at=at,
                     group=group.name,
                     players=need.players,
                     matches=tuple(numbers),
-                    again=bool(played),
+                    again=again,
                 )
             )
     return events
@@ -191,15 +191,18 @@ def _round_robins(games: Sequence[Match]) -> list[list[Match]]:
     i = 0
     while i < len(games):
         size = 1
-        for k in range(2, len(games) + 2):
+        # The largest round robin first: usually the games left are one.
+        largest = 2
+        while (largest + 1) * largest // 2 <= len(games) - i:
+            largest += 1
+        for k in range(largest, 1, -1):
             count = k * (k - 1) // 2
             run = games[i : i + count]
-            if len(run) < count:
-                break
             players = {p for m in run for p in m.players}
             pairs = {frozenset(m.players) for m in run}
             if len(players) == k and len(pairs) == count:
                 size = count
+                break
         rounds.append(list(games[i : i + size]))
         i += size
     return rounds

@@ -94,13 +94,15 @@ def placements(
             # Losers of a round that R players enter share R/2 + 1; the play-in counts
             # as the main bracket's size B, so its losers share B + 1.
             band = 2 ** (last_round - m.round) + 1
-            for player in m.players:
-                if player != goes_on:
+            # Both sides read directly: `players` makes a tuple per match of the bracket.
+            for player in (m.white, m.black):
+                if player is not None and player != goes_on:
                     place[player] = band
     for m in current.matches:
         if m.key not in winners:
-            for player in m.players:
-                place.pop(player, None)  # still in contention
+            for player in (m.white, m.black):
+                if player is not None:
+                    place.pop(player, None)  # still in contention
     rank = {player: i for i, player in enumerate(current.seeds)}
     ordered = sorted(place.items(), key=lambda item: (item[1], rank.get(item[0], len(rank))))
     return tuple((p, player) for player, p in ordered)

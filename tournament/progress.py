@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import cast
 
 from tournament.advance import advance, held, hold_unready, reseed, start_knockout
@@ -52,6 +53,7 @@ from tournament.state import DrawRecord, Group, Match, TournamentState, minutes
 
 # From this many group matches and extra games on, the group stage is compared whole.
 _WHOLE_STAGE_FROM = 700
+_STATUS = attrgetter("status")
 
 # The public face of a tournament's progress; the steps live in stages, extra_games,
 # advance and finishing.
@@ -169,10 +171,14 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     # The group stage's facts are read once, compared at once and passed on (unless a
     # step changes them) after the group stage, when they mostly stay as they were, and
     # in a large one, whose groups each cost more compared on their own. In a club
-    # night's group stage each group is compared on its own: a result touches one.
+    # night's group stage each group is compared on its own: a result touches one. Once
+    # every group match and extra game is final, the group stage is compared whole
+    # already: the knockout's settles then find what this one remembered.
+    group_stage = state.indexed().stage(*GROUP_STAGES)
     whole = (
         state.status is not TournamentStatus.GROUPS
-        or len(state.indexed().stage(*GROUP_STAGES)) >= _WHOLE_STAGE_FROM
+        or len(group_stage) >= _WHOLE_STAGE_FROM
+        or FINAL_STATUSES.issuperset(map(_STATUS, group_stage))  # every one final
     )
     facts = stage_facts(state) if whole else None
     voided = void_stale_extra_games(state, at, facts=facts)
@@ -205,7 +211,7 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     if state.status is TournamentStatus.GROUPS:
         events.extend(start_knockout(state, tables, at))
     else:
-        events.extend(reseed(state, tables, at, reset=reset))
+        events.extend(reseed(state, tables, at, reset=reset, facts=facts))
     if any(isinstance(e, PairingsConflict) for e in events):
         # The results contradict a played pairing: nothing more is derived (no pairing,
         # no "Last Chance", no placements) until a director decides.

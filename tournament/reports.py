@@ -12,7 +12,7 @@ from datetime import datetime
 
 from tournament import progress
 from tournament.events import Event, MatchFinished, ReportDisputed, ReportPending
-from tournament.model import MatchStatus, PlayerId, Refused, Stage
+from tournament.model import NOBODY, MatchStatus, PlayerId, Refused, Stage
 from tournament.scoring import (
     FinalScore,
     GameByGame,
@@ -184,7 +184,7 @@ def record_result(
     match.tiebreaks, match.lot_winner = score.tiebreaks, score.lot_winner
     match.winner = match.white if score.winner_side == "white" else match.black
     match.status = MatchStatus.FINISHED
-    match.forfeited_by = frozenset()
+    match.forfeited_by = NOBODY
     match.finished_at = at
     match.report = None
     match.disputed_by = None

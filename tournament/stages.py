@@ -13,9 +13,11 @@ from typing import cast
 from tournament import knockout
 from tournament.model import (
     FINAL_STATUSES,
+    NOBODY,
     EntryStatus,
     MatchStatus,
     PlayerId,
+    Result,
     Stage,
 )
 from tournament.standings import Standings, group_standings
@@ -27,6 +29,8 @@ RESULT_FACTS = attrgetter(
     "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
 )
 PAIRING = attrgetter("white", "black")
+# The statuses whose result counts (`Match.result`): final and not void.
+_COUNTED = FINAL_STATUSES - {MatchStatus.VOID}
 # What the group stage is made of, per match: what its `result()` reads (unchanged facts
 # give an unchanged result), the number and group that place it, and when it was
 # scheduled (which tells the rounds of extra games apart, `_rounds`).
@@ -175,15 +179,29 @@ def group_table(
     if table is None:
         table = group_standings(
             group.players,
-            [r for m in played if (r := m.result())],
+            results_from(inputs[0]),
             rules,
             lot_seed=lot_seed,
-            extra_game_results=[r for m in games if (r := m.result())],
+            extra_game_results=results_from(inputs[1]),
         )
         if len(known) >= _TABLES_KEPT:
             del known[next(iter(known))]  # the oldest
         known[inputs] = table
     return table
+
+
+def results_from(facts: Sequence[tuple[object, ...]]) -> list[Result]:
+    """Return the results of matches read as `RESULT_FACTS`, as `Match.result` gives them.
+
+    Made from the facts a table is remembered by, already read: a call of `Match.result`
+    per match cost more than the rest of a remembered table's look-up.
+    """
+    # RESULT_FACTS: the status, then a Result's fields in order.
+    return [
+        Result._make(fact[1:])
+        for fact in facts
+        if fact[0] in _COUNTED and fact[1] is not None and fact[2] is not None
+    ]
 
 
 def followed_up(state: TournamentState, match: Match) -> bool:
@@ -284,7 +302,7 @@ def restart(state: TournamentState, match: Match, at: datetime) -> None:
     match.status = MatchStatus.SCHEDULED
     match.white_score = match.black_score = 0
     match.winner = None
-    match.forfeited_by = frozenset()
+    match.forfeited_by = NOBODY
     match.finished_at = None
     match.report = None
     match.disputed_by = None

@@ -21,7 +21,7 @@ import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tournament.model import PlayerId, Result
 from tournament.preset import GroupRules, GroupTiebreak
@@ -30,9 +30,11 @@ TiebreakCriterion = GroupTiebreak | Literal["forfeit"]
 """What put one player above another: HGV-2.3.2's "forfeit" or a group tiebreak."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
+class StandingRow(NamedTuple):
     """One player's line in the group table; removed rows (HGV-2.3.3) show zeros."""
+
+    # A named tuple, not a frozen dataclass: every table of a settle makes a row per
+    # player, and a frozen dataclass sets each field through object.__setattr__.
 
     player: PlayerId
     rank: int
@@ -44,14 +46,15 @@ class StandingRow:
     removed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TiebreakNote:
+class TiebreakNote(NamedTuple):
     """Why `above` is above `below`, two adjacent players level on match points.
 
     `values` are the numbers the criterion compared, above's first: wins or point
     differences, forfeit losses for "forfeit", and the places drawn (1 = first) for
     "lot". `among` lists the players the criterion was applied to, in final order.
     """
+
+    # A named tuple, as the rows: most tables of a night have a tie or two.
 
     above: PlayerId
     below: PlayerId
@@ -98,10 +101,12 @@ def group_standings(
     extra_game_results: Sequence[Result] = (),
 ) -> Standings:
     """Return the group standings, tiebreaks applied, from the final group results."""
-    if len(set(players)) != len(players):
-        raise ValueError("a player is listed twice in the group")
     members = frozenset(players)
-    for result in (*results, *extra_game_results):
+    if len(members) != len(players):
+        raise ValueError("a player is listed twice in the group")
+    for result in results:
+        _check(result, members)
+    for result in extra_game_results:
         _check(result, members)
     removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
     counted: Sequence[Result] = results
@@ -111,15 +116,39 @@ def group_standings(
         extra = [r for r in extra if r.white not in removed and r.black not in removed]
     records = {player: _Record() for player in players if player not in removed}
     for result in counted:
-        _add(records[result.white], records[result.black], result)
+        # The hottest loop of a settle: counted inline, not through a call per result.
+        white, black = records[result.white], records[result.black]
+        winner = result.winner
+        # A double forfeit (winner None) is a loss for both and a win for nobody.
+        if winner == result.white:
+            white.won += 1
+            black.lost += 1
+        elif winner == result.black:
+            black.won += 1
+            white.lost += 1
+        else:
+            white.lost += 1
+            black.lost += 1
+        white.points_for += result.white_score
+        white.points_against += result.black_score
+        black.points_for += result.black_score
+        black.points_against += result.white_score
+        if result.forfeited_by:
+            white.forfeits += result.white in result.forfeited_by
+            black.forfeits += result.black in result.forfeited_by
 
     by_wins: dict[int, list[PlayerId]] = {}
     for player, record in records.items():
         by_wins.setdefault(record.won, []).append(player)
-    resolver = _Resolver(records, counted, extra, rules, lot_seed)
+    resolver: _Resolver | None = None  # made for the first tie: many tables have none
     order: list[PlayerId] = []
     for won in sorted(by_wins, reverse=True):
-        order.extend(resolver.order(by_wins[won], len(order), pending=False))
+        block = by_wins[won]
+        if len(block) > 1:
+            if resolver is None:
+                resolver = _Resolver(records, counted, extra, rules, lot_seed)
+            block = resolver.order(block, len(order), pending=False)
+        order.extend(block)
 
     rows = []
     for rank, player in enumerate(order, 1):
@@ -136,32 +165,26 @@ def group_standings(
                 removed=False,
             )
         )
-    rows += [
-        StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
-        for i, p in enumerate((p for p in players if p in removed), 1)
-    ]
+    if removed:
+        rows += [
+            StandingRow(p, len(order) + i, 0, 0, 0, 0, 0, removed=True)
+            for i, p in enumerate((p for p in players if p in removed), 1)
+        ]
+    if resolver is None:
+        return Standings(tuple(rows), (), ())
     place = {player: index for index, player in enumerate(order)}
-    notes = sorted(
-        (_in_order(place, note) for note in resolver.notes), key=lambda note: place[note.above]
-    )
+    notes = sorted(resolver.notes, key=lambda note: place[note.above])
     return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
 
 
-def _in_order(place: Mapping[PlayerId, int], note: TiebreakNote) -> TiebreakNote:
-    """Return the note with `among` in final order (most notes have it so already)."""
-    among = tuple(sorted(note.among, key=place.__getitem__))
-    if among == note.among:
-        return note
-    return TiebreakNote(note.above, note.below, note.criterion, note.values, among)
-
-
 def _check(result: Result, members: frozenset[PlayerId]) -> None:
-    if result.white == result.black or result.white not in members or result.black not in members:
-        raise ValueError(f"result {result.white}-{result.black} is not a match of this group")
-    if result.winner not in (None, result.white, result.black):
-        raise ValueError(f"winner {result.winner} did not play {result.white}-{result.black}")
-    if result.forfeited_by and not result.forfeited_by <= {result.white, result.black}:
-        raise ValueError(f"forfeit by a player outside {result.white}-{result.black}")
+    white, black, _, _, winner, forfeited_by = result
+    if white == black or white not in members or black not in members:
+        raise ValueError(f"result {white}-{black} is not a match of this group")
+    if winner is not None and winner != white and winner != black:
+        raise ValueError(f"winner {winner} did not play {white}-{black}")
+    if forfeited_by and not forfeited_by <= {white, black}:
+        raise ValueError(f"forfeit by a player outside {white}-{black}")
 
 
 def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[PlayerId]:
@@ -179,32 +202,15 @@ def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[Play
     }
 
 
-def _add(white: _Record, black: _Record, result: Result) -> None:
-    """Count one result on both players' records (the hottest loop of a settle)."""
-    # A double forfeit (winner None) is a loss for both and a win for nobody.
-    if result.winner == result.white:
-        white.won += 1
-        black.lost += 1
-    elif result.winner == result.black:
-        black.won += 1
-        white.lost += 1
-    else:
-        white.lost += 1
-        black.lost += 1
-    white.points_for += result.white_score
-    white.points_against += result.black_score
-    black.points_for += result.black_score
-    black.points_against += result.white_score
-    if result.forfeited_by:
-        white.forfeits += result.white in result.forfeited_by
-        black.forfeits += result.black in result.forfeited_by
-
-
 def _index(results: Iterable[Result]) -> dict[PlayerId, list[Result]]:
     index: dict[PlayerId, list[Result]] = {}
     for result in results:
-        for player in result.players:
-            index.setdefault(player, []).append(result)
+        for player in (result.white, result.black):
+            listed = index.get(player)
+            if listed is None:
+                index[player] = [result]
+            else:
+                listed.append(result)
     return index
 
 
@@ -264,14 +270,19 @@ class _Resolver:
         pending: bool,
     ) -> list[PlayerId]:
         ordered: list[PlayerId] = []
+        bounds: list[tuple[PlayerId, PlayerId]] = []
         for level in sorted(set(rank.values()), reverse=True):
             part = [player for player in block if rank[player] == level]
-            part = self.order(part, start + len(ordered), pending=pending)
+            if len(part) > 1:
+                part = self.order(part, start + len(ordered), pending=pending)
             if ordered:
-                above, below = ordered[-1], part[0]
-                values = (shown[above], shown[below])
-                self.notes.append(TiebreakNote(above, below, criterion, values, tuple(block)))
+                bounds.append((ordered[-1], part[0]))
             ordered += part
+        # The block keeps this order in the final table: its notes list it so.
+        among = tuple(ordered)
+        for above, below in bounds:
+            values = (shown[above], shown[below])
+            self.notes.append(TiebreakNote(above, below, criterion, values, among))
         return ordered
 
     def _measure(
@@ -312,11 +323,12 @@ class _Resolver:
         for player in block:
             total = 0
             for result in index.get(player, ()):
-                opponent = result.opponent_of(player)
-                if opponent not in inside:
+                white = player == result.white
+                if (result.black if white else result.white) not in inside:
                     continue
                 if diff:
-                    total += result.score_of(player) - result.score_of(opponent)
+                    mine, theirs = result.white_score, result.black_score
+                    total += mine - theirs if white else theirs - mine
                 else:
                     total += result.winner == player
             values[player] = total

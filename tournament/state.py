@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cache
 from itertools import islice, pairwise
+from operator import attrgetter
 from typing import Any
 
 from tournament.model import (
@@ -201,6 +202,9 @@ class Placement:
     points: str  # ranking points as a decimal string, e.g. "2.30"
 
 
+_NUMBER = attrgetter("number")
+
+
 class MatchIndex:
     """The matches by stage and by (stage, group), each list in match-number order.
 
@@ -234,6 +238,10 @@ class MatchIndex:
         """Add matches numbered above every indexed one, in number order."""
         by_stage, by_group = self.by_stage, self.by_group
         top, size = self.top, self.size
+        # Numbered above every indexed match, a new match goes at the end of each merged
+        # list of its stage too: an extra game added no longer costs a sort of the whole
+        # group stage at the next query.
+        merged = self._merged.items()
         for match in matches:
             stage = match.stage
             listed = by_stage.get(stage)
@@ -245,11 +253,13 @@ class MatchIndex:
             if listed is None:
                 listed = by_group[key] = []
             listed.append(match)
+            for stages, listed in merged:
+                if stage in stages:
+                    listed.append(match)
             if match.number > top:
                 top = match.number
             size += 1
         self.top, self.size = top, size
-        self._merged.clear()
 
     def stage(self, *stages: Stage) -> Sequence[Match]:
         """Return the matches of `stages`, by number."""
@@ -259,7 +269,7 @@ class MatchIndex:
         if merged is None:
             merged = sorted(
                 (m for s in dict.fromkeys(stages) for m in self.by_stage.get(s, [])),
-                key=lambda m: m.number,
+                key=_NUMBER,
             )
             self._merged[stages] = merged
         return merged
@@ -307,13 +317,17 @@ class TournamentState:
             return index
         if index is not None and index.source is matches and index.size < len(matches):
             # Usually numbered on from the top (`next_match_number`): no need to scan.
+            # A match is kept under its number, so these are in number order already.
+            missing = len(matches) - index.size
             new: list[Match] = []
-            number = index.top + 1
-            while len(new) < len(matches) - index.size and number in matches:
-                new.append(matches[number])
-                number += 1
-            if len(new) < len(matches) - index.size:
-                new = list(islice(matches.values(), index.size, None))
+            found = matches.get(index.top + 1)
+            while found is not None:
+                new.append(found)
+                found = matches.get(found.number + 1) if len(new) < missing else None
+            if len(new) == missing:
+                index.extend(new)
+                return index
+            new = list(islice(matches.values(), index.size, None))
             if new[0].number > index.top and all(a.number < b.number for a, b in pairwise(new)):
                 index.extend(new)
                 return index
