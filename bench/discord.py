@@ -9,9 +9,9 @@ the group's picture: drawn, uploaded as a file; after a deferral when that takes
 second), then `/standings` again with `/club pictures:no` (the text table in an embed);
 the echo bot answers `/echo`. Samples alternate between the bots, so both see the same machine.
 Prints p50/p99 per command and the clubtd/echo ratio.
-Only matches a /report records now are measured (each player's first); one command of
-each kind warms both bots up unmeasured.
-Run: python -m bench.discord [--players 48] [--samples 40]
+Three clubs (guilds) each play a night; only matches a /report records now are measured
+(each player's first: ~15 a club); one command of each kind warms both bots up unmeasured.
+Run: python -m bench.discord [--players 48] [--samples 40] [--clubs 3]
 """
 
 from __future__ import annotations
@@ -80,17 +80,27 @@ async def open_matches(database_url: str, guild: int) -> list[tuple[int, int, in
         await engine.dispose()
 
 
-async def run(players: int, samples: int) -> int:
+async def run(players: int, samples: int, clubs: int = 3) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="clubtd-bench-discord-"))
     clubtd, echo = StandIn("bench-clubtd"), StandIn("bench-echo")
-    for standin in (clubtd, echo):
-        standin.guild(GUILD, "Bench", {CHANNEL: "general"})
+    # Each club is a guild with its own channel, players and tournament: a night offers
+    # one measurable /report per two players (each player's first), so a few clubs give
+    # enough samples for a steady p50.
+    guilds = [(GUILD + 10 * k, CHANNEL + 10 * k) for k in range(clubs)]
+    for guild, channel in guilds:
+        clubtd.guild(guild, f"Bench {guild}", {channel: "general"})
+    echo.guild(GUILD, "Bench", {CHANNEL: "general"})
     director = clubtd.user(1, "Director")
-    clubtd.join(GUILD, director, manage=True)
     people: dict[int, User] = {}
-    for i in range(players):
-        people[1000 + i] = clubtd.user(1000 + i, f"Player {i:02d}")
-        clubtd.join(GUILD, people[1000 + i])
+    members: dict[int, list[User]] = {}
+    for k, (guild, _) in enumerate(guilds):
+        clubtd.join(guild, director, manage=True)
+        members[guild] = []
+        for i in range(players):
+            user_id = 1000 + k * players + i
+            people[user_id] = clubtd.user(user_id, f"Player {k}.{i:02d}")
+            clubtd.join(guild, people[user_id])
+            members[guild].append(people[user_id])
     echoer = echo.user(2, "Echoer")
     echo.join(GUILD, echoer)
     await clubtd.start()
@@ -100,9 +110,10 @@ async def run(players: int, samples: int) -> int:
     baseline = BotProcess(echo, "", workdir / "echo.log")
     await bot.start()
     await _start_echo(baseline)
+    where = dict(guilds)
 
-    def slash(who: User, name: str, /, **options: object) -> object:
-        return clubtd.slash(who, name, guild_id=GUILD, channel_id=CHANNEL, **options)
+    def slash(who: User, name: str, /, guild: int = GUILD, **options: object) -> object:
+        return clubtd.slash(who, name, guild_id=guild, channel_id=where[guild], **options)
 
     def echo_once() -> object:
         return echo.slash(echoer, "echo", guild_id=GUILD, channel_id=CHANNEL, text="3-1")
@@ -110,30 +121,28 @@ async def run(players: int, samples: int) -> int:
     try:
         # Half an hour ahead: check-in is open, nothing is late yet.
         start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
-        await clubtd.answer(
-            await slash(
-                director, "tournament", sub="new", name="Bench Cup", start=start, approval="no"
-            )
-        )
-        for person in people.values():
-            await clubtd.answer(await slash(person, "register"))
-            await clubtd.answer(await slash(person, "checkin"))
-        await clubtd.answer(await slash(director, "draw"), seconds=60)
-        matches = await open_matches(database, GUILD)
+        matches: list[tuple[int, int, int, int]] = []  # (guild, match, white, black)
+        for guild, _ in guilds:
+            new = {"sub": "new", "name": "Bench Cup", "start": start, "approval": "no"}
+            await clubtd.answer(await slash(director, "tournament", guild, **new))
+            for person in members[guild]:
+                await clubtd.answer(await slash(person, "register", guild))
+                await clubtd.answer(await slash(person, "checkin", guild))
+            await clubtd.answer(await slash(director, "draw", guild), seconds=60)
+            matches += [(guild, *m) for m in await open_matches(database, guild)]
         if not matches:
             print("no open matches after the draw: see", workdir, file=sys.stderr)
             return 1
         times: dict[str, list[float]] = {"report": [], "standings": [], "text": [], "echo": []}
         # One unmeasured command of each kind first: a cold first sample (~6 ms) was
         # always the p99 of a handful.
-        (number, white, _), *matches = matches
-        await latency(clubtd, slash(people[white], "report", score="3-1", match=number))
+        (guild, number, white, _), *matches = matches
+        await latency(clubtd, slash(people[white], "report", guild, score="3-1", match=number))
         await latency(clubtd, slash(people[1000], "standings"))
         await latency(echo, echo_once())
-        for number, white, _ in matches[:samples]:
-            times["report"].append(
-                await latency(clubtd, slash(people[white], "report", score="3-1", match=number))
-            )
+        for guild, number, white, _ in matches[:samples]:
+            report = slash(people[white], "report", guild, score="3-1", match=number)
+            times["report"].append(await latency(clubtd, report))
             times["echo"].append(await latency(echo, echo_once()))
         for index in range(samples):
             who = people[1000 + index % players]
@@ -153,7 +162,10 @@ async def run(players: int, samples: int) -> int:
         await clubtd.stop()
         await echo.stop()
     echo_p50, echo_p99 = percentile(times["echo"], 0.5), percentile(times["echo"], 0.99)
-    print(f"Discord reply latency through the stand-in ({players} players, {os.cpu_count()} CPUs)")
+    print(
+        f"Discord reply latency through the stand-in ({clubs} clubs of {players} players,"
+        f" {os.cpu_count()} CPUs)"
+    )
     print(f"{'command':<18}{'n':>5}{'p50 ms':>10}{'p99 ms':>10}{'p50 ratio':>11}{'p99 ratio':>11}")
     labels = {
         "report": "/report",
@@ -197,8 +209,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=48)
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--clubs", type=int, default=3, help="guilds, each its own night")
     args = parser.parse_args()
-    raise SystemExit(asyncio.run(run(args.players, args.samples)))
+    raise SystemExit(asyncio.run(run(args.players, args.samples, args.clubs)))
 
 
 if __name__ == "__main__":
