@@ -217,6 +217,9 @@ def reseed(
         consolation = consolation_bracket(state, tables)
         if consolation is not None:
             _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
+        elif not _play_ins_pending(state):
+            # Fewer than two players left for it: no "Last Chance" (HGV-7.4.13).
+            _drop(state, Stage.CONSOLATION, at, reset, conflicts)
         else:
             # Its players wait for play-ins a correction reopened: nobody is seeded yet.
             for match in state.indexed().stage(Stage.CONSOLATION):
@@ -232,13 +235,43 @@ def reseed(
     return events
 
 
+def _play_ins_pending(state: TournamentState) -> bool:
+    """Return whether a play-in of the main bracket is undecided."""
+    return any(
+        m.key is not None and m.round_name == "play_in" and not m.is_final
+        for m in state.indexed().stage(Stage.KNOCKOUT)
+    )
+
+
+def _drop(
+    state: TournamentState, stage: Stage, at: datetime, reset: bool, conflicts: list[int]
+) -> None:
+    """Take a bracket that no longer takes place out of the tournament, as a replaced
+    one is; a played match of it is a conflict for a director first."""
+    stored = [m for m in state.indexed().stage(stage) if m.key is not None]
+    played = [m.number for m in stored if touched(m)]
+    if played and not reset:
+        conflicts.extend(played)
+        return
+    for match in stored:
+        restart(state, match, at)
+        match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+
+
 def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId | None:
     """Return the player the match `source` sends to `match`, or None while undecided."""
     feeder = by_key[source]
     if not feeder.is_final or feeder.winner is None:
         return None
     if match.stage is Stage.THIRD_PLACE:
-        return feeder.opponent_of(feeder.winner)
+        loser = feeder.opponent_of(feeder.winner)
+        # A loser who took a final forfeiter's place plays the final: the forfeiter
+        # drops here instead (HGV-2.3.8, NAV-IV; as `knockout` derives it).
+        final = next(
+            (m for m in by_key.values() if m.stage is Stage.KNOCKOUT and m.round_name == "final"),
+            None,
+        )
+        return feeder.winner if final is not None and loser in final.players else loser
     return feeder.winner
 
 
@@ -327,34 +360,77 @@ def _conform(
         )
         return
     # Only the matches whose sides change: `pair` leaves the others as they are.
-    changes: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]] = {}
     for bm in bracket.matches:
         match = stored[bm.key]
         white = bm.white if bm.white_from is None and match.white_from is None else match.white
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
         if white != match.white or black != match.black:
-            changes.append((match, white, black))
-    contradicted = [m.number for m, _, _ in changes if touched(m)]
+            changes[bm.key] = (match, white, black)
+    relinks = _relinks(bracket, stored, changes)
+    contradicted = [m.number for m, _, _ in changes.values() if touched(m)]
     if contradicted and not reset:
         # All or nothing: re-pairing the other matches around a contradicted one could
         # put a player in two matches at once.
         conflicts.extend(contradicted)
         return
-    for match, white, black in changes:
+    for match, white_from, black_from in relinks:
+        match.white_from, match.black_from = white_from, black_from
+    for match, white, black in changes.values():
         events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+
+
+def _relinks(
+    bracket: knockout.Bracket,
+    stored: dict[str, Match],
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]],
+) -> list[tuple[Match, str | None, str | None]]:
+    """Return the replaced sides to link to their feeding match again, adding their
+    matches to `changes`.
+
+    A forfeiter's last victim takes a side fixed in place of the feeding match the
+    forfeiter won (HGV-2.3.8); once that match is re-paired, the replacement no longer
+    holds and the side waits for its winner again, and so on down the bracket.
+    """
+    relinks: dict[str, tuple[Match, str | None, str | None]] = {}
+    grown = True
+    while grown:
+        grown = False
+        for bm in bracket.matches:
+            match = stored[bm.key]
+            white_from, black_from = relinks.get(
+                bm.key, (match, match.white_from, match.black_from)
+            )[1:]
+            _, white, black = changes.get(bm.key, (match, match.white, match.black))
+            if white_from is None and bm.white_from in changes:
+                white_from, white = bm.white_from, None
+            elif black_from is None and bm.black_from in changes:
+                black_from, black = bm.black_from, None
+            else:
+                continue
+            relinks[bm.key] = (match, white_from, black_from)
+            changes[bm.key] = (match, white, black)
+            grown = True
+    return list(relinks.values())
 
 
 def consolation_bracket(
     state: TournamentState, tables_by_group: dict[str, Standings]
 ) -> knockout.Bracket | None:
     """Return the "Last Chance" bracket the results give, once the play-ins are decided."""
-    play_ins = [m for m in state.indexed().stage(Stage.KNOCKOUT) if m.round_name == "play_in"]
+    main = [m for m in state.indexed().stage(*MAIN_STAGES) if m.key is not None]
+    play_ins = [m for m in main if m.round_name == "play_in"]
     if any(not m.is_final for m in play_ins):
         return None
-    in_bracket = {p for m in state.indexed().stage(*MAIN_STAGES) if m.key for p in m.players}
+    in_bracket = {p for m in main for p in m.players}
+    # A play-in loser who took a forfeiter's place plays on in the main bracket (HGV-2.3.8).
+    playing_on = {p for m in main if m.round_name != "play_in" for p in m.players}
     seeded = seeded_order(state, (Stage.CONSOLATION,))
     play_in_losers = [
-        p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
+        p
+        for m in play_ins
+        for p in m.players
+        if p != m.winner and m.winner is not None and p not in playing_on
     ]
     others: list[PlayerId] = []
     tables = [tables_by_group[group.name] for group in state.groups]
