@@ -1,0 +1,132 @@
+"""Knockout forfeits on a night: who steps in, and the night still ends (HGV-2.3.8).
+
+A knockout forfeiter's last victim takes their place (HGV-2.3.8); with a third-place
+match (NAV-IV) a final forfeiter drops to it, unless the victim has already played it.
+A match of a bracket the corrected results replaced is out of the tournament (HGV-4.8).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournament.nights import Night, at
+from tournament import attendance, corrections, reports
+from tournament.events import PlayerReplaced
+from tournament.model import MatchStatus, Refused, Stage, TournamentStatus
+from tournament.scoring import FinalScore
+from tournament.state import Match
+
+CUP = ("ana", "bea", "cid", "dan", "eva", "fay", "gus", "hal")
+
+
+def win(night: Night, match: Match, winner: str, when: str) -> None:
+    white_wins = match.white == night.id(winner)
+    score = (match.length, 0) if white_wins else (0, match.length)
+    reports.set_result(night.state, match.number, FinalScore(*score), at(when))
+
+
+def semi_finals_played() -> Night:
+    """Return the Navodari cup after its semi-finals: dan beat ana, hal beat gus."""
+    night = Night("navodari-table")
+    night.enter(*CUP, check_in=at("19:30"))
+    night.draw(*CUP, when=at("19:45"))
+    for match in night.state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    win(night, night.match("dan", "ana", Stage.KNOCKOUT), "dan", "21:00")
+    win(night, night.match("hal", "gus", Stage.KNOCKOUT), "hal", "21:00")
+    return night
+
+
+def final_and_third(night: Night) -> tuple[Match, Match]:
+    (final,) = [m for m in night.state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final"]
+    (third,) = night.state.stage_matches(Stage.THIRD_PLACE)
+    return final, third
+
+
+def names(night: Night, match: Match) -> set[str]:
+    return {night.name(p) for p in match.players}
+
+
+def places(night: Night) -> dict[str, int | None]:
+    return {night.name(p.player): p.place for p in night.state.placements}
+
+
+def test_a_final_forfeiter_drops_to_the_third_place_match_not_yet_played_HGV_2_3_8_NAV_IV() -> (
+    None
+):
+    night = semi_finals_played()
+    final, third = final_and_third(night)
+    assert names(night, third) == {"ana", "gus"}
+    events = attendance.director_forfeit(night.state, night.id("dan"), at("21:10"), match=final)
+    assert any(isinstance(e, PlayerReplaced) for e in events)
+    # ana, beaten by dan, plays the final; dan plays for third place in her stead.
+    assert names(night, final) == {"ana", "hal"}
+    assert names(night, third) == {"dan", "gus"}
+    win(night, third, "gus", "21:20")
+    win(night, final, "ana", "21:30")
+    assert night.state.status is TournamentStatus.FINISHED
+    assert places(night)["ana"] == 1 and places(night)["gus"] == 3
+
+
+def test_a_final_forfeiter_who_left_loses_the_third_place_match_too_HGV_2_3_5_HGV_2_3_8() -> None:
+    night = semi_finals_played()
+    final, third = final_and_third(night)
+    attendance.leave(night.state, night.id("dan"), at("21:10"), reason="left")
+    assert names(night, final) == {"ana", "hal"}
+    assert third.status is MatchStatus.FORFEIT and third.winner == night.id("gus")
+    win(night, final, "hal", "21:30")
+    assert night.state.status is TournamentStatus.FINISHED
+    # dan lost the third-place match by forfeit, and his knockout points (HGV-2.3.8).
+    assert places(night)["hal"] == 1 and places(night)["gus"] == 3
+
+
+def test_a_victim_who_played_the_third_place_match_does_not_step_in_HGV_2_3_8_NAV_IV() -> None:
+    night = semi_finals_played()
+    final, third = final_and_third(night)
+    win(night, third, "ana", "21:20")
+    events = attendance.director_forfeit(night.state, night.id("dan"), at("21:30"), match=final)
+    # The third-place result stands: hal simply wins the final by forfeit.
+    assert not any(isinstance(e, PlayerReplaced) for e in events)
+    assert final.status is MatchStatus.FORFEIT and final.winner == night.id("hal")
+    assert night.state.status is TournamentStatus.FINISHED
+    assert places(night) == {
+        "hal": 1,
+        "ana": 3,
+        "gus": 4,
+        "dan": 2,  # without his knockout points (HGV-2.3.8)
+        **{n: 5 for n in ("bea", "cid", "eva", "fay")},
+    }
+
+
+def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() -> None:
+    """HGV-2.3.3 takes eva out after the play-ins were played: a new bracket replaces the
+    first. Bringing back a play-in of the first one would seed fay twice in the "Last
+    Chance" (`bracket_duplicate_player`) and stop every later settle."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    win(night, night.match("bea", "eva", Stage.KNOCKOUT), "bea", "20:50")
+    old = night.match("ana", "fay", Stage.KNOCKOUT)
+    win(night, old, "ana", "20:50")
+    dan_eva = night.match("dan", "eva", Stage.GROUP)
+    corrections.correct(state, dan_eva.number, "reopen", at("21:00"), confirmed=True)
+    # eva leaves: one win, the rest lost by forfeit (HGV-2.3.3); five qualifiers now.
+    attendance.leave(state, night.id("eva"), at("21:05"), reason="left")
+    played = night.match("bea", "eva", Stage.KNOCKOUT).number
+    corrections.correct(state, played, "reopen", at("21:10"), confirmed=True)
+    assert old.key is None and old.status is MatchStatus.VOID  # its bracket was replaced
+    for change in ("reopen", FinalScore(old.length, 0)):
+        with pytest.raises(Refused) as refused:
+            corrections.correct(state, old.number, change, at("21:15"), confirmed=True)
+        assert refused.value.code == "match_replaced"
+    for when in ("21:30", "22:00", "22:30"):
+        for match in state.stage_matches(Stage.KNOCKOUT):
+            if match.key and match.is_ready and not match.is_final:
+                win(night, match, night.name(match.white or 0), when)
+    # fay lost the one play-in left: alone, she has no "Last Chance" to play.
+    assert state.status is TournamentStatus.FINISHED
+    assert not [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
