@@ -101,7 +101,8 @@ def test_a_victim_who_played_the_third_place_match_does_not_step_in_HGV_2_3_8_NA
 def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() -> None:
     """HGV-2.3.3 takes eva out after the play-ins were played: a new bracket replaces the
     first. Bringing back a play-in of the first one would seed fay twice in the "Last
-    Chance" (`bracket_duplicate_player`) and stop every later settle."""
+    Chance" (`bracket_duplicate_player`) and stop every later settle. Left alone for
+    it, fay has no "Last Chance" (HGV-7.4.13): it is dropped, not waited for."""
     night = Night("hgv-backgammon")
     six = CUP[:6]
     night.enter(*six, check_in=at("19:30"))
@@ -130,3 +131,21 @@ def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() 
     # fay lost the one play-in left: alone, she has no "Last Chance" to play.
     assert state.status is TournamentStatus.FINISHED
     assert not [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
+
+
+def test_a_victim_who_left_does_not_step_in_HGV_2_3_5_HGV_2_3_8() -> None:
+    """eva left after the group stage (her play-in lost by forfeit); bea, who won it,
+    forfeits the semi-final: eva is gone, so dan simply goes through."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    attendance.leave(state, night.id("eva"), at("20:40"), reason="left")
+    assert night.match("bea", "eva", Stage.KNOCKOUT).winner == night.id("bea")
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    events = attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
+    assert not any(isinstance(e, PlayerReplaced) for e in events)
+    assert semi.status is MatchStatus.FORFEIT and semi.winner == night.id("dan")
