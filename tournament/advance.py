@@ -389,22 +389,27 @@ def _relinks(
     matches to `changes`.
 
     A forfeiter's last victim takes a side fixed in place of the feeding match the
-    forfeiter won (HGV-2.3.8); once that match is re-paired, the replacement no longer
-    holds and the side waits for its winner again, and so on down the bracket.
+    forfeiter won (HGV-2.3.8). Once that match is re-paired, or a match feeding it, the
+    result the replacement stood on is gone: the side waits for its winner again.
     """
+    moved = set(changes)  # re-paired now, or fed by a re-paired match later
     relinks: dict[str, tuple[Match, str | None, str | None]] = {}
     grown = True
     while grown:
         grown = False
         for bm in bracket.matches:
             match = stored[bm.key]
-            white_from, black_from = relinks.get(
+            _, white_from, black_from = relinks.get(
                 bm.key, (match, match.white_from, match.black_from)
-            )[1:]
+            )
             _, white, black = changes.get(bm.key, (match, match.white, match.black))
-            if white_from is None and bm.white_from in changes:
+            fed = {bm.white_from, bm.black_from} & moved
+            if fed and bm.key not in moved:
+                moved.add(bm.key)
+                grown = True
+            if white_from is None and bm.white_from in moved:
                 white_from, white = bm.white_from, None
-            elif black_from is None and bm.black_from in changes:
+            elif black_from is None and bm.black_from in moved:
                 black_from, black = bm.black_from, None
             else:
                 continue
@@ -426,11 +431,15 @@ def consolation_bracket(
     # A play-in loser who took a forfeiter's place plays on in the main bracket (HGV-2.3.8).
     playing_on = {p for m in main if m.round_name != "play_in" for p in m.players}
     seeded = seeded_order(state, (Stage.CONSOLATION,))
+    # One who left is not seeded (HGV-2.3.5), unless already seeded before leaving.
     play_in_losers = [
         p
         for m in play_ins
         for p in m.players
-        if p != m.winner and m.winner is not None and p not in playing_on
+        if p != m.winner
+        and m.winner is not None
+        and p not in playing_on
+        and (state.entries[p].status is EntryStatus.ACTIVE or p in seeded)
     ]
     others: list[PlayerId] = []
     tables = [tables_by_group[group.name] for group in state.groups]

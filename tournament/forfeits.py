@@ -128,11 +128,14 @@ def _replace_in_knockout(
 def _unavailable(state: TournamentState, player: PlayerId) -> bool:
     """Return whether the forfeiter's last victim cannot step in (HGV-2.3.8).
 
-    They left (HGV-2.3.5), or played on elsewhere since: a semi-final loser under way in
-    the third-place match (NAV-IV), a play-in loser in a "Last Chance" that has begun
-    (HGV-7.4.13). What was played stands, and the opponent simply wins by forfeit.
+    They left (HGV-2.3.5), forfeited a knockout match themselves (eliminated by their own
+    forfeit, not by the forfeiter), or played on elsewhere since: a semi-final loser
+    under way in the third-place match (NAV-IV), a play-in loser in a "Last Chance" that
+    has begun (HGV-7.4.13). What was played stands, and the opponent simply wins by
+    forfeit.
     """
-    if state.entries[player].status is not EntryStatus.ACTIVE:
+    entry = state.entries[player]
+    if entry.status is not EntryStatus.ACTIVE or entry.knockout_forfeit:
         return True
     index = state.indexed()
     third = index.stage(Stage.THIRD_PLACE)

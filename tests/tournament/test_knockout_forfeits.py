@@ -133,6 +133,24 @@ def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() 
     assert not [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
 
 
+def test_a_victim_who_forfeited_does_not_step_in_HGV_2_3_8() -> None:
+    """ana lost her semi-final to dan by forfeit: she was not eliminated by dan, and a
+    forfeiter loses the knockout; when dan forfeits the final, hal simply wins it."""
+    night = Night("navodari-table")
+    night.enter(*CUP, check_in=at("19:30"))
+    night.draw(*CUP, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    semi = night.match("dan", "ana", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("ana"), at("21:00"), match=semi)
+    win(night, night.match("hal", "gus", Stage.KNOCKOUT), "hal", "21:00")
+    final, _ = final_and_third(night)
+    events = attendance.director_forfeit(state, night.id("dan"), at("21:10"), match=final)
+    assert not any(isinstance(e, PlayerReplaced) for e in events)
+    assert final.status is MatchStatus.FORFEIT and final.winner == night.id("hal")
+
+
 def test_a_victim_who_left_does_not_step_in_HGV_2_3_5_HGV_2_3_8() -> None:
     """eva left after the group stage (her play-in lost by forfeit); bea, who won it,
     forfeits the semi-final: eva is gone, so dan simply goes through."""
@@ -149,3 +167,48 @@ def test_a_victim_who_left_does_not_step_in_HGV_2_3_5_HGV_2_3_8() -> None:
     events = attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
     assert not any(isinstance(e, PlayerReplaced) for e in events)
     assert semi.status is MatchStatus.FORFEIT and semi.winner == night.id("dan")
+
+
+def test_a_player_who_left_keeps_the_points_of_the_matches_they_played_HGV_2_3_5_HGV_7_5() -> None:
+    """A club whose director types every result checks nobody in: eva played her group
+    (a win, a loss) and left before her play-in. She came: her participation and her win
+    count, her knockout points are lost (HGV-2.3.8). Gone, she is not seeded in the
+    "Last Chance" (HGV-7.4.13)."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six)  # confirmed, never checked in
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    attendance.leave(state, night.id("eva"), at("20:40"), reason="left")
+    for when in ("21:00", "21:30", "22:00", "22:30"):
+        for match in state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
+            if match.key is not None and match.is_ready and not match.is_final:
+                win(night, match, night.name(match.white or 0), when)
+    assert state.status is TournamentStatus.FINISHED
+    assert not any(m.involves(night.id("eva")) for m in state.stage_matches(Stage.CONSOLATION))
+    (eva,) = [p for p in state.placements if p.player == night.id("eva")]
+    assert eva.points == "0.14"  # participation 0.10, one win 0.04
+
+
+def test_a_replacement_goes_when_the_match_it_stood_on_is_replayed_HGV_2_3_8_HGV_4_8() -> None:
+    """bea beat eva in the play-in and forfeited the semi-final: eva took her place. A
+    corrected group result then re-pairs that play-in (eva now seeded into the semi-final
+    herself): the replacement no longer holds, the side waits for the play-in again."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    win(night, play_in, "bea", "20:50")
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
+    assert names(night, semi) == {"dan", "eva"}
+    dan_eva = night.match("dan", "eva", Stage.GROUP)
+    corrections.correct(state, dan_eva.number, FinalScore(0, 3), at("21:10"), confirmed=True)
+    assert names(night, play_in) == {"bea", "dan"}
+    assert (night.name(semi.white or 0), semi.black, semi.black_from) == ("eva", None, play_in.key)
