@@ -7,7 +7,8 @@ deciding a pairings conflict, or a bracket match left without a winner, a double
 forfeit or a void one, the way the bot tells them to). A
 command may be refused, with a reason of its own; a rule of the bracket itself
 (`bracket_...`) refusing is a settle that would refuse every later command too.
-No player is in two undecided bracket matches at once, and every place is given once.
+No player is in two undecided bracket matches at once (unless a pairings conflict waits
+for the director), and every place is given once.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def act(state: TournamentState, kind: str, pick: int, at: datetime) -> list[Even
             attendance.check_in(state, entry.player, at, director=True)
         return []
     if kind == "wait":
-        return due.sweep(state, at + timedelta(minutes=pick % 90))
+        return due.sweep(state, at)
     return []
 
 
@@ -115,7 +116,9 @@ def attempt(
     except Refused as refused:
         assert not refused.code.startswith("bracket_"), refused
         return state
-    assert_no_player_twice(trial)
+    if not corrections.conflicts(progress.settle(copy.deepcopy(trial), START)):
+        # While a pairings conflict waits for a director, nothing more is derived.
+        assert_no_player_twice(trial)
     return trial
 
 
@@ -178,7 +181,7 @@ def play(preset: str, players: int, absent: int, seed: int, actions: list[Action
     state = night(preset, players, absent, seed)
     at = START
     for kind, pick in actions:
-        at += timedelta(minutes=1 + (pick % 30 if kind == "wait" else 0))
+        at += timedelta(minutes=1 + (pick % 90 if kind == "wait" else 0))
         state = attempt(state, lambda s, k=kind, p=pick, t=at: act(s, k, p, t))
     state = finish(state, at)
     assert_places_given_once(state)
