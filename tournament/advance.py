@@ -389,8 +389,9 @@ def _relinks(
     matches to `changes`.
 
     A forfeiter's last victim takes a side fixed in place of the feeding match the
-    forfeiter won (HGV-2.3.8). Once that match is re-paired, or a match feeding it, the
-    result the replacement stood on is gone: the side waits for its winner again.
+    forfeiter won over them (HGV-2.3.8). Once that match is re-paired (or a match feeding
+    it), reopened or won by someone else, the result the replacement stood on is gone:
+    the side waits for its winner again.
     """
     moved = set(changes)  # re-paired now, or fed by a re-paired match later
     relinks: dict[str, tuple[Match, str | None, str | None]] = {}
@@ -407,9 +408,9 @@ def _relinks(
             if fed and bm.key not in moved:
                 moved.add(bm.key)
                 grown = True
-            if white_from is None and bm.white_from in moved:
+            if white_from is None and _stale(stored, bm.white_from, match.white, moved):
                 white_from, white = bm.white_from, None
-            elif black_from is None and bm.black_from in moved:
+            elif black_from is None and _stale(stored, bm.black_from, match.black, moved):
                 black_from, black = bm.black_from, None
             else:
                 continue
@@ -417,6 +418,24 @@ def _relinks(
             changes[bm.key] = (match, white, black)
             grown = True
     return list(relinks.values())
+
+
+def _stale(
+    stored: dict[str, Match], source: str | None, victim: PlayerId | None, moved: set[str]
+) -> bool:
+    """Return whether a replaced side no longer stands: the victim lost `source`."""
+    if source is None:
+        return False  # a seeded side
+    if source in moved:
+        return True
+    feeder = stored.get(source)
+    return not (
+        feeder is not None
+        and feeder.is_final
+        and feeder.winner not in (None, victim)
+        and victim is not None
+        and feeder.involves(victim)
+    )
 
 
 def consolation_bracket(

@@ -212,3 +212,22 @@ def test_a_replacement_goes_when_the_match_it_stood_on_is_replayed_HGV_2_3_8_HGV
     corrections.correct(state, dan_eva.number, FinalScore(0, 3), at("21:10"), confirmed=True)
     assert names(night, play_in) == {"bea", "dan"}
     assert (night.name(semi.white or 0), semi.black, semi.black_from) == ("eva", None, play_in.key)
+
+
+def test_a_replacement_goes_when_the_match_it_stood_on_is_reopened_HGV_2_3_8_HGV_4_8() -> None:
+    """eva stepped into the semi-final for bea, who beat her in the play-in; the director
+    reopens that play-in: eva is in it again, and the semi-final waits for its winner."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    win(night, play_in, "bea", "20:50")
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
+    corrections.correct(state, play_in.number, "reopen", at("21:10"), confirmed=True)
+    assert not play_in.is_final and names(night, play_in) == {"bea", "eva"}
+    assert (semi.black, semi.black_from) == (None, play_in.key)
