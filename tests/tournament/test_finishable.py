@@ -122,6 +122,21 @@ def attempt(
     return trial
 
 
+def decide_conflict(state: TournamentState, at: datetime) -> TournamentState:
+    """Return the state after the director decided a pairings conflict waiting for them
+    (reopening a contradicted match, confirmed), as the bot asks them to first.
+
+    Not modelled: acts on the bracket while a conflict waits. Nothing is derived then,
+    and a forfeit or a return on the stale pairings can still make a settle refuse.
+    """
+    conflicted = corrections.conflicts(progress.settle(copy.deepcopy(state), at))
+    if not conflicted:
+        return state
+    return attempt(
+        state, lambda s: corrections.correct(s, conflicted[0], "reopen", at, confirmed=True)
+    )
+
+
 def assert_no_player_twice(state: TournamentState) -> None:
     """No player is in two undecided bracket matches (main, third place, "Last Chance")."""
     seen: dict[int, int] = {}
@@ -165,13 +180,15 @@ def finish(state: TournamentState, at: datetime) -> TournamentState:
 
 
 def assert_places_given_once(state: TournamentState) -> None:
-    """Every placed player once, one champion, and a place shared by n players stands for
-    n places no one else holds (PLACE-SHARE); a knockout forfeiter holds none (HGV-2.3.8)."""
+    """Every placed player once, one champion at most, and a place shared by n players
+    stands for n places no one else holds (PLACE-SHARE); a gap is a place whose holder
+    has none (a knockout forfeiter, HGV-2.3.8)."""
     players = [p.player for p in state.placements]
     assert len(players) == len(set(players)), players
     places = sorted(p.place for p in state.placements if p.place is not None)
     counts = {place: places.count(place) for place in places}
-    assert counts.get(1) == 1, counts
+    # None when the final's winner never came (a night of no-shows, CLUB-NO-SHOW).
+    assert counts.get(1, 1) == 1, counts
     shared = sorted(counts)
     for place, after in pairwise(shared):
         assert after >= place + counts[place], (place, counts)
@@ -182,12 +199,13 @@ def play(preset: str, players: int, absent: int, seed: int, actions: list[Action
     at = START
     for kind, pick in actions:
         at += timedelta(minutes=1 + (pick % 90 if kind == "wait" else 0))
+        state = decide_conflict(state, at)
         state = attempt(state, lambda s, k=kind, p=pick, t=at: act(s, k, p, t))
     state = finish(state, at)
     assert_places_given_once(state)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(preset_names()),
     players=st.integers(2, 14),
