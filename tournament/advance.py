@@ -267,10 +267,8 @@ def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId
         loser = feeder.opponent_of(feeder.winner)
         # A loser who took a final forfeiter's place plays the final: the forfeiter
         # drops here instead (HGV-2.3.8, NAV-IV; as `knockout` derives it).
-        final = next(
-            (m for m in by_key.values() if m.stage is Stage.KNOCKOUT and m.round_name == "final"),
-            None,
-        )
+        # The final is the first match of the third-place match's round (`knockout`).
+        final = by_key.get(f"{knockout.KNOCKOUT_PREFIX}-R{match.round}-1")
         return feeder.winner if final is not None and loser in final.players else loser
     return feeder.winner
 
@@ -393,6 +391,14 @@ def _relinks(
     it), reopened or won by someone else, the result the replacement stood on is gone:
     the side waits for its winner again.
     """
+    replaced = [
+        bm
+        for bm in bracket.matches
+        if (bm.white_from is not None and stored[bm.key].white_from is None)
+        or (bm.black_from is not None and stored[bm.key].black_from is None)
+    ]
+    if not replaced:
+        return []  # the common case: no forfeiter was replaced
     moved = set(changes)  # re-paired now, or fed by a re-paired match later
     relinks: dict[str, tuple[Match, str | None, str | None]] = {}
     grown = True
