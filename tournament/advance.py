@@ -197,12 +197,26 @@ def pair(
         conflicts.append(match.number)
         return []
     was_touched = touched(match)
+    forfeiters = match.forfeited_by if match.stage in MAIN_STAGES else frozenset()
     restart(state, match, at)
+    forget_forfeits(state, forfeiters)
     match.white, match.black = white, black
     match.start = match.created_at = None  # published again once both are known
     if not was_touched:
         return []
     return [MatchReset(at=at, match=match.number, white=white, black=black)]
+
+
+def forget_forfeits(state: TournamentState, players: frozenset[PlayerId]) -> None:
+    """Drop the HGV-2.3.8 mark of players whose knockout forfeit was undone, unless
+    another knockout forfeit of theirs stands."""
+    for player in players:
+        stands = any(
+            player in m.forfeited_by and m.key is not None and m.is_final
+            for m in state.indexed().stage(*MAIN_STAGES)
+        )
+        if not stands:
+            state.entries[player].knockout_forfeit = False
 
 
 def reseed(
@@ -350,8 +364,10 @@ def _conform(
             conflicts.extend(played)
             return
         for match in stored.values():  # the shape changed: a new bracket replaces it
+            forfeiters = match.forfeited_by if match.stage in MAIN_STAGES else frozenset()
             restart(state, match, at)
             match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+            forget_forfeits(state, forfeiters)
         add_bracket(state, bracket, at)
         events.append(
             KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))

@@ -231,3 +231,23 @@ def test_a_replacement_goes_when_the_match_it_stood_on_is_reopened_HGV_2_3_8_HGV
     corrections.correct(state, play_in.number, "reopen", at("21:10"), confirmed=True)
     assert not play_in.is_final and names(night, play_in) == {"bea", "eva"}
     assert (semi.black, semi.black_from) == (None, play_in.key)
+
+
+def test_a_forfeit_undone_by_a_re_pairing_costs_no_knockout_points_HGV_2_3_8_HGV_4_8() -> None:
+    """eva forfeited her play-in; a corrected group result then seeds her straight into
+    the semi-final and the play-in starts afresh between others: that forfeit is gone,
+    and so is its HGV-2.3.8 sanction."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    state = night.state
+    for match in state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("eva"), at("20:50"), match=play_in)
+    assert state.entries[night.id("eva")].knockout_forfeit
+    dan_eva = night.match("dan", "eva", Stage.GROUP)
+    corrections.correct(state, dan_eva.number, FinalScore(0, 3), at("21:10"), confirmed=True)
+    assert names(night, play_in) == {"bea", "dan"} and not play_in.is_final
+    assert not state.entries[night.id("eva")].knockout_forfeit
