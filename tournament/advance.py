@@ -280,8 +280,8 @@ def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId
     if match.stage is Stage.THIRD_PLACE:
         loser = feeder.opponent_of(feeder.winner)
         # A loser who took a final forfeiter's place plays the final: the forfeiter
-        # drops here instead (HGV-2.3.8, NAV-IV; as `knockout` derives it).
-        # The final is the first match of the third-place match's round (`knockout`).
+        # drops here instead (HGV-2.3.8, NAV-IV; as `knockout` derives it). The final
+        # is the first match of the third-place match's round.
         final = by_key.get(f"{knockout.KNOCKOUT_PREFIX}-R{match.round}-1")
         return feeder.winner if final is not None and loser in final.players else loser
     return feeder.winner

@@ -251,3 +251,41 @@ def test_a_forfeit_undone_by_a_re_pairing_costs_no_knockout_points_HGV_2_3_8_HGV
     corrections.correct(state, dan_eva.number, FinalScore(0, 3), at("21:10"), confirmed=True)
     assert names(night, play_in) == {"bea", "dan"} and not play_in.is_final
     assert not state.entries[night.id("eva")].knockout_forfeit
+
+
+def last_chance_night() -> Night:
+    """Return six HGV players after the play-ins: bea beat eva, ana beat fay; eva and
+    fay are to play the "Last Chance" final (HGV-7.4.13)."""
+    night = Night("hgv-backgammon")
+    six = CUP[:6]
+    night.enter(*six, check_in=at("19:30"))
+    night.draw(*six, when=at("19:45"))
+    for match in night.state.stage_matches(Stage.GROUP):
+        win(night, match, night.name(match.white or 0), "20:30")
+    win(night, night.match("bea", "eva", Stage.KNOCKOUT), "bea", "20:50")
+    win(night, night.match("ana", "fay", Stage.KNOCKOUT), "ana", "20:50")
+    return night
+
+
+def test_a_victim_leaves_the_last_chance_not_yet_begun_HGV_2_3_8_HGV_7_4_13() -> None:
+    night = last_chance_night()
+    state = night.state
+    (last_chance,) = state.stage_matches(Stage.CONSOLATION)
+    assert names(night, last_chance) == {"eva", "fay"}
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
+    # eva plays the semi-final for bea; fay, alone, has no "Last Chance" left.
+    assert names(night, semi) == {"dan", "eva"}
+    assert not [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
+
+
+def test_a_victim_playing_the_last_chance_does_not_step_in_HGV_2_3_8_HGV_7_4_13() -> None:
+    night = last_chance_night()
+    state = night.state
+    (last_chance,) = state.stage_matches(Stage.CONSOLATION)
+    win(night, last_chance, "eva", "21:00")
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    events = attendance.director_forfeit(state, night.id("bea"), at("21:10"), match=semi)
+    assert not any(isinstance(e, PlayerReplaced) for e in events)
+    assert semi.status is MatchStatus.FORFEIT and semi.winner == night.id("dan")
+    assert last_chance.winner == night.id("eva")
