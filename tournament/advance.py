@@ -139,6 +139,17 @@ def advance(
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
         if match.start is None and match.number not in waiting:
             events.extend(_publish_if_ready(state, match, at))
+    if tables is not None and not conflicts and any(isinstance(e, MatchReset) for e in events):
+        # A played match re-paired just now may be one a replacement stood on: its side
+        # follows that match again, and what it feeds moves on once more.
+        stored = {m.key: m for m in state.indexed().stage(*MAIN_STAGES) if m.key is not None}
+        relinked = _follow(state, build_main_bracket(state, tables), stored, {}, at, reset)
+        if any(isinstance(e, PairingsConflict) for e in relinked):
+            return events + relinked  # a played match would change: a director decides
+        if relinked:
+            return (
+                events + relinked + advance(state, at, reset=reset, finish=finish, tables=tables)
+            )
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     if conflicts or not finish:
@@ -381,17 +392,44 @@ def _conform(
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
         if white != match.white or black != match.black:
             changes[bm.key] = (match, white, black)
+    followed = _follow(state, bracket, stored, changes, at, reset, conflicts)
+    events.extend(followed)
+
+
+def _follow(
+    state: TournamentState,
+    bracket: knockout.Bracket,
+    stored: dict[str, Match],
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]],
+    at: datetime,
+    reset: bool,
+    conflicts: list[int] | None = None,
+) -> list[Event]:
+    """Re-pair the stored matches as `changes` say, with the replaced sides that no
+    longer stand linked to their feeding match again (`_relinks`); return the events."""
+    if len(stored) != len(bracket.matches) or any(bm.key not in stored for bm in bracket.matches):
+        return []  # not this bracket's shape: `_conform` replaces it first
     relinks = _relinks(bracket, stored, changes)
     contradicted = [m.number for m, _, _ in changes.values() if touched(m)]
     if contradicted and not reset:
         # All or nothing: re-pairing the other matches around a contradicted one could
         # put a player in two matches at once.
-        conflicts.extend(contradicted)
-        return
+        if conflicts is not None:
+            conflicts.extend(contradicted)
+        return (
+            [] if conflicts is not None else [PairingsConflict(at=at, matches=tuple(contradicted))]
+        )
     for match, white_from, black_from in relinks:
         match.white_from, match.black_from = white_from, black_from
+    events: list[Event] = []
+    found: list[int] = []
     for match, white, black in changes.values():
-        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=found))
+    if conflicts is not None:
+        conflicts.extend(found)
+    elif found:
+        events.append(PairingsConflict(at=at, matches=tuple(found)))
+    return events
 
 
 def _relinks(

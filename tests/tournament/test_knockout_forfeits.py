@@ -289,3 +289,23 @@ def test_a_victim_playing_the_last_chance_does_not_step_in_HGV_2_3_8_HGV_7_4_13(
     assert not any(isinstance(e, PlayerReplaced) for e in events)
     assert semi.status is MatchStatus.FORFEIT and semi.winner == night.id("dan")
     assert last_chance.winner == night.id("eva")
+
+
+def test_a_replacement_goes_when_a_correction_replays_its_match_HGV_2_3_8_HGV_4_8() -> None:
+    """bea beat dan in the semi-final and forfeited the final: dan took her place. The
+    director then corrects the play-in that sent bea there: the semi-final is replayed
+    (dan against eva), so dan leaves the final until it is decided."""
+    night = last_chance_night()
+    state = night.state
+    semi = night.match("dan", "bea", Stage.KNOCKOUT)
+    win(night, semi, "bea", "21:00")
+    win(night, night.match("cid", "ana", Stage.KNOCKOUT), "cid", "21:00")
+    final = night.match("bea", "cid", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("bea"), at("21:30"), match=final)
+    assert names(night, final) == {"dan", "cid"}
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    eva_wins = FinalScore(0, play_in.length) if play_in.white == night.id("bea") else None
+    assert eva_wins is not None
+    corrections.correct(state, play_in.number, eva_wins, at("21:40"), confirmed=True)
+    assert names(night, semi) == {"dan", "eva"} and not semi.is_final
+    assert names(night, final) == {"cid"}
