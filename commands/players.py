@@ -8,7 +8,7 @@ from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, reports, sanctions
+from tournament import attendance, calendar, reports, sanctions
 from tournament import club as club_rules
 from tournament.club import Player
 from tournament.model import MatchStatus, Refused, TournamentStatus
@@ -71,25 +71,23 @@ async def register(s: Session, a: Args) -> Reply:
 
 
 async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
-    """Make the tournament taking entries the session's, when the one being played is not
-    the player's: next month's entries open on the night this month's is played."""
+    """Make the tournament taking entries the session's, when the one in play is not the
+    player's night: next month's entries open on the night this month's is played, and a
+    night left unfinished (a dispute never settled) stays in play into next month."""
     if s.chosen:
         return
     # Locked as the session's own listing will be: that listing is then this one.
     listed = await s.uow.tournaments.list(s.club.id, for_update=s.writes)
     in_play = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
-    playing = {t.id for t in listed if t.status in in_play}
-    if not playing:
+    if not any(t.status in in_play for t in listed):
         return
+    zone = s.club.timezone
+    tonight = {t.id for t in listed if calendar.played_tonight(t, s.now, zone)}
     if entering:
         pass  # /register: tonight's entries are closed, the next one's are open
-    elif s.player is not None and playing & set(await s.uow.tournaments.of_player(s.player.id)):
+    elif s.player is not None and tonight & set(await s.uow.tournaments.of_player(s.player.id)):
         return  # they play tonight: their commands mean tonight
-    open_ = [
-        (t.start, t.id)
-        for t in listed
-        if t.status is TournamentStatus.REGISTRATION and t.start > s.now
-    ]
+    open_ = [(t.start, t.id) for t in listed if calendar.taking_entries(t, s.now, zone)]
     if open_:
         s.choose(min(open_)[1])
 
@@ -171,6 +169,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
 async def checkin(s: Session, a: Args) -> Reply:
     """Say you are at the venue (CLUB-PRESENCE)."""
     player = await s.me()
+    await _open_for_entries(s)
     state = await s.tournament()
     attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)

@@ -174,6 +174,17 @@ def advance(
             and match.number not in waiting
         ):
             events.extend(_publish_if_ready(state, match, at))
+    if tables is not None and not conflicts and any(isinstance(e, MatchReset) for e in events):
+        # A played match re-paired just now may be one a replacement stood on: its side
+        # follows that match again, and what it feeds moves on once more.
+        stored = {m.key: m for m in state.indexed().stage(*MAIN_STAGES) if m.key is not None}
+        relinked = _follow(state, build_main_bracket(state, tables), stored, {}, at, reset)
+        if any(isinstance(e, PairingsConflict) for e in relinked):
+            return events + relinked  # a played match would change: a director decides
+        if relinked:
+            return (
+                events + relinked + advance(state, at, reset=reset, finish=finish, tables=tables)
+            )
     if conflicts:
         events.append(PairingsConflict(at=at, matches=tuple(conflicts)))
     if conflicts or not finish:
@@ -232,12 +243,26 @@ def pair(
         conflicts.append(match.number)
         return []
     was_touched = touched(match)
+    forfeiters = match.forfeited_by if match.stage in MAIN_STAGES else frozenset()
     restart(state, match, at)
+    forget_forfeits(state, forfeiters)
     match.white, match.black = white, black
     match.start = match.created_at = None  # published again once both are known
     if not was_touched:
         return []
     return [MatchReset(at=at, match=match.number, white=white, black=black)]
+
+
+def forget_forfeits(state: TournamentState, players: frozenset[PlayerId]) -> None:
+    """Drop the HGV-2.3.8 mark of players whose knockout forfeit was undone, unless
+    another knockout forfeit of theirs stands."""
+    for player in players:
+        stands = any(
+            player in m.forfeited_by and m.key is not None and m.is_final
+            for m in state.indexed().stage(*MAIN_STAGES)
+        )
+        if not stands:
+            state.entries[player].knockout_forfeit = False
 
 
 def reseed(
@@ -261,6 +286,9 @@ def reseed(
         consolation = consolation_bracket(state, tables)
         if consolation is not None:
             _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
+        elif not _play_ins_pending(state):
+            # Fewer than two players left for it: no "Last Chance" (HGV-7.4.13).
+            _drop(state, Stage.CONSOLATION, at, reset, conflicts)
         else:
             # Its players wait for play-ins a correction reopened: nobody is seeded yet.
             for match in state.indexed().stage(Stage.CONSOLATION):
@@ -276,13 +304,41 @@ def reseed(
     return events
 
 
+def _play_ins_pending(state: TournamentState) -> bool:
+    """Return whether a play-in of the main bracket is undecided."""
+    return any(
+        m.key is not None and m.round_name == "play_in" and not m.is_final
+        for m in state.indexed().stage(Stage.KNOCKOUT)
+    )
+
+
+def _drop(
+    state: TournamentState, stage: Stage, at: datetime, reset: bool, conflicts: list[int]
+) -> None:
+    """Take a bracket that no longer takes place out of the tournament, as a replaced
+    one is; a played match of it is a conflict for a director first."""
+    stored = [m for m in state.indexed().stage(stage) if m.key is not None]
+    played = [m.number for m in stored if touched(m)]
+    if played and not reset:
+        conflicts.extend(played)
+        return
+    for match in stored:
+        restart(state, match, at)
+        match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+
+
 def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId | None:
     """Return the player the match `source` sends to `match`, or None while undecided."""
     feeder = by_key[source]
     if not feeder.is_final or feeder.winner is None:
         return None
     if match.stage is Stage.THIRD_PLACE:
-        return feeder.opponent_of(feeder.winner)
+        loser = feeder.opponent_of(feeder.winner)
+        # A loser who took a final forfeiter's place plays the final: the forfeiter
+        # drops here instead (HGV-2.3.8, NAV-IV; as `knockout` derives it). The final
+        # is the first match of the third-place match's round.
+        final = by_key.get(f"{knockout.KNOCKOUT_PREFIX}-R{match.round}-1")
+        return feeder.winner if final is not None and loser in final.players else loser
     return feeder.winner
 
 
@@ -363,42 +419,150 @@ def _conform(
             conflicts.extend(played)
             return
         for match in stored.values():  # the shape changed: a new bracket replaces it
+            forfeiters = match.forfeited_by if match.stage in MAIN_STAGES else frozenset()
             restart(state, match, at)
             match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+            forget_forfeits(state, forfeiters)
         add_bracket(state, bracket, at)
         events.append(
             KnockoutStarted(at=at, qualifiers=len(bracket.seeds), matches=len(bracket.matches))
         )
         return
     # Only the matches whose sides change: `pair` leaves the others as they are.
-    changes: list[tuple[Match, PlayerId | None, PlayerId | None]] = []
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]] = {}
     for bm in bracket.matches:
         match = stored[bm.key]
         white = bm.white if bm.white_from is None and match.white_from is None else match.white
         black = bm.black if bm.black_from is None and match.black_from is None else match.black
         if white != match.white or black != match.black:
-            changes.append((match, white, black))
-    contradicted = [m.number for m, _, _ in changes if touched(m)]
+            changes[bm.key] = (match, white, black)
+    followed = _follow(state, bracket, stored, changes, at, reset, conflicts)
+    events.extend(followed)
+
+
+def _follow(
+    state: TournamentState,
+    bracket: knockout.Bracket,
+    stored: dict[str, Match],
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]],
+    at: datetime,
+    reset: bool,
+    conflicts: list[int] | None = None,
+) -> list[Event]:
+    """Re-pair the stored matches as `changes` say, with the replaced sides that no
+    longer stand linked to their feeding match again (`_relinks`); return the events."""
+    if len(stored) != len(bracket.matches) or any(bm.key not in stored for bm in bracket.matches):
+        return []  # not this bracket's shape: `_conform` replaces it first
+    relinks = _relinks(bracket, stored, changes)
+    contradicted = [m.number for m, _, _ in changes.values() if touched(m)]
     if contradicted and not reset:
         # All or nothing: re-pairing the other matches around a contradicted one could
         # put a player in two matches at once.
-        conflicts.extend(contradicted)
-        return
-    for match, white, black in changes:
-        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+        if conflicts is not None:
+            conflicts.extend(contradicted)
+        return (
+            [] if conflicts is not None else [PairingsConflict(at=at, matches=tuple(contradicted))]
+        )
+    for match, white_from, black_from in relinks:
+        match.white_from, match.black_from = white_from, black_from
+    events: list[Event] = []
+    found: list[int] = []
+    for match, white, black in changes.values():
+        events.extend(pair(state, match, white, black, at, reset=reset, conflicts=found))
+    if conflicts is not None:
+        conflicts.extend(found)
+    elif found:
+        events.append(PairingsConflict(at=at, matches=tuple(found)))
+    return events
+
+
+def _relinks(
+    bracket: knockout.Bracket,
+    stored: dict[str, Match],
+    changes: dict[str, tuple[Match, PlayerId | None, PlayerId | None]],
+) -> list[tuple[Match, str | None, str | None]]:
+    """Return the replaced sides to link to their feeding match again, adding their
+    matches to `changes`.
+
+    A forfeiter's last victim takes a side fixed in place of the feeding match the
+    forfeiter won over them (HGV-2.3.8). Once that match is re-paired (or a match feeding
+    it), reopened or won by someone else, the result the replacement stood on is gone:
+    the side waits for its winner again.
+    """
+    replaced = [
+        bm
+        for bm in bracket.matches
+        if (bm.white_from is not None and stored[bm.key].white_from is None)
+        or (bm.black_from is not None and stored[bm.key].black_from is None)
+    ]
+    if not replaced:
+        return []  # the common case: no forfeiter was replaced
+    moved = set(changes)  # re-paired now, or fed by a re-paired match later
+    relinks: dict[str, tuple[Match, str | None, str | None]] = {}
+    grown = True
+    while grown:
+        grown = False
+        for bm in bracket.matches:
+            match = stored[bm.key]
+            _, white_from, black_from = relinks.get(
+                bm.key, (match, match.white_from, match.black_from)
+            )
+            _, white, black = changes.get(bm.key, (match, match.white, match.black))
+            fed = {bm.white_from, bm.black_from} & moved
+            if fed and bm.key not in moved:
+                moved.add(bm.key)
+                grown = True
+            if white_from is None and _stale(stored, bm.white_from, match.white, moved):
+                white_from, white = bm.white_from, None
+            elif black_from is None and _stale(stored, bm.black_from, match.black, moved):
+                black_from, black = bm.black_from, None
+            else:
+                continue
+            relinks[bm.key] = (match, white_from, black_from)
+            changes[bm.key] = (match, white, black)
+            grown = True
+    return list(relinks.values())
+
+
+def _stale(
+    stored: dict[str, Match], source: str | None, victim: PlayerId | None, moved: set[str]
+) -> bool:
+    """Return whether a replaced side no longer stands: the victim lost `source`."""
+    if source is None:
+        return False  # a seeded side
+    if source in moved:
+        return True
+    feeder = stored.get(source)
+    return not (
+        feeder is not None
+        and feeder.is_final
+        and feeder.winner not in (None, victim)
+        and victim is not None
+        and feeder.involves(victim)
+    )
 
 
 def consolation_bracket(
     state: TournamentState, tables_by_group: dict[str, Standings]
 ) -> knockout.Bracket | None:
     """Return the "Last Chance" bracket the results give, once the play-ins are decided."""
-    play_ins = [m for m in state.indexed().stage(Stage.KNOCKOUT) if m.round_name == "play_in"]
+    main = [m for m in state.indexed().stage(*MAIN_STAGES) if m.key is not None]
+    play_ins = [m for m in main if m.round_name == "play_in"]
     if any(not m.is_final for m in play_ins):
         return None
-    in_bracket = {p for m in state.indexed().stage(*MAIN_STAGES) if m.key for p in m.players}
+    in_bracket = {p for m in main for p in m.players}
+    # A play-in loser who took a forfeiter's place plays on in the main bracket (HGV-2.3.8).
+    playing_on = {p for m in main if m.round_name != "play_in" for p in m.players}
     seeded = seeded_order(state, (Stage.CONSOLATION,))
+    # One who left is not seeded (HGV-2.3.5), unless already seeded before leaving.
     play_in_losers = [
-        p for m in play_ins for p in m.players if p != m.winner and m.winner is not None
+        p
+        for m in play_ins
+        for p in m.players
+        if p != m.winner
+        and m.winner is not None
+        and p not in playing_on
+        and (state.entries[p].status is EntryStatus.ACTIVE or p in seeded)
     ]
     others: list[PlayerId] = []
     tables = [tables_by_group[group.name] for group in state.groups]

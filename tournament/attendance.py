@@ -171,12 +171,25 @@ def leave(state: TournamentState, player: PlayerId, at: datetime, *, reason: str
     entry.withdrawn_at = at
     if entry.present_now():
         entry.presence[-1].end = at
+    events: list[Event] = _forfeit_open(state, player, at, reason)
+    events.append(SanctionRecorded(at=at, player=player, reason=reason))
+    events.extend(progress.settle(state, at))
+    # A final forfeiter drops to the third-place match (HGV-2.3.8, NAV-IV): gone, they
+    # lose that one too.
+    while more := _forfeit_open(state, player, at, reason):
+        events.extend(more)
+        events.extend(progress.settle(state, at))
+    return events
+
+
+def _forfeit_open(
+    state: TournamentState, player: PlayerId, at: datetime, reason: str
+) -> list[Event]:
+    """Forfeit the player's open matches whose players are both known."""
     events: list[Event] = []
     for match in state.matches_of(player):
         if not match.is_final and match.is_ready:
             events.extend(forfeit_match(state, match, (player,), at, reason=reason))
-    events.append(SanctionRecorded(at=at, player=player, reason=reason))
-    events.extend(progress.settle(state, at))
     return events
 
 

@@ -92,6 +92,21 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
     return Meant(None)
 
 
+def played_tonight(t: Listed, now: datetime, zone: str) -> bool:
+    """Return whether `t` is in play and started on the club's today, or yesterday (a
+    night may run past midnight); one left in play longer ago is not tonight's."""
+    days = (local(now, zone).date() - local(t.start, zone).date()).days
+    return t.status in _IN_PLAY and 0 <= days <= 1
+
+
+def taking_entries(t: Listed, now: datetime, zone: str) -> bool:
+    """Return whether `t` takes entries for a night still to come, or today's."""
+    today = local(now, zone).date()
+    return t.status is TournamentStatus.REGISTRATION and (
+        t.start > now or local(t.start, zone).date() == today
+    )
+
+
 def season(moment: datetime, zone: str | tzinfo) -> int:
     """Return the season `moment` falls in: the calendar year on the club's clock (HGV-8)."""
     return local(moment, zone).year

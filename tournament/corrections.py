@@ -170,6 +170,10 @@ def _apply(
     match = state.matches.get(number)
     if match is None:
         raise Refused("no_such_match", match=number)
+    if match.stage in BRACKET_STAGES and match.key is None:
+        # A match of a bracket the results replaced (or a "Last Chance" that no longer
+        # takes place): brought back, it would seed its players a second time.
+        raise Refused("match_replaced", match=number)
     if not match.is_ready:
         raise Refused("match_not_ready", match=number)
     if match.stage is Stage.TIEBREAK and match.status is MatchStatus.VOID and change != "void":

@@ -18,6 +18,7 @@ from tournament.events import (
 from tournament.model import (
     FINAL_STATUSES,
     EntryStatus,
+    MatchStatus,
     PlayerId,
     Stage,
     TournamentStatus,
@@ -134,10 +135,15 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
             _SHOWN.clear()
         shown = _SHOWN[state.preset.ranking] = {}
     entries = state.entries
+    # A played match says a player came, checked in or not (a club whose director types
+    # the results checks nobody in): one who then left keeps what they played for.
+    came = {
+        p for m in state.matches.values() if m.status is MatchStatus.FINISHED for p in m.players
+    }
     for player in [p for g in state.groups for p in g.players]:
         entry = entries[player]
         if entry.status is EntryStatus.NO_SHOW or (
-            entry.status is EntryStatus.WITHDRAWN and not entry.presence
+            entry.status is EntryStatus.WITHDRAWN and not entry.presence and player not in came
         ):
             continue  # never came (an excused no-show is withdrawn): no points
         place = places.get(player)

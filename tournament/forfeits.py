@@ -106,7 +106,7 @@ def _replace_in_knockout(
     _, replacement = knockout.replace_forfeiter(
         bracket, progress.winners(state, progress.MAIN_STAGES), match.key, forfeiter
     )
-    if replacement is None:
+    if replacement is None or _unavailable(state, replacement):
         return []
     if match.white == forfeiter:
         match.white, match.white_from = replacement, None
@@ -123,3 +123,25 @@ def _replace_in_knockout(
     return [
         PlayerReplaced(at=at, match=match.number, forfeiter=forfeiter, replacement=replacement)
     ]
+
+
+def _unavailable(state: TournamentState, player: PlayerId) -> bool:
+    """Return whether the forfeiter's last victim cannot step in (HGV-2.3.8).
+
+    They left (HGV-2.3.5), forfeited a knockout match themselves (eliminated by their own
+    forfeit, not by the forfeiter), or played on elsewhere since: a semi-final loser
+    under way in the third-place match (NAV-IV), a play-in loser in a "Last Chance" that
+    has begun (HGV-7.4.13). What was played stands, and the opponent simply wins by
+    forfeit.
+    """
+    entry = state.entries[player]
+    if entry.status is not EntryStatus.ACTIVE or entry.knockout_forfeit:
+        return True
+    index = state.indexed()
+    third = index.stage(Stage.THIRD_PLACE)
+    if any(m.key and progress.touched(m) and m.involves(player) for m in third):
+        return True
+    consolation = [m for m in index.stage(Stage.CONSOLATION) if m.key is not None]
+    return any(m.involves(player) for m in consolation) and any(
+        progress.touched(m) for m in consolation
+    )

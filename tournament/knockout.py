@@ -259,7 +259,8 @@ def replace_forfeiter(
 
     Returns the bracket unchanged and None when the forfeiter won no match of this
     bracket to get here (their first match, or the third-place match, reached by
-    losing): then the opponent simply wins by forfeit.
+    losing), or when that victim has played the third-place match since: then the
+    opponent simply wins by forfeit.
     """
     current = advance(bracket, winners)
     matches = current.by_key()
@@ -279,6 +280,10 @@ def replace_forfeiter(
             victim = feeder.black if feeder.white == forfeiter else feeder.white
             if victim is None:  # pragma: no cover - a decided match has both sides
                 break
+            if any(m.key in winners and victim in m.players for m in _third_places(current)):
+                # The victim already played the third-place match (NAV-IV): that result
+                # stands, and the opponent simply wins the final by forfeit.
+                break
             sub = Substitution(match_key, forfeiter, victim)
             subs = (*current.substitutions, sub)
             moved = Bracket(current.stage, current.seeds, current.matches, subs)
@@ -292,6 +297,11 @@ def replace_forfeiter(
         else:
             source = None
     return bracket, None
+
+
+def _third_places(bracket: Bracket) -> Iterable[BracketMatch]:
+    """Return the bracket's third-place match, if it has one."""
+    return (m for m in bracket.matches if m.stage is Stage.THIRD_PLACE)
 
 
 def _assemble(

@@ -508,6 +508,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_not_played": "Match {match} has not been played: there is nothing to reopen.",
     "refused.match_already_void": "Match {match} is already void.",
     "refused.extra_game_void": "Match {match} is a void extra game: extra games follow the tie, which schedules new ones when it needs them.",
+    "refused.match_replaced": "Match {match} belonged to a bracket the corrected results replaced: it no longer counts, and cannot be changed.",
     "refused.correction_needs_confirmation": "Correcting match {match} changes the players of matches already played: {matches}. Add confirm to go ahead.",
     "refused.no_tie_to_settle": "Group {group} has no tie waiting for extra games.",
     "refused.entry_already_active": "That player is playing: there is nothing to reinstate.",

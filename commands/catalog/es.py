@@ -481,6 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_not_played": "El encuentro {match} no se ha jugado: no hay nada que reabrir.",
     "refused.match_already_void": "El encuentro {match} ya está anulado.",
     "refused.extra_game_void": "El encuentro {match} es una partida extra anulada: las partidas extra siguen al empate, que programa otras si hacen falta.",
+    "refused.match_replaced": "El encuentro {match} era de un cuadro que los resultados corregidos reemplazaron: ya no cuenta y no se puede cambiar.",
     "refused.correction_needs_confirmation": "Corregir el encuentro {match} cambia los jugadores de encuentros ya jugados: {matches}. Añade confirm para seguir.",
     "refused.no_tie_to_settle": "El grupo {group} no tiene ningún empate pendiente de partidas extra.",
     "refused.entry_already_active": "Ese jugador está jugando: no hay nada que restituir.",

@@ -481,6 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_not_played": "Mecz {match} nie został rozegrany: nie ma czego otwierać.",
     "refused.match_already_void": "Mecz {match} jest już unieważniony.",
     "refused.extra_game_void": "Mecz {match} to unieważniona gra dodatkowa: gry dodatkowe wynikają z remisu, który w razie potrzeby wyznacza nowe.",
+    "refused.match_replaced": "Mecz {match} należał do drabinki, którą zastąpiły poprawione wyniki: już się nie liczy i nie można go zmienić.",
     "refused.correction_needs_confirmation": "Poprawka meczu {match} zmienia graczy meczów już rozegranych: {matches}. Dopisz confirm, aby kontynuować.",
     "refused.no_tie_to_settle": "W grupie {group} żaden remis nie czeka na gry dodatkowe.",
     "refused.entry_already_active": "Ten gracz gra: nie ma czego przywracać.",

@@ -481,6 +481,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_not_played": "Partida {match} nu s-a jucat: nu este nimic de redeschis.",
     "refused.match_already_void": "Partida {match} este deja anulată.",
     "refused.extra_game_void": "Partida {match} este o linie suplimentară anulată: liniile suplimentare urmează egalitatea, care programează altele când e nevoie.",
+    "refused.match_replaced": "Partida {match} făcea parte dintr-un tablou înlocuit de rezultatele corectate: nu mai contează și nu poate fi schimbată.",
     "refused.correction_needs_confirmation": "Corectarea partidei {match} schimbă jucătorii unor partide deja jucate: {matches}. Adăugați confirm pentru a continua.",
     "refused.no_tie_to_settle": "Grupa {group} nu are nicio egalitate care așteaptă linii suplimentare.",
     "refused.entry_already_active": "Jucătorul joacă: nu este nimic de reintegrat.",

@@ -143,3 +143,48 @@ def test_a_finished_tournament_cannot_be_cancelled(
         "[20:50] #club: May Cup is finished: it stays in the record and cannot be cancelled."
     )
     assert tournaments(clubtd, database_url) == [("May Cup", "finished")]
+
+
+def test_an_unfinished_may_cup_leaves_the_june_entries_to_june(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """May's night ended with matches unplayed (still in play): in June, /confirm,
+    /checkin and /withdraw act on June's tournament, the one where they can act
+    (CLUB-PRESENCE)."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        "alice: /register\nbob: /register\ncarol: /register\n"
+        "alice: /confirm\nbob: /confirm\ncarol: /confirm\n"
+        "@clock 2026-05-01 19:30\n"
+        "alice: /checkin\nbob: /checkin\ncarol: /checkin\n"
+        "ana: /draw\n"
+        "@clock 2026-06-05 18:00\n"
+        'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
+        "alice: /register\nbob: /register\n"
+        "alice: /confirm\nbob: /confirm\n"
+        "@clock 2026-06-05 19:30\n"
+        "alice: /checkin\n"
+        "bob: /withdraw confirm\n",
+    )
+    entered = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("[18:00] #club: bob, you are entered in June")
+    )
+    june = lines[entered + 1 :]
+    assert (
+        june.count(
+            "[18:00] #club: Thank you: your place in June Cup (Fri, Jun 5, 20:00) is confirmed."
+        )
+        == 2
+    )
+    assert "[19:30] #club: alice is checked in. Good luck!" in june
+    assert june[-1] == "[19:30] #club: You have withdrawn from June Cup. No sanction applies."
+    assert not any("May Cup" in line for line in june), june
+    assert tournaments(clubtd, database_url) == [
+        ("May Cup", "groups"),
+        ("June Cup", "registration"),
+    ]
