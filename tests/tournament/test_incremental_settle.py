@@ -86,10 +86,9 @@ def departure(state: TournamentState, rng: random.Random, at: datetime) -> list[
 def outcome(state: TournamentState, rng: random.Random, at: datetime) -> list[Event] | str | None:
     """Return what one fact led to: its events, or the refusal a settle raised.
 
-    A departure may be refused (a finished tournament), and some make a settle refuse,
-    on main too: a knockout forfeit before a third-place match
-    (bracket_winner_not_in_match), a player back after leaving seeded twice in the
-    "Last Chance" (bracket_duplicate_player); rules to fix on their own. Here only
+    A departure may be refused (a finished tournament), and a fact acted on while a
+    pairings conflict waits for the director may make a settle refuse (see
+    test_finishable.py, whose director decides a waiting conflict first). Here only
     matters that remembering and re-deriving refuse alike.
     """
     try:
