@@ -54,6 +54,7 @@ def places(night: Night) -> dict[str, int | None]:
 def test_a_final_forfeiter_drops_to_the_third_place_match_not_yet_played_HGV_2_3_8_NAV_IV() -> (
     None
 ):
+    """CLUB-FORFEIT-STEP-IN: the victim plays the final, the forfeiter plays for third."""
     night = semi_finals_played()
     final, third = final_and_third(night)
     assert names(night, third) == {"ana", "gus"}
@@ -135,7 +136,8 @@ def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() 
 
 def test_a_victim_who_forfeited_does_not_step_in_HGV_2_3_8() -> None:
     """ana lost her semi-final to dan by forfeit: she was not eliminated by dan, and a
-    forfeiter loses the knockout; when dan forfeits the final, hal simply wins it."""
+    forfeiter loses the knockout; when dan forfeits the final, hal simply wins it
+    (CLUB-FORFEIT-STEP-IN)."""
     night = Night("navodari-table")
     night.enter(*CUP, check_in=at("19:30"))
     night.draw(*CUP, when=at("19:45"))
