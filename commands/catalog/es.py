@@ -250,6 +250,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "{tournament}: inscripción {status}; confirmada: {confirmed}; presente: {present}.",
     "me.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para tu rival a las {at}.",
     "me.not_entered": "No estás inscrito en {tournament} ({start}): envía /register para jugar.",
+    "me.suspended_from": "Tienes una suspensión para {tournament} ({start}): {reason}. Un director puede levantarla.",
     "me.no_entry": "Ahora no estás inscrito en ningún torneo; el club anunciará el próximo en su grupo.",
     "me.sanction": "Suspensión para el próximo torneo: {reason}.",
     "me.language": "Tus mensajes privados ahora están en {language}. `/me language:club` vuelve al idioma del club.",

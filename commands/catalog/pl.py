@@ -250,6 +250,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "Turniej {tournament}: zgłoszenie {status}; potwierdzenie udziału: {confirmed}; obecność: {present}.",
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",
+    "me.suspended_from": "Masz zawieszenie na turniej {tournament} ({start}). Powód: {reason}. Sędzia może je znieść.",
     "me.no_entry": "Nie jesteś teraz zapisany na żaden turniej; klub ogłosi następny na swoim czacie.",
     "me.sanction": "Zawieszenie na następny turniej. Powód: {reason}.",
     "me.language": "Twoje wiadomości prywatne są teraz po {language}. `/me language:club` przywraca język klubu.",

@@ -250,6 +250,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "{tournament}: înscriere {status}; confirmare: {confirmed}; prezență: {present}.",
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
+    "me.suspended_from": "Aveți o suspendare pentru {tournament} ({start}): {reason}. Un arbitru o poate ridica.",
     "me.no_entry": "Acum nu sunteți înscris la niciun turneu; clubul îl va anunța pe următorul în grupul său.",
     "me.sanction": "Suspendare pentru următorul turneu: {reason}.",
     "me.language": "Mesajele dumneavoastră private sunt acum în {language}. `/me language:club` revine la limba clubului.",
