@@ -55,10 +55,15 @@ async def me(s: Session, a: Args) -> Reply:
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
+    known = await s.uow.tournaments.list(s.club.id)
+    statuses = {t.id: t.status.value for t in known}
+    titles = {t.id: t.name for t in known}
     entered = state is not None and player.id in state.entries
     barred = None
     if state is not None and not entered:
         barred = sanctions.suspension_for(club_sanctions, player.id, state.id)
+        if barred is not None and sanctions.standing(barred, statuses) != "active":
+            barred = None  # served: said below
     if state is not None and barred is not None:
         # /register would be refused: say what bars them instead of inviting them to it
         parts.append(
@@ -75,9 +80,6 @@ async def me(s: Session, a: Args) -> Reply:
         )
     elif not entered:
         parts.append(msg("me.no_entry"))
-    known = await s.uow.tournaments.list(s.club.id)
-    statuses = {t.id: t.status.value for t in known}
-    titles = {t.id: t.name for t in known}
     for sanction in club_sanctions:
         if sanction.player != player.id or sanction is barred:
             continue
