@@ -191,6 +191,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Match {match}: {points, plural, one {# point} other {# points}} of lateness cancelled.",
     # -- results --
     "report.recorded": "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; it stands after {minutes, plural, one {# minute} other {# minutes}}.",
+    "report.recorded_no_account": "Match {match}: {white} {score} {black} recorded. {opponent} has no chat account: it stands after {minutes, plural, one {# minute} other {# minutes}}, unless a director sets it with /result.",
     "report.pending": (
         "{by} reports match {match}: {white} {score} {black}. Accept, or dispute if it is "
         "wrong, before {until}."

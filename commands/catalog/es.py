@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Encuentro {match}: se anulan {points, plural, one {# punto} other {# puntos}} por retraso.",
     # -- results --
     "report.recorded": "Encuentro {match}: {white} {score} {black} anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a los {minutes, plural, one {# minuto} other {# minutos}}.",
+    "report.recorded_no_account": "Encuentro {match}: {white} {score} {black} anotado. {opponent} no tiene cuenta en el chat: queda firme a los {minutes, plural, one {# minuto} other {# minutos}}, salvo que un director lo fije con /result.",
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",

@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Partida {match}: s-au anulat {points, plural, one {# punct} few {# puncte} other {# de puncte}} de întârziere.",
     # -- results --
     "report.recorded": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}.",
+    "report.recorded_no_account": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}, dacă un arbitru nu îl stabilește cu /result.",
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
