@@ -54,17 +54,34 @@ async def me(s: Session, a: Args) -> Reply:
             parts.append(
                 msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
             )
-    elif state is not None and state.status is TournamentStatus.REGISTRATION:
-        parts.append(
-            msg("me.not_entered", tournament=Name(state.name), start=When(state.start, "datetime"))
-        )
-    else:
-        parts.append(msg("me.no_entry"))
+    club_sanctions = await s.uow.sanctions.for_club(s.club.id)
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
     titles = {t.id: t.name for t in known}
-    for sanction in await s.uow.sanctions.for_club(s.club.id):
-        if sanction.player != player.id:
+    entered = state is not None and player.id in state.entries
+    barred = None
+    if state is not None and not entered:
+        barred = sanctions.suspension_for(club_sanctions, player.id, state.id)
+        if barred is not None and sanctions.standing(barred, statuses) != "active":
+            barred = None  # served: said below
+    if state is not None and barred is not None:
+        # /register would be refused: say what bars them instead of inviting them to it
+        parts.append(
+            msg(
+                "me.suspended_from",
+                tournament=Name(state.name),
+                start=When(state.start, "datetime"),
+                reason=msg(f"reason.{barred.reason}"),
+            )
+        )
+    elif state is not None and state.status is TournamentStatus.REGISTRATION and not entered:
+        parts.append(
+            msg("me.not_entered", tournament=Name(state.name), start=When(state.start, "datetime"))
+        )
+    elif not entered:
+        parts.append(msg("me.no_entry"))
+    for sanction in club_sanctions:
+        if sanction.player != player.id or sanction is barred:
             continue
         standing = sanctions.standing(sanction, statuses)
         reason = msg(f"reason.{sanction.reason}")

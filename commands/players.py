@@ -222,15 +222,18 @@ async def report(s: Session, a: Args) -> Reply:
     if player.id != match.white:
         first, second, mine, theirs = second, first, theirs, mine
         phases = tuple((b, w) for w, b in phases)
+    opponent = match.opponent_of(player.id)
+    # A player the director entered cannot accept or dispute: say who settles it instead.
+    unanswerable = opponent is not None and not await s.uow.players.accounts(opponent)
     return say(
-        "report.recorded",
+        "report.recorded_no_account" if unanswerable else "report.recorded",
         match=match.number,
         white=views.name(names, first),
         black=views.name(names, second),
         ws=mine,
         bs=theirs,
         score=views.score(mine, theirs, phases, score.lot_winner),
-        opponent=views.name(names, match.opponent_of(player.id)),
+        opponent=views.name(names, opponent),
         minutes=state.preset.reporting.accept_minutes,
         since=When(until),
     )

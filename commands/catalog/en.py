@@ -191,6 +191,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Match {match}: {points, plural, one {# point} other {# points}} of lateness cancelled.",
     # -- results --
     "report.recorded": "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; it stands after {minutes, plural, one {# minute} other {# minutes}}.",
+    "report.recorded_no_account": "Match {match}: {white} {score} {black} recorded. {opponent} has no chat account: it stands after {minutes, plural, one {# minute} other {# minutes}}, unless a director sets it with /result.",
     "report.pending": (
         "{by} reports match {match}: {white} {score} {black}. Accept, or dispute if it is "
         "wrong, before {until}."
@@ -277,6 +278,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "{tournament}: {status}; confirmed: {confirmed}; present: {present}.",
     "me.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to your opponent at {at}.",
     "me.not_entered": "You are not entered in {tournament} ({start}): send /register to play.",
+    "me.suspended_from": "You are suspended from {tournament} ({start}): {reason}. A director can lift it.",
     "me.no_entry": "You are not entered in a tournament now; the club announces the next one in its chat.",
     "me.sanction": "Suspended from the next tournament: {reason}.",
     "me.language": "Your direct messages are now in {language}. `/me language:club` goes back to the club's language.",

@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Encuentro {match}: se anulan {points, plural, one {# punto} other {# puntos}} por retraso.",
     # -- results --
     "report.recorded": "Encuentro {match}: {white} {score} {black} anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a los {minutes, plural, one {# minuto} other {# minutos}}.",
+    "report.recorded_no_account": "Encuentro {match}: {white} {score} {black} anotado. {opponent} no tiene cuenta en el chat: queda firme a los {minutes, plural, one {# minuto} other {# minutos}}, salvo que un director lo fije con /result.",
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
@@ -250,6 +251,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "{tournament}: inscripción {status}; confirmada: {confirmed}; presente: {present}.",
     "me.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para tu rival a las {at}.",
     "me.not_entered": "No estás inscrito en {tournament} ({start}): envía /register para jugar.",
+    "me.suspended_from": "Tienes una suspensión para {tournament} ({start}): {reason}. Un director puede levantarla.",
     "me.no_entry": "Ahora no estás inscrito en ningún torneo; el club anunciará el próximo en su grupo.",
     "me.sanction": "Suspensión para el próximo torneo: {reason}.",
     "me.language": "Tus mensajes privados ahora están en {language}. `/me language:club` vuelve al idioma del club.",

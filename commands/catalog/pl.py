@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Mecz {match}: anulowano {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} za spóźnienie.",
     # -- results --
     "report.recorded": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} może go zaakceptować albo zakwestionować; po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny.",
+    "report.recorded_no_account": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} nie ma konta na czacie: po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny, chyba że sędzia ustali go przez /result.",
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
@@ -250,6 +251,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "Turniej {tournament}: zgłoszenie {status}; potwierdzenie udziału: {confirmed}; obecność: {present}.",
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",
+    "me.suspended_from": "Masz zawieszenie na turniej {tournament} ({start}). Powód: {reason}. Sędzia może je znieść.",
     "me.no_entry": "Nie jesteś teraz zapisany na żaden turniej; klub ogłosi następny na swoim czacie.",
     "me.sanction": "Zawieszenie na następny turniej. Powód: {reason}.",
     "me.language": "Twoje wiadomości prywatne są teraz po {language}. `/me language:club` przywraca język klubu.",

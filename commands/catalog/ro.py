@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "cancel.done": "Partida {match}: s-au anulat {points, plural, one {# punct} few {# puncte} other {# de puncte}} de întârziere.",
     # -- results --
     "report.recorded": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}.",
+    "report.recorded_no_account": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}, dacă un arbitru nu îl stabilește cu /result.",
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
@@ -250,6 +251,7 @@ MESSAGES: dict[str, str] = {
     "me.entry": "{tournament}: înscriere {status}; confirmare: {confirmed}; prezență: {present}.",
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
+    "me.suspended_from": "Aveți o suspendare pentru {tournament} ({start}): {reason}. Un arbitru o poate ridica.",
     "me.no_entry": "Acum nu sunteți înscris la niciun turneu; clubul îl va anunța pe următorul în grupul său.",
     "me.sanction": "Suspendare pentru următorul turneu: {reason}.",
     "me.language": "Mesajele dumneavoastră private sunt acum în {language}. `/me language:club` revine la limba clubului.",
