@@ -194,21 +194,28 @@ def test_a_player_who_left_keeps_the_points_of_the_matches_they_played_HGV_2_3_5
     assert eva.points == "0.14"  # participation 0.10, one win 0.04
 
 
-def test_a_replacement_goes_when_the_match_it_stood_on_is_replayed_HGV_2_3_8_HGV_4_8() -> None:
-    """bea beat eva in the play-in and forfeited the semi-final: eva took her place. A
-    corrected group result then re-pairs that play-in (eva now seeded into the semi-final
-    herself): the replacement no longer holds, the side waits for the play-in again."""
+def eva_stands_in_for_bea() -> tuple[Night, Match, Match]:
+    """Return a six-player night where bea beat eva in the play-in and forfeited her
+    semi-final against dan, so that eva took her place (HGV-2.3.8): (night, play-in, semi)."""
     night = Night("hgv-backgammon")
     six = CUP[:6]
     night.enter(*six, check_in=at("19:30"))
     night.draw(*six, when=at("19:45"))
-    state = night.state
-    for match in state.stage_matches(Stage.GROUP):
+    for match in night.state.stage_matches(Stage.GROUP):
         win(night, match, night.name(match.white or 0), "20:30")
     play_in = night.match("bea", "eva", Stage.KNOCKOUT)
     win(night, play_in, "bea", "20:50")
     semi = night.match("dan", "bea", Stage.KNOCKOUT)
-    attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
+    attendance.director_forfeit(night.state, night.id("bea"), at("21:00"), match=semi)
+    return night, play_in, semi
+
+
+def test_a_replacement_goes_when_the_match_it_stood_on_is_replayed_HGV_2_3_8_HGV_4_8() -> None:
+    """bea beat eva in the play-in and forfeited the semi-final: eva took her place. A
+    corrected group result then re-pairs that play-in (eva now seeded into the semi-final
+    herself): the replacement no longer holds, the side waits for the play-in again."""
+    night, play_in, semi = eva_stands_in_for_bea()
+    state = night.state
     assert names(night, semi) == {"dan", "eva"}
     dan_eva = night.match("dan", "eva", Stage.GROUP)
     corrections.correct(state, dan_eva.number, FinalScore(0, 3), at("21:10"), confirmed=True)
@@ -219,17 +226,8 @@ def test_a_replacement_goes_when_the_match_it_stood_on_is_replayed_HGV_2_3_8_HGV
 def test_a_replacement_goes_when_the_match_it_stood_on_is_reopened_HGV_2_3_8_HGV_4_8() -> None:
     """eva stepped into the semi-final for bea, who beat her in the play-in; the director
     reopens that play-in: eva is in it again, and the semi-final waits for its winner."""
-    night = Night("hgv-backgammon")
-    six = CUP[:6]
-    night.enter(*six, check_in=at("19:30"))
-    night.draw(*six, when=at("19:45"))
+    night, play_in, semi = eva_stands_in_for_bea()
     state = night.state
-    for match in state.stage_matches(Stage.GROUP):
-        win(night, match, night.name(match.white or 0), "20:30")
-    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
-    win(night, play_in, "bea", "20:50")
-    semi = night.match("dan", "bea", Stage.KNOCKOUT)
-    attendance.director_forfeit(state, night.id("bea"), at("21:00"), match=semi)
     corrections.correct(state, play_in.number, "reopen", at("21:10"), confirmed=True)
     assert not play_in.is_final and names(night, play_in) == {"bea", "eva"}
     assert (semi.black, semi.black_from) == (None, play_in.key)
