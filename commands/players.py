@@ -148,7 +148,13 @@ async def confirm(s: Session, a: Args) -> Reply:
     await _open_for_entries(s)
     state = await s.tournament()
     attendance.confirm(state, player.id, s.now)
-    return say("confirm.done", tournament=Name(state.name), start=When(state.start, "datetime"))
+    # Said in the club's chat, among the others' confirmations: it names whose it is.
+    return say(
+        "confirm.done",
+        name=Name(player.name),
+        tournament=Name(state.name),
+        start=When(state.start, "datetime"),
+    )
 
 
 async def withdraw(s: Session, a: Args) -> Reply:

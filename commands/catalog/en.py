@@ -134,7 +134,7 @@ MESSAGES: dict[str, str] = {
     "register.club_only": (
         "{name}, you are now a player of {club}. No tournament is open for entries yet."
     ),
-    "confirm.done": "Thank you: your place in {tournament} ({start}) is confirmed.",
+    "confirm.done": "Thank you, {name}: your place in {tournament} ({start}) is confirmed.",
     "withdraw.done": "You have withdrawn from {tournament}. No sanction applies.",
     "withdraw.left": (
         "You have left {tournament}: your remaining matches are lost and you are "

@@ -130,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, tu inscripción en {tournament} ({start}) está hecha. Confirma que vendrás: /confirm",
     "register.needs_approval": "{name}, un director aprueba una sola vez a cada jugador nuevo como socio del club; hasta entonces no puedes registrar tu llegada ni entrar en el sorteo. Director: `/approve {name}` (o `/approve all`).",
     "register.club_only": "{name}, ya formas parte de {club}. Todavía no hay ningún torneo con inscripciones abiertas.",
-    "confirm.done": "Gracias: tu plaza en {tournament} ({start}) está confirmada.",
+    "confirm.done": "Gracias, {name}: tu plaza en {tournament} ({start}) está confirmada.",
     "withdraw.done": "Te has retirado de {tournament}. No hay sanción.",
     "withdraw.left": "Has abandonado {tournament}: pierdes los encuentros que te quedan y tienes una suspensión para el próximo torneo.",
     "withdraw.ask": "¿Retirarte de {tournament}? Antes del sorteo no hay sanción. Para seguir: `/withdraw confirm`",

@@ -130,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, zgłoszenie do turnieju {tournament} ({start}) przyjęte. Potwierdź, że przyjdziesz: /confirm",
     "register.needs_approval": "{name}, nowych zawodników sędzia zatwierdza raz jako członków klubu; do tego czasu nie możesz potwierdzić obecności ani wziąć udziału w losowaniu. Sędzia: `/approve {name}` (albo `/approve all`).",
     "register.club_only": "{name}, należysz teraz do klubu {club}. Na razie żaden turniej nie ma otwartych zapisów.",
-    "confirm.done": "Dziękujemy: Twoje miejsce w turnieju {tournament} ({start}) jest potwierdzone.",
+    "confirm.done": "Dziękujemy, {name}: Twoje miejsce w turnieju {tournament} ({start}) jest potwierdzone.",
     "withdraw.done": "Zgłoszenie do turnieju {tournament} wycofane. Bez żadnej kary.",
     "withdraw.left": "Opuszczasz turniej {tournament}: pozostałe mecze przegrywasz i masz zawieszenie na następny turniej.",
     "withdraw.ask": "Wycofać zgłoszenie do turnieju {tournament}? Przed losowaniem bez żadnej kary. Aby kontynuować: `/withdraw confirm`",

@@ -130,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, înscrierea la {tournament} ({start}) este făcută. Vă rugăm să confirmați că veniți: /confirm",
     "register.needs_approval": "{name}, jucătorii noi sunt aprobați o singură dată ca membri ai clubului de un organizator; până atunci nu vă puteți înregistra sosirea și nu intrați la tragerea la sorți. Organizator: `/approve {name}` (sau `/approve all`).",
     "register.club_only": "{name}, acum faceți parte din {club}. Deocamdată niciun turneu nu are înscrierile deschise.",
-    "confirm.done": "Mulțumim: locul dumneavoastră la {tournament} ({start}) este confirmat.",
+    "confirm.done": "Mulțumim, {name}: locul dumneavoastră la {tournament} ({start}) este confirmat.",
     "withdraw.done": "V-ați retras de la {tournament}. Nu se aplică nicio sancțiune.",
     "withdraw.left": "Ați părăsit {tournament}: partidele rămase sunt pierdute și aveți o suspendare pentru următorul turneu.",
     "withdraw.ask": "Vă retrageți de la {tournament}? Înainte de tragerea la sorți nu se aplică nicio sancțiune. Pentru a continua: `/withdraw confirm`",
