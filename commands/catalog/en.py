@@ -542,7 +542,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_tournament": "There is no tournament {name}. Tournaments: {known}.",
     "refused.no_tournament": 'No tournament yet. A director creates one: /tournament new name:"January Cup" start:"2026-01-31 20:00"',
     "refused.nobody_waiting": "Nobody is waiting for approval. /status shows the tournament at a glance.",
-    "refused.not_a_player": "You have not registered yet: send /register.",
+    "refused.not_a_player": "You have not registered yet: send /register. If a director entered you already, ask them for a claim code (/director claim) and send it to me in a private chat: /register claim:CODE",
     "refused.not_entered": "{name} is not entered in {tournament}.",
     "refused.not_paused": "Match {match}'s lateness clock is not paused.",
     "refused.not_present": "Not checked in: nothing to mark away.",
