@@ -235,3 +235,23 @@ def test_an_excused_no_show_gets_back_the_match_given_on_arrival_CLUB_NO_SHOW() 
     assert pending.winner == third
     attendance.reinstate(night.state, first.black or 0, at("20:32"))
     assert not pending.is_final
+
+
+def test_a_player_who_answers_for_a_match_is_at_the_table_CLUB_PRESENCE() -> None:
+    """bob forgot /checkin but played round 1 and accepted its report at 20:25: from
+    then on he is present, and his round 2 match, due at 20:40, costs him nothing."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "carol", check_in=at("19:30"))
+    night.enter("bob")  # confirmed; his /checkin typed as /chekin, never retyped
+    night.draw("alice", "bob", "carol", when=at("19:45"))
+    bob = night.id("bob")
+    first, second = sorted(night.state.matches_of(bob), key=lambda m: m.round)
+    due.sweep(night.state, at("20:05"))  # not late yet
+    other = first.opponent_of(bob)
+    assert other is not None
+    reports.report_score(night.state, first.number, other, FinalScore(3, 1), at("20:20"))
+    reports.accept(night.state, first.number, bob, at("20:25"))
+    assert night.state.entries[bob].present_now()
+    due.sweep(night.state, second.start + timedelta(minutes=25))  # type: ignore[operator]
+    assert second.score_of(second.opponent_of(bob) or 0) == 0
+    assert night.state.entries[bob].status is EntryStatus.ACTIVE  # he came: no no-show
