@@ -207,9 +207,9 @@ class SqlPlayerRepository(SqlRepository):
         return found
 
     async def accounts(self, player_id: int) -> list[tuple[str, str]]:
-        c = t.accounts.c
-        query = select(c.platform, c.external_id).where(c.player_id == player_id).order_by(c.id)
-        return [(r.platform, r.external_id) for r in await (await self._conn()).execute(query)]
+        """Return the player's chat accounts, oldest first (from the cached roster when
+        trusted: a /report asks whether the opponent has one)."""
+        return (await self.accounts_of([player_id]))[player_id]
 
     async def merge(self, old: int, new: int) -> None:
         """Move what the club keeps of player `old` to `new` and delete `old`: chat

@@ -46,6 +46,7 @@ async def test_a_cached_roster_answers_without_a_statement(engine: AsyncEngine) 
             assert (await uow.players.many([ana.id]))[ana.id].name == "Ana"
             assert await uow.players.accounts_of([ana.id]) == {ana.id: [("console", "ana")]}
             assert await uow.clubs.chats(club.id) == [("console", "club")]
+            assert await uow.players.accounts(ana.id) == [("console", "ana")]
         event.remove(engine.sync_engine, "before_cursor_execute", seen)
     reads = [s for s in statements if s.startswith("SELECT")]
     assert len(reads) == 1, reads  # the club's row, with its version: nothing more
