@@ -167,6 +167,9 @@ def advance(
                 black = sends[match.black_from]
         if white != match.white or black != match.black:
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+            # A match re-paired now sends nobody on: the later matches it feeds (by
+            # number) must not keep its old winner in this same pass.
+            sends[match.key] = match.winner if match.status in FINAL_STATUSES else None
         if (
             match.start is None
             and match.white is not None
