@@ -201,6 +201,29 @@ def advance(
     return events
 
 
+def vacate_last_chance(state: TournamentState, at: datetime) -> list[Event]:
+    """Take out of the "Last Chance" not yet begun the players who now play on in the
+    main bracket (a play-in corrected while a group is open, HGV-4.8, HGV-7.4.13).
+
+    Without final group tables it cannot be seeded again (`reseed`): its matches wait
+    (`held`), and meanwhile nobody is in both brackets.
+    """
+    playing_on = {
+        p
+        for m in state.indexed().stage(*MAIN_STAGES)
+        if m.key is not None and m.round_name != "play_in" and not m.is_final
+        for p in m.players
+    }
+    events: list[Event] = []
+    for match in state.indexed().stage(Stage.CONSOLATION):
+        if match.key is None or touched(match):
+            continue
+        white = None if match.white_from is None and match.white in playing_on else match.white
+        black = None if match.black_from is None and match.black in playing_on else match.black
+        events.extend(pair(state, match, white, black, at, reset=False, conflicts=[]))
+    return events
+
+
 def _start_consolation(state: TournamentState, tables: dict[str, Standings], at: datetime) -> None:
     """Add the consolation bracket once the group stage is over: only the final group
     standings say who did not qualify (HGV-7.4.13)."""

@@ -331,3 +331,20 @@ def test_a_re_paired_play_in_empties_the_rounds_it_fed_in_one_settle_HGV_4_8_HGV
     assert [names(night, m) for m in semis] == [{"dan"}, {"bea", "ana"}]
     assert not any(m.is_final for m in semis)
     assert names(night, final) == set() and not final.is_final
+
+
+def test_a_play_in_won_while_a_group_is_open_leaves_the_last_chance_HGV_4_8_HGV_7_4_13() -> None:
+    """A group match is reopened; the director then corrects the play-in bea won: eva
+    plays the semi-final. The "Last Chance" waits for the group to be reseeded, but eva
+    is not left in it meanwhile as well (found by test_finishable)."""
+    night = last_chance_night()
+    state = night.state
+    dan_eva = night.match("dan", "eva", Stage.GROUP)
+    corrections.correct(state, dan_eva.number, "reopen", at("21:00"), confirmed=True)
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    eva_wins = FinalScore(0, play_in.length) if play_in.white == night.id("bea") else None
+    assert eva_wins is not None
+    corrections.correct(state, play_in.number, eva_wins, at("21:10"), confirmed=True)
+    assert names(night, night.match("dan", "eva", Stage.KNOCKOUT)) == {"dan", "eva"}
+    (last_chance,) = [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
+    assert names(night, last_chance) == {"fay"} and last_chance.start is None
