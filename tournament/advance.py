@@ -167,6 +167,9 @@ def advance(
                 black = sends[match.black_from]
         if white != match.white or black != match.black:
             events.extend(pair(state, match, white, black, at, reset=reset, conflicts=conflicts))
+            # A match re-paired now sends nobody on: the later matches it feeds (by
+            # number) must not keep its old winner in this same pass.
+            sends[match.key] = match.winner if match.status in FINAL_STATUSES else None
         if (
             match.start is None
             and match.white is not None
@@ -195,6 +198,29 @@ def advance(
         )
     else:
         events.extend(unfinish(state, at))
+    return events
+
+
+def vacate_last_chance(state: TournamentState, at: datetime) -> list[Event]:
+    """Take out of the "Last Chance" not yet begun the players who now play on in the
+    main bracket (a play-in corrected while a group is open, HGV-4.8, HGV-7.4.13).
+
+    Without final group tables it cannot be seeded again (`reseed`): its matches wait
+    (`held`), and meanwhile nobody is in both brackets.
+    """
+    playing_on = {
+        p
+        for m in state.indexed().stage(*MAIN_STAGES)
+        if m.key is not None and m.round_name != "play_in" and not m.is_final
+        for p in m.players
+    }
+    events: list[Event] = []
+    for match in state.indexed().stage(Stage.CONSOLATION):
+        if match.key is None or touched(match):
+            continue
+        white = None if match.white_from is None and match.white in playing_on else match.white
+        black = None if match.black_from is None and match.black in playing_on else match.black
+        events.extend(pair(state, match, white, black, at, reset=False, conflicts=[]))
     return events
 
 

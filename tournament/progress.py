@@ -14,7 +14,14 @@ from datetime import datetime
 from operator import attrgetter
 from typing import cast
 
-from tournament.advance import advance, held, hold_unready, reseed, start_knockout
+from tournament.advance import (
+    advance,
+    held,
+    hold_unready,
+    reseed,
+    start_knockout,
+    vacate_last_chance,
+)
 from tournament.draw import DrawInputs, draw_groups, fingerprint
 from tournament.events import (
     Event,
@@ -202,6 +209,7 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
             # depends on an open group wait for it (`held`); nothing else is invented.
             events.extend(hold_unready(state, at))
             events.extend(advance(state, at, reset=reset, finish=False))
+            events.extend(vacate_last_chance(state, at))
         events.extend(unfinish(state, at))
         return events
     # From here on the group stage is over and nothing below changes a group match or

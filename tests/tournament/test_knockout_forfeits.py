@@ -309,3 +309,40 @@ def test_a_replacement_goes_when_a_correction_replays_its_match_HGV_2_3_8_HGV_4_
     corrections.correct(state, play_in.number, eva_wins, at("21:40"), confirmed=True)
     assert names(night, semi) == {"dan", "eva"} and not semi.is_final
     assert names(night, final) == {"cid"}
+
+
+def test_a_re_paired_play_in_empties_the_rounds_it_fed_in_one_settle_HGV_4_8_HGV_7_3_1() -> None:
+    """bea won the play-in and her semi-final, ana hers. The director then corrects
+    fay-bea: bea wins group 2 and is seeded into ana's semi-final; cid and eva play the
+    play-in again. The semi-final bea won through the play-in is replayed, so the final
+    waits for both semi-finals: bea is not in it as well (found by test_finishable)."""
+    night = last_chance_night()
+    state = night.state
+    win(night, night.match("dan", "bea", Stage.KNOCKOUT), "bea", "21:00")
+    win(night, night.match("cid", "ana", Stage.KNOCKOUT), "ana", "21:00")
+    final = night.match("bea", "ana", Stage.KNOCKOUT)
+    fay_bea = night.match("fay", "bea", Stage.GROUP)
+    bea_wins = FinalScore(0, fay_bea.length) if fay_bea.white == night.id("fay") else None
+    assert bea_wins is not None
+    corrections.correct(state, fay_bea.number, bea_wins, at("21:10"), confirmed=True)
+    semis = [m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "semi_final"]
+    assert [names(night, m) for m in semis] == [{"dan"}, {"bea", "ana"}]
+    assert not any(m.is_final for m in semis)
+    assert names(night, final) == set() and not final.is_final
+
+
+def test_a_play_in_won_while_a_group_is_open_leaves_the_last_chance_HGV_4_8_HGV_7_4_13() -> None:
+    """A group match is reopened; the director then corrects the play-in bea won: eva
+    plays the semi-final. The "Last Chance" waits for the group to be reseeded, but eva
+    is not left in it meanwhile as well (found by test_finishable)."""
+    night = last_chance_night()
+    state = night.state
+    dan_eva = night.match("dan", "eva", Stage.GROUP)
+    corrections.correct(state, dan_eva.number, "reopen", at("21:00"), confirmed=True)
+    play_in = night.match("bea", "eva", Stage.KNOCKOUT)
+    eva_wins = FinalScore(0, play_in.length) if play_in.white == night.id("bea") else None
+    assert eva_wins is not None
+    corrections.correct(state, play_in.number, eva_wins, at("21:10"), confirmed=True)
+    assert names(night, night.match("dan", "eva", Stage.KNOCKOUT)) == {"dan", "eva"}
+    (last_chance,) = [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
+    assert names(night, last_chance) == {"fay"} and last_chance.start is None
