@@ -143,6 +143,14 @@ def check_in(
     return entry
 
 
+def at_the_table(state: TournamentState, player: PlayerId, at: datetime) -> None:
+    """Mark present from `at` a player who answers for their own match (CLUB-PRESENCE):
+    they are at the venue, whether they forgot /checkin or came back after /away."""
+    entry = state.entries.get(player)
+    if entry is not None and entry.status is EntryStatus.ACTIVE and not entry.present_now():
+        entry.presence.append(Span(start=at))
+
+
 def mark_away(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Mark the player away from `at`: lateness runs for matches due meanwhile (HGV-2.3.7)."""
     entry = _active_entry(state, player)

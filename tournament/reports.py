@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from tournament import progress
+from tournament import attendance, progress
 from tournament.events import Event, MatchFinished, ReportDisputed, ReportPending
-from tournament.model import NOBODY, EntryStatus, MatchStatus, PlayerId, Refused, Stage
+from tournament.model import NOBODY, MatchStatus, PlayerId, Refused, Stage
 from tournament.scoring import (
     FinalScore,
     GameByGame,
@@ -23,7 +23,7 @@ from tournament.scoring import (
     check_final_score,
     game_value,
 )
-from tournament.state import Match, Report, Span, TournamentState, minutes
+from tournament.state import Match, Report, TournamentState, minutes
 
 
 def report_score(
@@ -37,7 +37,7 @@ def report_score(
     match = _open_match(state, number, by, disputed=True)
     _check_started(state, match, at, by)
     checked = checked_score(state, match, score, floor=True)
-    at_the_table(state, by, at)
+    attendance.at_the_table(state, by, at)
     report = match.report
     if report is not None and report.by != by:
         if _key_of(report) == _key(checked):
@@ -100,7 +100,7 @@ def report_game(
     played = add_game(
         state.preset.scoring, played, GameRecord(winner=_side(match, by), kind=kind, cube=cube)
     )
-    at_the_table(state, by, at)
+    attendance.at_the_table(state, by, at)
     match.games = played.games
     match.white_score, match.black_score = played.score
     match.status = MatchStatus.PLAYING
@@ -108,14 +108,6 @@ def report_game(
         return []
     white, black = played.score
     return report_score(state, number, by, FinalScore(white=white, black=black), at)
-
-
-def at_the_table(state: TournamentState, player: PlayerId, at: datetime) -> None:
-    """Mark present from `at` a player who answers for their own match (CLUB-PRESENCE):
-    they are at the venue, whether they forgot /checkin or came back after /away."""
-    entry = state.entries.get(player)
-    if entry is not None and entry.status is EntryStatus.ACTIVE and not entry.present_now():
-        entry.presence.append(Span(start=at))
 
 
 def game_by_game(state: TournamentState, match: Match) -> GameByGame:
@@ -138,7 +130,7 @@ def accept(state: TournamentState, number: int, by: PlayerId, at: datetime) -> l
         raise Refused("nothing_to_accept", match=match.number)
     if report.by == by:
         raise Refused("own_report", match=match.number)
-    at_the_table(state, by, at)
+    attendance.at_the_table(state, by, at)
     return record_result(state, match, _score_of(report), at, how="accepted")
 
 
@@ -150,7 +142,7 @@ def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> 
         raise Refused("nothing_to_dispute", match=match.number)
     if report.by == by:
         raise Refused("own_report", match=match.number)
-    at_the_table(state, by, at)
+    attendance.at_the_table(state, by, at)
     match.status = MatchStatus.DISPUTED
     match.disputed_by = by
     return [ReportDisputed(at=at, match=match.number, by=by)]
