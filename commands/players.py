@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from commands import arguments, claims, members, views
 from commands import names as naming
 from commands.params import Args
@@ -11,9 +13,16 @@ from commands.session import Session
 from tournament import attendance, calendar, reports, sanctions
 from tournament import club as club_rules
 from tournament.club import Player
-from tournament.model import MatchStatus, Refused, TournamentStatus
+from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
-from tournament.scoring import GameKind, ScoreError, example_score, lot_word, named_first
+from tournament.scoring import (
+    FinalScore,
+    GameKind,
+    ScoreError,
+    example_score,
+    lot_word,
+    named_first,
+)
 from tournament.state import Match, TournamentState
 
 GAME_KINDS: dict[str, GameKind] = {
@@ -195,17 +204,28 @@ async def report(s: Session, a: Args) -> Reply:
     again = "report " + " ".join(f"{x}-{y}" for x, y in found)
     if a.choice("lot"):
         again += f" lot:{a.choice('lot')}"
-    match = await pick_match(s, state, a, usage=None, again=again)
+
+    def scored(m: Match) -> FinalScore:
+        mine, theirs = found[0]
+        return named_first(
+            mine,
+            theirs,
+            first_is_white=m.white == player.id,
+            phases=found[1:],
+            lot=lot_word(a.choice("lot")),
+        )
+
+    def fits(m: Match) -> bool:
+        try:
+            reports.checked_score(state, m, scored(m), floor=True)
+        except ScoreError:
+            return False
+        return True
+
+    match = await pick_match(s, state, a, usage=None, again=again, fits=fits)
     if isinstance(match, Reply):
         return match
-    mine, theirs = found[0]
-    score = named_first(
-        mine,
-        theirs,
-        first_is_white=match.white == player.id,
-        phases=found[1:],
-        lot=lot_word(a.choice("lot")),
-    )
+    score = scored(match)
     try:
         events = reports.report_score(state, match.number, player.id, score, s.now)
     except ScoreError as error:
@@ -279,11 +299,20 @@ async def report_game(s: Session, a: Args) -> Reply:
 
 
 async def pick_match(
-    s: Session, state: TournamentState, a: Args, *, usage: str | None, again: str
+    s: Session,
+    state: TournamentState,
+    a: Args,
+    *,
+    usage: str | None,
+    again: str,
+    fits: Callable[[Match], bool] | None = None,
 ) -> Match | Reply:
     """Return the match a player means, or buttons to choose when it is ambiguous.
 
     `again` is the command without its match, for the buttons to repeat with one.
+    Among several, a match whose own report only waits for the opponent is not what a
+    new report means, nor one the typed score cannot end (`fits`): no button offers a
+    command that would be refused. A report for such a match names it (`match:N`).
     """
     player = await s.me()
     number = a.match("match")
@@ -309,6 +338,8 @@ async def pick_match(
         if ahead and ahead[0].start is not None:
             raise reports.not_yet(state, ahead[0], s.now, player.id)
         raise Refused("no_open_match")
+    if len(started) > 1:
+        started = _narrowed(started, player.id, fits)
     if len(started) == 1:
         return started[0]
     if usage is None:
@@ -326,6 +357,24 @@ async def pick_match(
         for m in started
     )
     return Reply((msg("pick.match", usage=usage),), buttons)
+
+
+def _narrowed(
+    started: list[Match], player: PlayerId, fits: Callable[[Match], bool] | None
+) -> list[Match]:
+    """Return the candidates a new report can mean, or all of them when none can: the
+    report is then refused for the first, with its reason."""
+    unanswered = [
+        m
+        for m in started
+        if not (
+            m.report is not None and m.report.by == player and m.status is not MatchStatus.DISPUTED
+        )
+    ]
+    narrowed = unanswered or started
+    if fits is not None:
+        narrowed = [m for m in narrowed if fits(m)] or narrowed[:1]
+    return narrowed
 
 
 async def accept(s: Session, a: Args) -> Reply:

@@ -1,0 +1,67 @@
+"""Which match a report means when a player has more than one on (CLUB-REPORT, HGV-2.3.4)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import MatchStatus
+from tournament.state import Match, TournamentState
+
+PLAYERS = ("bob", "cruz", "dora", "emil")
+
+
+async def two_rounds_of(chat: Chat, state: TournamentState) -> tuple[str, Match, Match]:
+    """Return a player and their first two matches, in two different rounds."""
+    for name in PLAYERS:
+        player = await chat.player_id(name)
+        mine = sorted(
+            (m for m in state.matches.values() if m.involves(player)), key=lambda m: m.number
+        )
+        if len(mine) >= 2 and mine[0].start != mine[1].start:
+            return name, mine[0], mine[1]
+    raise AssertionError("no player with two rounds")
+
+
+def at(chat: Chat, match: Match, minutes: int) -> None:
+    assert match.start is not None
+    chat.at((match.start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M"))
+
+
+async def test_a_report_means_the_match_not_yet_reported_not_the_one_awaiting_the_opponent_CLUB_REPORT(  # noqa: E501
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    state = await chat.tournament()
+    name, first, second = await two_rounds_of(chat, state)
+    at(chat, second, -3)
+    assert "recorded" in await chat.say(name, f"/report {first.length}-1")
+    at(chat, second, 4)  # the first report still waits for the opponent
+    reply = await chat.say(name, f"/report {second.length}-2")
+    assert f"Match {second.number}" in reply, reply
+    state = await chat.tournament()
+    assert state.matches[second.number].status is MatchStatus.PENDING
+    report = state.matches[first.number].report
+    assert report is not None and (report.white, report.black) in {
+        (first.length, 1),
+        (1, first.length),
+    }, "the first report stays as it was"
+
+
+async def test_a_score_no_match_on_can_end_is_refused_with_an_example_not_offered_as_buttons_HGV_5_3(  # noqa: E501
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    state = await chat.tournament()
+    name, first, second = await two_rounds_of(chat, state)
+    at(chat, second, 4)  # both matches are on, neither reported
+    response = await chat.response(name, "/report 0-0")
+    assert response is not None and response.refused
+    assert not response.reply.buttons, "no button repeats a score that would be refused"
+    assert "/report" in chat.text(response)
+    asked = await chat.say(name, f"/report {first.length}-1")
+    assert "Which match?" in asked, asked
