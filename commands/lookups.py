@@ -58,6 +58,7 @@ async def me(s: Session, a: Args) -> Reply:
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
     titles = {t.id: t.name for t in known}
+    starts = {t.id: t.start for t in known}
     entered = state is not None and player.id in state.entries
     barred = None
     if state is not None and not entered:
@@ -85,7 +86,18 @@ async def me(s: Session, a: Args) -> Reply:
             continue
         standing = sanctions.standing(sanction, statuses)
         reason = msg(f"reason.{sanction.reason}")
-        if standing == "active":
+        if standing == "active" and sanction.applies_to in titles:
+            # The tournament it bars them from exists already (next month's, open while
+            # this one is played): named, not "the next tournament".
+            parts.append(
+                msg(
+                    "me.suspended_from",
+                    tournament=Name(titles[sanction.applies_to]),
+                    start=When(starts[sanction.applies_to], "datetime"),
+                    reason=reason,
+                )
+            )
+        elif standing == "active":
             parts.append(msg("me.sanction", reason=reason))
         elif standing == "served" and sanction.applies_to is not None:
             served = Name(titles.get(sanction.applies_to, ""))

@@ -86,3 +86,22 @@ async def test_a_suspended_player_refused_in_the_group_is_named_HGV_2_3_6(
 
 def dora_entered(state: TournamentState, player: int) -> bool:
     return player in state.entries
+
+
+async def test_me_during_the_night_names_next_months_tournament_the_suspension_bars_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """While January is played, /me named February as "the next tournament"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    me = await chat.say("dora", "/me", dm=True)
+    assert "January Cup" in me, "January is still her tournament tonight"
+    assert "You are suspended from February Cup" in me, me
+    assert "the next tournament" not in me
