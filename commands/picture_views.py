@@ -148,17 +148,25 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+# Values that are their own JSON: most of a view's ~700 are these, and are not visited.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_data(value: Any) -> Any:
     """Return a view (or any value inside one) as JSON-ready data."""
-    names = _FIELDS.get(type(value))
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    names = _FIELDS.get(kind)
     if names is not None:
-        data = {name: to_data(getattr(value, name)) for name in names}
-        data["_v"] = type(value).__name__
+        data: dict[str, Any] = {}
+        for name in names:
+            field_value = getattr(value, name)
+            data[name] = field_value if type(field_value) in _PLAIN else to_data(field_value)
+        data["_v"] = kind.__name__
         return data
     if isinstance(value, tuple):
-        return [to_data(v) for v in value]
-    if value is None or isinstance(value, bool):
-        return value
+        return [v if type(v) in _PLAIN else to_data(v) for v in value]
     return param_data(value)
 
 
