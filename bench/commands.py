@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy.engine import make_url
 
 from commands.config import CommandConfig
 from commands.dispatch import handle
@@ -165,7 +166,7 @@ async def main() -> None:
         return
     await admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        url = args.postgres.rsplit("/", 1)[0] + f"/{name}"
+        url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
         timings, total = await night(url, args.players)
         report(f"PostgreSQL, {args.players} players", timings, total, "postgresql")
     finally:
