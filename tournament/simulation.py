@@ -43,10 +43,11 @@ def random_score(preset: Preset, match: Match, rng: random.Random) -> FinalScore
         winner = rng.randint(length + 1, 2 * length)
         scores = (winner, 2 * length - winner)
     else:
-        scores = (length, rng.randint(0, length - 1))
+        # randrange(n) draws as randint(0, n - 1) does, without a call on top.
+        scores = (length, rng.randrange(length))
     if rng.random() < 0.5:
-        scores = (scores[1], scores[0])
-    return FinalScore(white=scores[0], black=scores[1])
+        return FinalScore(scores[1], scores[0])  # white, black
+    return FinalScore(scores[0], scores[1])
 
 
 def play_out(state: TournamentState, *, seed: int, ranking: tuple[int, ...] = ()) -> None:
