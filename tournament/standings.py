@@ -261,7 +261,17 @@ class _Resolver:
                 slot = len(self.extra_games)
                 self.extra_games.append(ExtraGameNeeded(()))
                 pending = True
-        ordered = self._split(block, criterion, shown, rank, start, pending=pending)
+        if len(block) == 2:
+            # Two players told apart, the usual tie: what `_split` makes of them, without
+            # its levels.
+            above, below = block
+            if rank[below] > rank[above]:
+                above, below = below, above
+            ordered = [above, below]
+            values = (shown[above], shown[below])
+            self.notes.append(TiebreakNote(above, below, criterion, values, (above, below)))
+        else:
+            ordered = self._split(block, criterion, shown, rank, start, pending=pending)
         if slot is not None:
             self.extra_games[slot] = ExtraGameNeeded(tuple(ordered))
         return ordered
