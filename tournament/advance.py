@@ -5,7 +5,7 @@ slots re-seeded after corrections, matches held until both players are known.
 from __future__ import annotations
 
 from datetime import datetime
-from operator import eq
+from operator import attrgetter, eq, is_
 from typing import cast
 
 from tournament import knockout
@@ -43,6 +43,8 @@ from tournament.stages import (
 from tournament.standings import Standings
 from tournament.state import Match, TournamentState, minutes
 
+_STATUS = attrgetter("status")
+
 
 def build_main_bracket(
     state: TournamentState,
@@ -55,7 +57,7 @@ def build_main_bracket(
     `facts` are the group stage's facts (`stage_facts(state)`), when the caller read them.
     """
     seeded = seeded_order(state, MAIN_STAGES)
-    qualifiers = [group_qualifiers(state, tables[group.name], seeded) for group in state.groups]
+    qualifiers = _qualifiers(state, [tables[group.name] for group in state.groups], seeded)
     group_matches = state.indexed().stage(Stage.GROUP)
     rules = state.preset.knockout
     # A bracket is a value of these inputs: a settle in the knockout reads it again. The
@@ -87,6 +89,36 @@ def build_main_bracket(
     bracket = knockout.build_bracket(qualifiers, played, rules)
     state.memo["main_bracket"] = ((rules, qualifiers, pairings, facts), bracket)
     return bracket
+
+
+def _qualifiers(
+    state: TournamentState, tables: list[Standings], seeded: set[PlayerId]
+) -> list[list[PlayerId]]:
+    """Return each group's qualifiers (`group_qualifiers`), in group order.
+
+    They are a value of the group tables (immutable: the same objects, the same rows),
+    who is active and who the stored bracket seeded: with all three as they were last
+    time, the qualifiers then found are returned again instead of reading every table.
+    """
+    entries = state.entries
+    wanted = state.preset.groups.qualifiers
+    active = (tuple(entries), tuple(map(_STATUS, entries.values())))
+    remembered = state.memo.get("qualifiers")
+    if remembered is not None:
+        before = cast(
+            tuple[int, tuple[object, ...], set[PlayerId], list[Standings]], remembered[0]
+        )
+        if (
+            before[0] == wanted
+            and before[1] == active
+            and before[2] == seeded
+            and len(before[3]) == len(tables)
+            and all(map(is_, before[3], tables))
+        ):
+            return cast(list[list[PlayerId]], remembered[1])
+    found = [group_qualifiers(state, table, seeded) for table in tables]
+    state.memo["qualifiers"] = ((wanted, active, seeded, tables), found)
+    return found
 
 
 def start_knockout(

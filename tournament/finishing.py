@@ -136,16 +136,23 @@ def _placements(state: TournamentState, tables: dict[str, Standings]) -> list[Pl
         shown = _SHOWN[state.preset.ranking] = {}
     entries = state.entries
     # A played match says a player came, checked in or not (a club whose director types
-    # the results checks nobody in): one who then left keeps what they played for.
-    came = {
-        p for m in state.matches.values() if m.status is MatchStatus.FINISHED for p in m.players
-    }
+    # the results checks nobody in): one who then left keeps what they played for. Read
+    # only for one who withdrew unseen: most nights have none.
+    came: set[PlayerId] | None = None
     for player in [p for g in state.groups for p in g.players]:
         entry = entries[player]
-        if entry.status is EntryStatus.NO_SHOW or (
-            entry.status is EntryStatus.WITHDRAWN and not entry.presence and player not in came
-        ):
-            continue  # never came (an excused no-show is withdrawn): no points
+        if entry.status is EntryStatus.NO_SHOW:
+            continue  # never came: no points
+        if entry.status is EntryStatus.WITHDRAWN and not entry.presence:
+            if came is None:
+                came = {
+                    p
+                    for m in state.matches.values()
+                    if m.status is MatchStatus.FINISHED
+                    for p in m.players
+                }
+            if player not in came:
+                continue  # never came (an excused no-show is withdrawn): no points
         place = places.get(player)
         if place is None and entry.status is EntryStatus.ACTIVE and not entry.knockout_forfeit:
             place = unplaced_place

@@ -51,11 +51,13 @@ from tournament.stages import (
     followed_up,
     qualifiers_of,
     restart,
+    stage_context,
     stage_facts,
     standings_of,
     touched,
     winners,
 )
+from tournament.standings import Standings
 from tournament.state import DrawRecord, Group, Match, TournamentState, minutes
 
 # From this many group matches and extra games on, the group stage is compared whole.
@@ -188,6 +190,17 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
         or FINAL_STATUSES.issuperset(map(_STATUS, group_stage))  # every one final
     )
     facts = stage_facts(state) if whole else None
+    if facts is not None:
+        # The group stage as it was at the last settle that found it over, with nothing
+        # to void or schedule (`stage_facts` returns the same list while its facts are
+        # unchanged, `stage_context` the same tuple): the same tables, and nothing else
+        # of the group stage to do.
+        over = state.memo.get("group_stage_over")
+        if over is not None:
+            before = cast(tuple[object, object], over[0])
+            if before[0] is facts and before[1] is stage_context(state):
+                tables = dict(cast(dict[str, Standings], over[1]))
+                return _after_group_stage(state, tables, at, reset, facts, events)
     voided = void_stale_extra_games(state, at, facts=facts)
     if voided:
         events.extend(voided)
@@ -216,6 +229,23 @@ def settle(state: TournamentState, at: datetime, *, reset: bool = False) -> list
     # an extra game: the standings read now hold for the rest of this settle.
     # Every group was complete before any extra game could be added: no game was added.
     tables = complete_tables
+    if facts is not None and not events:
+        # Nothing voided or scheduled: these facts are the group stage's from now on.
+        state.memo["group_stage_over"] = ((facts, stage_context(state)), dict(tables))
+    else:
+        state.memo.pop("group_stage_over", None)
+    return _after_group_stage(state, tables, at, reset, facts, events)
+
+
+def _after_group_stage(
+    state: TournamentState,
+    tables: dict[str, Standings],
+    at: datetime,
+    reset: bool,
+    facts: list[tuple[object, ...]] | None,
+    events: list[Event],
+) -> list[Event]:
+    """Start the knockout, or make it follow the final group `tables`; `settle`'s rest."""
     if state.status is TournamentStatus.GROUPS:
         events.extend(start_knockout(state, tables, at))
     else:

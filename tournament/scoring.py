@@ -75,7 +75,10 @@ class FinalScore:
     @property
     def winner_side(self) -> Side:
         """Return the side ahead in the deciding phase: main, last tiebreak, else lot."""
-        for white, black in ((self.white, self.black), *self.tiebreaks[-1:]):
+        white, black = self.white, self.black
+        if white != black:  # the main phase decides: every result of a backgammon night
+            return "white" if white > black else "black"
+        for white, black in self.tiebreaks[-1:]:
             if white != black:
                 return "white" if white > black else "black"
         if self.lot_winner is not None:

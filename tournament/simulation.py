@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
+from itertools import islice
 
 from tournament import attendance, progress, reports
-from tournament.model import MatchStatus, TournamentStatus
+from tournament.model import FINAL_STATUSES, MatchStatus, TournamentStatus
 from tournament.preset import Preset
 from tournament.scoring import FinalScore
 from tournament.state import Match, TournamentState
@@ -42,10 +43,11 @@ def random_score(preset: Preset, match: Match, rng: random.Random) -> FinalScore
         winner = rng.randint(length + 1, 2 * length)
         scores = (winner, 2 * length - winner)
     else:
-        scores = (length, rng.randint(0, length - 1))
+        # randrange(n) draws as randint(0, n - 1) does, without a call on top.
+        scores = (length, rng.randrange(length))
     if rng.random() < 0.5:
-        scores = (scores[1], scores[0])
-    return FinalScore(white=scores[0], black=scores[1])
+        return FinalScore(scores[1], scores[0])  # white, black
+    return FinalScore(scores[0], scores[1])
 
 
 def play_out(state: TournamentState, *, seed: int, ranking: tuple[int, ...] = ()) -> None:
@@ -54,11 +56,26 @@ def play_out(state: TournamentState, *, seed: int, ranking: tuple[int, ...] = ()
     at = state.start
     if state.status is TournamentStatus.REGISTRATION:
         progress.draw(state, ranking or tuple(sorted(state.entries)), at)
+    matches = state.matches
+    # The matches not final yet, in the order `matches` holds them: each wave is those of
+    # them ready to play, as a scan of every match would find them. A settle without
+    # `reset` never makes a final match open again (it restarts only untouched matches,
+    # or voids them), and matches are only ever added, at the end: the final ones stay
+    # out, and the new ones are read once.
+    waiting: list[Match] = []
+    seen = 0
     while state.status is not TournamentStatus.FINISHED:
+        if len(matches) != seen:
+            waiting.extend(islice(matches.values(), seen, None))
+            seen = len(matches)
+        waiting = [m for m in waiting if m.status not in FINAL_STATUSES]
         wave = [
             m
-            for m in state.matches.values()
-            if m.is_ready and not m.is_final and m.status is not MatchStatus.DISPUTED
+            for m in waiting
+            if m.start is not None
+            and m.white is not None
+            and m.black is not None
+            and m.status is not MatchStatus.DISPUTED
         ]
         if not wave:
             raise RuntimeError(f"stuck in {state.status}: no match can be played")

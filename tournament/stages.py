@@ -29,6 +29,7 @@ RESULT_FACTS = attrgetter(
     "status", "white", "black", "white_score", "black_score", "winner", "forfeited_by"
 )
 PAIRING = attrgetter("white", "black")
+_new_tuple = tuple.__new__
 # The statuses whose result counts (`Match.result`): final and not void.
 _COUNTED = FINAL_STATUSES - {MatchStatus.VOID}
 # What the group stage is made of, per match: what its `result()` reads (unchanged facts
@@ -196,9 +197,11 @@ def results_from(facts: Sequence[tuple[object, ...]]) -> list[Result]:
     Made from the facts a table is remembered by, already read: a call of `Match.result`
     per match cost more than the rest of a remembered table's look-up.
     """
-    # RESULT_FACTS: the status, then a Result's fields in order.
+    # RESULT_FACTS: the status, then a Result's fields in order, all six of them: made as
+    # `Result._make` makes them, without its call and length check per result.
+    make = _new_tuple
     return [
-        Result._make(fact[1:])
+        make(Result, fact[1:])
         for fact in facts
         if fact[0] in _COUNTED and fact[1] is not None and fact[2] is not None
     ]

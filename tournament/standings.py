@@ -104,10 +104,18 @@ def group_standings(
     members = frozenset(players)
     if len(members) != len(players):
         raise ValueError("a player is listed twice in the group")
-    for result in results:
-        _check(result, members)
-    for result in extra_game_results:
-        _check(result, members)
+    for checked in (results, extra_game_results):
+        # Checked inline; `_check` only says what is wrong with a result that is.
+        for result in checked:
+            one, other, _, _, winner, forfeited_by = result
+            if (
+                one == other
+                or one not in members
+                or other not in members
+                or (winner is not None and winner != one and winner != other)
+                or (forfeited_by and not forfeited_by <= {one, other})
+            ):
+                _check(result, members)
     removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
     counted: Sequence[Result] = results
     extra: Sequence[Result] = extra_game_results
@@ -115,27 +123,26 @@ def group_standings(
         counted = [r for r in results if r.white not in removed and r.black not in removed]
         extra = [r for r in extra if r.white not in removed and r.black not in removed]
     records = {player: _Record() for player in players if player not in removed}
-    for result in counted:
+    for white_player, black_player, white_score, black_score, winner, forfeited_by in counted:
         # The hottest loop of a settle: counted inline, not through a call per result.
-        white, black = records[result.white], records[result.black]
-        winner = result.winner
+        white, black = records[white_player], records[black_player]
         # A double forfeit (winner None) is a loss for both and a win for nobody.
-        if winner == result.white:
+        if winner == white_player:
             white.won += 1
             black.lost += 1
-        elif winner == result.black:
+        elif winner == black_player:
             black.won += 1
             white.lost += 1
         else:
             white.lost += 1
             black.lost += 1
-        white.points_for += result.white_score
-        white.points_against += result.black_score
-        black.points_for += result.black_score
-        black.points_against += result.white_score
-        if result.forfeited_by:
-            white.forfeits += result.white in result.forfeited_by
-            black.forfeits += result.black in result.forfeited_by
+        white.points_for += white_score
+        white.points_against += black_score
+        black.points_for += black_score
+        black.points_against += white_score
+        if forfeited_by:
+            white.forfeits += white_player in forfeited_by
+            black.forfeits += black_player in forfeited_by
 
     by_wins: dict[int, list[PlayerId]] = {}
     for player, record in records.items():
@@ -162,7 +169,7 @@ def group_standings(
                 record.points_for,
                 record.points_against,
                 record.forfeits,
-                removed=False,
+                False,  # removed: a keyword costs as much again
             )
         )
     if removed:
@@ -254,7 +261,17 @@ class _Resolver:
                 slot = len(self.extra_games)
                 self.extra_games.append(ExtraGameNeeded(()))
                 pending = True
-        ordered = self._split(block, criterion, shown, rank, start, pending=pending)
+        if len(block) == 2:
+            # Two players told apart, the usual tie: what `_split` makes of them, without
+            # its levels.
+            above, below = block
+            if rank[below] > rank[above]:
+                above, below = below, above
+            ordered = [above, below]
+            values = (shown[above], shown[below])
+            self.notes.append(TiebreakNote(above, below, criterion, values, (above, below)))
+        else:
+            ordered = self._split(block, criterion, shown, rank, start, pending=pending)
         if slot is not None:
             self.extra_games[slot] = ExtraGameNeeded(tuple(ordered))
         return ordered

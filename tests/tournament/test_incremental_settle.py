@@ -21,6 +21,7 @@ from tournament import attendance, corrections, progress, reports
 from tournament.events import Event
 from tournament.model import EntryStatus, MatchStatus, Refused, Stage
 from tournament.preset import load_preset
+from tournament.scoring import FinalScore
 from tournament.simulation import new_tournament, random_score
 from tournament.state import TournamentState
 
@@ -130,3 +131,38 @@ def play_and_compare(preset: str, players: int, seed: int) -> None:
         assert {g: t.order for g, t in progress.all_standings(state).items()} == {
             g: t.order for g, t in progress.all_standings(fresh).items()
         }
+
+
+def test_a_runner_up_back_after_the_knockout_began_qualifies_again_HGV_2_3_5() -> None:
+    """The qualifiers remembered with the knockout's bracket count only while every
+    entry is as it was: a group's runner-up who left before the knockout (the third
+    took their place) and is reinstated is its runner-up again, as a copy that
+    remembers nothing finds."""
+    state = new_tournament(load_preset("navodari-table"), 8, START, seed=1)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    at = START + timedelta(minutes=45)
+    first = state.groups[0]
+
+    def play(groups: set[str | None]) -> None:
+        # The lower id wins: a group's order is its ids', without a tie.
+        for match in sorted(state.matches.values(), key=lambda m: m.number):
+            if match.group in groups and match.is_ready and not match.is_final:
+                assert match.white is not None and match.black is not None
+                white_wins = match.white < match.black
+                score = FinalScore(5, 0) if white_wins else FinalScore(0, 5)
+                reports.record_result(state, match, score, at, how="director")
+
+    def seeded() -> set[int]:
+        return {p for m in state.stage_matches(Stage.KNOCKOUT) for p in m.players}
+
+    play({first.name})
+    runner_up, third = sorted(first.players)[1:3]
+    attendance.leave(state, runner_up, at, reason="left")
+    play({g.name for g in state.groups[1:]})
+    assert third in seeded() and runner_up not in seeded()
+    progress.settle(state, at)  # remembers the qualifiers with the bracket they seeded
+    fresh = forgetful(state)
+    events = attendance.reinstate(state, runner_up, at)
+    assert runner_up in seeded() and third not in seeded()
+    assert events == attendance.reinstate(fresh, runner_up, at)
+    assert state == fresh

@@ -505,3 +505,23 @@ def test_standings_properties(
     other = group_standings(list(reversed(players)), shuffled, rules, lot_seed=seed)
     assert other.rows[: len(counted)] == table.rows[: len(counted)]
     assert other.notes == table.notes
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        win(ANA, ANA, (5, 0)),  # a player against themselves
+        win(ANA, EVA, (5, 0)),  # a player from another group
+        win(EVA, ANA, (5, 0)),
+        Result(ANA, BOB, 5, 0, CARL),  # won by someone who did not play it
+        Result(ANA, BOB, 5, 0, ANA, frozenset({CARL})),  # forfeited by someone else
+    ],
+)
+def test_a_result_that_is_not_a_match_of_the_group_is_refused(wrong: Result) -> None:
+    players = [ANA, BOB, CARL, DORA]
+    with pytest.raises(ValueError):
+        group_standings(players, [win(ANA, BOB, (5, 1)), wrong], NAV, lot_seed=1)
+    with pytest.raises(ValueError):
+        group_standings(
+            players, [win(ANA, BOB, (5, 1))], NAV, lot_seed=1, extra_game_results=[wrong]
+        )
