@@ -578,6 +578,9 @@ def _relinks(
                 continue
             relinks[bm.key] = (match, white_from, black_from)
             changes[bm.key] = (match, white, black)
+            # Re-paired now: a side replaced further on that stood on this match's
+            # result no longer stands either (a victim who stepped in for its winner).
+            moved.add(bm.key)
             grown = True
     return list(relinks.values())
 

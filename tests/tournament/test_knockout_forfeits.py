@@ -346,3 +346,28 @@ def test_a_play_in_won_while_a_group_is_open_leaves_the_last_chance_HGV_4_8_HGV_
     assert names(night, night.match("dan", "eva", Stage.KNOCKOUT)) == {"dan", "eva"}
     (last_chance,) = [m for m in state.stage_matches(Stage.CONSOLATION) if m.key]
     assert names(night, last_chance) == {"fay"} and last_chance.start is None
+
+
+def test_a_victim_who_stepped_in_twice_leaves_the_final_when_the_first_match_is_corrected_HGV_2_3_8_HGV_4_8() -> (  # noqa: E501
+    None
+):
+    """eva stepped into the semi-final for bea (who beat her in the play-in and forfeited)
+    and lost it to dan; dan forfeited the final, and eva, his last victim, stepped in
+    again. The director then corrects the play-in: eva won it. The semi-final she played
+    as a replacement is to be played again, so the final's side she took waits for it:
+    she is never in two undecided matches (found by test_finishable)."""
+    night, play_in, semi = eva_stands_in_for_bea()
+    state = night.state
+    win(night, semi, "dan", "21:20")
+    win(night, night.match("ana", "fay", Stage.KNOCKOUT), "ana", "21:20")
+    win(night, night.match("cid", "ana", Stage.KNOCKOUT), "cid", "21:40")
+    final = night.match("dan", "cid", Stage.KNOCKOUT)
+    attendance.director_forfeit(state, night.id("dan"), at("22:00"), match=final)
+    assert names(night, final) == {"eva", "cid"}
+    eva_wins = FinalScore(*reversed(night.score(play_in)))
+    corrections.correct(state, play_in.number, eva_wins, at("22:10"), confirmed=True)
+    assert play_in.winner == night.id("eva")
+    undecided = [m for m in state.stage_matches(Stage.KNOCKOUT) if m.key and not m.is_final]
+    holding_eva = [m.number for m in undecided if night.id("eva") in m.players]
+    assert holding_eva == [semi.number], holding_eva
+    assert names(night, final) == {"cid"}
