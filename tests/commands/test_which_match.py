@@ -25,6 +25,13 @@ async def two_rounds_of(chat: Chat, state: TournamentState) -> tuple[str, Match,
     raise AssertionError("no player with two rounds")
 
 
+async def two_rounds_drawn(engine: AsyncEngine) -> tuple[Chat, str, Match, Match]:
+    """Return a drawn night, and a player with their first two matches."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    return chat, *await two_rounds_of(chat, await chat.tournament())
+
+
 def at(chat: Chat, match: Match, minutes: int) -> None:
     assert match.start is not None
     chat.at((match.start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M"))
@@ -33,10 +40,7 @@ def at(chat: Chat, match: Match, minutes: int) -> None:
 async def test_a_report_means_the_match_not_yet_reported_not_the_one_awaiting_the_opponent_CLUB_REPORT(  # noqa: E501
     engine: AsyncEngine,
 ) -> None:
-    chat = Chat(engine)
-    await chat.night(*PLAYERS)
-    state = await chat.tournament()
-    name, first, second = await two_rounds_of(chat, state)
+    chat, name, first, second = await two_rounds_drawn(engine)
     at(chat, second, -3)
     assert "recorded" in await chat.say(name, f"/report {first.length}-1")
     at(chat, second, 4)  # the first report still waits for the opponent
@@ -54,10 +58,7 @@ async def test_a_report_means_the_match_not_yet_reported_not_the_one_awaiting_th
 async def test_a_score_no_match_on_can_end_is_refused_with_an_example_not_offered_as_buttons_HGV_5_3(  # noqa: E501
     engine: AsyncEngine,
 ) -> None:
-    chat = Chat(engine)
-    await chat.night(*PLAYERS)
-    state = await chat.tournament()
-    name, first, second = await two_rounds_of(chat, state)
+    chat, name, first, second = await two_rounds_drawn(engine)
     at(chat, second, 4)  # both matches are on, neither reported
     response = await chat.response(name, "/report 0-0")
     assert response is not None and response.refused
