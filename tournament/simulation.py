@@ -69,14 +69,7 @@ def play_out(state: TournamentState, *, seed: int, ranking: tuple[int, ...] = ()
             waiting.extend(islice(matches.values(), seen, None))
             seen = len(matches)
         waiting = [m for m in waiting if m.status not in FINAL_STATUSES]
-        wave = [
-            m
-            for m in waiting
-            if m.start is not None
-            and m.white is not None
-            and m.black is not None
-            and m.status is not MatchStatus.DISPUTED
-        ]
+        wave = [m for m in waiting if m.is_ready and m.status is not MatchStatus.DISPUTED]
         if not wave:
             raise RuntimeError(f"stuck in {state.status}: no match can be played")
         at += timedelta(minutes=state.preset.groups.round_minutes)

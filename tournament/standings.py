@@ -104,18 +104,8 @@ def group_standings(
     members = frozenset(players)
     if len(members) != len(players):
         raise ValueError("a player is listed twice in the group")
-    for checked in (results, extra_game_results):
-        # Checked inline; `_check` only says what is wrong with a result that is.
-        for result in checked:
-            one, other, _, _, winner, forfeited_by = result
-            if (
-                one == other
-                or one not in members
-                or other not in members
-                or (winner is not None and winner != one and winner != other)
-                or (forfeited_by and not forfeited_by <= {one, other})
-            ):
-                _check(result, members)
+    _check(results, members)
+    _check(extra_game_results, members)
     removed = _removed(players, results) if rules.void_single_win_forfeiter else set()
     counted: Sequence[Result] = results
     extra: Sequence[Result] = extra_game_results
@@ -184,14 +174,15 @@ def group_standings(
     return Standings(tuple(rows), tuple(notes), tuple(resolver.extra_games))
 
 
-def _check(result: Result, members: frozenset[PlayerId]) -> None:
-    white, black, _, _, winner, forfeited_by = result
-    if white == black or white not in members or black not in members:
-        raise ValueError(f"result {white}-{black} is not a match of this group")
-    if winner is not None and winner != white and winner != black:
-        raise ValueError(f"winner {winner} did not play {white}-{black}")
-    if forfeited_by and not forfeited_by <= {white, black}:
-        raise ValueError(f"forfeit by a player outside {white}-{black}")
+def _check(results: Sequence[Result], members: frozenset[PlayerId]) -> None:
+    """Refuse a result that is not a match of this group (one loop: no call per result)."""
+    for white, black, _, _, winner, forfeited_by in results:
+        if white == black or white not in members or black not in members:
+            raise ValueError(f"result {white}-{black} is not a match of this group")
+        if winner is not None and winner != white and winner != black:
+            raise ValueError(f"winner {winner} did not play {white}-{black}")
+        if forfeited_by and not forfeited_by <= {white, black}:
+            raise ValueError(f"forfeit by a player outside {white}-{black}")
 
 
 def _removed(players: Sequence[PlayerId], results: Sequence[Result]) -> set[PlayerId]:
@@ -261,17 +252,7 @@ class _Resolver:
                 slot = len(self.extra_games)
                 self.extra_games.append(ExtraGameNeeded(()))
                 pending = True
-        if len(block) == 2:
-            # Two players told apart, the usual tie: what `_split` makes of them, without
-            # its levels.
-            above, below = block
-            if rank[below] > rank[above]:
-                above, below = below, above
-            ordered = [above, below]
-            values = (shown[above], shown[below])
-            self.notes.append(TiebreakNote(above, below, criterion, values, (above, below)))
-        else:
-            ordered = self._split(block, criterion, shown, rank, start, pending=pending)
+        ordered = self._split(block, criterion, shown, rank, start, pending=pending)
         if slot is not None:
             self.extra_games[slot] = ExtraGameNeeded(tuple(ordered))
         return ordered
