@@ -364,14 +364,7 @@ def _narrowed(
 ) -> list[Match]:
     """Return the candidates a new report can mean, or all of them when none can: the
     report is then refused for the first, with its reason."""
-    unanswered = [
-        m
-        for m in started
-        if not (
-            m.report is not None and m.report.by == player and m.status is not MatchStatus.DISPUTED
-        )
-    ]
-    narrowed = unanswered or started
+    narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
         narrowed = [m for m in narrowed if fits(m)] or narrowed[:1]
     return narrowed

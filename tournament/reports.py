@@ -347,6 +347,13 @@ def _with_score(report: Report, score: FinalScore, at: datetime, counter: Report
     )
 
 
+def awaits_opponent(match: Match, player: PlayerId) -> bool:
+    """Say whether `player`'s own report of `match` only waits for the opponent to answer
+    (CLUB-REPORT): a new report of theirs means another match, unless it names this one."""
+    report = match.report
+    return report is not None and report.by == player and match.status is not MatchStatus.DISPUTED
+
+
 def awaits_own_score(match: Match, player: PlayerId) -> bool:
     """Say whether `player` disputed `match`'s report and has not given their score yet:
     their next `/report` is that score (CLUB-REPORT)."""
