@@ -86,18 +86,16 @@ class Table:
 
 def msg_data(message: Msg) -> dict[str, Any]:
     """Return a message as JSON-ready data."""
-    return {
-        "key": message.key,
-        "params": {k: v if type(v) in _PLAIN else _param(v) for k, v in message.params.items()},
-    }
+    return {"key": message.key, "params": {k: _param(v) for k, v in message.params.items()}}
 
 
-# Parameters that are their own JSON (most of them): not matched against every kind.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+# Values that are their own JSON (most parameters, and of a picture's ~700 values): not
+# matched against every kind of parameter.
+PLAIN_JSON = frozenset({str, int, float, bool, type(None)})
 
 
 def _param(value: Param) -> Any:
-    if type(value) in _PLAIN:
+    if type(value) in PLAIN_JSON:
         return value
     if isinstance(value, Name):
         return {"name": value.text}

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from commands.messages import Msg, Param, param_data, param_from_data
+from commands.messages import PLAIN_JSON, Msg, Param, param_data, param_from_data
 from tournament.model import PlayerId
 
 Names = Mapping[PlayerId, str]
@@ -148,25 +148,21 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-# Values that are their own JSON: most of a view's ~700 are these, and are not visited.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
 def to_data(value: Any) -> Any:
     """Return a view (or any value inside one) as JSON-ready data."""
     kind = type(value)
-    if kind in _PLAIN:
+    if kind in PLAIN_JSON:
         return value
     names = _FIELDS.get(kind)
     if names is not None:
         data: dict[str, Any] = {}
         for name in names:
             field_value = getattr(value, name)
-            data[name] = field_value if type(field_value) in _PLAIN else to_data(field_value)
+            data[name] = field_value if type(field_value) in PLAIN_JSON else to_data(field_value)
         data["_v"] = kind.__name__
         return data
     if isinstance(value, tuple):
-        return [v if type(v) in _PLAIN else to_data(v) for v in value]
+        return [v if type(v) in PLAIN_JSON else to_data(v) for v in value]
     return param_data(value)
 
 
