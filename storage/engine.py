@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import event
@@ -14,10 +16,14 @@ from storage import sqlite_driver
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+    from storage.postgres_driver import PostgresConnection
+
 # SQLite runs in the caller's thread (storage/sqlite_driver); PostgreSQL through
 # SQLAlchemy's asyncio engine, imported only then (it brings the whole ORM).
 Database: TypeAlias = "AsyncEngine | sqlite_driver.SQLiteEngine"
-DatabaseConnection: TypeAlias = "AsyncConnection | sqlite_driver.SQLiteConnection"
+DatabaseConnection: TypeAlias = (
+    "AsyncConnection | sqlite_driver.SQLiteConnection | PostgresConnection"
+)
 
 SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
@@ -153,3 +159,28 @@ def reader(engine: Database) -> Database:
     """Return the engine's read-only twin (same pool): on SQLite its transactions begin
     DEFERRED, taking no write lock; on PostgreSQL it is the engine itself."""
     return engine.execution_options(**{READ_ONLY: True}) if is_sqlite(engine) else engine
+
+
+@asynccontextmanager
+async def begin(engine: Database) -> AsyncIterator[DatabaseConnection]:
+    """`async with begin(engine) as conn`: engine.begin(), statements sent straight to
+    asyncpg on PostgreSQL (storage/postgres_driver)."""
+    async with engine.begin() as conn:
+        yield fast(conn)
+
+
+@asynccontextmanager
+async def connect(engine: Database) -> AsyncIterator[DatabaseConnection]:
+    """`async with connect(engine) as conn`: engine.connect(), statements sent straight to
+    asyncpg on PostgreSQL (storage/postgres_driver)."""
+    async with engine.connect() as conn:
+        yield fast(conn)
+
+
+def fast(conn: Any) -> DatabaseConnection:
+    """Return the connection, its statements sent straight to asyncpg on PostgreSQL."""
+    if conn.dialect.name != "postgresql":
+        return conn  # type: ignore[no-any-return]
+    from storage.postgres_driver import PostgresConnection
+
+    return PostgresConnection(conn)

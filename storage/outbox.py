@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Row, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
-from storage.engine import Database, one_statement, reader
+from storage.engine import Database, begin, connect, one_statement, reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -252,7 +252,7 @@ class OutboxStore:
         """
         asked = {"b_platform": platform, "now": now}
         leased = {**asked, "limit": limit, "until": now + self._lease}
-        async with self._engine.begin() as conn:  # two statements, each whole by itself
+        async with begin(self._engine) as conn:  # two statements, each whole by itself
             await conn.execute(_EXPIRE, asked)
             rows = [_row(r) for r in await conn.execute(_LEASE, leased)]
         rows.sort(key=lambda r: (r.created_at, r.id))
@@ -276,7 +276,7 @@ class OutboxStore:
         batch, then marks it); a row already marked or gone is left as it is."""
         if not row_ids:
             return
-        async with self._engine.begin() as conn:
+        async with begin(self._engine) as conn:
             await conn.execute(_ALL_SENT, {"ids": list(row_ids), "at": at})
 
     async def release(self, row_id: int, *, at: datetime) -> None:
@@ -286,13 +286,13 @@ class OutboxStore:
         claimed it (`last_attempt_at` set), and clearing that sender's lease would let a
         second sender post it again.
         """
-        async with self._engine.begin() as conn:
+        async with begin(self._engine) as conn:
             await conn.execute(_RELEASE, {"row_id": row_id, "at": at})
 
     async def payloads(self, row_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Return the payloads of these rows."""
         query = select(t.outbox.c.id, t.outbox.c.payload).where(t.outbox.c.id.in_(row_ids))
-        async with self._reader.connect() as conn:
+        async with connect(self._reader) as conn:
             return {int(r.id): dict(r.payload) for r in await conn.execute(query)}
 
     async def release_as(self, row_id: int, payload: Mapping[str, Any], *, at: datetime) -> None:
@@ -333,14 +333,14 @@ class OutboxStore:
     async def _update_row(
         self, row_id: int, query: Update, params: Mapping[str, Any] | None = None
     ) -> None:
-        async with self._engine.begin() as conn:
+        async with begin(self._engine) as conn:
             if (await conn.execute(query, params)).rowcount != 1:
                 raise NotFound(f"outbox row {row_id}")
 
     async def live_message(self, platform: str, chat: str, coalesce: str) -> str | None:
         """Return the platform message id of the newest sent row with that key."""
         asked = {"b_platform": platform, "b_chat": chat, "b_coalesce": coalesce}
-        async with self._reader.connect() as conn:
+        async with connect(self._reader) as conn:
             value = (await conn.execute(_LIVE, asked)).scalar_one_or_none()
         return None if value is None else str(value)
 
@@ -350,5 +350,5 @@ class OutboxStore:
         query = select(func.count()).select_from(t.outbox).where(c.status == PENDING)
         if platform is not None:
             query = query.where(c.platform == platform)
-        async with self._reader.connect() as conn:
+        async with connect(self._reader) as conn:
             return int((await conn.execute(query)).scalar_one())

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from storage.engine import fast
+
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncTransaction
 
@@ -36,7 +38,7 @@ class Transaction:
             except BaseException:
                 await conn.close()
                 raise
-            self._conn = conn
+            self._conn = conn = fast(conn)
         return conn
 
     async def commit(self) -> None:
