@@ -5,9 +5,10 @@ round trip is ~110 us: greenlet switches, an execution context, the DB-API curso
 (issue 17; a /report is six statements). So a Core statement is compiled by SQLAlchemy
 (its compiled cache, bind and result processors: the same SQL, the same values in and
 out) and run on the pooled asyncpg connection from the event loop, inside the
-transaction SQLAlchemy's adapter begins and ends as before. What this path does not
-take on (several parameter sets, expanding IN, Python-side column defaults, text,
-anyone listening for cursor executes, errors) goes through SQLAlchemy as before.
+transaction SQLAlchemy's adapter begins and ends as before; several parameter sets
+are pipelined by asyncpg. What this path does not take on (rows returned for several
+parameter sets, Python-side column defaults, text, anyone listening for cursor
+executes, errors) goes through SQLAlchemy as before.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class FastResult(IteratorResult[Any]):
 class _Plan:
     """What running one compiled statement needs, worked out once per compiled form."""
 
-    __slots__ = ("binds", "metadata", "returns_rows", "sql")
+    __slots__ = ("binds", "expanding", "metadata", "returns_rows", "sql")
 
     def __init__(self, compiled: SQLCompiler) -> None:
         processors = compiled._bind_processors
@@ -54,6 +55,8 @@ class _Plan:
         self.binds: list[tuple[str, Any]] = [
             (key, processors.get(key)) for key in compiled.positiontup or ()
         ]
+        # An IN of a list: the SQL has one parameter per item, rendered for each call.
+        self.expanding = bool(compiled.post_compile_params)
         self.returns_rows = bool(compiled._result_columns)
         self.metadata: SimpleResultMetaData | None = None  # on the first rows' types
 
@@ -84,7 +87,6 @@ def _plan(compiled: SQLCompiler) -> _Plan | None:
         or compiled.insert_prefetch
         or compiled.update_prefetch
         or compiled.literal_execute_params
-        or compiled.post_compile_params
         or compiled.schema_translate_map
         or compiled._insertmanyvalues is not None
         or not compiled.positional
@@ -157,7 +159,8 @@ class PostgresConnection:
 
     def _arguments(
         self, found: tuple[SQLCompiler, _Plan, Any, Any], parameters: Mapping[str, Any] | None
-    ) -> list[Any]:
+    ) -> tuple[str, list[Any]]:
+        """Return the SQL and its positional values for one set of parameters."""
         compiled, plan, extracted, collected = found
         values = compiled.construct_params(
             parameters,
@@ -165,9 +168,16 @@ class PostgresConnection:
             extracted_parameters=extracted,
             _collected_params=collected,
         )
-        return [
-            process(values[key]) if process is not None else values[key]
-            for key, process in plan.binds
+        if not plan.expanding:
+            return plan.sql, [
+                process(values[key]) if process is not None else values[key]
+                for key, process in plan.binds
+            ]
+        expanded = compiled._process_parameters_for_postcompile(values)
+        processors: dict[str, Any] = {**compiled._bind_processors, **expanded.processors}
+        return expanded.statement, [
+            processors[key](values[key]) if key in processors else values[key]
+            for key in expanded.positiontup or ()
         ]
 
     async def _execute_fast(
@@ -177,18 +187,18 @@ class PostgresConnection:
         if found is None:
             return None
         compiled, plan = found[0], found[1]
-        args = self._arguments(found, parameters)
+        sql, args = self._arguments(found, parameters)
         adapted = self._adapted()
         async with adapted._execute_mutex:
             if adapted._transaction is None:
                 await adapted._start_transaction()
             try:
                 prepared, attributes = await adapted._prepare(
-                    plan.sql, self.dialect._invalidate_schema_cache_asof
+                    sql, self.dialect._invalidate_schema_cache_asof
                 )
                 rows = await prepared.fetch(*args)
             except Exception as error:
-                await greenlet_spawn(self._raise, error, plan.sql, args)
+                await greenlet_spawn(self._raise, error, sql, args)
                 raise  # _raise always raises
             status = prepared.get_statusmsg()
         if not plan.returns_rows:
@@ -206,10 +216,10 @@ class PostgresConnection:
         if any(sorted(one) != keys for one in parameters):
             return None
         found = self._compiled(statement, keys, many=True)
-        if found is None or found[1].returns_rows:
+        if found is None or found[1].returns_rows or found[1].expanding:
             return None
         plan = found[1]
-        many = [self._arguments(found, one) for one in parameters]
+        many = [self._arguments(found, one)[1] for one in parameters]
         adapted = self._adapted()
         async with adapted._execute_mutex:
             if adapted._transaction is None:
