@@ -12,6 +12,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DisconnectionError
 
 from storage import sqlite_driver
+from storage.compiled import READ_ONLY
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -34,8 +35,6 @@ SQLITE_PRAGMAS: tuple[str, ...] = (
     "PRAGMA wal_autocheckpoint=0",
 )
 
-# An execution option: this connection's transactions only read (see `reader`).
-READ_ONLY = "clubtd_read_only"
 
 _SQLITE_DRIVERS = {
     "sqlite",

@@ -1,5 +1,6 @@
-"""PostgreSQL: a Core statement sent straight to asyncpg gives what SQLAlchemy gives (the
-same rows, types, row counts and errors), and what it cannot take goes through SQLAlchemy."""
+"""A Core statement sent straight to the driver (asyncpg, sqlite3) gives what SQLAlchemy
+gives (the same rows, types, row counts and errors), and what it cannot take goes
+through SQLAlchemy (storage/compiled)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
+from storage.compiled import FastResult
 from storage.engine import begin, connect
-from storage.postgres_driver import FastResult, PostgresConnection
+from storage.postgres_driver import PostgresConnection
 
 only_postgresql = pytest.mark.parametrize(
     "database_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
@@ -27,12 +29,22 @@ async def _club(engine: AsyncEngine) -> int:
         return int((await conn.execute(query.returning(t.clubs.c.id))).scalar_one())
 
 
-def _both(conn: Any) -> tuple[Any, PostgresConnection]:
-    fast = conn if isinstance(conn, PostgresConnection) else PostgresConnection(conn)
-    return fast.wrapped, fast
+class _Slow:
+    """The same connection, every statement through SQLAlchemy."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def execute(self, statement: Any, parameters: Any = None) -> Any:
+        if isinstance(self.conn, PostgresConnection):
+            return await self.conn.wrapped.execute(statement, parameters)
+        return self.conn.sync_connection.execute(statement, parameters)
 
 
-@only_postgresql
+def _both(conn: Any) -> tuple[_Slow, Any]:
+    return _Slow(conn), conn
+
+
 async def test_rows_types_and_counts_are_sqlalchemys(engine: AsyncEngine) -> None:
     club_id = await _club(engine)
     rows = [
@@ -75,7 +87,6 @@ async def test_rows_types_and_counts_are_sqlalchemys(engine: AsyncEngine) -> Non
         assert (await fast.execute(total)).scalar_one() == 4
 
 
-@only_postgresql
 async def test_what_the_short_path_cannot_take_goes_through_sqlalchemy(
     engine: AsyncEngine,
 ) -> None:
@@ -91,18 +102,17 @@ async def test_what_the_short_path_cannot_take_goes_through_sqlalchemy(
         assert not isinstance(added, FastResult) and added.scalar_one() is True
 
 
-@only_postgresql
 async def test_errors_are_sqlalchemys_and_the_transaction_rolls_back(engine: AsyncEngine) -> None:
     club_id = await _club(engine)
     entry = insert(t.audit_log).values(
         id=1, club_id=club_id, actor="a", action="act", detail={}, at=NOW
     )
     async with connect(engine) as conn:
-        await conn.begin()
+        tx = await conn.begin()
         assert isinstance(await conn.execute(entry), FastResult)
         with pytest.raises(IntegrityError):
             await conn.execute(entry)  # the same id again
-        await conn.wrapped.rollback()  # type: ignore[union-attr]
+        await tx.rollback()
         again = await conn.execute(select(func.count()).select_from(t.audit_log))
         assert isinstance(again, FastResult) and again.scalar_one() == 0
 
@@ -122,3 +132,15 @@ async def test_a_connection_lost_mid_transaction_is_invalidated_and_replaced(
         assert raised.value.connection_invalidated
     async with begin(engine) as conn:  # the pool hands out a live connection
         assert (await conn.execute(query, {"club": club_id})).scalar_one() == "Club"
+
+
+async def test_a_statement_without_begin_is_in_a_transaction_rolled_back_at_close(
+    engine: AsyncEngine,
+) -> None:
+    club_id = await _club(engine)
+    entry = insert(t.audit_log).values(club_id=club_id, actor="a", action="act", detail={}, at=NOW)
+    async with connect(engine) as conn:  # never begun, never committed
+        assert isinstance(await conn.execute(entry), FastResult)
+    async with connect(engine) as conn:
+        counted = await conn.execute(select(func.count()).select_from(t.audit_log))
+        assert counted.scalar_one() == 0

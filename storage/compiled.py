@@ -1,0 +1,177 @@
+"""Core statements compiled once by SQLAlchemy, for a driver to run itself.
+
+SQLAlchemy's execution of a statement (an execution context, a cursor result, events;
+on asyncio, greenlet switches and a DB-API adapter) cost more than the statement: ~78 us
+against 13 us for a look-up on SQLite, ~360 us against ~110 us on PostgreSQL (issue
+17). So the drivers (storage/sqlite_driver, storage/postgres_driver) ask SQLAlchemy only
+for what it knows: the SQL from its compiled cache, the values through its bind
+processors, the rows through its result processors. What needs more of SQLAlchemy
+(Python-side column defaults, text, several parameter sets returning rows, listeners on
+executes, execution options) is left to it: `ready` returns None.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy.engine.result import IteratorResult, SimpleResultMetaData
+from sqlalchemy.sql.compiler import SQLCompiler
+
+# An execution option: this connection's transactions only read (see storage.engine.reader).
+READ_ONLY = "clubtd_read_only"
+# Connection options a driver honours by itself: both act when the transaction begins.
+_HARMLESS = frozenset({"isolation_level", READ_ONLY})
+
+
+class FastResult(IteratorResult[Any]):
+    """The rows of one statement run by a driver, and how many rows it touched."""
+
+    def __init__(self, metadata: SimpleResultMetaData, rows: Sequence[Any], rowcount: int):
+        super().__init__(metadata, iter(rows))
+        self.rowcount = rowcount
+
+
+NO_ROWS = SimpleResultMetaData([])
+
+
+class Plan:
+    """What running one compiled statement needs, worked out once per compiled form."""
+
+    __slots__ = ("binds", "expanding", "metadata", "returns_rows", "sql")
+
+    def __init__(self, compiled: SQLCompiler) -> None:
+        processors = compiled._bind_processors
+        self.sql: str = compiled.string
+        self.binds: list[tuple[str, Any]] = [
+            (key, processors.get(key)) for key in compiled.positiontup or ()
+        ]
+        # An IN of a list: the SQL has one parameter per item, rendered for each call.
+        self.expanding = bool(compiled.post_compile_params)
+        self.returns_rows = bool(compiled._result_columns)
+        self.metadata: SimpleResultMetaData | None = None  # on the first rows' types
+
+
+# Keyed by the compiled form SQLAlchemy keeps in its own cache: gone when it is evicted.
+_PLANS: weakref.WeakKeyDictionary[SQLCompiler, Plan | None] = weakref.WeakKeyDictionary()
+
+
+def _plan(compiled: SQLCompiler) -> Plan | None:
+    """Return the plan of a compiled statement, or None when a driver cannot run it."""
+    if compiled in _PLANS:
+        return _PLANS[compiled]
+    runnable = not (
+        compiled.isplaintext
+        or compiled.insert_prefetch
+        or compiled.update_prefetch
+        or compiled.literal_execute_params
+        or compiled.schema_translate_map
+        or compiled._insertmanyvalues is not None
+        or not compiled.positional
+        or not all(callable(process) for process in compiled._bind_processors.values())
+        or (
+            compiled._result_columns
+            and (
+                not compiled._ordered_columns
+                or compiled._textual_ordered_columns
+                or compiled._ad_hoc_textual
+            )
+        )
+    )
+    plan = _PLANS[compiled] = Plan(compiled) if runnable else None
+    return plan
+
+
+class Ready(NamedTuple):
+    """A statement compiled for one set of parameter names, and how to run it."""
+
+    compiled: Any
+    plan: Plan
+    extracted: Any
+    collected: Any
+
+
+def ready(sync: Any, statement: Any, keys: list[str], *, many: bool = False) -> Ready | None:
+    """Return the statement compiled on the (synchronous) connection `sync` for these
+    parameter names, or None when SQLAlchemy must run it."""
+    dispatch = sync.dispatch
+    if (
+        sync._dbapi_connection is None
+        or dispatch.before_cursor_execute
+        or dispatch.after_cursor_execute
+        or dispatch.before_execute
+        or dispatch.after_execute
+        or getattr(statement, "_execution_options", True)
+        or not _HARMLESS.issuperset(sync._execution_options)
+        or not hasattr(statement, "_compile_w_cache")
+    ):
+        return None
+    dialect = sync.dialect
+    compiled, extracted, collected, _ = statement._compile_w_cache(
+        dialect=dialect,
+        compiled_cache=sync.engine._compiled_cache,
+        column_keys=keys,
+        for_executemany=many,
+        schema_translate_map=None,
+        linting=dialect.compiler_linting,
+    )
+    plan = _plan(compiled) if isinstance(compiled, SQLCompiler) else None
+    return None if plan is None else Ready(compiled, plan, extracted, collected)
+
+
+def arguments(found: Ready, parameters: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
+    """Return the SQL and its positional values for one set of parameters."""
+    compiled, plan = found.compiled, found.plan
+    values = compiled.construct_params(
+        parameters,
+        escape_names=False,
+        extracted_parameters=found.extracted,
+        _collected_params=found.collected,
+    )
+    if not plan.expanding:
+        return plan.sql, [
+            process(values[key]) if process is not None else values[key]
+            for key, process in plan.binds
+        ]
+    expanded = compiled._process_parameters_for_postcompile(values)
+    processors: dict[str, Any] = {**compiled._bind_processors, **expanded.processors}
+    return expanded.statement, [
+        processors[key](values[key]) if key in processors else values[key]
+        for key in expanded.positiontup or ()
+    ]
+
+
+def result(found: Ready, rows: Sequence[Any], rowcount: int, types: Sequence[Any]) -> FastResult:
+    """Return the statement's result: its rows through SQLAlchemy's result processors for
+    the column `types` the driver reported (used the first time only)."""
+    plan = found.plan
+    if not plan.returns_rows:
+        return FastResult(NO_ROWS, (), rowcount)
+    if plan.metadata is None:
+        columns = found.compiled._result_columns
+        dialect = found.compiled.dialect
+        plan.metadata = SimpleResultMetaData(
+            [column.keyname for column in columns],
+            _processors=[
+                column.type._cached_result_processor(dialect, kind)
+                for column, kind in zip(columns, types, strict=True)
+            ],
+        )
+    return FastResult(plan.metadata, rows, rowcount)
+
+
+def parameter_sets(parameters: Any) -> tuple[Mapping[str, Any] | None, ...] | None:
+    """Return the parameter sets of an execute (one for None or a mapping), or None when
+    they are not all mappings with the same names."""
+    if parameters is None or isinstance(parameters, Mapping):
+        return (parameters,)
+    if not isinstance(parameters, Sequence) or not parameters:
+        return None
+    first = parameters[0]
+    if not isinstance(first, Mapping):
+        return None
+    names = first.keys()
+    if any(not isinstance(one, Mapping) or one.keys() != names for one in parameters):
+        return None
+    return tuple(parameters)
