@@ -138,6 +138,9 @@ class OutboxRow:
     expires_at: datetime | None
     attempts: int
     leased_until: datetime
+    # The platform's id of the newest message sent with the same coalesce key, read with
+    # the claim: the one to edit instead of posting anew (None: post).
+    live: str | None = None
 
 
 def _row(row: Row[Any]) -> OutboxRow:
@@ -152,6 +155,7 @@ def _row(row: Row[Any]) -> OutboxRow:
         expires_at=row.expires_at,
         attempts=row.attempts,
         leased_until=row.leased_until,
+        live=None if row.live is None else str(row.live),
     )
 
 
@@ -187,13 +191,6 @@ _DUE = (
     .cte("due")
     .prefix_with("MATERIALIZED")
 )
-_LEASE = (
-    update(t.outbox)
-    .where(_c.id.in_(select(_DUE.c.id)))
-    # A sender has it: a command's late release must not free it (release()).
-    .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
-    .returning(*t.outbox.c)
-)
 _SAME_KEY = (
     (_c.platform == bindparam("b_platform"))
     & (_c.chat == bindparam("b_chat"))
@@ -205,6 +202,30 @@ _LIVE = (
     .where(_SAME_KEY, _c.status == SENT, _c.platform_message_id.is_not(None))
     .order_by(_c.sent_at.desc(), _c.id.desc())
     .limit(1)
+)
+# The board a claimed row replaces, looked up in the claim itself (one statement a
+# message fewer for the sender): the newest sent row of the same chat and key.
+_sent = t.outbox.alias("sent")
+_LIVE_OF_CLAIMED = (
+    select(_sent.c.platform_message_id)
+    .where(
+        _sent.c.platform == _c.platform,
+        _sent.c.chat == _c.chat,
+        _sent.c.coalesce_key == _c.coalesce_key,
+        _sent.c.status == SENT,
+        _sent.c.platform_message_id.is_not(None),
+    )
+    .order_by(_sent.c.sent_at.desc(), _sent.c.id.desc())
+    .limit(1)
+    .scalar_subquery()
+    .label("live")
+)
+_LEASE = (
+    update(t.outbox)
+    .where(_c.id.in_(select(_DUE.c.id)))
+    # A sender has it: a command's late release must not free it (release()).
+    .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
+    .returning(*t.outbox.c, _LIVE_OF_CLAIMED)
 )
 _INSERT = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
 _SENT_VALUES = {

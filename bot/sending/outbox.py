@@ -222,9 +222,7 @@ class OutboxSender:
         mine = club  # rendered in the person's language; the club's chat hears the club's
         if language and language != club.language:
             mine = dataclasses.replace(club, language=str(language))
-        live = None
-        if row.coalesce is not None:
-            live = await self.store.live_message(self.transport.platform, row.chat, row.coalesce)
+        live = row.live if row.coalesce is not None else None
         progress = self._progress.setdefault(row.id, Progress())
         try:
             ids = await self.transport.deliver(row.chat, reply, mine, live, progress)

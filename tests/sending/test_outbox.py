@@ -413,11 +413,11 @@ async def test_a_database_hiccup_is_a_passing_fault_not_a_bug(engine: AsyncEngin
         def __getattr__(self, name: str) -> Any:
             return getattr(self.store, name)
 
-        async def live_message(self, *args: Any) -> str | None:
+        async def mark_sent(self, *args: Any, **kwargs: Any) -> None:
             if self.times:
                 self.times -= 1
-                raise OperationalError("SELECT", {}, Exception("database is locked"))
-            return await self.store.live_message(*args)
+                raise OperationalError("UPDATE", {}, Exception("database is locked"))
+            return await self.store.mark_sent(*args, **kwargs)
 
     transport = FakeTransport()
     clock = Clock()

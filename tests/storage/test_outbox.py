@@ -101,11 +101,13 @@ async def test_sent_rows_give_the_live_message_to_edit(
     await queue(uow_factory, club_id, "standings v1", coalesce="standings")
     assert await store.live_message("telegram", "chat-1", "standings") is None
     (row,) = await store.claim("telegram", now=NOW + timedelta(minutes=1))
+    assert row.live is None  # nothing to edit yet: posted anew
     await store.mark_sent(row.id, at=NOW + timedelta(minutes=1), platform_message_id="501")
     assert await store.live_message("telegram", "chat-1", "standings") == "501"
     assert await store.live_message("telegram", "chat-2", "standings") is None
     await queue(uow_factory, club_id, "standings v2", coalesce="standings", seconds=120)
     (row,) = await store.claim("telegram", now=NOW + timedelta(minutes=3))
+    assert row.live == "501"  # read with the claim: the sender edits it
     await store.mark_sent(row.id, at=NOW + timedelta(minutes=3), platform_message_id="502")
     assert await store.live_message("telegram", "chat-1", "standings") == "502"
     assert await store.pending_count() == 0
