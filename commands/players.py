@@ -94,8 +94,10 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     tonight = {t.id for t in listed if calendar.played_tonight(t, s.now, zone)}
     if entering:
         pass  # /register: tonight's entries are closed, the next one's are open
-    elif s.player is not None and tonight & set(await s.uow.tournaments.of_player(s.player.id)):
-        return  # they play tonight: their commands mean tonight
+    elif s.player is not None and tonight & set(
+        await s.uow.tournaments.of_player(s.player.id, active=True)
+    ):
+        return  # they play tonight: their commands mean tonight (not once they are out)
     open_ = [(t.start, t.id) for t in listed if calendar.taking_entries(t, s.now, zone)]
     if open_:
         s.choose(min(open_)[1])

@@ -149,8 +149,9 @@ class TournamentRepository(Protocol):
         """Remember the next deadline of `state` as just saved, for the next command."""
         ...
 
-    async def of_player(self, player_id: int) -> builtins.list[int]:
-        """Return the ids of the tournaments the player has an entry in."""
+    async def of_player(self, player_id: int, *, active: bool = False) -> builtins.list[int]:
+        """Return the ids of the tournaments the player has an entry in (`active`: an
+        entry still active: not withdrawn, a no-show or removed)."""
         ...
 
     async def unfinished(self) -> builtins.list[tuple[int, int]]:

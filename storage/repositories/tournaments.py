@@ -17,7 +17,7 @@ from storage.repositories import codec
 from storage.repositories.base import NotFound, SqlRepository, StaleState
 from storage.transaction import Transaction
 from tournament.calendar import Listed
-from tournament.model import TournamentStatus
+from tournament.model import EntryStatus, TournamentStatus
 from tournament.ranking import TournamentRecord
 from tournament.state import TournamentState
 
@@ -360,10 +360,13 @@ class SqlTournamentRepository(SqlRepository):
         self._listed[club_id] = (for_update, listed)
         return builtins.list(listed)
 
-    async def of_player(self, player_id: int) -> builtins.list[int]:
-        """Return the ids of the tournaments `player_id` has an entry in, oldest first."""
+    async def of_player(self, player_id: int, *, active: bool = False) -> builtins.list[int]:
+        """Return the ids of the tournaments `player_id` has an entry in, oldest first
+        (`active`: only where the entry is still active)."""
         e = t.entries.c
         query = select(e.tournament_id).where(e.player_id == player_id).order_by(e.tournament_id)
+        if active:
+            query = query.where(e.status == EntryStatus.ACTIVE.value)
         return [r.tournament_id for r in await (await self._conn()).execute(query)]
 
     async def unfinished(self) -> builtins.list[tuple[int, int]]:

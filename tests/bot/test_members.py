@@ -192,6 +192,35 @@ def test_next_month_opens_and_takes_entries_while_this_one_is_played(
     assert [(e["name"], e["confirmed"]) for e in february["entries"]] == [("carl", True)]
 
 
+def test_one_out_of_tonights_tournament_confirms_next_month_not_tonight(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Entered in January but never confirmed, dora is out of it once it is drawn: her
+    /confirm on January's night means the February entry she just made, not January's
+    (she was told "not active (withdrawn)" about January)."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "Jorge P." Rocío\n'
+        + "dora: /register\n"
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no\n'
+        + "dora: /register\n"
+        + "dora: /confirm\n",
+    )
+    assert "not active" not in out
+    assert "dora, you are entered in February Cup" in out
+    tournaments = _export(clubtd, database_url)["tournaments"]
+    january = next(t for t in tournaments if t["name"] == "January Cup")
+    assert {e["name"]: e["status"] for e in january["entries"]}["dora"] != "active"
+    february = next(t for t in tournaments if t["name"] == "February Cup")
+    assert [(e["name"], e["confirmed"]) for e in february["entries"]] == [("dora", True)]
+
+
 def test_a_name_reused_next_season_is_another_tournament(
     clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
 ) -> None:
