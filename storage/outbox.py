@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, Update, bindparam, func, insert, select, update
+from sqlalchemy import Insert, Row, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
 from storage.engine import Database, begin, connect, one_statement, reader
@@ -30,6 +30,41 @@ DEFAULT_LEASE = timedelta(minutes=2)
 # 11 values a row: well under SQLite's 32,766 variables a statement.
 SQLITE_ROWS_PER_INSERT = 500
 SQLITE_MANY_ROWS = 4  # from this many rows one multi-row INSERT is faster
+_COLUMNS = (
+    "club_id",
+    "platform",
+    "chat",
+    "payload",
+    "coalesce_key",
+    "created_at",
+    "expires_at",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "leased_until",
+)
+
+
+def _insert_arrays() -> Insert:
+    """Return PostgreSQL's insert of many rows from one array a column, in their order.
+
+    One statement, prepared once whatever the row count: SQLAlchemy's own batch insert
+    (with RETURNING in parameter order) is built and run by SQLAlchemy for every call.
+    The ids come from the sequence in the ORDER BY's order, as SQLAlchemy's relies on.
+    """
+    from sqlalchemy.dialects.postgresql import ARRAY
+
+    batch = (
+        func.unnest(*[bindparam(name, type_=ARRAY(t.outbox.c[name].type)) for name in _COLUMNS])
+        .table_valued(*_COLUMNS, with_ordinality="ordinal")
+        .render_derived()
+        .alias("batch")
+    )
+    rows = select(*[batch.c[name] for name in _COLUMNS]).order_by(batch.c.ordinal)
+    return insert(t.outbox).from_select(_COLUMNS, rows).returning(t.outbox.c.id)
+
+
+_INSERT_ARRAYS: list[Insert] = []  # built on first use: SQLite never imports the dialect
 
 
 class SqlOutbox(SqlRepository):
@@ -121,6 +156,13 @@ class SqlOutbox(SqlRepository):
                 query = insert(t.outbox).values(chunk).returning(t.outbox.c.id)
                 ids += sorted(int(i) for i in (await conn.execute(query)).scalars())
             return ids
+        if self._dialect == "postgresql" and len(rows) > 1:
+            if not _INSERT_ARRAYS:
+                _INSERT_ARRAYS.append(_insert_arrays())
+            arrays = {name: [row[name] for row in rows] for name in _COLUMNS}
+            return sorted(
+                int(i) for i in (await conn.execute(_INSERT_ARRAYS[0], arrays)).scalars()
+            )
         return [int(i) for i in (await conn.execute(_INSERT, rows)).scalars()]
 
 
