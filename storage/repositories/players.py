@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import bindparam, delete, insert, select, text, update
+from sqlalchemy import Integer, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
@@ -21,6 +21,12 @@ NAMES_LOCK = 0x6E616D65  # 'name': the advisory-lock space of a club's player na
 
 
 # Built once: a command asks them again and again.
+# A statement, not text: it goes straight to the driver (storage/compiled).
+_NAMES_LOCK = select(
+    func.pg_advisory_xact_lock(
+        bindparam("space", type_=Integer()), bindparam("club", type_=Integer())
+    )
+)
 _BY_ID = select(t.players).where(t.players.c.id == bindparam("player_id"))
 _MANY = select(t.players).where(t.players.c.id.in_(bindparam("ids", expanding=True)))
 _NAMES = select(t.players.c.id, t.players.c.name).where(
@@ -103,8 +109,7 @@ class SqlPlayerRepository(SqlRepository):
         begin IMMEDIATE, one transaction at a time, so the names are held already.
         """
         if self._dialect == "postgresql":
-            query = text("SELECT pg_advisory_xact_lock(:space, :club)")
-            await (await self._conn()).execute(query, {"space": NAMES_LOCK, "club": club_id})
+            await (await self._conn()).execute(_NAMES_LOCK, {"space": NAMES_LOCK, "club": club_id})
 
     async def add(
         self,
