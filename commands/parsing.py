@@ -93,6 +93,15 @@ def _is_key(key: str) -> bool:
 
 def _tokens(text: str) -> list[tuple[str, bool]]:
     """Split on spaces, keeping quoted runs; return (token, wholly quoted)."""
+    if not any(quote in text for quote in QUOTES):
+        # Most lines and every button quote nothing: str.split splits on the same
+        # spaces (str.isspace) as the loop below, at C speed.
+        return [(token, False) for token in text.split()]
+    return _scan(text)
+
+
+def _scan(text: str) -> list[tuple[str, bool]]:
+    """Split on spaces character by character, keeping quoted runs."""
     tokens: list[tuple[str, bool]] = []
     current: list[str] = []
     quoted_only = False
