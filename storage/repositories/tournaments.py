@@ -447,8 +447,16 @@ class SqlTournamentRepository(SqlRepository):
             head["overrides"] = codec.overrides_between(
                 codec.preset_for(after.preset.id, {}), after.preset
             )
+        fresh = after.fresh or {}
         plans = [
-            (child, *_diff(getattr(before, child.attribute), getattr(after, child.attribute)))
+            (
+                child,
+                *_diff(
+                    getattr(before, child.attribute),
+                    getattr(after, child.attribute),
+                    fresh.get(child.attribute),
+                ),
+            )
             for child in _CHILDREN
         ]
         if not head and not any(new or changed or gone for _, new, changed, gone in plans):
@@ -497,8 +505,19 @@ async def _child_rows(conn: DatabaseConnection, table: Table, tournament_id: int
 
 
 def _diff(
-    before: dict[Any, codec.Row], after: dict[Any, codec.Row]
+    before: dict[Any, codec.Row], after: dict[Any, codec.Row], fresh: list[Any] | None = None
 ) -> tuple[list[codec.Row], list[tuple[Any, codec.Row]], list[Any]]:
+    """Return the rows `after` adds, those it changes and the keys it drops; `fresh`: the
+    keys of the only rows of `after` not taken unchanged from `before` (codec.rows_of)."""
+    if fresh is not None:
+        # A /report makes one row anew of a hundred: only those need a look.
+        new = [after[key] for key in fresh if key not in before]
+        changed = [
+            (key, after[key]) for key in fresh if key in before and before[key] != after[key]
+        ]
+        # Keys are only dropped when fewer are left than were there and came.
+        dropped = len(after) != len(before) + len(new)
+        return new, changed, [key for key in before if key not in after] if dropped else []
     new = [row for key, row in after.items() if key not in before]
     changed = [
         (key, row)

@@ -21,5 +21,5 @@ def test_split_as_the_loop_splits(text: str) -> None:
 
 
 def test_a_quote_takes_the_loop() -> None:
-    assert _tokens('name:"Ana Maria" 3-1') == [('name:Ana Maria', False), ("3-1", False)]
+    assert _tokens('name:"Ana Maria" 3-1') == [("name:Ana Maria", False), ("3-1", False)]
     assert _tokens("«Ana Maria»") == [("Ana Maria", True)]
