@@ -241,7 +241,7 @@ class Session:
         said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
         self.notices = said + self.notices
         await self.uow.tournaments.save(state)
-        self.deadline = due.next_deadline(state)
+        self.deadline = due.next_deadline(state, self.uow.tournaments.deadline_memo(state))
         self.uow.tournaments.remember_deadline(state, self.deadline)
         await self._record_sanctions(state)
 

@@ -58,6 +58,9 @@ class Rows:
     # When the next action of the state these rows store falls due, once a command has
     # worked it out: `(when,)`, `(None,)` for nothing waiting; None when not known.
     deadline: tuple[datetime | None] | None = field(default=None, repr=False, compare=False)
+    # By match number, when each live match's first action falls due (due.next_deadline's
+    # memo), for these rows: a save keeps the figures of matches it left as they were.
+    deadlines: dict[int, datetime | None] = field(default_factory=dict, repr=False, compare=False)
 
 
 # -- presets --

@@ -474,6 +474,7 @@ class SqlTournamentRepository(SqlRepository):
         for child, new, changed, gone in plans:
             await _write(conn, child, state.id, new, changed, gone, stats)
         after.version = before.version + 1
+        after.deadlines = _still_due(before, after)
         self._loaded[state.id] = after
         if self._cache is not None:
             # Kept at its new version once committed; if not, it leaves the cache.
@@ -493,6 +494,12 @@ class SqlTournamentRepository(SqlRepository):
         if rows is not None:
             rows.deadline = (deadline,)
 
+    def deadline_memo(self, state: TournamentState) -> dict[int, datetime | None]:
+        """Return the next-deadline memo kept with the rows `state` was saved as (a new
+        one, kept nowhere, for a state this unit of work did not load)."""
+        rows = self._loaded.get(state.id)
+        return {} if rows is None else rows.deadlines
+
     async def _stored_rows(self, tournament_id: int) -> codec.Rows:
         # A state loaded in another unit of work: compare with what is stored now.
         await self.get(tournament_id)
@@ -502,6 +509,37 @@ class SqlTournamentRepository(SqlRepository):
 async def _child_rows(conn: DatabaseConnection, table: Table, tournament_id: int) -> list[Any]:
     query = select(table).where(table.c.tournament_id == tournament_id).order_by(table.c.id)
     return list((await conn.execute(query)).mappings())
+
+
+def _still_due(before: codec.Rows, after: codec.Rows) -> dict[int, datetime | None]:
+    """Return the figures of `before`'s next-deadline memo that hold for `after`: of the
+    matches whose row and whose players' entry rows are the same objects (unchanged,
+    codec.rows_of), while no done action, entry or match came or went and the preset
+    stayed. A match's first due time reads nothing else (tournament.due)."""
+    fresh = after.fresh
+    if (
+        not before.deadlines
+        or fresh is None
+        or fresh.get("done")
+        or len(after.done) != len(before.done)
+        or len(after.entries) != len(before.entries)
+        or len(after.matches) != len(before.matches)
+        or after.preset is not before.preset
+    ):
+        return {}
+    touched = set(fresh.get("matches", ()))
+    players = set(fresh.get("entries", ()))
+    kept: dict[int, datetime | None] = {}
+    for number, due in before.deadlines.items():
+        row = after.matches.get(number)
+        if (
+            row is not None
+            and number not in touched
+            and row["white"] not in players
+            and row["black"] not in players
+        ):
+            kept[number] = due
+    return kept
 
 
 def _diff(
