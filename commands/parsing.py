@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 # Straight and typographic double quotes; a single quote stays an apostrophe (O'Brien).
 QUOTES = {'"': '"', "“": "”", "„": "”", "”": "”", "«": "»"}
+_NO_QUOTE = frozenset(QUOTES)  # a line with none of these splits on spaces alone
 
 
 class ParseError(ValueError):
@@ -52,7 +53,7 @@ def parse(text: str) -> Parsed:
     if not tokens or tokens[0][1]:
         raise ParseError("not_a_command")
     name, glued = _command_word(tokens[0][0].split("@", 1)[0].lower())
-    if not name or not all(c.isalnum() or c == "_" for c in name):
+    if not name or not (name.isalnum() or all(c.isalnum() or c == "_" for c in name)):
         raise ParseError("not_a_command")
     args: list[str] = [glued] if glued else []
     options: dict[str, str] = {}
@@ -76,6 +77,8 @@ _WORDS = re.compile(r"^[^\W\d]+(?:[" + _DASHES + r"][^\W\d]+)*$")
 def _command_word(word: str) -> tuple[str, str]:
     """Return the command a first word names and a value glued to it: `/check-in` and
     `/Check-In` are /checkin, `/report-3-1` is /report 3-1."""
+    if word.isalpha():
+        return word, ""  # letters only (most commands): no digit glued on, no dash
     glued = ""
     found = _GLUED.match(word)
     if found:
@@ -88,11 +91,22 @@ def _command_word(word: str) -> tuple[str, str]:
 
 def _is_key(key: str) -> bool:
     """Say whether `key` names an option: `group_size`, or a preset's `groups.size`."""
+    if key.isalpha():
+        return True  # most keys: `match`, `report`, `club`
     return key[0].isalpha() and key[-1] != "." and all(c.isalnum() or c in "_." for c in key)
 
 
 def _tokens(text: str) -> list[tuple[str, bool]]:
     """Split on spaces, keeping quoted runs; return (token, wholly quoted)."""
+    if _NO_QUOTE.isdisjoint(text):
+        # Most lines and every button quote nothing: str.split splits on the same
+        # spaces (str.isspace) as the loop below, at C speed.
+        return [(token, False) for token in text.split()]
+    return _scan(text)
+
+
+def _scan(text: str) -> list[tuple[str, bool]]:
+    """Split on spaces character by character, keeping quoted runs."""
     tokens: list[tuple[str, bool]] = []
     current: list[str] = []
     quoted_only = False

@@ -149,6 +149,11 @@ class TournamentRepository(Protocol):
         """Remember the next deadline of `state` as just saved, for the next command."""
         ...
 
+    def deadline_memo(self, state: TournamentState) -> dict[int, datetime | None]:
+        """Return the memo `tournament.due.next_deadline` keeps for `state` as just saved:
+        each live match's first due time, for the matches unchanged since it was filled."""
+        ...
+
     async def of_player(self, player_id: int, *, active: bool = False) -> builtins.list[int]:
         """Return the ids of the tournaments the player has an entry in (`active`: an
         entry still active: not withdrawn, a no-show or removed)."""

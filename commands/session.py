@@ -159,10 +159,14 @@ class Session:
 
     async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
         """Return display names of players, cached for the session."""
-        missing = [p for p in players if p not in self._names]
+        known = self._names
+        missing = [p for p in players if p not in known]
         if missing:
-            self._names.update(await self.uow.players.names(missing))
-        return {p: self._names.get(p, f"#{p}") for p in players}
+            known.update(await self.uow.players.names(missing))
+            if any(p not in known for p in missing):
+                return {p: known.get(p, f"#{p}") for p in players}
+        # Everyone has a name: no stand-in formatted for each of them.
+        return {p: known[p] for p in players}
 
     def bound(self, reply: Reply) -> Reply:
         """Return the reply with its buttons bound to this club and to the asker."""
@@ -237,7 +241,7 @@ class Session:
         said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
         self.notices = said + self.notices
         await self.uow.tournaments.save(state)
-        self.deadline = due.next_deadline(state)
+        self.deadline = due.next_deadline(state, self.uow.tournaments.deadline_memo(state))
         self.uow.tournaments.remember_deadline(state, self.deadline)
         await self._record_sanctions(state)
 

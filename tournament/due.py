@@ -45,8 +45,16 @@ def pending(state: TournamentState) -> list[DueAction]:
     return _waiting(state)
 
 
-def next_deadline(state: TournamentState) -> datetime | None:
-    """Return when the next action falls due, if anything is waiting."""
+def next_deadline(
+    state: TournamentState, memo: dict[int, datetime | None] | None = None
+) -> datetime | None:
+    """Return when the next action falls due, if anything is waiting.
+
+    `memo` holds, by match number, when each live match's first waiting action falls due
+    (None: none waits), worked out before for the same match, entries of its players,
+    done actions and preset: whoever keeps it drops a match's figure when any of them
+    changes. The figures worked out here are added to it.
+    """
     best = min(
         (a.due for a in _tournament_reminders(state) if a.key not in state.done), default=None
     )
@@ -55,15 +63,31 @@ def next_deadline(state: TournamentState) -> datetime | None:
     for match in _live(state):
         earliest = _earliest(state, match, lead)
         if earliest is None:
-            best = _sooner(best, state, match)
+            best = _min(best, _first_due(state, match, memo))
         else:
             bounded.append((earliest, match))
     # A match nothing of which falls due before the best so far need not be read.
     for earliest, match in sorted(bounded, key=lambda pair: pair[0]):
         if best is not None and earliest >= best:
             break  # sorted: every match after this one starts later still
-        best = _sooner(best, state, match)
+        best = _min(best, _first_due(state, match, memo))
     return best
+
+
+def _min(best: datetime | None, other: datetime | None) -> datetime | None:
+    return other if best is None else best if other is None or best <= other else other
+
+
+def _first_due(
+    state: TournamentState, match: Match, memo: dict[int, datetime | None] | None
+) -> datetime | None:
+    """Return when the first waiting action of `match` falls due, from `memo` if there."""
+    if memo is None:
+        return _sooner(None, state, match)
+    if match.number in memo:
+        return memo[match.number]
+    found = memo[match.number] = _sooner(None, state, match)
+    return found
 
 
 def _sooner(best: datetime | None, state: TournamentState, match: Match) -> datetime | None:

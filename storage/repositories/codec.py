@@ -7,11 +7,12 @@ not written. Presence spans, reports, games and the draw are JSON documents.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from functools import lru_cache
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any, cast
 
 from storage.types import required_time_from_json, time_from_json, time_to_json
@@ -49,13 +50,17 @@ class Rows:
     done: dict[str, Row] = field(default_factory=dict)
     placements: dict[int, Row] = field(default_factory=dict)
     version: int = 1
-    # What each match and entry row was made from: an unchanged match reuses its row.
-    facts: dict[tuple[str, Any], tuple[Any, ...]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    # What each collection's rows were made from: an unchanged match reuses its row.
+    facts: dict[str, Made] = field(default_factory=dict, repr=False, compare=False)
+    # The keys of each collection whose rows `rows_of` made anew rather than reused from
+    # the rows it was given (None: it was given none, every row is new).
+    fresh: dict[str, list[Any]] | None = field(default=None, repr=False, compare=False)
     # When the next action of the state these rows store falls due, once a command has
     # worked it out: `(when,)`, `(None,)` for nothing waiting; None when not known.
     deadline: tuple[datetime | None] | None = field(default=None, repr=False, compare=False)
+    # By match number, when each live match's first action falls due (due.next_deadline's
+    # memo), for these rows: a save keeps the figures of matches it left as they were.
+    deadlines: dict[int, datetime | None] = field(default_factory=dict, repr=False, compare=False)
 
 
 # -- presets --
@@ -402,6 +407,19 @@ _IN_PLACE = {"report", "pauses", "presence"}
 # Derived from the dataclasses, so a field added to Match or Entry is never missed.
 _MATCH_FACTS = attrgetter(*(f.name for f in fields(Match) if f.name not in _IN_PLACE))
 _ENTRY_FACTS = attrgetter(*(f.name for f in fields(Entry) if f.name not in _IN_PLACE))
+_PENALTY_FACTS = attrgetter(*(f.name for f in fields(Penalty)))
+_DRAW_FACTS = attrgetter(*(f.name for f in fields(DrawRecord)))
+_REPORT = attrgetter("report")
+_PAUSES = attrgetter("pauses")
+_PRESENCE = attrgetter("presence")
+
+
+@dataclass(slots=True)
+class Made:
+    """What a collection's rows were made from: each key's facts, in the state's order."""
+
+    keys: list[Any]
+    facts: list[Any]
 
 
 def _report_facts(report: Report | None) -> tuple[Any, ...] | None:
@@ -426,44 +444,119 @@ def _spans_facts(spans: list[Span]) -> tuple[tuple[datetime, datetime | None], .
     return tuple([(span.start, span.end) for span in spans])
 
 
+def _match_facts(matches: list[Match]) -> list[tuple[Any, ...]]:
+    # Column by column: the loops that call Python only look at what is there.
+    reports = [None if r is None else _report_facts(r) for r in map(_REPORT, matches)]
+    pauses = [_spans_facts(p) if p else () for p in map(_PAUSES, matches)]
+    return list(zip(map(_MATCH_FACTS, matches), reports, pauses, strict=True))
+
+
+def _entry_facts(entries: list[Entry]) -> list[tuple[Any, ...]]:
+    presence = [_spans_facts(p) if p else () for p in map(_PRESENCE, entries)]
+    return list(zip(map(_ENTRY_FACTS, entries), presence, strict=True))
+
+
+def _head_facts(state: TournamentState) -> tuple[Any, ...]:
+    draw = None if state.draw is None else _DRAW_FACTS(state.draw)
+    groups = tuple([(g.name, g.players) for g in state.groups])
+    return (
+        state.name,
+        state.start,
+        state.seed,
+        state.status,
+        state.official,
+        state.created_at,
+        state.finished_at,
+        draw,
+        groups,
+    )
+
+
+def _reuse(
+    made: Made,
+    objects: list[Any],
+    build: Callable[[Any, Any], Row],
+    known: Made | None,
+    rows: dict[Any, Row] | None,
+) -> tuple[dict[Any, Row], list[Any]]:
+    """Return a collection's rows and the keys whose rows were made anew: an object
+    whose facts equal those `known` (the rows `rows` were made from) keeps its row."""
+    if known is None or rows is None:
+        return {k: build(k, o) for k, o in zip(made.keys, objects, strict=True)}, made.keys
+    if known.keys == made.keys:
+        # The same keys in the same order (no match added): compared at C speed.
+        changed = list(compress(range(len(made.keys)), map(ne, known.facts, made.facts)))
+        out = dict(rows)
+        for index in changed:
+            key = made.keys[index]
+            out[key] = build(key, objects[index])
+        return out, [made.keys[i] for i in changed]
+    before = dict(zip(known.keys, known.facts, strict=True))
+    out, fresh = {}, []
+    for key, fact, item in zip(made.keys, made.facts, objects, strict=True):
+        if key in rows and before.get(key, _NOTHING) == fact:
+            out[key] = rows[key]
+        else:
+            out[key] = build(key, item)
+            fresh.append(key)
+    return out, fresh
+
+
+_NOTHING = object()  # never equal to a fact
+
+
 def rows_of(state: TournamentState, version: int = 1, previous: Rows | None = None) -> Rows:
     """Return every row of a state, as they are (to be) stored.
 
-    With `previous` (the rows last saved or loaded), a match or entry whose facts are
-    unchanged keeps its row object: a /report changes one match of a hundred, and
-    building every row anew to compare them was most of a save.
+    With `previous` (the rows last saved or loaded), a match, entry, penalty or done
+    action whose facts are unchanged keeps its row object, and `fresh` names the rows
+    made anew: a /report changes one match of a hundred, and building every row anew to
+    compare them was most of a save.
     """
-    known = previous.facts if previous is not None else {}
-    facts: dict[tuple[str, Any], tuple[Any, ...]] = {}
-    matches: dict[int, Row] = {}
-    made: tuple[Any, ...]
-    for number, match in state.matches.items():
-        made = (
-            _MATCH_FACTS(match),
-            _report_facts(match.report),
-            _spans_facts(match.pauses),
-        )
-        facts["match", number] = made
-        if previous is not None and known.get(("match", number)) == made:
-            matches[number] = previous.matches[number]
-        else:
-            matches[number] = match_row(match)
-    entries: dict[int, Row] = {}
-    for player, entry in state.entries.items():
-        made = (_ENTRY_FACTS(entry), _spans_facts(entry.presence))
-        facts["entry", player] = made
-        if previous is not None and known.get(("entry", player)) == made:
-            entries[player] = previous.entries[player]
-        else:
-            entries[player] = entry_row(entry)
+    was = previous.facts if previous is not None else {}
+    matches = list(state.matches.values())
+    entries = list(state.entries.values())
+    penalties = list(state.penalties.values())
+    facts = {
+        "matches": Made(list(state.matches), _match_facts(matches)),
+        "entries": Made(list(state.entries), _entry_facts(entries)),
+        "penalties": Made(list(state.penalties), list(map(_PENALTY_FACTS, penalties))),
+        "done": Made(list(state.done), list(state.done.values())),
+        "head": Made([], [_head_facts(state)]),
+    }
+    # The tournament's own row too: its groups and draw are JSON made anew otherwise.
+    kept = previous is not None and was.get("head") == facts["head"]
+    fresh: dict[str, list[Any]] = {}
+    out: dict[str, dict[Any, Row]] = {}
+    for name, objects, build in (
+        ("matches", matches, _match_row),
+        ("entries", entries, _entry_row),
+        ("penalties", penalties, _penalty_row),
+        ("done", facts["done"].facts, done_row),
+    ):
+        rows = None if previous is None else getattr(previous, name)
+        out[name], fresh[name] = _reuse(facts[name], objects, build, was.get(name), rows)
     return Rows(
-        tournament=tournament_row(state),
+        tournament=previous.tournament if kept and previous else tournament_row(state),
         preset=state.preset,
-        entries=entries,
-        matches=matches,
-        penalties={k: penalty_row(p) for k, p in state.penalties.items()},
-        done={k: done_row(k, due) for k, due in state.done.items()},
+        entries=out["entries"],
+        matches=out["matches"],
+        penalties=out["penalties"],
+        done=out["done"],
         placements={p.player: placement_row(p, i) for i, p in enumerate(state.placements)},
         version=version,
         facts=facts,
+        fresh=fresh if previous is not None else None,
     )
+
+
+def _match_row(_number: int, match: Match) -> Row:
+    return match_row(match)
+
+
+def _entry_row(_player: int, entry: Entry) -> Row:
+    return entry_row(entry)
+
+
+def _penalty_row(_key: str, penalty: Penalty) -> Row:
+    return penalty_row(penalty)

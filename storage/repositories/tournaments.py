@@ -450,8 +450,16 @@ class SqlTournamentRepository(SqlRepository):
             head["overrides"] = codec.overrides_between(
                 codec.preset_for(after.preset.id, {}), after.preset
             )
+        fresh = after.fresh or {}
         plans = [
-            (child, *_diff(getattr(before, child.attribute), getattr(after, child.attribute)))
+            (
+                child,
+                *_diff(
+                    getattr(before, child.attribute),
+                    getattr(after, child.attribute),
+                    fresh.get(child.attribute),
+                ),
+            )
             for child in _CHILDREN
         ]
         if not head and not any(new or changed or gone for _, new, changed, gone in plans):
@@ -469,6 +477,7 @@ class SqlTournamentRepository(SqlRepository):
         for child, new, changed, gone in plans:
             await _write(conn, child, state.id, new, changed, gone, stats)
         after.version = before.version + 1
+        after.deadlines = _still_due(before, after)
         self._loaded[state.id] = after
         if self._cache is not None:
             # Kept at its new version once committed; if not, it leaves the cache.
@@ -488,6 +497,12 @@ class SqlTournamentRepository(SqlRepository):
         if rows is not None:
             rows.deadline = (deadline,)
 
+    def deadline_memo(self, state: TournamentState) -> dict[int, datetime | None]:
+        """Return the next-deadline memo kept with the rows `state` was saved as (a new
+        one, kept nowhere, for a state this unit of work did not load)."""
+        rows = self._loaded.get(state.id)
+        return {} if rows is None else rows.deadlines
+
     async def _stored_rows(self, tournament_id: int) -> codec.Rows:
         # A state loaded in another unit of work: compare with what is stored now.
         await self.get(tournament_id)
@@ -499,9 +514,51 @@ async def _child_rows(conn: DatabaseConnection, table: Table, tournament_id: int
     return list((await conn.execute(query)).mappings())
 
 
+def _still_due(before: codec.Rows, after: codec.Rows) -> dict[int, datetime | None]:
+    """Return the figures of `before`'s next-deadline memo that hold for `after`: of the
+    matches whose row and whose players' entry rows are the same objects (unchanged,
+    codec.rows_of), while no done action, entry or match came or went and the preset
+    stayed. A match's first due time reads nothing else (tournament.due)."""
+    fresh = after.fresh
+    if (
+        not before.deadlines
+        or fresh is None
+        or fresh.get("done")
+        or len(after.done) != len(before.done)
+        or len(after.entries) != len(before.entries)
+        or len(after.matches) != len(before.matches)
+        or after.preset is not before.preset
+    ):
+        return {}
+    touched = set(fresh.get("matches", ()))
+    players = set(fresh.get("entries", ()))
+    kept: dict[int, datetime | None] = {}
+    for number, due in before.deadlines.items():
+        row = after.matches.get(number)
+        if (
+            row is not None
+            and number not in touched
+            and row["white"] not in players
+            and row["black"] not in players
+        ):
+            kept[number] = due
+    return kept
+
+
 def _diff(
-    before: dict[Any, codec.Row], after: dict[Any, codec.Row]
+    before: dict[Any, codec.Row], after: dict[Any, codec.Row], fresh: list[Any] | None = None
 ) -> tuple[list[codec.Row], list[tuple[Any, codec.Row]], list[Any]]:
+    """Return the rows `after` adds, those it changes and the keys it drops; `fresh`: the
+    keys of the only rows of `after` not taken unchanged from `before` (codec.rows_of)."""
+    if fresh is not None:
+        # A /report makes one row anew of a hundred: only those need a look.
+        new = [after[key] for key in fresh if key not in before]
+        changed = [
+            (key, after[key]) for key in fresh if key in before and before[key] != after[key]
+        ]
+        # Keys are only dropped when fewer are left than were there and came.
+        dropped = len(after) != len(before) + len(new)
+        return new, changed, [key for key in before if key not in after] if dropped else []
     new = [row for key, row in after.items() if key not in before]
     changed = [
         (key, row)

@@ -9,11 +9,14 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from commands.sweeping import sweep_due
 from tests.commands.chat import Chat
+from tournament import due
+from tournament.state import TournamentState
 
 
 @contextmanager
@@ -74,3 +77,41 @@ async def test_a_command_typed_at_the_deadline_catches_up_first(engine: AsyncEng
     match = min(state.matches.values(), key=lambda m: m.number)
     await chat.say("ana", f"/result {match.number} {match.length}-0")
     assert await _done_by(chat, deadline)  # the command acted as of now: caught up first
+
+
+async def test_the_memo_of_each_match_agrees_with_working_it_out_afresh(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each command keeps the first due time of the matches its save left as they were
+    (storage's _still_due): a latecomer checking in changes only his entry, and his
+    match's lateness step must leave the memo with it."""
+    worked_out = due.next_deadline
+    kept: list[int] = []
+    wrong: list[object] = []
+
+    def checked(
+        state: TournamentState, memo: dict[int, datetime | None] | None = None
+    ) -> datetime | None:
+        if memo is None:
+            wrong.append("no memo")
+            return worked_out(state)
+        kept.append(len(memo))
+        afresh = worked_out(state)
+        if worked_out(state, memo) != afresh:
+            wrong.append(state.matches.keys() - memo.keys())  # a command would swallow it
+        return afresh
+
+    monkeypatch.setattr(due, "next_deadline", checked)
+    chat, _ = await _night(engine)
+    chat.at("2026-01-31 20:00")
+    await chat.wait(5)
+    await chat.say("bob", "/standings")
+    await chat.say("joe", "/checkin")  # late: his entry changes, his match does not
+    await chat.wait(4)
+    state = await chat.tournament()
+    for match in sorted(state.matches.values(), key=lambda m: m.number):
+        if not match.is_final:
+            await chat.say("ana", f"/result {match.number} {match.length}-0")
+        await chat.wait(3)
+    assert wrong == []
+    assert any(kept)  # the memo carried figures over, and they held
