@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Insert, Row, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
-from storage.engine import Database, begin, connect, one_statement, reader
+from storage.engine import Database, begin, connect, is_sqlite, one_statement, reader
 from storage.repositories.base import NotFound, SqlRepository
 
 PENDING = "pending"
@@ -185,7 +185,15 @@ class OutboxRow:
     live: str | None = None
 
 
-def _row(row: Row[Any]) -> OutboxRow:
+async def _live(conn: Any, row: Row[Any]) -> Any:
+    """Return the platform message id the claimed `row` replaces (SQLite: a look-up)."""
+    if row.coalesce_key is None:
+        return None
+    asked = {"b_platform": row.platform, "b_chat": row.chat, "b_coalesce": row.coalesce_key}
+    return (await conn.execute(_LIVE, asked)).scalar_one_or_none()
+
+
+def _row(row: Row[Any], live: Any = None) -> OutboxRow:
     return OutboxRow(
         id=row.id,
         club_id=row.club_id,
@@ -197,7 +205,7 @@ def _row(row: Row[Any]) -> OutboxRow:
         expires_at=row.expires_at,
         attempts=row.attempts,
         leased_until=row.leased_until,
-        live=None if row.live is None else str(row.live),
+        live=None if live is None else str(live),
     )
 
 
@@ -246,7 +254,9 @@ _LIVE = (
     .limit(1)
 )
 # The board a claimed row replaces, looked up in the claim itself (one statement a
-# message fewer for the sender): the newest sent row of the same chat and key.
+# message fewer for the sender): the newest sent row of the same chat and key. PostgreSQL
+# only: SQLAlchemy writes SQLite's RETURNING columns unqualified, and in this subquery
+# `chat = chat` would compare the inner row with itself; SQLite looks each one up (_LIVE).
 _sent = t.outbox.alias("sent")
 _LIVE_OF_CLAIMED = (
     select(_sent.c.platform_message_id)
@@ -267,8 +277,9 @@ _LEASE = (
     .where(_c.id.in_(select(_DUE.c.id)))
     # A sender has it: a command's late release must not free it (release()).
     .values(leased_until=bindparam("until"), last_attempt_at=bindparam("now"))
-    .returning(*t.outbox.c, _LIVE_OF_CLAIMED)
+    .returning(*t.outbox.c)
 )
+_LEASE_WITH_LIVE = _LEASE.returning(_LIVE_OF_CLAIMED)
 _INSERT = insert(t.outbox).returning(t.outbox.c.id, sort_by_parameter_order=True)
 _SENT_VALUES = {
     "status": SENT,
@@ -305,6 +316,7 @@ class OutboxStore:
     def __init__(self, engine: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self._engine = one_statement(engine)  # each call is one or two statements
         self._reader = one_statement(reader(engine))  # no write lock (SQLite: DEFERRED)
+        self._lite = is_sqlite(engine)
         self._lease = lease
 
     async def claim(self, platform: str, *, now: datetime, limit: int = 20) -> list[OutboxRow]:
@@ -317,7 +329,13 @@ class OutboxStore:
         leased = {**asked, "limit": limit, "until": now + self._lease}
         async with begin(self._engine) as conn:  # two statements, each whole by itself
             await conn.execute(_EXPIRE, asked)
-            rows = [_row(r) for r in await conn.execute(_LEASE, leased)]
+            if not self._lite:
+                rows = [_row(r, r.live) for r in await conn.execute(_LEASE_WITH_LIVE, leased)]
+            else:
+                rows = [
+                    _row(r, await _live(conn, r))
+                    for r in (await conn.execute(_LEASE, leased)).all()
+                ]
         rows.sort(key=lambda r: (r.created_at, r.id))
         return rows
 

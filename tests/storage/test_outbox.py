@@ -98,10 +98,13 @@ async def test_sent_rows_give_the_live_message_to_edit(
 ) -> None:
     club_id = await club_with_players(uow_factory, 0)
     store = OutboxStore(engine)
+    await queue(uow_factory, club_id, "schedule", coalesce="schedule")  # another board
+    (other,) = await store.claim("telegram", now=NOW)
+    await store.mark_sent(other.id, at=NOW, platform_message_id="400")
     await queue(uow_factory, club_id, "standings v1", coalesce="standings")
     assert await store.live_message("telegram", "chat-1", "standings") is None
     (row,) = await store.claim("telegram", now=NOW + timedelta(minutes=1))
-    assert row.live is None  # nothing to edit yet: posted anew
+    assert row.live is None  # nothing of this board to edit yet (not the schedule's)
     await store.mark_sent(row.id, at=NOW + timedelta(minutes=1), platform_message_id="501")
     assert await store.live_message("telegram", "chat-1", "standings") == "501"
     assert await store.live_message("telegram", "chat-2", "standings") is None
@@ -111,7 +114,11 @@ async def test_sent_rows_give_the_live_message_to_edit(
     await store.mark_sent(row.id, at=NOW + timedelta(minutes=3), platform_message_id="502")
     assert await store.live_message("telegram", "chat-1", "standings") == "502"
     assert await store.pending_count() == 0
-    assert await statuses(engine) == {"standings v1": "sent", "standings v2": "sent"}
+    assert await statuses(engine) == {
+        "schedule": "sent",
+        "standings v1": "sent",
+        "standings v2": "sent",
+    }
 
 
 async def test_a_retry_waits_for_its_time_and_counts_attempts(
