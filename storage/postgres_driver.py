@@ -12,7 +12,7 @@ storage/compiled leaves to SQLAlchemy, and errors, go through SQLAlchemy as befo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.util.concurrency import greenlet_spawn
@@ -58,19 +58,9 @@ class PostgresConnection:
 
     async def _execute_one(self, found: Ready, parameters: Mapping[str, Any] | None) -> Any:
         sql, args = arguments(found, parameters)
-        adapted = self._adapted()
-        async with adapted._execute_mutex:
-            if adapted._transaction is None:
-                await adapted._start_transaction()
-            try:
-                prepared, attributes = await adapted._prepare(
-                    sql, self.dialect._invalidate_schema_cache_asof
-                )
-                rows = await prepared.fetch(*args)
-            except Exception as error:
-                await greenlet_spawn(self._raise, error, sql, args)
-                raise  # _raise always raises
-            status = prepared.get_statusmsg()
+        rows, status, attributes = await self._on_asyncpg(
+            sql, args, lambda prepared: prepared.fetch(*args)
+        )
         types = [attribute.type.oid for attribute in attributes or ()]
         return result(found, rows, _rowcount(status), types)
 
@@ -79,20 +69,27 @@ class PostgresConnection:
     ) -> FastResult:
         """Run one statement for several parameter sets, pipelined by asyncpg (no rows)."""
         many = [arguments(found, one)[1] for one in sets]
-        sql = found.plan.sql
+        await self._on_asyncpg(found.plan.sql, many, lambda prepared: prepared.executemany(many))
+        return result(found, (), -1, ())
+
+    async def _on_asyncpg(
+        self, sql: str, args: Any, run: Callable[[Any], Awaitable[Any]]
+    ) -> tuple[Any, str | None, Any]:
+        """Run `run` on `sql` prepared on this connection, in its transaction (begun now if
+        none is); return what it gave, the statement's status and its columns."""
         adapted = self._adapted()
         async with adapted._execute_mutex:
             if adapted._transaction is None:
                 await adapted._start_transaction()
             try:
-                prepared, _ = await adapted._prepare(
+                prepared, attributes = await adapted._prepare(
                     sql, self.dialect._invalidate_schema_cache_asof
                 )
-                await prepared.executemany(many)
+                done = await run(prepared)
             except Exception as error:
-                await greenlet_spawn(self._raise, error, sql, many)
+                await greenlet_spawn(self._raise, error, sql, args)
                 raise  # _raise always raises
-        return result(found, (), -1, ())
+            return done, prepared.get_statusmsg(), attributes
 
     def _adapted(self) -> Any:
         """Return SQLAlchemy's adapter of the asyncpg connection (its transaction, its

@@ -164,6 +164,18 @@ def test_player_rename_merge_and_remove(
     assert rocio["carried_over"] == 0.49
 
 
+def _january_drawn_then_february(before_the_draw: str = "") -> str:
+    """January's night drawn (Jorge P. and Rocío), then February opened on it."""
+    return (
+        JANUARY
+        + 'ana: /addplayer "Jorge P." Rocío\n'
+        + before_the_draw
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no\n'
+    )
+
+
 def test_next_month_opens_and_takes_entries_while_this_one_is_played(
     clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
 ) -> None:
@@ -174,11 +186,7 @@ def test_next_month_opens_and_takes_entries_while_this_one_is_played(
         clubtd,
         script,
         database_url,
-        JANUARY
-        + 'ana: /addplayer "Jorge P." Rocío\n'
-        + "@clock 2026-01-31 20:00\n"
-        + "ana: /draw\n"
-        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no\n'
+        _january_drawn_then_february()
         + "carl: /register\n"
         + "carl: /confirm\n"
         + "ana: /result 1 3-1\n",
@@ -203,12 +211,7 @@ def test_one_out_of_tonights_tournament_confirms_next_month_not_tonight(
         clubtd,
         script,
         database_url,
-        JANUARY
-        + 'ana: /addplayer "Jorge P." Rocío\n'
-        + "dora: /register\n"
-        + "@clock 2026-01-31 20:00\n"
-        + "ana: /draw\n"
-        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no\n'
+        _january_drawn_then_february(before_the_draw="dora: /register\n")
         + "dora: /register\n"
         + "dora: /confirm\n",
     )
