@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from commands import announce
+from commands.notices import suspension
 from commands.params import Args
 from commands.picking import named_entry, named_player, numbered
 from commands.replies import Msg, Name, Reply, announced, msg, say
@@ -102,7 +103,8 @@ async def sanction(s: Session, a: Args) -> Reply:
     )
     await s.uow.sanctions.add(s.club.id, record)
     s.log("sanction", player=player.name, reason=reason)
-    s.notify(Reply((msg("sanction.you", reason=msg("reason.director")),)), player=player.id)
+    barred = next((t for t in known if t.id == applies_to), None)
+    s.notify(Reply((suspension(msg("reason.director"), barred),)), player=player.id)
     return say("sanction.done", name=Name(player.name))
 
 

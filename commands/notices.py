@@ -7,13 +7,14 @@ caused, live tables come last); this module only says one event's messages.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.replies import Button, Link, Mention, Msg, Param, Reply, Table, When, msg
+from commands.replies import Button, Link, Mention, Msg, Name, Param, Reply, Table, When, msg
 from tournament import events as ev
+from tournament.calendar import Listed
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.state import TournamentState
 
@@ -164,6 +165,29 @@ def _on_no_show(
     player = event.player
     n = _namer(names)
     return [Notice(Reply((msg("noshow.club", player=n(player)),)))]
+
+
+def naming_the_bar(notice: Notice, barred: Listed) -> Notice:
+    """Return a suspended player's notice naming the tournament it bars them from, once
+    that exists (next month's, opened on this night), not "the club's next tournament"."""
+    first = notice.reply.parts[0] if notice.reply.parts else None
+    if notice.player is None or not isinstance(first, Msg) or first.key != "sanction.you":
+        return notice
+    named = suspension(first.params["reason"], barred)
+    return replace(notice, reply=replace(notice.reply, parts=(named, *notice.reply.parts[1:])))
+
+
+def suspension(reason: Param, barred: Listed | None) -> Msg:
+    """Tell a player they are suspended: from the tournament it bars them from, once that
+    exists, else from the club's next tournament."""
+    if barred is None:
+        return msg("sanction.you", reason=reason)
+    return msg(
+        "me.suspended_from",
+        tournament=Name(barred.name),
+        start=When(barred.start, "datetime"),
+        reason=reason,
+    )
 
 
 def _on_sanction_recorded(

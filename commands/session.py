@@ -16,10 +16,12 @@ from commands import announce, mentions, outgoing, quiet, web
 from commands.announce import Notice
 from commands.capabilities import bind
 from commands.config import CommandConfig
+from commands.notices import naming_the_bar
 from commands.parsing import Parsed
 from commands.ports import UnitOfWork
 from commands.replies import Reply
 from tournament import calendar, due, sanctions
+from tournament.calendar import Listed
 from tournament.club import Club, Player
 from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
 from tournament.model import PlayerId, Refused, TournamentStatus
@@ -194,15 +196,21 @@ class Session:
     async def _page_link(self, state: TournamentState) -> str | None:
         return await web.tournament_link(self.uow, self.config.web_url, self.club.id, state.id)
 
-    async def _record_sanctions(self, state: TournamentState) -> None:
-        """Store the suspensions the rules decided (HGV-2.3.5, HGV-2.3.6)."""
-        recorded = [e for e in self.events if isinstance(e, SanctionRecorded)]
-        if not recorded:
-            return
+    async def _barred_from(self, state: TournamentState) -> Listed | None:
+        """Return the tournament the suspensions the rules decided bar from, once it
+        exists (next month's, opened on this night); None when none is decided or known."""
+        if not any(isinstance(e, SanctionRecorded) for e in self.events):
+            return None
         known = await self.uow.tournaments.list(self.club.id)
         applies_to = sanctions.next_tournament(
             state.start, [(t.id, t.start) for t in known if t.live]
         )
+        return next((t for t in known if t.id == applies_to), None)
+
+    async def _record_sanctions(self, state: TournamentState, barred: Listed | None) -> None:
+        """Store the suspensions the rules decided (HGV-2.3.5, HGV-2.3.6)."""
+        recorded = [e for e in self.events if isinstance(e, SanctionRecorded)]
+        applies_to = barred.id if barred is not None else None
         for event in recorded:
             await self.uow.sanctions.add(
                 self.club.id,
@@ -239,11 +247,14 @@ class Session:
         names = await self.names(set(state.entries))
         link = await self._page_link(state) if self._announces_link() else None
         said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
+        barred = await self._barred_from(state)
+        if barred is not None:
+            said = [naming_the_bar(notice, barred) for notice in said]
         self.notices = said + self.notices
         await self.uow.tournaments.save(state)
         self.deadline = due.next_deadline(state, self.uow.tournaments.deadline_memo(state))
         self.uow.tournaments.remember_deadline(state, self.deadline)
-        await self._record_sanctions(state)
+        await self._record_sanctions(state, barred)
 
     def _log_rows(self, state: TournamentState | None) -> list[dict[str, Any]]:
         """Return the audit rows, saved in one statement: the rules' effects, then the

@@ -105,3 +105,29 @@ async def test_me_during_the_night_names_next_months_tournament_the_suspension_b
     assert "January Cup" in me, "January is still her tournament tonight"
     assert "You are suspended from February Cup" in me, me
     assert "the next tournament" not in me
+    # Suspended by the director now, eva is told so, naming February too.
+    chat.posted.clear()
+    await chat.say("ana", '/sanction eva reason:"left without a word"')
+    await chat.drain()
+    (told,) = [text for where, text in chat.posted if where == "user:eva"]
+    assert told.startswith("You are suspended from February Cup"), told
+
+
+async def test_a_no_show_is_told_which_open_tournament_the_suspension_bars_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """February opened on January's night: bob, a no-show, is told he is suspended from
+    February Cup, not from "the club's next tournament"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("cruz", "dora"))
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    chat.posted.clear()
+    await chat.wait(120)
+    told = [text for where, text in chat.posted if where == "user:bob"]
+    assert any("suspended" in text for text in told), told
+    assert any("You are suspended from February Cup" in text for text in told), chat.posted
+    assert not any("next tournament" in text for text in told), told
