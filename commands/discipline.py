@@ -89,21 +89,18 @@ async def sanction(s: Session, a: Args) -> Reply:
     reason = a.text("reason") or ""
     player = named_player(a)
     state = await s.maybe_tournament()
-    known = await s.uow.tournaments.list(s.club.id)
-    after = state.start if state is not None else s.now
-    applies_to = sanctions.next_tournament(after, [(t.id, t.start) for t in known if t.live])
+    barred = await s.next_tournament(state.start if state is not None else s.now)
     record = sanctions.Sanction(
         id=0,
         player=player.id,
         reason="director",
         origin=state.id if state else None,
-        applies_to=applies_to,
+        applies_to=barred.id if barred is not None else None,
         created_at=s.now,
         note=reason,
     )
     await s.uow.sanctions.add(s.club.id, record)
     s.log("sanction", player=player.name, reason=reason)
-    barred = next((t for t in known if t.id == applies_to), None)
     s.notify(Reply((suspension(msg("reason.director"), barred),)), player=player.id)
     return say("sanction.done", name=Name(player.name))
 

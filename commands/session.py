@@ -196,16 +196,19 @@ class Session:
     async def _page_link(self, state: TournamentState) -> str | None:
         return await web.tournament_link(self.uow, self.config.web_url, self.club.id, state.id)
 
+    async def next_tournament(self, after: datetime) -> Listed | None:
+        """Return the club's first tournament to start after `after`, the one a
+        suspension decided now bars from; None while it does not exist yet."""
+        known = await self.uow.tournaments.list(self.club.id)
+        applies_to = sanctions.next_tournament(after, [(t.id, t.start) for t in known if t.live])
+        return next((t for t in known if t.id == applies_to), None)
+
     async def _barred_from(self, state: TournamentState) -> Listed | None:
         """Return the tournament the suspensions the rules decided bar from, once it
         exists (next month's, opened on this night); None when none is decided or known."""
         if not any(isinstance(e, SanctionRecorded) for e in self.events):
             return None
-        known = await self.uow.tournaments.list(self.club.id)
-        applies_to = sanctions.next_tournament(
-            state.start, [(t.id, t.start) for t in known if t.live]
-        )
-        return next((t for t in known if t.id == applies_to), None)
+        return await self.next_tournament(state.start)
 
     async def _record_sanctions(self, state: TournamentState, barred: Listed | None) -> None:
         """Store the suspensions the rules decided (HGV-2.3.5, HGV-2.3.6)."""

@@ -7,7 +7,7 @@ against 13 us for a look-up on SQLite, ~360 us against ~110 us on PostgreSQL (is
 for what it knows: the SQL from its compiled cache, the values through its bind
 processors, the rows through its result processors. What needs more of SQLAlchemy
 (Python-side column defaults, text, several parameter sets returning rows, listeners on
-executes, execution options) is left to it: `ready` returns None.
+executes, execution options) is left to it: `runnable` returns None.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class Ready(NamedTuple):
     collected: Any
 
 
-def ready(sync: Any, statement: Any, keys: list[str], *, many: bool = False) -> Ready | None:
+def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready | None:
     """Return the statement compiled on the (synchronous) connection `sync` for these
     parameter names, or None when SQLAlchemy must run it."""
     dispatch = sync.dispatch
@@ -118,6 +118,22 @@ def ready(sync: Any, statement: Any, keys: list[str], *, many: bool = False) -> 
     )
     plan = _plan(compiled) if isinstance(compiled, SQLCompiler) else None
     return None if plan is None else Ready(compiled, plan, extracted, collected)
+
+
+def runnable(
+    sync: Any, statement: Any, parameters: Any
+) -> tuple[Ready, tuple[Mapping[str, Any] | None, ...]] | None:
+    """Return the statement ready for a driver to run on the (synchronous) connection
+    `sync`, and its parameter sets (several only for a statement that returns no rows and
+    has no IN of a list); None when SQLAlchemy must run it."""
+    sets = _parameter_sets(parameters)
+    if sets is None:
+        return None
+    many = len(sets) > 1
+    found = _ready(sync, statement, sorted(sets[0]) if sets[0] else [], many=many)
+    if found is None or (many and (found.plan.returns_rows or found.plan.expanding)):
+        return None
+    return found, sets
 
 
 def arguments(found: Ready, parameters: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
@@ -161,7 +177,7 @@ def result(found: Ready, rows: Sequence[Any], rowcount: int, types: Sequence[Any
     return FastResult(plan.metadata, rows, rowcount)
 
 
-def parameter_sets(parameters: Any) -> tuple[Mapping[str, Any] | None, ...] | None:
+def _parameter_sets(parameters: Any) -> tuple[Mapping[str, Any] | None, ...] | None:
     """Return the parameter sets of an execute (one for None or a mapping), or None when
     they are not all mappings with the same names."""
     if parameters is None or isinstance(parameters, Mapping):

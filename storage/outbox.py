@@ -9,6 +9,7 @@ several processes drain one platform on PostgreSQL), sends, and marks every row.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,22 +31,10 @@ DEFAULT_LEASE = timedelta(minutes=2)
 # 11 values a row: well under SQLite's 32,766 variables a statement.
 SQLITE_ROWS_PER_INSERT = 500
 SQLITE_MANY_ROWS = 4  # from this many rows one multi-row INSERT is faster
-_COLUMNS = (
-    "club_id",
-    "platform",
-    "chat",
-    "payload",
-    "coalesce_key",
-    "created_at",
-    "expires_at",
-    "status",
-    "attempts",
-    "next_attempt_at",
-    "leased_until",
-)
 
 
-def _insert_arrays() -> Insert:
+@functools.cache
+def _insert_arrays(columns: tuple[str, ...]) -> Insert:
     """Return PostgreSQL's insert of many rows from one array a column, in their order.
 
     One statement, prepared once whatever the row count: SQLAlchemy's own batch insert
@@ -55,16 +44,13 @@ def _insert_arrays() -> Insert:
     from sqlalchemy.dialects.postgresql import ARRAY
 
     batch = (
-        func.unnest(*[bindparam(name, type_=ARRAY(t.outbox.c[name].type)) for name in _COLUMNS])
-        .table_valued(*_COLUMNS, with_ordinality="ordinal")
+        func.unnest(*[bindparam(name, type_=ARRAY(t.outbox.c[name].type)) for name in columns])
+        .table_valued(*columns, with_ordinality="ordinal")
         .render_derived()
         .alias("batch")
     )
-    rows = select(*[batch.c[name] for name in _COLUMNS]).order_by(batch.c.ordinal)
-    return insert(t.outbox).from_select(_COLUMNS, rows).returning(t.outbox.c.id)
-
-
-_INSERT_ARRAYS: list[Insert] = []  # built on first use: SQLite never imports the dialect
+    rows = select(*[batch.c[name] for name in columns]).order_by(batch.c.ordinal)
+    return insert(t.outbox).from_select(columns, rows).returning(t.outbox.c.id)
 
 
 class SqlOutbox(SqlRepository):
@@ -157,12 +143,10 @@ class SqlOutbox(SqlRepository):
                 ids += sorted(int(i) for i in (await conn.execute(query)).scalars())
             return ids
         if self._dialect == "postgresql" and len(rows) > 1:
-            if not _INSERT_ARRAYS:
-                _INSERT_ARRAYS.append(_insert_arrays())
-            arrays = {name: [row[name] for row in rows] for name in _COLUMNS}
-            return sorted(
-                int(i) for i in (await conn.execute(_INSERT_ARRAYS[0], arrays)).scalars()
-            )
+            columns = tuple(rows[0])  # every row has the same keys
+            arrays = {name: [row[name] for row in rows] for name in columns}
+            inserted = await conn.execute(_insert_arrays(columns), arrays)
+            return sorted(int(i) for i in inserted.scalars())
         return [int(i) for i in (await conn.execute(_INSERT, rows)).scalars()]
 
 

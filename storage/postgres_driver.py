@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.util.concurrency import greenlet_spawn
 
-from storage.compiled import FastResult, Ready, arguments, parameter_sets, ready, result
+from storage.compiled import FastResult, Ready, arguments, result, runnable
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncTransaction
@@ -45,16 +45,13 @@ class PostgresConnection:
         parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
     ) -> Any:
         """Run one statement: on asyncpg directly when it can, else through SQLAlchemy."""
-        sets = parameter_sets(parameters)
-        if sets is not None:
-            names = sorted(sets[0]) if sets[0] else []
-            found = ready(self.sync_connection, statement, names, many=len(sets) > 1)
-            if found is not None:
-                if len(sets) == 1:
-                    return await self._execute_one(found, sets[0])
-                if not found.plan.returns_rows and not found.plan.expanding:
-                    return await self._execute_many(found, sets)
-        return await self.wrapped.execute(statement, parameters)
+        ready = runnable(self.sync_connection, statement, parameters)
+        if ready is None:
+            return await self.wrapped.execute(statement, parameters)
+        found, sets = ready
+        if len(sets) == 1:
+            return await self._execute_one(found, sets[0])
+        return await self._execute_many(found, sets)
 
     async def _execute_one(self, found: Ready, parameters: Mapping[str, Any] | None) -> Any:
         sql, args = arguments(found, parameters)

@@ -31,7 +31,7 @@ from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import URL, Connection, CursorResult, Dialect, Engine, RootTransaction
 from sqlalchemy.sql import Executable
 
-from storage.compiled import FastResult, Ready, arguments, parameter_sets, ready, result
+from storage.compiled import FastResult, Ready, arguments, result, runnable
 
 DRIVER = "clubtd"
 
@@ -266,12 +266,9 @@ class SQLiteConnection(_Startable):
         """Run one statement on sqlite3 directly when it can (storage/compiled), else
         through SQLAlchemy."""
         sync = self.sync_connection
-        sets = parameter_sets(parameters) if execution_options is None else None
-        if sets is not None:
-            names = sorted(sets[0]) if sets[0] else []
-            found = ready(sync, statement, names, many=len(sets) > 1)
-            if found is not None and (len(sets) == 1 or not found.plan.expanding):
-                return _run(sync, found, sets)
+        ready = runnable(sync, statement, parameters) if execution_options is None else None
+        if ready is not None:
+            return _run(sync, *ready)
         return sync.execute(statement, parameters, execution_options=execution_options)
 
     async def exec_driver_sql(self, statement: str, parameters: Any = None) -> CursorResult[Any]:
