@@ -136,13 +136,11 @@ def _tune_sqlite(engine: sqlite_driver.SQLiteEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
         # A read-only unit of work (a look-up, the sender's reads) never takes the write
-        # lock: in WAL it reads a snapshot while another process writes.
-        if connection.get_execution_options().get(READ_ONLY):
-            connection.exec_driver_sql("BEGIN")
-            return
-        # Every other transaction takes the write lock up front, so two read-then-write
-        # transactions queue on busy_timeout instead of failing with "database is locked".
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # lock: in WAL it reads a snapshot while another process writes. Every other
+        # transaction takes the write lock up front, so two read-then-write transactions
+        # queue on busy_timeout instead of failing with "database is locked".
+        begin = "BEGIN" if connection.get_execution_options().get(READ_ONLY) else "BEGIN IMMEDIATE"
+        sqlite_driver.begin(connection, begin)
 
 
 def one_statement(engine: Database) -> Database:

@@ -305,6 +305,17 @@ def _run(sync: Connection, found: Ready, sets: Sequence[Mapping[str, Any] | None
     return done
 
 
+def begin(sync: Connection, statement: str) -> None:
+    """Send BEGIN on the sqlite3 connection itself: SQLAlchemy's own execution of one
+    driver statement cost more than the BEGIN (errors are still SQLAlchemy's)."""
+    dbapi = sync.connection.driver_connection
+    try:
+        dbapi.execute(statement)  # type: ignore[union-attr]
+    except Exception as error:
+        sync._handle_dbapi_exception(error, statement, (), None, None)  # raises
+        raise
+
+
 class SQLiteTransaction(_Startable):
     """A connection's transaction, begun when awaited or entered."""
 

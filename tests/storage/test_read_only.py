@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import make_url
+from sqlalchemy import event, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from commands.config import CommandConfig
@@ -72,4 +73,27 @@ async def test_a_look_up_command_answers_while_another_process_writes(
         response = await handle(inv, uow_factory=factory, config=config)
     assert response is not None
     assert "internal" not in str(response.reply).lower()
+    await sqlite_engine.dispose()
+
+
+def _short_busy_timeout(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+    dbapi_connection.execute("PRAGMA busy_timeout=200")
+
+
+async def test_a_writing_unit_of_work_that_meets_the_lock_fails_as_sqlalchemy_says(
+    sqlite_engine: AsyncEngine, sqlite_url: str
+) -> None:
+    """BEGIN IMMEDIATE goes to sqlite3 itself; its "database is locked" still reaches
+    the caller as SQLAlchemy's OperationalError, and the connection serves on."""
+    # The engine's own busy timeout is 10 s: wait 0.2 s here.
+    event.listen(sqlite_engine.sync_engine, "connect", _short_busy_timeout)
+    factory = unit_of_work_factory(sqlite_engine)
+    with writing_elsewhere(sqlite_url), pytest.raises(OperationalError, match="locked"):
+        async with factory() as uow:
+            await uow.clubs.add("Club", "UTC", "en", NOW)
+    async with factory() as uow:
+        await uow.clubs.add("Club", "UTC", "en", NOW)
+        await uow.commit()
+    async with factory(read_only=True) as uow:
+        assert [c.name for c in await uow.clubs.all()] == ["Club"]
     await sqlite_engine.dispose()
