@@ -11,7 +11,7 @@ later matches; a last result can start the knockout, whose matches then fall due
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import heapq
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,7 +24,7 @@ from tournament.events import (
     MatchReminder,
 )
 from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
-from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
+from tournament.model import FINAL_STATUSES, EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.state import Entry, Match, Penalty, TournamentState, minutes
 
 
@@ -58,18 +58,17 @@ def next_deadline(
     best = min(
         (a.due for a in _tournament_reminders(state) if a.key not in state.done), default=None
     )
-    lead = minutes(state.preset.reminders.match_minutes_before)
-    bounded: list[tuple[datetime, Match]] = []
-    for match in _live(state):
-        earliest = _earliest(state, match, lead)
+    bounded: list[tuple[datetime, int, Match]] = []
+    for earliest, position, match in _bounds(state):
         if earliest is None:
             best = _min(best, _first_due(state, match, memo))
         else:
-            bounded.append((earliest, match))
-    # A match nothing of which falls due before the best so far need not be read.
-    for earliest, match in sorted(bounded, key=lambda pair: pair[0]):
-        if best is not None and earliest >= best:
-            break  # sorted: every match after this one starts later still
+            bounded.append((earliest, position, match))
+    # A match nothing of which falls due before the best so far need not be read: taken
+    # earliest first, the first one that starts too late ends the search.
+    heapq.heapify(bounded)
+    while bounded and (best is None or bounded[0][0] < best):
+        _, _, match = heapq.heappop(bounded)
         best = _min(best, _first_due(state, match, memo))
     return best
 
@@ -106,12 +105,9 @@ def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[D
     that cannot be due yet instead of building every step of every match to sort them.
     """
     actions = _tournament_reminders(state)
-    lead = minutes(state.preset.reminders.match_minutes_before)
-    for match in _live(state):
-        if until is not None:
-            earliest = _earliest(state, match, lead)
-            if earliest is not None and earliest > until:
-                continue  # nothing of this match can be due yet
+    for earliest, _, match in _bounds(state):
+        if until is not None and earliest is not None and earliest > until:
+            continue  # nothing of this match can be due yet
         actions.extend(_match_actions(state, match, until=until, first=False))
     waiting = (a for a in actions if a.key not in state.done)
     if until is not None:
@@ -119,29 +115,35 @@ def _waiting(state: TournamentState, *, until: datetime | None = None) -> list[D
     return sorted(waiting, key=_order)
 
 
-def _live(state: TournamentState) -> Iterator[Match]:
-    """Yield the matches that can have actions at all, the only ones `_match_actions`
-    reads: by a night's end its finished matches are most of them."""
-    for match in state.matches.values():
-        if not match.is_final and match.is_ready and match.start is not None:
-            yield match
+def _bounds(state: TournamentState) -> list[tuple[datetime | None, int, Match]]:
+    """Return the matches that can have actions at all (the only ones `_match_actions`
+    reads: by a night's end its finished matches are most of them), in order, each as (a
+    time none of its actions falls due before, or None when that is not cheap to tell,
+    its position, the match). A no-show's match has no such time: the opponent's
+    arrival decides.
 
-
-def _earliest(state: TournamentState, match: Match, lead: timedelta) -> datetime | None:
-    """Return a time no action of `match` falls due before, or None when it is not cheap
-    to tell (a no-show's match: the opponent's arrival decides)."""
-    if match.start is None:
-        return None
-    if match.white is not None and match.black is not None:
-        entries = state.entries
-        if EntryStatus.NO_SHOW in (entries[match.white].status, entries[match.black].status):
-            return None
-    # A reminder comes first, then lateness steps and the forfeit, counted from the start.
-    earliest = match.start - lead
-    if match.report is not None:
-        accept = match.report.at + minutes(state.preset.reporting.accept_minutes)
-        earliest = min(earliest, accept)
-    return earliest
+    One loop reading the fields in place: it runs at every command, over every match.
+    """
+    lead = minutes(state.preset.reminders.match_minutes_before)
+    accept = minutes(state.preset.reporting.accept_minutes)
+    entries = state.entries
+    no_show = EntryStatus.NO_SHOW
+    live: list[tuple[datetime | None, int, Match]] = []
+    for position, match in enumerate(state.matches.values()):
+        start, white, black = match.start, match.white, match.black
+        if start is None or white is None or black is None or match.status in FINAL_STATUSES:
+            continue
+        if entries[white].status is no_show or entries[black].status is no_show:
+            live.append((None, position, match))
+            continue
+        # A reminder comes first, then lateness steps and the forfeit, counted from the
+        # start; a report waiting for its answer times out on its own clock.
+        earliest = start - lead
+        report = match.report
+        if report is not None and report.at + accept < earliest:
+            earliest = report.at + accept
+        live.append((earliest, position, match))
+    return live
 
 
 def due_actions(state: TournamentState, now: datetime) -> list[DueAction]:
@@ -252,8 +254,8 @@ def _tournament_reminders(state: TournamentState) -> list[DueAction]:
 def _match_actions(
     state: TournamentState, match: Match, *, until: datetime | None, first: bool
 ) -> list[DueAction]:
-    """Return the actions of a match `_live` yields (no other match has any)."""
-    assert match.start is not None  # _live's test
+    """Return the actions of a match `_bounds` lists (no other match has any)."""
+    assert match.start is not None  # _bounds's test
     number = match.number
     actions = []
     if match.report is not None and match.status is MatchStatus.PENDING:
