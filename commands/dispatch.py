@@ -25,7 +25,7 @@ from commands.session import Invocation, Session
 from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
-from tournament.scoring import ScoreError
+from tournament.scoring import TIEBREAK_NEEDED, ScoreError
 
 log = logging.getLogger("clubtd.commands")
 
@@ -144,14 +144,14 @@ async def handle(
         )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
-        example = str(error.params.get("example", "/report 3-1"))
+        fallback = "/report 2-2 3-1" if error.code == TIEBREAK_NEEDED else "/report 3-1"
+        example = str(error.params.get("example", fallback))
         usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
-        reply = Reply(
-            (
-                msg(f"score.{error.code}", **_params(error.params)),
-                msg(usage, example=Hint(example)),
-            )
-        )
+        stated = msg(f"score.{error.code}", **_params({**error.params, "example": Hint(example)}))
+        # A level match: the line itself says what to send (the same score, a tiebreak
+        # added); a second example without the tiebreak would contradict it.
+        hint = () if error.code == TIEBREAK_NEEDED else (msg(usage, example=Hint(example)),)
+        reply = Reply((stated, *hint))
     except Exception:
         log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)
         reply = say("internal_error")

@@ -16,6 +16,7 @@ from tournament.club import Player
 from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
 from tournament.scoring import (
+    TIEBREAK_NEEDED,
     FinalScore,
     GameKind,
     ScoreError,
@@ -233,6 +234,8 @@ async def report(s: Session, a: Args) -> Reply:
     except ScoreError as error:
         # The hint shows this match's own length: a final to 7 is not reported 3-1.
         example = report_usage(match, state.preset.game)
+        if error.code == TIEBREAK_NEEDED:
+            example = views.with_tiebreak("/report", found)
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)

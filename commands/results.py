@@ -16,7 +16,14 @@ from tournament import (
     progress,
 )
 from tournament.model import Refused
-from tournament.scoring import FinalScore, ScoreError, example_score, lot_word, named_first
+from tournament.scoring import (
+    TIEBREAK_NEEDED,
+    FinalScore,
+    ScoreError,
+    example_score,
+    lot_word,
+    named_first,
+)
 from tournament.state import Match, TournamentState
 
 
@@ -36,10 +43,13 @@ async def result(s: Session, a: Args) -> Reply:
     except ScoreError as error:
         # A director is shown /result for this match, white's score first, not /report.
         won, lost = example_score(state.preset.game, match.length)
+        example = f"/result {match.number} {won}-{lost}"
+        if error.code == TIEBREAK_NEEDED and isinstance(change, FinalScore):
+            example = views.with_tiebreak(f"/result {match.number}", _white_first(change))
         raise ScoreError(
             error.code,
             **{k: v for k, v in error.params.items() if k != "example"},
-            example=f"/result {match.number} {won}-{lost}",
+            example=example,
             _usage="score.usage_result",
         ) from None
 

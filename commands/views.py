@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
 from tournament.events import GroupsDrawn
@@ -140,6 +140,12 @@ def tiebreak_notes(
         )
         for need in table.extra_games
     )
+
+
+def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:
+    """Return `command` with the scores typed and a sample tiebreak added: what to send
+    when a level match needs its tiebreak (the same command, one score longer)."""
+    return f"{command} " + " ".join(f"{x}-{y}" for x, y in (*phases, (3, 1)))
 
 
 def score(

@@ -54,6 +54,10 @@ CUBE_VALUES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 _DRAUGHTS_POINTS: dict[str, int] = {"win": 2, "draw": 1, "loss": 0}
 
 
+# The code of a level match (or tiebreak phase) that needs one more phase.
+TIEBREAK_NEEDED = "drawn_match_needs_tiebreak"
+
+
 class ScoreError(ValueError):
     """A score that cannot stand; `code` is stable, `params` fill the message."""
 
@@ -266,7 +270,7 @@ def _check_draughts(
         return
     played = len(score.tiebreaks)
     if played < len(allowed):
-        raise ScoreError("drawn_match_needs_tiebreak", phase=played + 1, game=allowed[played])
+        raise ScoreError(TIEBREAK_NEEDED, phase=played + 1, game=allowed[played])
     if score.lot_winner not in ("white", "black"):
         raise ScoreError("lot_needed")
 

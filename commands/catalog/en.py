@@ -436,7 +436,7 @@ MESSAGES: dict[str, str] = {
     "score.cube_in_crawford_game": "This is the Crawford game: no cube (HGV-7.3.2).",
     "score.cube_pointless": "At these scores the cube is not used.",
     "score.draughts_total_wrong": "A draughts score adds up to {total} (2 a game): for example 3-1.",
-    "score.drawn_match_needs_tiebreak": "The match is level: add the tiebreak ({game}) score, for example `/report 2-2 3-1`.",
+    "score.drawn_match_needs_tiebreak": "The match is level: add the tiebreak ({game}) score, for example {example}.",
     "score.tiebreak_not_needed": "The match was decided: no tiebreak score is needed.",
     "score.tiebreak_already_decided": "Tiebreak {phase} already decided the match.",
     "score.too_many_tiebreaks": "At most {allowed, plural, one {# tiebreak} other {# tiebreaks}} here.",
