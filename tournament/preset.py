@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from tournament.answers import yes_no
@@ -249,8 +250,16 @@ def load_preset(name: str, overrides: Mapping[str, object] | None = None) -> Pre
     """Load a shipped preset by name and apply overrides."""
     if name not in PRESET_NAMES:
         raise _choice("preset", PRESET_NAMES, name)
+    shipped = _shipped(name)
+    return apply_overrides(shipped, overrides) if overrides else shipped
+
+
+@cache
+def _shipped(name: str) -> Preset:
+    """Return a shipped preset as its file says, read once: a Preset is immutable, and
+    parsing one was half of a /tournament new (type hints evaluated by the thousand)."""
     text = resources.files("tournament.presets").joinpath(f"{name}.toml").read_text("utf-8")
-    return parse_preset(text, overrides)
+    return parse_preset(text)
 
 
 def parse_preset(text: str, overrides: Mapping[str, object] | None = None) -> Preset:
@@ -272,7 +281,8 @@ def apply_overrides(preset: Preset, overrides: Mapping[str, object]) -> Preset:
         key = ALIASES.get(raw_key, raw_key)
         section_name, _, field_name = key.partition(".")
         section = getattr(preset, section_name, None) if field_name else None
-        hints = _hints(type(section)) if section is not None else {}
+        kind: type = type(section)
+        hints = _hints(kind) if section is not None else {}
         if section is None or field_name not in hints or section_name == "preset":
             known = sorted(_all_keys())
             raise PresetError(
@@ -305,8 +315,10 @@ def _all_keys() -> list[str]:
     return keys
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    return get_type_hints(cls)
+@cache
+def _hints(cls: type) -> Mapping[str, Any]:
+    # Evaluated from the annotations' text (compile per field): once per class, shared.
+    return MappingProxyType(get_type_hints(cls))
 
 
 def _build(cls: type, data: object, prefix: str) -> Any:
