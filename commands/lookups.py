@@ -143,7 +143,14 @@ async def standings(s: Session, a: Args) -> Reply:
     """Show the group tables, with the reason for every broken tie."""
     state = await s.tournament()
     if not state.groups:
-        return say("standings.none", tournament=Name(state.name))
+        # The next tournament is not drawn: the one played last is what people ask for.
+        none = msg("standings.none", tournament=Name(state.name))
+        previous = await _last_played(s, state)
+        if previous is None or not previous.groups:
+            return Reply((none,))
+        names = await s.names({q for g in previous.groups for q in g.players})
+        tables = tuple(pictures.group_picture(previous, g, names) for g in previous.groups)
+        return Reply((none, msg("lookup.last_played", tournament=Name(previous.name)), *tables))
     wanted = a.text("group")
     groups = [g for g in state.groups if wanted is None or g.name == wanted]
     if not groups:
@@ -156,13 +163,33 @@ async def bracket(s: Session, a: Args) -> Reply:
     """Show the knockout bracket and who plays whom next."""
     state = await s.tournament()
     if not state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
-        return say("bracket.none", tournament=Name(state.name))
+        none = msg("bracket.none", tournament=Name(state.name))
+        previous = await _last_played(s, state)
+        if previous is None or not previous.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
+            return Reply((none,))
+        shown = await _bracket_parts(s, previous)
+        return Reply((none, msg("lookup.last_played", tournament=Name(previous.name)), *shown))
+    return Reply(tuple(await _bracket_parts(s, state)))
+
+
+async def _bracket_parts(s: Session, state: TournamentState) -> list[Part]:
     names = await s.names(set(state.entries))
     drawn = pictures.bracket_picture(state, names)
     parts: list[Part] = [drawn if drawn is not None else views.bracket_table(state, names)]
     if state.status is TournamentStatus.FINISHED:
         parts.append(views.placements_table(state, names))
-    return Reply(tuple(parts))
+    return parts
+
+
+async def _last_played(s: Session, state: TournamentState) -> TournamentState | None:
+    """Return the tournament played last before `state`, when the command did not name
+    its tournament (one named is shown as it is)."""
+    if s.chosen:
+        return None
+    listed = await s.uow.tournaments.list(s.club.id)
+    here = next((t for t in listed if t.id == state.id), None)
+    found = None if here is None else calendar.last_played(listed, here)
+    return None if found is None else await s.uow.tournaments.get(found.id)
 
 
 async def ranking(s: Session, a: Args) -> Reply:

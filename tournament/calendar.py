@@ -92,6 +92,17 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
     return Meant(None)
 
 
+def last_played(listed: Sequence[Listed], before: Listed) -> Listed | None:
+    """Return the latest finished tournament that started before `before`: what a look-up
+    shows while `before`, the one meant now, has nothing to show yet."""
+    finished = [
+        t
+        for t in listed
+        if t.status is TournamentStatus.FINISHED and (t.start, t.id) < (before.start, before.id)
+    ]
+    return max(finished, key=lambda t: (t.start, t.id), default=None)
+
+
 def played_tonight(t: Listed, now: datetime, zone: str) -> bool:
     """Return whether `t` is in play and started on the club's today, or yesterday (a
     night may run past midnight); one left in play longer ago is not tonight's."""

@@ -239,6 +239,7 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} starts {start}; the draw has not been made yet.",
     "standings.none": "{tournament}: the groups have not been drawn yet.",
     "bracket.none": "{tournament}: the knockout has not started yet.",
+    "lookup.last_played": "The last one played, {tournament}:",
     "ranking.empty": "No {game} ranking yet: it starts with the first finished tournament, or a director imports the club's ranking (clubtd ranking import).",
     "ranking.carried_note": "Carried: points of this season from before the bot (the imported ranking), included in Points.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} empieza el {start}; todavía no se ha hecho el sorteo.",
     "standings.none": "{tournament}: todavía no se han sorteado los grupos.",
     "bracket.none": "{tournament}: la eliminatoria todavía no ha empezado.",
+    "lookup.last_played": "El último que se jugó, {tournament}:",
     "ranking.empty": "Todavía no hay ranking de {game}: empieza con el primer torneo terminado, o un director importa el ranking del club (clubtd ranking import).",
     "ranking.carried_note": "Previos: puntos de esta temporada anteriores al bot (el ranking importado), incluidos en Puntos.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "Turniej {tournament} zaczyna się {start}; losowanie jeszcze się nie odbyło.",
     "standings.none": "{tournament}: grupy nie są jeszcze rozlosowane.",
     "bracket.none": "{tournament}: faza pucharowa jeszcze się nie zaczęła.",
+    "lookup.last_played": "Ostatni rozegrany turniej, {tournament}:",
     "ranking.empty": "Nie ma jeszcze rankingu ({game}): zaczyna się po pierwszym zakończonym turnieju albo gdy sędzia zaimportuje ranking klubu (clubtd ranking import).",
     "ranking.carried_note": "Przeniesione: punkty z tego sezonu sprzed bota (zaimportowany ranking), wliczone do kolumny Punkty.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} începe pe {start}; tragerea la sorți nu s-a făcut încă.",
     "standings.none": "{tournament}: grupele nu au fost trase încă la sorți.",
     "bracket.none": "{tournament}: eliminatoriile nu au început încă.",
+    "lookup.last_played": "Ultimul turneu jucat, {tournament}:",
     "ranking.empty": "Încă nu există un clasament la {game}: începe cu primul turneu încheiat, sau un organizator importă clasamentul clubului (clubtd ranking import).",
     "ranking.carried_note": "Reportate: punctele din acest sezon de dinainte de bot (clasamentul importat), incluse în Puncte.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournament.calendar import Listed, cancel, meant
+from tournament.calendar import Listed, cancel, last_played, meant
 from tournament.model import Refused, TournamentStatus
 from tournament.preset import load_preset
 from tournament.state import TournamentState
@@ -124,3 +124,16 @@ def test_a_new_tournament_may_not_share_a_live_ones_name() -> None:
 def test_listed_rows_carry_a_typed_status() -> None:
     (row,) = listed((1, "A", at(1, 18), "cancelled"))
     assert row.status is TournamentStatus.CANCELLED and not row.live and row.done
+
+
+def test_the_last_played_is_the_latest_finished_before_the_one_meant() -> None:
+    rows = listed(
+        (1, "March", at(1, 10), "finished"),
+        (2, "April", at(2, 10), "finished"),
+        (3, "Called off", at(3, 10), "cancelled"),
+        (4, "May", at(9, 18), "registration"),
+        (5, "June", at(20, 18), "finished"),  # after May: not what May's look-up shows
+    )
+    found = last_played(rows, rows[3])
+    assert found is not None and found.name == "April"
+    assert last_played(rows, rows[0]) is None
