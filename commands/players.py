@@ -10,7 +10,7 @@ from commands.params import Args
 from commands.replies import Button, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, calendar, reports, sanctions
+from tournament import attendance, calendar, folding, reports, sanctions
 from tournament import club as club_rules
 from tournament.club import Player
 from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
@@ -39,10 +39,13 @@ async def register(s: Session, a: Args) -> Reply:
     wanted = (a.text("name") or s.inv.user_name).strip()
     if not wanted:
         raise Refused("name_required")
+    renamed: Msg | None = None
     player = s.player
     if player is None or a.text("claim") is not None:  # a code is checked (and spent) anyway
         player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
+    elif a.text("name") is not None:
+        renamed = await _recapitalise(s, player, wanted)
     if born is not None and player.born != born:
         player.born = born
         await s.uow.players.save(player)
@@ -50,6 +53,8 @@ async def register(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         return say("register.club_only", club=Name(s.club.name), name=Name(player.name))
+    if renamed is not None and attendance.entered(state, player.id):
+        return Reply((renamed,))  # already entered: the name was what they came to fix
     suspension = sanctions.suspension_for(
         await s.uow.sanctions.for_club(s.club.id), player.id, state.id
     )
@@ -65,7 +70,8 @@ async def register(s: Session, a: Args) -> Reply:
         suspended=suspension is not None,
     )
     s.log("register", player=player.name)
-    parts: list[Msg] = [
+    parts: list[Msg] = [] if renamed is None else [renamed]
+    parts += [
         msg(
             "register.done",
             name=Name(player.name),
@@ -78,6 +84,19 @@ async def register(s: Session, a: Args) -> Reply:
     elif attendance.checkin_open(state, s.now):
         parts.append(msg("register.checkin_open"))
     return Reply(tuple(parts), (Button(msg("button.confirm"), "/confirm"),))
+
+
+async def _recapitalise(s: Session, player: Player, typed: str) -> Msg | None:
+    """Take a member's own name typed again with other capitals or spacing ("mihai
+    ionescu" -> "Mihai Ionescu") as the way they want it shown; any other name is the
+    director's to change (/player rename)."""
+    wanted = naming.clean(typed, what="name")
+    if wanted == player.name or not folding.same(wanted, player.name):
+        return None
+    before, player.name = player.name, wanted
+    await s.uow.players.save(player)
+    s.log("player_rename", player=before, to=wanted)
+    return msg("player.renamed", old=Name(before), name=Name(wanted))
 
 
 async def _open_for_entries(s: Session, *, entering: bool = False) -> None:

@@ -24,6 +24,12 @@ from tournament.progress import MAIN_STAGES
 from tournament.state import Entry, Match, Span, TournamentState, minutes
 
 
+def entered(state: TournamentState, player: PlayerId) -> bool:
+    """Return whether `player` holds an active entry."""
+    existing = state.entries.get(player)
+    return existing is not None and existing.status is EntryStatus.ACTIVE
+
+
 def register(
     state: TournamentState,
     player: PlayerId,
@@ -39,9 +45,9 @@ def register(
         raise Refused("entries_closed", tournament=state.name)
     if suspended:
         raise Refused("suspended", tournament=state.name)
-    existing = state.entries.get(player)
-    if existing is not None and existing.status is EntryStatus.ACTIVE:
+    if entered(state, player):
         raise Refused("already_registered", tournament=state.name)
+    existing = state.entries.get(player)
     born = born or (existing.born if existing else None)
     decision = decide_entry(
         state.preset.entry,

@@ -1,0 +1,51 @@
+"""A member who typed their name in small letters fixes it by registering again with
+capitals; any other name stays the director's to change (/player rename)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+CUP = '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+
+
+async def names(chat: Chat) -> list[str]:
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        return sorted(p.name for p in await uow.players.all(club.id))
+
+
+async def test_the_same_name_with_capitals_is_taken_as_the_way_to_show_it(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", CUP)
+    await chat.say("mihai", '/register name:"mihai  ionescu"')
+    reply = await chat.say("mihai", '/register name:"Mihai Ionescu"')
+    assert "mihai ionescu is now called Mihai Ionescu" in reply, reply
+    assert "already" not in reply
+    assert await names(chat) == ["Mihai Ionescu"]
+    again = await chat.say("mihai", '/register name:"Mihai Ionescu"')
+    assert "already" in again, again
+
+
+async def test_another_name_is_not_a_rename(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", CUP)
+    await chat.say("mihai", '/register name:"mihai ionescu"')
+    reply = await chat.say("mihai", '/register name:"Mihail Ionescu"')
+    assert "already" in reply and "now called" not in reply, reply
+    accented = await chat.say("mihai", '/register name:"Mihăi Ionescu"')
+    assert "now called" not in accented, accented
+    assert await names(chat) == ["mihai ionescu"]
+
+
+async def test_a_member_entering_a_new_tournament_is_told_both(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"Club"')
+    await chat.say("mihai", '/register name:"mihai ionescu"')  # the club only: no tournament
+    await chat.say("ana", CUP)
+    reply = await chat.say("mihai", '/register name:"Mihai Ionescu"')
+    assert "now called Mihai Ionescu" in reply and "January Cup" in reply, reply
