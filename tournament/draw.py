@@ -111,13 +111,21 @@ def draw_groups(inputs: DrawInputs) -> Draw:
 
 
 def fingerprint(inputs: DrawInputs) -> str:
-    """Return a short stable hex digest of the inputs, to publish with the seed."""
+    """Return a short stable hex digest of the inputs, to publish with the seed.
+
+    A draw depends on the players' ids only through their order (newcomers are sorted
+    before the lot) and skips ranked players who do not play, so players enter as their
+    places in that order (1 = lowest id): two databases that number the same players
+    apart (a PostgreSQL sequence skips a number a refused command took) publish one
+    fingerprint for one draw.
+    """
+    place = {player: index for index, player in enumerate(sorted(inputs.players), 1)}
     canonical = json.dumps(
         {
             "algorithm": _ALGORITHM,
             "method": inputs.method,
-            "players": list(inputs.players),
-            "ranking": list(inputs.ranking),
+            "players": [place[p] for p in inputs.players],
+            "ranking": [place[p] for p in inputs.ranking if p in place],
             "group_size": inputs.group_size,
             "seed": inputs.seed,
         },

@@ -48,6 +48,7 @@ from tournament.stages import (
     MAIN_STAGES,
     all_standings,
     bracket_of,
+    entry_rank,
     followed_up,
     qualifiers_of,
     restart,
@@ -292,8 +293,12 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
     if not open_games:
         raise Refused("no_tie_to_settle", group=group)
     players = sorted({p for m in open_games for p in m.players})
-    order = list(players)
-    random.Random(f"lot:{seed}:{','.join(map(str, players))}").shuffle(order)
+    # Drawn as their places among the entries, not their ids (stages.entry_rank).
+    rank = entry_rank(state)
+    labels = [rank(p) for p in players]
+    player_of = dict(zip(labels, players, strict=True))
+    random.Random(f"lot:{seed}:{','.join(map(str, labels))}").shuffle(labels)
+    order = [player_of[label] for label in labels]
     place = {player: i for i, player in enumerate(order)}
     won = winning_score(state.preset.game, state.preset.groups.tiebreak_game_length)
     for match in open_games:

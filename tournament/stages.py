@@ -4,7 +4,8 @@ winners and qualifiers, and how a match is restarted or touched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import compress
 from operator import attrgetter, eq, ne
@@ -184,11 +185,36 @@ def group_table(
             rules,
             lot_seed=lot_seed,
             extra_game_results=results_from(inputs[1]),
+            lot_rank=entry_rank(state),
         )
         if len(known) >= _TABLES_KEPT:
             del known[next(iter(known))]  # the oldest
         known[inputs] = table
     return table
+
+
+def entry_rank(state: TournamentState) -> Callable[[PlayerId], int]:
+    """Return a player's place among the tournament's entries by id (1 = lowest): what a
+    player enters a lot as. Databases number players differently (a PostgreSQL sequence
+    skips the number a refused command took; SQLite gives it again), in the same order.
+
+    Entries only come after the others (ids grow) or change id in a merge, which drops
+    the remembered order (tournament.roster).
+    """
+    remembered = state.memo.get(ENTRY_ORDER)
+    if remembered is None or remembered[0] != len(state.entries):
+        remembered = (len(state.entries), sorted(state.entries))
+        state.memo[ENTRY_ORDER] = remembered
+    ordered = cast(list[PlayerId], remembered[1])
+
+    def rank(player: PlayerId) -> int:
+        return bisect.bisect_left(ordered, player) + 1
+
+    return rank
+
+
+# The state.memo key of the entries' ids in order (entry_rank).
+ENTRY_ORDER = "entry_order"
 
 
 def results_from(facts: Sequence[tuple[object, ...]]) -> list[Result]:

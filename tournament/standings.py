@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -99,8 +99,13 @@ def group_standings(
     *,
     lot_seed: int,
     extra_game_results: Sequence[Result] = (),
+    lot_rank: Callable[[PlayerId], int] | None = None,
 ) -> Standings:
-    """Return the group standings, tiebreaks applied, from the final group results."""
+    """Return the group standings, tiebreaks applied, from the final group results.
+
+    `lot_rank` gives the number a player enters a lot as, when not their id (a place
+    in an order every database agrees on, tournament.stages.entry_rank).
+    """
     members = frozenset(players)
     if len(members) != len(players):
         raise ValueError("a player is listed twice in the group")
@@ -143,7 +148,7 @@ def group_standings(
         block = by_wins[won]
         if len(block) > 1:
             if resolver is None:
-                resolver = _Resolver(records, counted, extra, rules, lot_seed)
+                resolver = _Resolver(records, counted, extra, rules, lot_seed, lot_rank)
             block = resolver.order(block, len(order), pending=False)
         order.extend(block)
 
@@ -222,6 +227,7 @@ class _Resolver:
         extra: Sequence[Result],
         rules: GroupRules,
         lot_seed: int,
+        lot_rank: Callable[[PlayerId], int] | None = None,
     ) -> None:
         self._records = records
         # Indexed when a tie first needs them: most blocks are told apart without.
@@ -236,6 +242,7 @@ class _Resolver:
         # A trailing lot keeps the order total even for a chain that does not end in one.
         self._chain: tuple[TiebreakCriterion, ...] = (*forfeit, *rules.tiebreaks, "lot")
         self._lot_seed = lot_seed
+        self._lot_rank = lot_rank
         self.notes: list[TiebreakNote] = []
         self.extra_games: list[ExtraGameNeeded] = []
 
@@ -333,9 +340,17 @@ class _Resolver:
         return values
 
     def _lot(self, block: Sequence[PlayerId]) -> dict[PlayerId, int]:
-        """Return each player's drawn place (1 = first), reproducible from the lot seed."""
-        drawn = _drawn(self._lot_seed, tuple(sorted(block)))
-        return {player: place for place, player in enumerate(drawn, 1)}
+        """Return each player's drawn place (1 = first), reproducible from the lot seed.
+
+        Players enter the lot as their `lot_rank` (by default their ids): a database
+        numbers players, and two databases may number the same players apart.
+        """
+        players = sorted(block)
+        rank = self._lot_rank
+        labels = tuple(players) if rank is None else tuple(map(rank, players))
+        player_of = dict(zip(labels, players, strict=True))
+        drawn = _drawn(self._lot_seed, labels)
+        return {player_of[label]: place for place, label in enumerate(drawn, 1)}
 
 
 @functools.lru_cache(maxsize=4096)
