@@ -301,6 +301,32 @@ def test_a_broken_entry_is_compiled_again(tmp_path: Path) -> None:
     assert describe(make_classes()) == describe(plain)
 
 
+def test_a_full_file_keeps_only_what_was_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "methods.marshal"
+    stale = {"def gone(): pass": marshal.dumps(compile("pass", "<string>", "exec"))}
+    path.write_bytes(dataclass_cache.header() + marshal.dumps(stale))
+    assert dataclass_cache.install(path=str(path))
+    make_classes()
+    dataclass_cache.save()
+    kept = dataclass_cache._read(str(path))
+    assert "def gone(): pass" in kept  # under the limit, nothing is dropped
+    monkeypatch.setattr(dataclass_cache, "LIMIT", len(kept))
+    dataclass_cache.uninstall()
+    assert dataclass_cache.install(path=str(path))
+    make_classes()
+
+    @dataclass
+    class Another:  # one more class: the file would grow past the limit
+        z: int
+
+    dataclass_cache.save()
+    written = set(dataclass_cache._read(str(path)))
+    assert "def gone(): pass" not in written
+    assert set(kept) - {"def gone(): pass"} < written  # what was used, and Another's
+
+
 def test_nothing_is_written_where_bytecode_may_not_be(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
