@@ -8,13 +8,14 @@ text and compile it with an `exec` of its own, ~0.2 ms a method: the 132 datacla
 and kept, as Python keeps a module's bytecode.
 
 How: `install` puts `exec_cached` into the `dataclasses` module's namespace as `exec`,
-shadowing the builtin there only (nothing else calls it). It looks the source text up
+shadowing the builtin there only (`_create_fn` alone calls it). It looks the source text up
 in the cache, compiles it on a miss, and runs the code as `exec(text, globals, locals)`
 would have: same globals, locals and builtins, compiled as `exec` compiles a string
 from `dataclasses` (filename `<string>`, no `__future__` flag inherited, the
 interpreter's optimisation level). The key is the whole text, never a hash of it; each
 use unmarshals a fresh code object, so no two functions share one (their
-specialisations stay their own), as without the cache.
+specialisations stay their own), as without the cache. The one visible difference: an
+audit hook (sys.addaudithook) sees a hit as `marshal.loads`, not `compile`.
 
 What it knows: CPython 3.11 and 3.12, whose `dataclasses._create_fn` calls `exec` once
 a method from a module without `__future__` features. Anywhere else (3.13 writes one
@@ -25,7 +26,8 @@ methods made with and without it.
 The file: `dataclass-methods.<cache tag>.marshal` beside this module's bytecode (its
 `__pycache__`, or under PYTHONPYCACHEPREFIX), trusted as the `.pyc` files beside it.
 Read once by `install`; written by `save` (a new file renamed over the old) only when
-texts were compiled and bytecode may be written (not under PYTHONDONTWRITEBYTECODE).
+texts were compiled and bytecode may be written (not under PYTHONDONTWRITEBYTECODE: an
+image built with it set has no file unless one call ran without it).
 It starts with the bytecode magic number and the optimisation level: another
 interpreter's, a corrupt or an unreadable file is ignored, and replaced by `save`.
 """
