@@ -369,6 +369,7 @@ for name in names:
         and "__dataclass_fields__" in vars(value)
     ]
 if sys.argv[1] != "-":
+    sys.dont_write_bytecode = False  # the cache only: the modules are imported
     dataclass_cache.save()
 described = {f"{c.__module__}.{k}": v for c in classes for k, v in describe([c]).items()}
 print(json.dumps([len(classes), repr(sorted(described.items()))]))
@@ -377,7 +378,6 @@ print(json.dumps([len(classes), repr(sorted(described.items()))]))
 
 def test_every_dataclass_of_the_project_is_the_same_with_the_cache(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBTD_")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
 
     def run(cache: str) -> tuple[int, str]:
         done = subprocess.run(
