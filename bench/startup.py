@@ -5,7 +5,8 @@ on it, `clubtd console --script` with a one-line transcript (on a database of it
 made in the first round) and `clubtd --help`, in turns, several runs each. Prints the
 median and best wall time beside the goal of issue 17 (0.3 s a call) and the
 interpreter alone (`python -c pass`). The first round only writes the bytecode caches
-(under a temporary PYTHONPYCACHEPREFIX, as an installed package has them) and is not
+and the code of the dataclasses' methods (bot/dataclass_cache.py) under a temporary
+PYTHONPYCACHEPREFIX, as an installed package has them after its first call, and is not
 counted. Run: python -m bench.startup [--runs 7]
 """
 

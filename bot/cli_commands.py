@@ -119,7 +119,6 @@ def console(
     import asyncio
 
     from bot.console import ConsoleBot, PlainOutput
-    from bot.console_interactive import interactive
     from bot.transcript import run_script
 
     text = script.read_text(encoding="utf-8") if script is not None else None
@@ -133,6 +132,9 @@ def console(
         )
         if text is not None:
             return await run_script(bot, text, pictures=pictures)
+        # Only at the keyboard: a transcript needs neither the prompt nor getpass.
+        from bot.console_interactive import interactive
+
         if pictures is not None:
             await asyncio.to_thread(pictures.mkdir, parents=True, exist_ok=True)
             bot.pictures = pictures

@@ -103,3 +103,17 @@ def test_a_command_works_with_the_collector_on_and_its_start_up_frozen(tmp_path:
         gc.enable()
         gc.unfreeze()
     assert seen == [(True, True)]
+
+
+def test_a_transcript_loads_no_keyboard_console(
+    clubtd: Clubtd, script: Script, tmp_path: Path
+) -> None:
+    """`console --script` replays a file: the prompt, getpass and the terminal's
+    settings are for the keyboard only."""
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    night = script("night.t", "@director ana\nana: /help\n")
+    assert clubtd("console", "--script", night, "--db", db).exit_code == 0  # migrated
+    modules = imported("console", "--script", night, "--db", db)
+    assert "bot.transcript" in modules  # it did replay the file
+    assert not {"bot.console_interactive", "getpass", "termios"} & modules
+    assert unwanted(modules, NEVER) == set()
