@@ -4,7 +4,6 @@ winners and qualifiers, and how a match is restarted or touched.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import compress
@@ -203,14 +202,10 @@ def entry_rank(state: TournamentState) -> Callable[[PlayerId], int]:
     """
     remembered = state.memo.get(ENTRY_ORDER)
     if remembered is None or remembered[0] != len(state.entries):
-        remembered = (len(state.entries), sorted(state.entries))
+        ranks = {player: place for place, player in enumerate(sorted(state.entries), 1)}
+        remembered = (len(state.entries), ranks.__getitem__)
         state.memo[ENTRY_ORDER] = remembered
-    ordered = cast(list[PlayerId], remembered[1])
-
-    def rank(player: PlayerId) -> int:
-        return bisect.bisect_left(ordered, player) + 1
-
-    return rank
+    return cast(Callable[[PlayerId], int], remembered[1])
 
 
 # The state.memo key of the entries' ids in order (entry_rank).

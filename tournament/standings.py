@@ -347,7 +347,10 @@ class _Resolver:
         """
         players = sorted(block)
         rank = self._lot_rank
-        labels = tuple(players) if rank is None else tuple(map(rank, players))
+        if rank is None:
+            drawn = _drawn(self._lot_seed, tuple(players))
+            return {player: place for place, player in enumerate(drawn, 1)}
+        labels = tuple(map(rank, players))
         player_of = dict(zip(labels, players, strict=True))
         drawn = _drawn(self._lot_seed, labels)
         return {player_of[label]: place for place, label in enumerate(drawn, 1)}
