@@ -168,12 +168,20 @@ def _on_no_show(
 
 
 def naming_the_bar(notice: Notice, barred: Listed) -> Notice:
-    """Return a suspended player's notice naming the tournament it bars them from, once
-    that exists (next month's, opened on this night), not "the club's next tournament"."""
+    """Return a suspension's notice naming the tournament it bars from, once that exists
+    (next month's, opened on this night), not "the club's next tournament": the player's
+    own, and the club's no-show line."""
     first = notice.reply.parts[0] if notice.reply.parts else None
-    if notice.player is None or not isinstance(first, Msg) or first.key != "sanction.you":
+    if not isinstance(first, Msg):
         return notice
-    named = suspension(first.params["reason"], barred)
+    if notice.player is not None and first.key == "sanction.you":
+        named = suspension(first.params["reason"], barred)
+    elif notice.player is None and first.key == "noshow.club":
+        named = msg(
+            "noshow.club_named", player=first.params["player"], tournament=Name(barred.name)
+        )
+    else:
+        return notice
     return replace(notice, reply=replace(notice.reply, parts=(named, *notice.reply.parts[1:])))
 
 

@@ -182,6 +182,10 @@ MESSAGES: dict[str, str] = {
         "{player} confirmed but did not come: their matches are lost and they are suspended "
         'from the next tournament. A director can excuse them: `/excuse {player} reason:"..."`'
     ),
+    "noshow.club_named": (
+        "{player} confirmed but did not come: their matches are lost and they are suspended "
+        'from {tournament}. A director can excuse them: `/excuse {player} reason:"..."`'
+    ),
     "sanction.you": "You are suspended from the club's next tournament: {reason}.",
     "sanction.done": "{name} is suspended from the club's next tournament.",
     "excuse.done": "{name} is excused: no suspension.",

@@ -167,6 +167,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Encuentro {match}: {loser} se retiró, {winner} gana por forfait.",
     "forfeit.done": "Forfait registrado para {name}.",
     "noshow.club": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para el próximo torneo. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',
+    "noshow.club_named": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para {tournament}. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',
     "sanction.you": "Tienes una suspensión para el próximo torneo del club: {reason}.",
     "sanction.done": "{name} tiene una suspensión para el próximo torneo del club.",
     "excuse.done": "Ausencia de {name} justificada: sin suspensión.",

@@ -167,6 +167,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Mecz {match}: {loser} wycofuje się, {winner} wygrywa walkowerem.",
     "forfeit.done": "Walkower zapisany: {name}.",
     "noshow.club": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na następny turniej obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',
+    "noshow.club_named": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na turniej {tournament} obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',
     "sanction.you": "Masz zawieszenie na następny turniej klubu. Powód: {reason}.",
     "sanction.done": "{name} ma zawieszenie na następny turniej klubu.",
     "excuse.done": "{name}: nieobecność usprawiedliwiona, bez zawieszenia.",

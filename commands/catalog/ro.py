@@ -167,6 +167,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Partida {match}: {loser} s-a retras, {winner} câștigă prin forfait.",
     "forfeit.done": "Forfait înregistrat pentru {name}.",
     "noshow.club": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru următorul turneu. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',
+    "noshow.club_named": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru {tournament}. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',
     "sanction.you": "Aveți o suspendare pentru următorul turneu al clubului: {reason}.",
     "sanction.done": "{name} are o suspendare pentru următorul turneu al clubului.",
     "excuse.done": "{name}: absență scuzată, fără suspendare.",

@@ -131,3 +131,8 @@ async def test_a_no_show_is_told_which_open_tournament_the_suspension_bars_HGV_2
     assert any("suspended" in text for text in told), told
     assert any("You are suspended from February Cup" in text for text in told), chat.posted
     assert not any("next tournament" in text for text in told), told
+    # The club hears it by name too.
+    club = [
+        text for where, text in chat.posted if where == "club" and "confirmed but did not" in text
+    ]
+    assert club and all("suspended from February Cup" in text for text in club), club
