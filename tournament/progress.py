@@ -48,7 +48,7 @@ from tournament.stages import (
     MAIN_STAGES,
     all_standings,
     bracket_of,
-    entry_rank,
+    drawn_rank,
     followed_up,
     qualifiers_of,
     restart,
@@ -293,8 +293,8 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
     if not open_games:
         raise Refused("no_tie_to_settle", group=group)
     players = sorted({p for m in open_games for p in m.players})
-    # Drawn as their places among the entries, not their ids (stages.entry_rank).
-    rank = entry_rank(state)
+    # Drawn as their places among the drawn players, not their ids (stages.drawn_rank).
+    rank = drawn_rank(state)
     labels = [rank(p) for p in players]
     player_of = dict(zip(labels, players, strict=True))
     random.Random(f"lot:{seed}:{','.join(map(str, labels))}").shuffle(labels)

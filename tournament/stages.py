@@ -184,7 +184,7 @@ def group_table(
             rules,
             lot_seed=lot_seed,
             extra_game_results=results_from(inputs[1]),
-            lot_rank=entry_rank(state),
+            lot_rank=drawn_rank(state),
         )
         if len(known) >= _TABLES_KEPT:
             del known[next(iter(known))]  # the oldest
@@ -192,24 +192,29 @@ def group_table(
     return table
 
 
-def entry_rank(state: TournamentState) -> Callable[[PlayerId], int]:
-    """Return a player's place among the tournament's entries by id (1 = lowest): what a
-    player enters a lot as. Databases number players differently (a PostgreSQL sequence
-    skips the number a refused command took; SQLite gives it again), in the same order.
+def drawn_rank(state: TournamentState) -> Callable[[PlayerId], int]:
+    """Return a player's place among the drawn players by id (1 = lowest): what a player
+    enters a lot as. Databases number players differently (a PostgreSQL sequence skips
+    the number a refused command took; SQLite gives it again), in the same order.
 
-    Entries only come after the others (ids grow) or change id in a merge, which drops
-    the remembered order (tournament.roster).
+    The drawn players, not the entries: a walk-in entered after the draw may be an old
+    member with a lower id, and must not move everyone's place, and so a lot already
+    drawn. A redraw or a merge makes a new DrawRecord, and so new places.
     """
-    remembered = state.memo.get(ENTRY_ORDER)
-    if remembered is None or remembered[0] != len(state.entries):
-        ranks = {player: place for place, player in enumerate(sorted(state.entries), 1)}
-        remembered = (len(state.entries), ranks.__getitem__)
-        state.memo[ENTRY_ORDER] = remembered
+    draw = state.draw
+    remembered = state.memo.get(DRAWN_ORDER)
+    if remembered is None or remembered[0] is not draw:
+        # The groups are made of the drawn players; read both, so none can be missing.
+        grouped = (p for g in state.groups for p in g.players)
+        players = {*draw.players, *grouped} if draw is not None else set(state.entries)
+        ranks = {player: place for place, player in enumerate(sorted(players), 1)}
+        remembered = (draw, ranks.__getitem__)
+        state.memo[DRAWN_ORDER] = remembered
     return cast(Callable[[PlayerId], int], remembered[1])
 
 
-# The state.memo key of the entries' ids in order (entry_rank).
-ENTRY_ORDER = "entry_order"
+# The state.memo key of the drawn players' places (drawn_rank).
+DRAWN_ORDER = "drawn_order"
 
 
 def results_from(facts: Sequence[tuple[object, ...]]) -> list[Result]:

@@ -104,7 +104,7 @@ def group_standings(
     """Return the group standings, tiebreaks applied, from the final group results.
 
     `lot_rank` gives the number a player enters a lot as, when not their id (a place
-    in an order every database agrees on, tournament.stages.entry_rank).
+    in an order every database agrees on, tournament.stages.drawn_rank).
     """
     members = frozenset(players)
     if len(members) != len(players):
@@ -346,11 +346,7 @@ class _Resolver:
         numbers players, and two databases may number the same players apart.
         """
         players = sorted(block)
-        rank = self._lot_rank
-        if rank is None:
-            drawn = _drawn(self._lot_seed, tuple(players))
-            return {player: place for place, player in enumerate(drawn, 1)}
-        labels = tuple(map(rank, players))
+        labels = tuple(players) if self._lot_rank is None else tuple(map(self._lot_rank, players))
         player_of = dict(zip(labels, players, strict=True))
         drawn = _drawn(self._lot_seed, labels)
         return {player_of[label]: place for place, label in enumerate(drawn, 1)}

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from tournament import attendance, progress
+from tournament import attendance, progress, roster
 from tournament.preset import load_preset
 from tournament.simulation import new_tournament, play_out
 from tournament.stages import all_standings
@@ -58,3 +58,15 @@ def test_a_tournament_does_not_depend_on_how_players_are_numbered_HGV_7_2_3_NAV_
     assert [(as_one[p.player], p.place) for p in other.placements] == [
         (p.player, p.place) for p in one.placements
     ]
+
+
+def test_a_walk_in_with_a_lower_id_does_not_move_a_lot_HGV_7_2_3() -> None:
+    """An old member (a low id) walks in after the draw and is never placed (no new
+    draw): the places the lots draw by are the drawn players', so every table stays."""
+    state = numbered("hgv-backgammon", [10, 11, 12, 13, 14, 15, 16, 17], seed=3)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    before = {name: table.order for name, table in all_standings(state).items()}
+    roster.walk_in(state, 2, START, born=date(1950, 1, 1))
+    state.memo.clear()  # as a state loaded again would be
+    after = {name: table.order for name, table in all_standings(state).items()}
+    assert after == before
