@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from commands import claims, joining, resolver
+from commands import claims, joining, resolver, views
 from commands.capabilities import bind
 from commands.config import CommandConfig
 from commands.params import as_typed, suggestions
@@ -144,13 +144,14 @@ async def handle(
         )
     except ScoreError as error:
         # A report's hint shows the match's own length when the use case knows it.
-        fallback = "/report 2-2 3-1" if error.code == TIEBREAK_NEEDED else "/report 3-1"
+        level = error.code == TIEBREAK_NEEDED
+        fallback = views.with_tiebreak("/report", [(2, 2)]) if level else "/report 3-1"
         example = str(error.params.get("example", fallback))
         usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
         stated = msg(f"score.{error.code}", **_params({**error.params, "example": Hint(example)}))
         # A level match: the line itself says what to send (the same score, a tiebreak
         # added); a second example without the tiebreak would contradict it.
-        hint = () if error.code == TIEBREAK_NEEDED else (msg(usage, example=Hint(example)),)
+        hint = () if level else (msg(usage, example=Hint(example)),)
         reply = Reply((stated, *hint))
     except Exception:
         log.exception("command failed: %r from %s:%s", inv.text, inv.platform, inv.user)

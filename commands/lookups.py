@@ -18,7 +18,7 @@ from tournament.club import Player
 from tournament.model import PlayerId, Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, Preset, SeasonRules
 from tournament.scoring import example_score
-from tournament.state import TournamentState
+from tournament.state import Group, TournamentState
 
 GAMES = ("backgammon", "draughts")
 
@@ -148,15 +148,20 @@ async def standings(s: Session, a: Args) -> Reply:
         previous = await _last_played(s, state)
         if previous is None or not previous.groups:
             return Reply((none,))
-        names = await s.names({q for g in previous.groups for q in g.players})
-        tables = tuple(pictures.group_picture(previous, g, names) for g in previous.groups)
+        tables = await _group_tables(s, previous, previous.groups)
         return Reply((none, msg("lookup.last_played", tournament=Name(previous.name)), *tables))
     wanted = a.text("group")
     groups = [g for g in state.groups if wanted is None or g.name == wanted]
     if not groups:
         raise Refused("no_such_group", group=wanted or "", count=len(state.groups))
+    return Reply(await _group_tables(s, state, groups))
+
+
+async def _group_tables(
+    s: Session, state: TournamentState, groups: Sequence[Group]
+) -> tuple[Part, ...]:
     names = await s.names({q for g in groups for q in g.players})
-    return Reply(tuple(pictures.group_picture(state, g, names) for g in groups))
+    return tuple(pictures.group_picture(state, g, names) for g in groups)
 
 
 async def bracket(s: Session, a: Args) -> Reply:

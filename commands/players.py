@@ -52,7 +52,8 @@ async def register(s: Session, a: Args) -> Reply:
     await _open_for_entries(s, entering=True)
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
-        return say("register.club_only", club=Name(s.club.name), name=Name(player.name))
+        club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
+        return Reply((club_only,) if renamed is None else (renamed, club_only))
     if renamed is not None and attendance.entered(state, player.id):
         return Reply((renamed,))  # already entered: the name was what they came to fix
     suspension = sanctions.suspension_for(
