@@ -232,11 +232,17 @@ async def player_rename(s: Session, a: Args) -> Reply:
     if twin is not None:
         same = fold(twin) == fold(wanted)
         raise Refused("rename_exists" if same else "rename_taken", name=wanted, other=twin)
+    return Reply((await rename(s, player, wanted),))
+
+
+async def rename(s: Session, player: Player, wanted: str) -> Msg:
+    """Give `player` the name `wanted` (cleaned, checked by the caller), logged; return
+    what to say of it."""
     before = player.name
     player.name = wanted
     await s.uow.players.save(player)
     s.log("player_rename", player=before, to=wanted)
-    return say("player.renamed", old=Name(before), name=Name(wanted))
+    return msg("player.renamed", old=Name(before), name=Name(wanted))
 
 
 async def player_merge(s: Session, a: Args) -> Reply:

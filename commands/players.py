@@ -94,10 +94,7 @@ async def _recapitalise(s: Session, player: Player, typed: str) -> Msg | None:
     wanted = naming.clean(typed, what="name")
     if wanted == player.name or not folding.same(wanted, player.name):
         return None
-    before, player.name = player.name, wanted
-    await s.uow.players.save(player)
-    s.log("player_rename", player=before, to=wanted)
-    return msg("player.renamed", old=Name(before), name=Name(wanted))
+    return await members.rename(s, player, wanted)
 
 
 async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
