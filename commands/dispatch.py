@@ -240,7 +240,7 @@ async def _open(
     claiming: int | None = None,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
-    club = await _club(uow, inv, club_hint, configured, claiming)
+    club = await _club(uow, inv, club_hint, configured, claiming, listing=spec.writes)
     if club is None and not inv.private:
         waiting = await uow.clubs.pending_for_chat(inv.platform, inv.chat)
         if waiting is not None:
@@ -290,13 +290,19 @@ async def _club(
     hint: str | None,
     configured: bool = False,
     claiming: int | None = None,
+    *,
+    listing: bool = False,
 ) -> Club | None:
     """Return the club a command acts on: the chat's; privately, the one named, or the
     person's only club. Someone in several clubs is asked which, never given the first.
     A director from CLUBTD_DIRECTORS may name any club by its id (a button does), and so
     may a claim code (`claiming`: the club it was issued in), checked by the use case."""
     if not inv.private:
-        return await uow.clubs.for_chat(inv.platform, inv.chat)
+        # A writing command reads (and locks) the club's tournaments in the same round
+        # trip: it lists them next to find the one it means.
+        return await uow.clubs.for_chat(
+            inv.platform, inv.chat, listing=listing, for_update=listing
+        )
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
     if hint is None and claiming is not None:
         hint = str(claiming)

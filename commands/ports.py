@@ -22,7 +22,13 @@ from tournament.state import TournamentState
 
 
 class ClubRepository(Protocol):
-    async def for_chat(self, platform: str, chat: str) -> Club | None: ...
+    async def for_chat(
+        self, platform: str, chat: str, *, listing: bool = False, for_update: bool = False
+    ) -> Club | None:
+        """Return the chat's club; with `listing`, read its tournaments in the same round
+        trip (locked until commit with `for_update`), for `tournaments.list` to serve."""
+        ...
+
     async def for_account(self, platform: str, external_id: str) -> list[Club]:
         """Return the clubs where this chat account is a player or a director, oldest
         first."""

@@ -71,11 +71,11 @@ class SqlUnitOfWork:
         self._entered = True
         tx = self.transaction = Transaction(self._bind)
         self._roster = RosterView(tx, self._rosters)
-        self.clubs = SqlClubRepository(tx, self._roster)
-        self.players = SqlPlayerRepository(tx, self._roster)
         self.tournaments = SqlTournamentRepository(
             tx, self._cache, serialised=is_sqlite(self._engine)
         )
+        self.clubs = SqlClubRepository(tx, self._roster, self.tournaments)
+        self.players = SqlPlayerRepository(tx, self._roster)
         self.sanctions = SqlSanctionRepository(tx)
         self.rankings = SqlRankingRepository(tx)
         self.outbox = SqlOutbox(tx)

@@ -6,12 +6,13 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, insert, select, update
+from sqlalchemy import Row, Select, bindparam, delete, insert, select, true, update
 
 from storage import tables as t
 from storage.repositories.base import NotFound, SqlRepository, insert_ignoring, upsert
 from storage.repositories.roster import CHATS as roster_chats
 from storage.repositories.roster import RosterView
+from storage.repositories.tournaments import LISTED_COLUMNS, SqlTournamentRepository
 from storage.transaction import Transaction
 from tournament.club import Club
 
@@ -28,6 +29,42 @@ _FOR_CHAT = (
         t.chats.c.status == ACTIVE,
     )
 )
+
+
+def _for_chat_listing(*, lateral: bool) -> Select[Any]:
+    """Return _FOR_CHAT joined with the club's tournaments as `tournaments.list` reads
+    them (a row each, or one of NULLs), locked until commit by PostgreSQL's lateral
+    FOR UPDATE: the chat's club and a writing command's locked list in one round trip."""
+    tournaments = t.tournaments
+    listed: Any
+    if lateral:
+        listed = (
+            select(*LISTED_COLUMNS)
+            .where(tournaments.c.club_id == t.clubs.c.id)
+            .order_by(tournaments.c.start, tournaments.c.id)
+            .with_for_update()
+            .lateral("listed")
+        )
+        joined = t.clubs.join(t.chats, t.chats.c.club_id == t.clubs.c.id).outerjoin(listed, true())
+    else:  # SQLite: the transaction holds the database's write lock already
+        listed = tournaments
+        joined = t.clubs.join(t.chats, t.chats.c.club_id == t.clubs.c.id).outerjoin(
+            tournaments, tournaments.c.club_id == t.clubs.c.id
+        )
+    return (
+        select(t.clubs, *(listed.c[c.name].label(f"listed_{c.name}") for c in LISTED_COLUMNS))
+        .select_from(joined)
+        .where(
+            t.chats.c.platform == bindparam("platform"),
+            t.chats.c.chat == bindparam("chat"),
+            t.chats.c.status == ACTIVE,
+        )
+        .order_by(listed.c.start, listed.c.id)
+    )
+
+
+_FOR_CHAT_LISTING = _for_chat_listing(lateral=False)
+_FOR_CHAT_LOCKING = _for_chat_listing(lateral=True)
 # Built once, as every statement a command runs (building one costs more than running it).
 _BY_ID = select(t.clubs).where(t.clubs.c.id == bindparam("club_id"))
 # A chat moving to another club leaves its old club's cached roster (roster.py) stale.
@@ -68,21 +105,46 @@ def _club(row: Row[Any]) -> Club:
 class SqlClubRepository(SqlRepository):
     """Clubs and how chats and people reach them."""
 
-    def __init__(self, transaction: Transaction, roster: RosterView | None = None) -> None:
+    def __init__(
+        self,
+        transaction: Transaction,
+        roster: RosterView | None = None,
+        tournaments: SqlTournamentRepository | None = None,
+    ) -> None:
         super().__init__(transaction)
         self._roster = roster or RosterView(transaction, None)
+        self._tournaments = tournaments
 
     def _club(self, row: Row[Any]) -> Club:
         """Map a club row, noting its roster version for this unit of work."""
         self._roster.saw(row.id, row.roster_version)
         return _club(row)
 
-    async def for_chat(self, platform: str, chat: str) -> Club | None:
-        query = _FOR_CHAT  # built once: every command asks it
-        row = (
-            await (await self._conn()).execute(query, {"platform": platform, "chat": chat})
-        ).first()
-        return None if row is None else self._club(row)
+    async def for_chat(
+        self, platform: str, chat: str, *, listing: bool = False, for_update: bool = False
+    ) -> Club | None:
+        """Return the chat's club. With `listing`, its tournaments are read in the same
+        statement (locked until commit with `for_update`, on PostgreSQL), and
+        `tournaments.list` of this club then serves them without a query of its own."""
+        params = {"platform": platform, "chat": chat}
+        conn = await self._conn()
+        if not listing or self._tournaments is None:
+            row = (await conn.execute(_FOR_CHAT, params)).first()
+            return None if row is None else self._club(row)
+        lateral = for_update and conn.dialect.name == "postgresql"
+        rows = (
+            await conn.execute(_FOR_CHAT_LOCKING if lateral else _FOR_CHAT_LISTING, params)
+        ).all()
+        if not rows:
+            return None
+        club = self._club(rows[0])
+        listed = [
+            (r.listed_id, r.listed_name, r.listed_start, r.listed_status, r.listed_version)
+            for r in rows
+            if r.listed_id is not None
+        ]
+        self._tournaments.take_listing(club.id, listed, for_update=for_update)
+        return club
 
     async def pending_for_chat(self, platform: str, chat: str) -> Club | None:
         """Return the club this chat asked to join and waits to be confirmed by."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -30,14 +30,16 @@ _HEAD = select(t.tournaments.c.id, t.tournaments.c.version).where(t.tournaments.
 _HEAD_LOCKED = _HEAD.with_for_update()
 _BY_ID = select(t.tournaments).where(t.tournaments.c.id == _TID)
 _BY_ID_LOCKED = _BY_ID.with_for_update()
+# What `list` reads of each tournament (clubs.for_chat can read it in its own query).
+LISTED_COLUMNS = (
+    t.tournaments.c.id,
+    t.tournaments.c.name,
+    t.tournaments.c.start,
+    t.tournaments.c.status,
+    t.tournaments.c.version,
+)
 _LISTED = (
-    select(
-        t.tournaments.c.id,
-        t.tournaments.c.name,
-        t.tournaments.c.start,
-        t.tournaments.c.status,
-        t.tournaments.c.version,
-    )
+    select(*LISTED_COLUMNS)
     .where(t.tournaments.c.club_id == bindparam("club_id"))
     .order_by(t.tournaments.c.start, t.tournaments.c.id)
 )
@@ -352,13 +354,21 @@ class SqlTournamentRepository(SqlRepository):
             return builtins.list(known[1])
         query = _LISTED_LOCKED if for_update else _LISTED
         rows = (await (await self._conn()).execute(query, {"club_id": club_id})).all()
+        return builtins.list(self.take_listing(club_id, rows, for_update=for_update))
+
+    def take_listing(
+        self, club_id: int, rows: Iterable[Sequence[Any]], *, for_update: bool
+    ) -> builtins.list[Listed]:
+        """Remember the club's tournaments as read in this transaction: (id, name, start,
+        status, version) each, by start; `for_update` when they are locked until commit."""
+        rows = builtins.list(rows)
         if self._cache is not None and (for_update or self._serialised):
             # The versions stand until this transaction ends or saves one: a `get` of
             # one of them needs no version query of its own.
-            self._versions.update((r.id, r.version) for r in rows)
-        listed = [Listed(r.id, r.name, r.start, TournamentStatus(r.status)) for r in rows]
+            self._versions.update((r[0], r[4]) for r in rows)
+        listed = [Listed(r[0], r[1], r[2], TournamentStatus(r[3])) for r in rows]
         self._listed[club_id] = (for_update, listed)
-        return builtins.list(listed)
+        return listed
 
     async def of_player(self, player_id: int, *, active: bool = False) -> builtins.list[int]:
         """Return the ids of the tournaments `player_id` has an entry in, oldest first
