@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Insert, Row, Update, bindparam, func, insert, select, update
+from sqlalchemy import Insert, Row, Table, Update, bindparam, func, insert, select, update
 
 from storage import tables as t
 from storage.engine import Database, begin, connect, is_sqlite, one_statement, reader
@@ -30,24 +30,62 @@ FAILED = "failed"
 DEFAULT_LEASE = timedelta(minutes=2)
 
 
-@functools.cache
-def _insert_arrays(columns: tuple[str, ...]) -> Insert:
-    """Return PostgreSQL's insert of many rows from one array a column, in their order.
-
-    One statement, prepared once whatever the row count: SQLAlchemy's own batch insert
-    (with RETURNING in parameter order) is built and run by SQLAlchemy for every call.
-    The ids come from the sequence in the ORDER BY's order, as SQLAlchemy's relies on.
-    """
+def _arrays(table: Table, columns: Sequence[str], prefix: str, name: str) -> Any:
+    """Return PostgreSQL's rows of one array a column (bound as `prefix` + column), in
+    their order (column `ordinal`)."""
     from sqlalchemy.dialects.postgresql import ARRAY
 
-    batch = (
-        func.unnest(*[bindparam(name, type_=ARRAY(t.outbox.c[name].type)) for name in columns])
+    arrays = [bindparam(prefix + c, type_=ARRAY(table.c[c].type)) for c in columns]
+    return (
+        func.unnest(*arrays)
         .table_valued(*columns, with_ordinality="ordinal")
         .render_derived()
-        .alias("batch")
+        .alias(name)
     )
+
+
+@functools.cache
+def _insert_arrays(
+    columns: tuple[str, ...], audit: tuple[str, ...] = (), superseding: bool = False
+) -> Insert:
+    """Return PostgreSQL's insert of many rows from one array a column, in their order.
+
+    Bound as "o_" + column. One statement, prepared once whatever the row count:
+    SQLAlchemy's own batch insert
+    (with RETURNING in parameter order) is built and run by SQLAlchemy for every call.
+    The ids come from the sequence in the ORDER BY's order, as SQLAlchemy's relies on.
+    With `audit` (its columns, bound as "a_" + column), the audit rows the unit of work
+    held are inserted by the same statement; with `superseding`, the pending rows of the
+    keys bound as arrays s_platform, s_chat and s_coalesce_key are superseded by it. One
+    round trip for what was up to five: the statements of a WITH see one snapshot, so the
+    rows inserted are not among those superseded, as when the update ran first.
+    """
+    # Prefixed: a name of an outbox column among the parameters would be taken by
+    # SQLAlchemy as a value the superseding UPDATE sets.
+    batch = _arrays(t.outbox, columns, "o_", "batch")
     rows = select(*[batch.c[name] for name in columns]).order_by(batch.c.ordinal)
-    return insert(t.outbox).from_select(columns, rows).returning(t.outbox.c.id)
+    statement = insert(t.outbox).from_select(columns, rows).returning(t.outbox.c.id)
+    if audit:
+        logged = _arrays(t.audit_log, audit, "a_", "logged")
+        entries = select(*[logged.c[name] for name in audit]).order_by(logged.c.ordinal)
+        statement = statement.add_cte(
+            insert(t.audit_log).from_select(audit, entries).cte("audited")
+        )
+    if superseding:
+        stale = _arrays(t.outbox, ("platform", "chat", "coalesce_key"), "s_", "stale")
+        statement = statement.add_cte(
+            update(t.outbox)
+            .where(
+                _c.platform == stale.c.platform,
+                _c.chat == stale.c.chat,
+                _c.coalesce_key == stale.c.coalesce_key,
+                _c.status == bindparam("s_pending"),
+            )
+            # Bound by name: SQLAlchemy's cached form of this CTE lost literal values.
+            .values(status=bindparam("s_superseded"))
+            .cte("superseded")
+        )
+    return statement
 
 
 class SqlOutbox(SqlRepository):
@@ -97,13 +135,54 @@ class SqlOutbox(SqlRepository):
             return []
         self._queued |= {m["platform"] for m in messages if not m.get("held_until")}
         conn = await self._conn()
-        superseding = {
-            (m["platform"], m["chat"], m["coalesce"]) for m in messages if m.get("coalesce")
-        }
-        for platform, chat, coalesce in sorted(superseding):
+        superseding = sorted(
+            {(m["platform"], m["chat"], m["coalesce"]) for m in messages if m.get("coalesce")}
+        )
+        rows = self._rows(messages)
+        if self._dialect == "postgresql":
+            return await self._add_on_postgresql(conn, rows, superseding)
+        for platform, chat, coalesce in superseding:
             await conn.execute(
                 _SUPERSEDE, {"b_platform": platform, "b_chat": chat, "b_coalesce": coalesce}
             )
+        if len(rows) > 1:
+            # One executemany of a one-row INSERT, compiled once (a multi-row INSERT was
+            # compiled anew for every number of rows: 10 times, 24 ms, in a demo night).
+            # This unit of work holds SQLite's write lock (BEGIN IMMEDIATE), so the rows
+            # take the ids after the table's largest, one by one in order.
+            await conn.execute(_INSERT_MANY, rows)
+            newest = int((await conn.execute(_LAST_ID)).scalar_one())
+            return list(range(newest - len(rows) + 1, newest + 1))
+        return [int(i) for i in (await conn.execute(_INSERT, rows)).scalars()]
+
+    async def _add_on_postgresql(
+        self,
+        conn: Any,
+        rows: list[dict[str, Any]],
+        superseding: list[tuple[str, str, str]],
+    ) -> list[int]:
+        """Insert the rows, supersede the keys' older rows and write the audit rows the
+        unit of work held, in one statement (_insert_arrays); return the rows' ids."""
+        audit = self._transaction.take_held(t.audit_log)
+        columns = tuple(rows[0])  # every row has the same keys
+        audit_columns = tuple(audit[0]) if audit else ()
+        if any(tuple(entry) != audit_columns for entry in audit):
+            await conn.execute(insert(t.audit_log), audit)  # not one shape: as they came
+            audit, audit_columns = [], ()
+        arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in columns}
+        arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit_columns})
+        if superseding:
+            for index, name in enumerate(("platform", "chat", "coalesce_key")):
+                arrays[f"s_{name}"] = [key[index] for key in superseding]
+            arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
+        statement = _insert_arrays(columns, audit_columns, bool(superseding))
+        inserted = await conn.execute(statement, arrays)
+        return sorted(int(i) for i in inserted.scalars())
+
+    @staticmethod
+    def _rows(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Return the outbox rows of the messages: pending, but only the last of each
+        coalesce key in the batch."""
         rows = [
             {
                 "club_id": m["club_id"],
@@ -129,20 +208,7 @@ class SqlOutbox(SqlRepository):
             key = (m["platform"], m["chat"], m.get("coalesce"))
             if m.get("coalesce") and last[key] != index:  # type: ignore[index]
                 rows[index]["status"] = SUPERSEDED
-        if self._dialect == "sqlite" and len(rows) > 1:
-            # One executemany of a one-row INSERT, compiled once (a multi-row INSERT was
-            # compiled anew for every number of rows: 10 times, 24 ms, in a demo night).
-            # This unit of work holds SQLite's write lock (BEGIN IMMEDIATE), so the rows
-            # take the ids after the table's largest, one by one in order.
-            await conn.execute(_INSERT_MANY, rows)
-            newest = int((await conn.execute(_LAST_ID)).scalar_one())
-            return list(range(newest - len(rows) + 1, newest + 1))
-        if self._dialect == "postgresql" and len(rows) > 1:
-            columns = tuple(rows[0])  # every row has the same keys
-            arrays = {name: [row[name] for row in rows] for name in columns}
-            inserted = await conn.execute(_insert_arrays(columns), arrays)
-            return sorted(int(i) for i in inserted.scalars())
-        return [int(i) for i in (await conn.execute(_INSERT, rows)).scalars()]
+        return rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,15 +8,25 @@ transaction, as a session would.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Insert, insert
 
 from storage.engine import fast
 
 if TYPE_CHECKING:
+    from sqlalchemy import Table
     from sqlalchemy.ext.asyncio import AsyncTransaction
 
     from storage.engine import Database, DatabaseConnection
     from storage.sqlite_driver import SQLiteTransaction
+
+
+@functools.cache
+def _insert(table: Table) -> Insert:
+    return insert(table)
 
 
 class Transaction:
@@ -27,6 +37,7 @@ class Transaction:
         self.bind = bind
         self._conn: DatabaseConnection | None = None
         self._tx: AsyncTransaction | SQLiteTransaction | None = None
+        self._held: dict[Table, list[Mapping[str, Any]]] = {}
 
     async def connection(self) -> DatabaseConnection:
         """Return the connection, in a transaction (both begun now if none is)."""
@@ -41,7 +52,28 @@ class Transaction:
             self._conn = conn = fast(conn)
         return conn
 
+    def hold(self, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Keep rows to insert into `table` until a statement takes them to write in its
+        own round trip (`take_held`), or until the commit writes them."""
+        self._held.setdefault(table, []).extend(rows)
+
+    def take_held(self, table: Table) -> list[Mapping[str, Any]]:
+        """Return the rows held for `table`, now the caller's to write."""
+        return self._held.pop(table, [])
+
+    async def write_held(self, table: Table | None = None) -> None:
+        """Insert the rows held for `table` (every table's when None), one statement each."""
+        for held in [table] if table is not None else list(self._held):
+            rows = self.take_held(held)
+            if rows:
+                await (await self.connection()).execute(_insert(held), rows)
+
     async def commit(self) -> None:
+        try:
+            await self.write_held()
+        except BaseException:
+            await self._end(commit=False)
+            raise
         await self._end(commit=True)
 
     async def rollback(self) -> None:
@@ -51,6 +83,7 @@ class Transaction:
     async def _end(self, *, commit: bool) -> None:
         conn, tx = self._conn, self._tx
         self._conn = self._tx = None
+        self._held.clear()  # never written: what a rollback undoes anyway
         if conn is None:
             return
         try:

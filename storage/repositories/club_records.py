@@ -169,12 +169,19 @@ class SqlAuditLog(SqlRepository):
 
     async def add_many(self, entries: Sequence[Mapping[str, Any]]) -> None:
         """Log several entries (keyword sets of `add`) with one statement."""
-        if entries:
-            rows = [{**entry, "detail": dict(entry["detail"])} for entry in entries]
-            await (await self._conn()).execute(_AUDIT_INSERT, rows)
+        if not entries:
+            return
+        rows = [{**entry, "detail": dict(entry["detail"])} for entry in entries]
+        if self._dialect == "postgresql":
+            # Held for the outbox's insert of the same command's messages, which writes
+            # both in one round trip (storage/outbox.py), or for the commit.
+            self._transaction.hold(t.audit_log, rows)
+            return
+        await (await self._conn()).execute(_AUDIT_INSERT, rows)
 
     async def count(self, *, action: str, actor: str, since: datetime) -> int:
         """Return how many entries of `action` by exactly `actor` were logged since then."""
+        await self._transaction.write_held(t.audit_log)
         c = t.audit_log.c
         query = (
             select(func.count())

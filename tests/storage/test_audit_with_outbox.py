@@ -1,0 +1,110 @@
+"""Audit rows and outbox rows of one command: written together, in order, or not at all.
+
+On PostgreSQL the audit rows wait for the outbox insert of the same unit of work, which
+writes both (and supersedes older rows of a coalesce key) in one round trip; the
+commit writes what is still held. These tests hold on both databases.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import tables as t
+from tests.storage.conftest import NOW, UowFactory, club_with_players
+
+
+def entry(club_id: int, action: str, n: int = 0) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "tournament_id": None,
+        "actor": "ana",
+        "action": action,
+        "detail": {"n": n},
+        "at": NOW + timedelta(seconds=n),
+    }
+
+
+def message(club_id: int, text: str, coalesce: str | None = None) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "platform": "telegram",
+        "chat": "chat-1",
+        "payload": {"text": text},
+        "created_at": NOW,
+        "coalesce": coalesce,
+    }
+
+
+async def logged(engine: AsyncEngine) -> list[tuple[str, int]]:
+    async with engine.connect() as conn:
+        query = select(t.audit_log.c.action, t.audit_log.c.detail).order_by(t.audit_log.c.id)
+        return [(r.action, r.detail["n"]) for r in await conn.execute(query)]
+
+
+async def outbox(engine: AsyncEngine) -> list[tuple[str, str]]:
+    async with engine.connect() as conn:
+        query = select(t.outbox.c.payload, t.outbox.c.status).order_by(t.outbox.c.id)
+        return [(r.payload["text"], r.status) for r in await conn.execute(query)]
+
+
+async def test_audit_and_messages_of_one_unit_of_work_are_all_written_in_order(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    async with uow_factory() as uow:
+        await uow.outbox.add_many([message(club_id, "board v1", "board")])
+        await uow.commit()
+    async with uow_factory() as uow:
+        await uow.audit.add_many([entry(club_id, "report", 1), entry(club_id, "accept", 2)])
+        await uow.audit.add(**entry(club_id, "note", 3))  # type: ignore[arg-type]
+        ids = await uow.outbox.add_many(
+            [message(club_id, "result"), message(club_id, "board v2", "board")]
+        )
+        await uow.audit.add(**entry(club_id, "after", 4))  # type: ignore[arg-type]
+        await uow.commit()
+    assert ids == sorted(ids) and len(set(ids)) == 2
+    assert await logged(engine) == [("report", 1), ("accept", 2), ("note", 3), ("after", 4)]
+    assert await outbox(engine) == [
+        ("board v1", "superseded"),
+        ("result", "pending"),
+        ("board v2", "pending"),
+    ]
+
+
+async def test_audit_rows_held_without_messages_are_written_by_the_commit(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    async with uow_factory() as uow:
+        await uow.audit.add_many([entry(club_id, "director_add", 1)])
+        await uow.commit()
+    assert await logged(engine) == [("director_add", 1)]
+
+
+async def test_a_count_in_the_same_unit_of_work_sees_the_rows_just_logged(
+    uow_factory: UowFactory,
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    async with uow_factory() as uow:
+        await uow.audit.add_many([entry(club_id, "club_join_failed", 1)] * 2)
+        since = NOW - timedelta(minutes=1)
+        assert await uow.audit.count(action="club_join_failed", actor="ana", since=since) == 2
+
+
+async def test_nothing_is_logged_or_queued_when_the_unit_of_work_rolls_back(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id = await club_with_players(uow_factory, 0)
+    async with uow_factory() as uow:
+        await uow.audit.add_many([entry(club_id, "report", 1)])
+        await uow.outbox.add_many([message(club_id, "result")])
+        await uow.audit.add_many([entry(club_id, "accept", 2)])
+        # no commit: leaving the block rolls back
+    async with uow_factory() as uow:
+        await uow.audit.add_many([entry(club_id, "kept", 3)])
+        await uow.commit()
+    assert await logged(engine) == [("kept", 3)]
+    assert await outbox(engine) == []
