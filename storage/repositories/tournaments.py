@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -477,11 +478,23 @@ class SqlTournamentRepository(SqlRepository):
             return
         self._versions.pop(state.id, None)  # about to change
         self._listed.clear()  # its status, name or start may change
-        # The version check comes first: it takes the row lock on PostgreSQL, and a
-        # concurrent writer who saved since our load makes this save fail, not vanish.
-        bump = {"b_id": state.id, "b_version": before.version, **head}
-        if (await conn.execute(_BUMP, bump)).rowcount != 1:
-            raise StaleState(f"tournament {state.id} changed since it was loaded")
+        one = _one_row_changed(plans) if not head and not self._serialised else None
+        if one is not None:
+            # A /report's save: one match row. On PostgreSQL the bump and that update go
+            # in one statement (a round trip of a command's six).
+            child, key, row = one
+            fused = {"b_id": state.id, "b_version": before.version, "b_key": key}
+            fused.update({f"r_{name}": value for name, value in row.items()})
+            if (await conn.execute(_bumped_update(child, tuple(row)), fused)).rowcount != 1:
+                raise StaleState(f"tournament {state.id} changed since it was loaded")
+            stats.updated[child.table.name] = 1
+            plans = []
+        else:
+            # The version check comes first: it takes the row lock on PostgreSQL, and a
+            # concurrent writer who saved since our load makes this save fail, not vanish.
+            bump = {"b_id": state.id, "b_version": before.version, **head}
+            if (await conn.execute(_BUMP, bump)).rowcount != 1:
+                raise StaleState(f"tournament {state.id} changed since it was loaded")
         if head:
             stats.updated["tournaments"] = 1
         for child, new, changed, gone in plans:
@@ -589,6 +602,45 @@ def _row_update(child: _Child) -> Update:
 
 
 _UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # built once
+
+
+def _one_row_changed(
+    plans: builtins.list[tuple[_Child, Any, Any, Any]],
+) -> tuple[_Child, Any, codec.Row] | None:
+    """Return the child, key and row of a save that changes one existing row and adds
+    or drops none; None for any other save."""
+    touched = [(child, changed) for child, new, changed, gone in plans if new or changed or gone]
+    if len(touched) != 1:
+        return None
+    child, changed = touched[0]
+    plan = next(p for p in plans if p[0] is child)
+    if plan[1] or plan[3] or len(changed) != 1:
+        return None
+    key, row = changed[0]
+    return child, key, row
+
+
+@functools.cache
+def _bumped_update(child: _Child, columns: tuple[str, ...]) -> Update:
+    """Return PostgreSQL's version check and bump (_BUMP) and the rewrite of one row of
+    `child` in one statement: the row is updated only if the bump found the version, so
+    the statement's row count is 1 exactly when both happened. The row's values are
+    bound as "r_" + column: a parameter named after a column of `tournaments` would be
+    set by SQLAlchemy in the bump too."""
+    bumped = _BUMP.returning(t.tournaments.c.id).cte("bumped")
+    table = child.table
+    key_column = table.c[child.key]
+    return (
+        update(table)
+        .where(
+            table.c.tournament_id == select(bumped.c.id).scalar_subquery(),
+            key_column == bindparam("b_key", type_=key_column.type),
+        )
+        .values({name: bindparam(f"r_{name}", type_=table.c[name].type) for name in columns})
+        .add_cte(bumped)
+    )
+
+
 _INSERTS = {child.table.name: insert(child.table) for child in _CHILDREN}
 
 

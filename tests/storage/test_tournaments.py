@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from datetime import UTC, timedelta, timezone
 from decimal import Decimal
@@ -122,6 +123,9 @@ async def test_the_state_played_on_after_loading_is_saved_whole(uow_factory: Uow
     assert as_dict(reloaded) == as_dict(loaded)
 
 
+_WRITES = re.compile(r'(?<!FOR )\b(INSERT INTO|UPDATE|DELETE FROM) "?(\w+)')
+
+
 class Statements:
     """Record the writing statements an engine runs: (verb, table, row count)."""
 
@@ -133,12 +137,11 @@ class Statements:
     def _record(
         self, _conn: Any, _cursor: Any, statement: str, params: Any, _ctx: Any, many: bool
     ) -> None:
-        words = statement.split()
-        verb = words[0].upper()
-        if verb not in ("INSERT", "UPDATE", "DELETE"):
+        if statement.split()[0].upper() not in ("INSERT", "UPDATE", "DELETE", "WITH"):
             return
-        table = words[2] if verb in ("INSERT", "DELETE") else words[1]
-        self.seen.append((verb, table.strip('"'), len(params) if many else 1))
+        # PostgreSQL's WITH writes several tables in one statement (storage/tournaments).
+        for verb, table in _WRITES.findall(statement):
+            self.seen.append((verb.split()[0], table, len(params) if many else 1))
 
     def close(self) -> None:
         event.remove(self._engine.sync_engine, "before_cursor_execute", self._record)
@@ -264,6 +267,10 @@ async def test_a_save_over_a_newer_version_fails_instead_of_losing_it(
         stale.matches[second].white_score = 1
         with pytest.raises(StaleState):
             await stale_uow.tournaments.save(stale)
+        await stale_uow.commit()  # whatever the failed save did, kept
+    stored = await load(uow_factory, tournament_id)
+    assert stored.matches[first].white_score == 1
+    assert stored.matches[second].white_score == state.matches[second].white_score
 
 
 async def current_name(uow_factory: UowFactory, club_id: int) -> str | None:
