@@ -79,7 +79,10 @@ async def handle(
         said = SAID_IN_LANGUAGES.get(fold(parsed.name))
         close = [said] if said else suggestions(parsed.name, list(BY_NAME))
         if close:
-            reply = say("unknown_command_close", name=parsed.name, suggestion=close[0])
+            # The whole line as meant (/reportar 3-1: "/report 3-1"), ready to type again.
+            rest = inv.text.split(maxsplit=1)[1:]
+            meant = " ".join([close[0], *(" ".join(r.split()) for r in rest)])
+            reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)

@@ -160,7 +160,7 @@ def test_a_report_acts_on_the_match_that_is_on_HGV_2_3_4(
     assert lines.count(later) == 2  # /report 3-1, and with match:2 named
     assert not any("hugo 1-3 alice" in line or "alice 3-1 hugo" in line for line in lines)
     assert (
-        "[20:25] #club: I do not know /reprot. Did you mean /report? "
+        "[20:25] #club: I do not know /reprot. Did you mean /report 3-1? "
         "Send /help for the list of commands."
     ) in lines
 

@@ -227,5 +227,6 @@ def test_an_unknown_command_is_answered_in_the_club_language(
     result = clubtd("console", "--script", script("ro.t", text), "--db", "sqlite:///ro.db")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[-1].endswith(
-        "Nu cunosc /raport. Ați vrut să scrieți /report? Trimiteți /help pentru lista de comenzi."
+        "Nu cunosc /raport. Ați vrut să scrieți /report 2-1? "
+        "Trimiteți /help pentru lista de comenzi."
     )
