@@ -21,6 +21,7 @@ from tournament.scoring import (
     GameKind,
     ScoreError,
     example_score,
+    in_tiebreak,
     lot_word,
     named_first,
 )
@@ -253,6 +254,8 @@ async def report(s: Session, a: Args) -> Reply:
         example = report_usage(match, state.preset.game)
         if error.code == TIEBREAK_NEEDED:
             example = views.with_tiebreak("/report", found)
+        elif in_tiebreak(error):
+            example = views.with_tiebreak("/report", found[: int(error.params["phase"])])
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)

@@ -21,6 +21,7 @@ from tournament.scoring import (
     FinalScore,
     ScoreError,
     example_score,
+    in_tiebreak,
     lot_word,
     named_first,
 )
@@ -46,6 +47,10 @@ async def result(s: Session, a: Args) -> Reply:
         example = f"/result {match.number} {won}-{lost}"
         if error.code == TIEBREAK_NEEDED and isinstance(change, FinalScore):
             example = views.with_tiebreak(f"/result {match.number}", _white_first(change))
+        elif in_tiebreak(error) and isinstance(change, FinalScore):
+            # The scores before the phase that does not add up, and that phase redone.
+            typed = _white_first(change)[: int(error.params["phase"])]
+            example = views.with_tiebreak(f"/result {match.number}", typed)
         raise ScoreError(
             error.code,
             **{k: v for k, v in error.params.items() if k != "example"},

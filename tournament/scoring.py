@@ -20,7 +20,8 @@ Error codes (params in brackets):
 - "cube_not_used" [cube]: the preset plays without the doubling cube.
 - "cube_in_crawford_game" [cube]: HGV-7.3.2, the Crawford game is played without cube.
 - "cube_pointless" [cube]: HGV-7.3.2, both players are at length - 1.
-- "draughts_total_wrong" [total]: the two scores of a draughts match or tiebreak phase
+- "draughts_total_wrong" [total, phase]: the two scores of a draughts match (phase 0)
+  or tiebreak phase
   must add up to `total` (2 points a game, WAR-GAME).
 - "drawn_match_needs_tiebreak" [phase, game]: the match (or the last tiebreak phase) is
   level; tiebreak `phase` (1-based), of kind `game` ("2x5", ...), must be played next.
@@ -273,6 +274,11 @@ def _check_draughts(
         raise ScoreError(TIEBREAK_NEEDED, phase=played + 1, game=allowed[played])
     if score.lot_winner not in ("white", "black"):
         raise ScoreError("lot_needed")
+
+
+def in_tiebreak(error: ScoreError) -> bool:
+    """Say whether `error` is about a tiebreak phase's score, not the match's own."""
+    return error.code == "draughts_total_wrong" and int(error.params.get("phase", 0)) > 0
 
 
 def _check_draughts_phase(white: int, black: int, games: int, *, phase: int) -> None:

@@ -46,3 +46,23 @@ async def test_a_director_is_shown_the_result_typed_with_a_tiebreak_added_WAR_V(
     state = await chat.tournament()
     assert state.matches[match.number].status is MatchStatus.FINISHED
     assert state.matches[match.number].tiebreaks == ((2, 2), (3, 1))
+
+
+async def test_a_tiebreak_that_does_not_add_up_is_named_and_shown_redone_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS, preset="warcaby-100")
+    match, white, black = await chat.first_match(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    reply = await chat.say("ana", f"/result {match.number} 2-2 4-2")
+    # The tiebreak is at fault, not the 2-2 of the match itself (which adds up).
+    assert "Tiebreak 1 adds up to 4" in reply, reply
+    assert suggestion(reply) == f"/result {match.number} 2-2 3-1", reply
+    assert reply.count("/result") == 1, reply
+    reply = await chat.say(white, "/report 2-2 2-2 5-0")
+    assert "Tiebreak 2 adds up to 4" in reply and suggestion(reply) == "/report 2-2 2-2 3-1"
+    assert "recorded" in await chat.say(white, suggestion(reply))
+    await chat.say(black, "/accept")
+    state = await chat.tournament()
+    assert state.matches[match.number].tiebreaks == ((2, 2), (3, 1))
