@@ -140,6 +140,8 @@ async def addplayer(s: Session, a: Args) -> Reply:
         try:
             said, redraw = await _enter(s, state, member, new=new)
         except Refused as refusal:
+            if refusal.code == "walk_in_too_late" and state is not None:
+                raise await _too_late(s, state, typed) from None
             if refusal.code not in _AGE or state is None:
                 raise
             # Said to the director, with the command that enters this player.
@@ -154,6 +156,20 @@ async def addplayer(s: Session, a: Args) -> Reply:
         if redraw:
             buttons = (Button(msg("button.redraw"), "/redraw confirm"),)
     return Reply(tuple(parts), buttons)
+
+
+async def _too_late(s: Session, state: TournamentState, typed: list[str]) -> Refused:
+    """Return the refusal of walk-ins to a tournament with results: with the command
+    that enters them in the one open for entries, when there is exactly one."""
+    listed = await s.uow.tournaments.list(s.club.id)
+    open_ = [t for t in listed if t.status is TournamentStatus.REGISTRATION and t.id != state.id]
+    if len(open_) != 1:
+        return Refused("walk_in_too_late", tournament=state.name)
+    names = " ".join(as_typed(name) for name in typed)
+    example = f"/addplayer {names} tournament:{as_typed(open_[0].name)}"
+    return Refused(
+        "walk_in_too_late_next", tournament=state.name, next=open_[0].name, example=example
+    )
 
 
 # The age rule (NAV-ENTRY) refused an entry a director made: say it to the director.

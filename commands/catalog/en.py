@@ -606,6 +606,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: `/lift {name} reason:"..."` first, if that is right.',
     "refused.addplayer_already": "{name} is already entered in {tournament} (confirmed).",
     "refused.walk_in_finished": "{tournament} is over: nobody can join it now. Enter players in the next tournament once it is created.",
+    "refused.walk_in_too_late_next": "{tournament} has results already, so nobody can join its groups now: nothing was changed. To enter them in {next}, send {example}",
     "refused.walk_in_too_late": '{tournament} has results already, so nobody can join its groups now: nothing was changed. Enter newcomers in the next tournament (tournament:"...").',
     "refused.remove_not_entered": "That player is not entered in {tournament}: /status shows who is.",
     "refused.remove_after_draw": 'The groups of {tournament} are drawn: nobody can be taken off its list now. For a player who stops playing: /forfeit NAME reason:"...".',

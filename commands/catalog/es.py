@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_suspended": '{name} tiene una suspensión para {tournament}: si procede, primero `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name} ya tiene su inscripción en {tournament} (confirmada).",
     "refused.walk_in_finished": "{tournament} ya terminó: nadie puede incorporarse. Inscribe a los jugadores en el próximo torneo cuando esté creado.",
+    "refused.walk_in_too_late_next": "{tournament} ya tiene resultados, así que nadie puede entrar en sus grupos: no se ha cambiado nada. Para inscribirlos en {next}, envía {example}",
     "refused.walk_in_too_late": '{tournament} ya tiene resultados, así que nadie puede entrar en sus grupos: no se ha cambiado nada. Inscribe a los recién llegados en el próximo torneo (tournament:"...").',
     "refused.remove_not_entered": "Ese jugador no está inscrito en {tournament}: /status muestra quién lo está.",
     "refused.remove_after_draw": 'Los grupos de {tournament} ya están sorteados: ya no se puede sacar a nadie de la lista. Usa /forfeit NOMBRE reason:"..." para quien deja de jugar.',

@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_suspended": '{name}: zawieszenie na turniej {tournament}. Jeśli to słuszne, najpierw `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name}: zgłoszenie do turnieju {tournament} już jest (z potwierdzeniem).",
     "refused.walk_in_finished": "Turniej {tournament} się zakończył: nikt już do niego nie dołączy. Zgłoś zawodników do następnego turnieju, gdy zostanie utworzony.",
+    "refused.walk_in_too_late_next": "Turniej {tournament} ma już wyniki, więc nikt nie dołączy do jego grup: nic nie zmieniono. Aby zgłosić ich do turnieju {next}, wyślij {example}",
     "refused.walk_in_too_late": 'Turniej {tournament} ma już wyniki, więc nikt nie dołączy do jego grup: nic nie zmieniono. Zgłoś nowych do następnego turnieju (tournament:"...").',
     "refused.remove_not_entered": "Ten zawodnik nie jest zgłoszony do turnieju {tournament}: /status pokazuje, kto jest.",
     "refused.remove_after_draw": 'Grupy turnieju {tournament} są już rozlosowane: z listy nie można już nikogo skreślić. Dla kogoś, kto przestaje grać: /forfeit NAZWA reason:"...".',

@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_suspended": '{name} are o suspendare pentru {tournament}: dacă e cazul, mai întâi `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name} are deja înscrierea la {tournament} (confirmată).",
     "refused.walk_in_finished": "{tournament} s-a încheiat: nimeni nu mai poate intra. Înscrieți jucătorii la următorul turneu, după ce este creat.",
+    "refused.walk_in_too_late_next": "{tournament} are deja rezultate, deci nimeni nu mai poate intra în grupe: nu s-a schimbat nimic. Ca să-i înscrieți la {next}, trimiteți {example}",
     "refused.walk_in_too_late": '{tournament} are deja rezultate, deci nimeni nu mai poate intra în grupe: nu s-a schimbat nimic. Înscrieți nou-veniții la următorul turneu (tournament:"...").',
     "refused.remove_not_entered": "Acest jucător nu este înscris la {tournament}: /status arată cine este.",
     "refused.remove_after_draw": 'Grupele pentru {tournament} sunt trase la sorți: nu se mai poate scoate nimeni de pe listă. Pentru cine nu mai joacă: /forfeit NUME reason:"...".',

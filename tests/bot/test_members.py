@@ -106,6 +106,36 @@ def test_a_walk_in_after_the_draw_is_entered_for_a_new_draw_or_told_why_not(
     assert len(january["matches"]) == 6  # a round robin of four, drawn once more
 
 
+def test_a_walk_in_too_late_for_tonight_is_shown_the_command_for_next_month(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """Next month is open on the night: a director adding latecomers to tonight's
+    tournament, which has results, is told so and given the line that enters them in
+    next month's; sent, it does."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "Jorge P." Rocío "María José"\n'
+        + "@clock 2026-01-31 20:00\n"
+        + "ana: /draw\n"
+        + "ana: /result 1 3-1\n"
+        + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00"\n'
+        + 'ana: /addplayer "dan  kowalski" rocio\n'
+        + 'ana: /addplayer "dan kowalski" rocio tournament:"February Cup"\n',
+    )
+    assert (
+        "January Cup has results already, so nobody can join its groups now: nothing was "
+        'changed. To enter them in February Cup, send /addplayer "dan kowalski" rocio '
+        'tournament:"February Cup"'
+    ) in out
+    february = _export(clubtd, database_url)["tournaments"][1]
+    assert february["name"] == "February Cup"
+    assert {e["name"] for e in february["entries"]} == {"dan kowalski", "Rocío"}
+
+
 def test_register_without_accents_finds_the_unclaimed_member(
     clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
 ) -> None:
