@@ -63,6 +63,9 @@ async def forfeit(s: Session, a: Args) -> Reply:
         match = state.matches.get(number) if number is not None else None
         if number is not None and (match is None or not match.involves(player.id)):
             raise Refused("not_their_match", match=number, name=player.name)
+        if match is None and attendance.current_match(state, player.id) is None:
+            # Said of the player named, to the director: not "you have no match".
+            raise Refused("forfeit_no_open_match", name=player.name, tournament=state.name)
         s.events.extend(attendance.director_forfeit(state, player.id, s.now, match=match))
     s.log("forfeit", player=player.name, reason=reason)
     return say("forfeit.done", name=Name(player.name))

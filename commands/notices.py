@@ -336,8 +336,10 @@ def _on_result_corrected(
             match=number,
             white=n(match.white),
             black=n(match.black),
-            ws=match.white_score,
-            bs=match.black_score,
+            # With the tiebreak phases (WAR-V) that decide a level score, as a result shows.
+            score=views.score(
+                match.white_score, match.black_score, match.tiebreaks, match.lot_winner
+            ),
             before=was,
         )
     ]

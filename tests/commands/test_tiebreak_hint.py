@@ -66,3 +66,16 @@ async def test_a_tiebreak_that_does_not_add_up_is_named_and_shown_redone_WAR_V(
     await chat.say(black, "/accept")
     state = await chat.tournament()
     assert state.matches[match.number].tiebreaks == ((2, 2), (3, 1))
+
+
+async def test_a_correction_to_a_level_score_shows_its_tiebreak_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS, preset="warcaby-100")
+    match, white, black = await chat.first_match(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    await chat.say("ana", f"/result {match.number} 3-1")
+    reply = await chat.say("ana", f"/result {match.number} 2-2 1-3")
+    corrected = f"Match {match.number} corrected: {white} 2-2 (tiebreak 1-3) {black} (was 3-1)."
+    assert corrected in reply, reply

@@ -1,0 +1,29 @@
+"""A director's /forfeit of a player with no open match says so of that player
+(HGV-2.3.5), not "you have no match to report"; nothing changes."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+PLAYERS = ("bob", "cruz", "dora", "emil")
+
+
+async def test_forfeiting_a_player_whose_matches_are_all_decided_names_them_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    _, white, _ = await chat.first_match(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    assert "reason" in await chat.say("ana", f"/forfeit {white} all")
+    await chat.say("ana", f'/forfeit {white} all reason:"went home"')
+    before = await chat.tournament()
+    reply = await chat.say("ana", f'/forfeit {white} reason:"again"')
+    assert f"{white} has no open match in " in reply, reply
+    assert "You have no match" not in reply, reply
+    after = await chat.tournament()
+    assert {n: m.status for n, m in after.matches.items()} == {
+        n: m.status for n, m in before.matches.items()
+    }
