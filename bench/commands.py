@@ -4,8 +4,10 @@ Register, confirm, check in, draw, every result (report and accept), the knockou
 the final: each command through `commands.dispatch.handle`, commit included. Prints p50
 and p99 per command and the whole night's total beside the goals of issue 17, then the
 demo night (bot/demo/night.transcript) replayed through the console, sweeps and outbox
-included, per command. Run: python -m bench.commands
-[--players 46] [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+included, per command. On PostgreSQL it also counts each command's round trips to the
+server (`Writes`).
+Run: python -m bench.commands [--players 46]
+[--postgres postgresql://postgres@127.0.0.1:5432/postgres]
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.engine import make_url
@@ -37,22 +40,59 @@ CONSOLE_GOAL_MS = 2.0
 DEMO = Path(__file__).resolve().parent.parent / "bot" / "demo" / "night.transcript"
 
 
-async def night(url: str, players: int) -> tuple[dict[str, list[float]], float]:
+class Writes:
+    """Count the process's socket writes (asyncio transports) while `on`: on PostgreSQL,
+    asyncpg writes one request and waits for its answer, so writes are round trips (an
+    executemany's pipelined batch may take a few writes). Patched only for this bench."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.count = 0
+
+    def __enter__(self) -> Writes:
+        from asyncio import selector_events
+
+        # asyncio's socket transport, private: read by name for this measurement only.
+        self._transport: Any = getattr(selector_events, "_SelectorSocketTransport")  # noqa: B009
+        self._original = write = self._transport.write
+
+        def counting(this: object, data: object) -> None:
+            if self.on:
+                self.count += 1
+            write(this, data)
+
+        self._transport.write = counting
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._transport.write = self._original
+
+
+async def night(
+    url: str, players: int, trips: dict[str, list[int]] | None = None
+) -> tuple[dict[str, list[float]], float]:
     await upgrade(url)
     engine = make_engine(url)
     uow_factory = unit_of_work_factory(engine)
     config = CommandConfig(directors=frozenset({("console", "director")}))
     timings: dict[str, list[float]] = defaultdict(list)
     clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
+    writes = Writes()
 
     async def say(user: str, text: str) -> bool:
         inv = Invocation("console", "club", user, user, text, clock[0])
+        writes.count, writes.on = 0, True
         began = time.perf_counter()
         response = await handle(inv, uow_factory=uow_factory, config=config)
         timings[text.split()[0]].append(time.perf_counter() - began)
+        writes.on = False
+        if trips is not None:
+            trips.setdefault(text.split()[0], []).append(writes.count)
         return response is not None and not response.refused
 
     names = [f"player{i:02}" for i in range(1, players + 1)]
+    if trips is not None:
+        writes.__enter__()
     began = time.perf_counter()
     assert await say(
         "director", '/tournament new name:"Bench Cup" start:"2026-01-31 20:00" approval:no'
@@ -82,6 +122,8 @@ async def night(url: str, players: int) -> tuple[dict[str, list[float]], float]:
             assert await say(ids[match.white], f"/report {score} match:{match.number}")
             assert await say(ids[match.black], f"/accept {match.number}")
     total = time.perf_counter() - began
+    if trips is not None:
+        writes.__exit__()
     await engine.dispose()
     return timings, total
 
@@ -91,19 +133,29 @@ def _goal(value: float | None) -> str:
 
 
 def report(
-    title: str, timings: dict[str, list[float]], total: float, database: str = "sqlite"
+    title: str,
+    timings: dict[str, list[float]],
+    total: float,
+    database: str = "sqlite",
+    trips: dict[str, list[int]] | None = None,
 ) -> None:
     print(f"\n{title}")
-    print(f"{'command':<12} {'count':>6} {'p50':>9} {'p99':>9} {'goal p50':>9} {'goal p99':>9}")
+    extra = f" {'trips':>6}" if trips else ""
+    print(
+        f"{'command':<12} {'count':>6} {'p50':>9} {'p99':>9} {'goal p50':>9} {'goal p99':>9}"
+        + extra
+    )
     everything: list[float] = []
     for command, values in sorted(timings.items()):
         everything += values
         values = sorted(values)
         p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
         goals = GOALS_MS[database] if command == "/report" else (None, None)
+        # The median round trips to the server a command of this kind made.
+        median_trips = f" {statistics.median(trips[command]):>6.0f}" if trips else ""
         print(
             f"{command:<12} {len(values):>6} {statistics.median(values) * 1000:>7.2f}ms"
-            f" {p99 * 1000:>7.2f}ms {_goal(goals[0]):>9} {_goal(goals[1]):>9}"
+            f" {p99 * 1000:>7.2f}ms {_goal(goals[0]):>9} {_goal(goals[1]):>9}" + median_trips
         )
     everything.sort()
     p99 = everything[min(len(everything) - 1, int(len(everything) * 0.99))]
@@ -167,8 +219,10 @@ async def main() -> None:
     await admin.execute(f'CREATE DATABASE "{name}"')
     try:
         url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-        timings, total = await night(url, args.players)
-        report(f"PostgreSQL, {args.players} players", timings, total, "postgresql")
+        trips: dict[str, list[int]] = {}
+        timings, total = await night(url, args.players, trips)
+        report(f"PostgreSQL, {args.players} players", timings, total, "postgresql", trips)
+        print("trips: median round trips to PostgreSQL a command (socket writes)")
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()

@@ -126,7 +126,11 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     if code is not None:
         return await claims.take(s, code)  # the code says who; it never creates a player
     await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
-    found = await s.uow.players.by_name(s.club.id, wanted)
+    # Every player, read once under the lock: the same name (its key, as by_name matches)
+    # and the look-alikes below are both found in it.
+    everyone = await s.uow.players.all(s.club.id)
+    key = folding.key(wanted)
+    found = [p for p in everyone if folding.key(p.name) == key]
     for candidate in found:
         if await s.uow.players.accounts(candidate.id):
             continue
@@ -146,7 +150,6 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
         return candidate
     if found:
         raise Refused("name_taken", name=wanted)
-    everyone = await s.uow.players.all(s.club.id)
     # "rocio" for the imported "Rocío", "Maria Jose" for "María José": the same member,
     # typed without accents. Not a second player: who it is, and how to claim it.
     twins = [p for p in everyone if fold(p.name) == fold(wanted)]
@@ -169,6 +172,7 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     member = club_rules.member_on_joining(by_director=s.is_director)
     player = await s.uow.players.add(s.club.id, wanted, s.now, member=member)
     await s.uow.players.add_account(player.id, s.inv.platform, s.inv.user)
+    s.knows(player)  # the announcements name them: no query for a name just written
     return player
 
 

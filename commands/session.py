@@ -159,6 +159,10 @@ class Session:
             raise Refused("director_not_player" if self.is_director else "not_a_player")
         return self.player
 
+    def knows(self, player: Player) -> None:
+        """Remember a player's display name for the session (one it just wrote)."""
+        self._names[player.id] = player.name
+
     async def names(self, players: list[PlayerId] | set[PlayerId]) -> dict[PlayerId, str]:
         """Return display names of players, cached for the session."""
         known = self._names
