@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Insert, Row, Table, Update, bindparam, func, insert, select, update
+from sqlalchemy import (
+    Insert,
+    Row,
+    Table,
+    Update,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 
 from storage import tables as t
 from storage.engine import Database, begin, connect, is_sqlite, one_statement, reader
@@ -46,7 +57,10 @@ def _arrays(table: Table, columns: Sequence[str], prefix: str, name: str) -> Any
 
 @functools.cache
 def _insert_arrays(
-    columns: tuple[str, ...], audit: tuple[str, ...] = (), superseding: bool = False
+    columns: tuple[str, ...],
+    audit: tuple[str, ...] = (),
+    superseding: bool = False,
+    saving: Any = None,
 ) -> Insert:
     """Return PostgreSQL's insert of many rows from one array a column, in their order.
 
@@ -58,7 +72,9 @@ def _insert_arrays(
     held are inserted by the same statement; with `superseding`, the pending rows of the
     keys bound as arrays s_platform, s_chat and s_coalesce_key are superseded by it. One
     round trip for what was up to five: the statements of a WITH see one snapshot, so the
-    rows inserted are not among those superseded, as when the update ran first.
+    rows inserted are not among those superseded, as when the update ran first. With
+    `saving` (a tournament save the transaction held: storage/transaction.HeldWrite),
+    that write goes in too, and each row returned says how many rows it wrote (`saved`).
     """
     # Prefixed: a name of an outbox column among the parameters would be taken by
     # SQLAlchemy as a value the superseding UPDATE sets.
@@ -85,6 +101,10 @@ def _insert_arrays(
             .values(status=bindparam("s_superseded"))
             .cte("superseded")
         )
+    if saving is not None:
+        saved = saving.returning(literal_column("1").label("one")).cte("saved")
+        counted = select(func.count()).select_from(saved).scalar_subquery().label("saved")
+        statement = statement.add_cte(saved).returning(counted)  # after the id
     return statement
 
 
@@ -134,7 +154,8 @@ class SqlOutbox(SqlRepository):
         if not messages:
             return []
         self._queued |= {m["platform"] for m in messages if not m.get("held_until")}
-        conn = await self._conn()
+        # On PostgreSQL a save held for this statement is taken into it, not sent first.
+        conn = await self._transaction.connection(keep_write=self._dialect == "postgresql")
         superseding = sorted(
             {(m["platform"], m["chat"], m["coalesce"]) for m in messages if m.get("coalesce")}
         )
@@ -163,6 +184,7 @@ class SqlOutbox(SqlRepository):
     ) -> list[int]:
         """Insert the rows, supersede the keys' older rows and write the audit rows the
         unit of work held, in one statement (_insert_arrays); return the rows' ids."""
+        write = self._transaction.take_write()  # the command's save, when held
         audit = self._transaction.take_held(t.audit_log)
         columns = tuple(rows[0])  # every row has the same keys
         audit_columns = tuple(audit[0]) if audit else ()
@@ -175,9 +197,14 @@ class SqlOutbox(SqlRepository):
             for index, name in enumerate(("platform", "chat", "coalesce_key")):
                 arrays[f"s_{name}"] = [key[index] for key in superseding]
             arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
-        statement = _insert_arrays(columns, audit_columns, bool(superseding))
-        inserted = await conn.execute(statement, arrays)
-        return sorted(int(i) for i in inserted.scalars())
+        saving = None if write is None else write.statement
+        statement = _insert_arrays(columns, audit_columns, bool(superseding), saving)
+        if write is not None:
+            arrays.update(write.params)
+        inserted = (await conn.execute(statement, arrays)).all()
+        if write is not None:
+            write.check(int(inserted[0].saved))
+        return sorted(int(row.id) for row in inserted)
 
     @staticmethod
     def _rows(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

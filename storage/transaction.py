@@ -9,7 +9,8 @@ transaction, as a session would.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Insert, insert
@@ -29,6 +30,16 @@ def _insert(table: Table) -> Insert:
     return insert(table)
 
 
+@dataclass(frozen=True, slots=True)
+class HeldWrite:
+    """A write that waits for the next statement, to go in the same round trip (or is
+    sent before it): `check` gets its row count and raises if the write did not happen."""
+
+    statement: Any
+    params: Mapping[str, Any]
+    check: Callable[[int], None]
+
+
 class Transaction:
     """A connection and its transaction, taken lazily from `bind`; the connection goes
     back to the pool when the transaction ends (SQLite's pool holds one)."""
@@ -38,9 +49,12 @@ class Transaction:
         self._conn: DatabaseConnection | None = None
         self._tx: AsyncTransaction | SQLiteTransaction | None = None
         self._held: dict[Table, list[Mapping[str, Any]]] = {}
+        self._write: HeldWrite | None = None
 
-    async def connection(self) -> DatabaseConnection:
-        """Return the connection, in a transaction (both begun now if none is)."""
+    async def connection(self, *, keep_write: bool = False) -> DatabaseConnection:
+        """Return the connection, in a transaction (both begun now if none is). A held
+        write is sent first, so whatever runs next sees it, unless the caller takes it
+        into its own statement (`keep_write`, then `take_write`)."""
         conn = self._conn
         if conn is None:
             conn = await self.bind.connect()
@@ -50,7 +64,21 @@ class Transaction:
                 await conn.close()
                 raise
             self._conn = conn = fast(conn)
+        if self._write is not None and not keep_write:
+            write, self._write = self._write, None
+            write.check((await conn.execute(write.statement, write.params)).rowcount)
         return conn
+
+    async def hold_write(self, write: HeldWrite) -> None:
+        """Keep `write` for the next statement to send with it (one held at a time)."""
+        if self._write is not None:
+            await self.connection()  # sends the one held before
+        self._write = write
+
+    def take_write(self) -> HeldWrite | None:
+        """Return the held write, now the caller's to send and check."""
+        write, self._write = self._write, None
+        return write
 
     def hold(self, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
         """Keep rows to insert into `table` until a statement takes them to write in its
@@ -70,6 +98,8 @@ class Transaction:
 
     async def commit(self) -> None:
         try:
+            if self._write is not None:
+                await self.connection()  # sends it
             await self.write_held()
         except BaseException:
             await self._end(commit=False)
@@ -84,6 +114,7 @@ class Transaction:
         conn, tx = self._conn, self._tx
         self._conn = self._tx = None
         self._held.clear()  # never written: what a rollback undoes anyway
+        self._write = None
         if conn is None:
             return
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -16,7 +16,7 @@ from storage import tables as t
 from storage.engine import DatabaseConnection
 from storage.repositories import codec
 from storage.repositories.base import NotFound, SqlRepository, StaleState
-from storage.transaction import Transaction
+from storage.transaction import HeldWrite, Transaction
 from tournament.calendar import Listed
 from tournament.model import EntryStatus, TournamentStatus
 from tournament.ranking import TournamentRecord
@@ -481,12 +481,14 @@ class SqlTournamentRepository(SqlRepository):
         one = _one_row_changed(plans) if not head and not self._serialised else None
         if one is not None:
             # A /report's save: one match row. On PostgreSQL the bump and that update go
-            # in one statement (a round trip of a command's six).
+            # in one statement, held for the command's next one (the outbox insert takes
+            # it into its own: storage/outbox.py), or sent before it, or at the commit.
             child, key, row = one
             fused = {"b_id": state.id, "b_version": before.version, "b_key": key}
             fused.update({f"r_{name}": value for name, value in row.items()})
-            if (await conn.execute(_bumped_update(child, tuple(row)), fused)).rowcount != 1:
-                raise StaleState(f"tournament {state.id} changed since it was loaded")
+            await self._transaction.hold_write(
+                HeldWrite(_bumped_update(child, tuple(row)), fused, _stale_unless_one(state.id))
+            )
             stats.updated[child.table.name] = 1
             plans = []
         else:
@@ -602,6 +604,16 @@ def _row_update(child: _Child) -> Update:
 
 
 _UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # built once
+
+
+def _stale_unless_one(tournament_id: int) -> Callable[[int], None]:
+    """Return the check of a held save: one row written, or the version had moved on."""
+
+    def check(rowcount: int) -> None:
+        if rowcount != 1:
+            raise StaleState(f"tournament {tournament_id} changed since it was loaded")
+
+    return check
 
 
 def _one_row_changed(

@@ -1,19 +1,22 @@
 """Audit rows and outbox rows of one command: written together, in order, or not at all.
 
-On PostgreSQL the audit rows wait for the outbox insert of the same unit of work, which
-writes both (and supersedes older rows of a coalesce key) in one round trip; the
-commit writes what is still held. These tests hold on both databases.
+On PostgreSQL the audit rows, and a save that changes one row, wait for the outbox
+insert of the same unit of work, which writes them all (and supersedes older rows of a
+coalesce key) in one round trip; the commit writes what is still held. These tests hold
+on both databases.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage import StaleState
 from storage import tables as t
-from tests.storage.conftest import NOW, UowFactory, club_with_players
+from tests.storage.conftest import NOW, UowFactory, club_with_players, midway, open_matches
 
 
 def entry(club_id: int, action: str, n: int = 0) -> dict[str, object]:
@@ -108,3 +111,55 @@ async def test_nothing_is_logged_or_queued_when_the_unit_of_work_rolls_back(
         await uow.commit()
     assert await logged(engine) == [("kept", 3)]
     assert await outbox(engine) == []
+
+
+async def test_a_result_its_audit_and_its_messages_are_written_together(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    state = midway(12)
+    club_id = await club_with_players(uow_factory, 12)
+    async with uow_factory() as uow:
+        await uow.tournaments.add(club_id, state, {})
+        await uow.commit()
+    number = open_matches(state)[0]
+    async with uow_factory() as uow:
+        loaded = await uow.tournaments.get(state.id, for_update=True)
+        loaded.matches[number].white_score = 1
+        await uow.tournaments.save(loaded)
+        await uow.audit.add_many([entry(club_id, "report", 1)])
+        await uow.outbox.add_many([message(club_id, "result"), message(club_id, "b", "board")])
+        await uow.commit()
+    async with uow_factory() as uow:
+        stored = await uow.tournaments.get(state.id)
+    assert stored.matches[number].white_score == 1
+    assert await logged(engine) == [("report", 1)]
+    assert [text for text, _ in await outbox(engine)] == ["result", "b"]
+
+
+async def test_a_stale_save_taken_into_the_outbox_insert_fails_and_writes_nothing(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    state = midway(12)
+    club_id = await club_with_players(uow_factory, 12)
+    async with uow_factory() as uow:
+        await uow.tournaments.add(club_id, state, {})
+        await uow.commit()
+    first, second = open_matches(state)[:2]
+    async with uow_factory() as stale_uow:
+        stale = await stale_uow.tournaments.get(state.id)
+        await stale_uow.commit()
+        async with uow_factory() as uow:
+            fresh = await uow.tournaments.get(state.id, for_update=True)
+            fresh.matches[first].white_score = 1
+            await uow.tournaments.save(fresh)
+            await uow.commit()
+        stale.matches[second].white_score = 1
+        with pytest.raises(StaleState):
+            await stale_uow.tournaments.save(stale)
+            await stale_uow.audit.add_many([entry(club_id, "report", 1)])
+            await stale_uow.outbox.add_many([message(club_id, "result")])
+            await stale_uow.commit()
+    async with uow_factory() as uow:
+        stored = await uow.tournaments.get(state.id)
+    assert stored.matches[second].white_score == state.matches[second].white_score
+    assert await logged(engine) == [] and await outbox(engine) == []

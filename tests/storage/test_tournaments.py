@@ -162,6 +162,9 @@ async def test_a_save_writes_only_the_rows_that_changed(
             number = open_matches(loaded)[0]
             loaded.matches[number].black_score = 1
             await uow.tournaments.save(loaded)
+            # On PostgreSQL a one-row save waits for the next statement (it goes in with
+            # the command's outbox insert): asking for the connection sends it.
+            await uow.transaction.connection()
             assert statements.seen == [("UPDATE", "tournaments", 1), ("UPDATE", "matches", 1)]
             statements.seen.clear()
             loaded.done["late:50:1"] = START
@@ -266,8 +269,9 @@ async def test_a_save_over_a_newer_version_fails_instead_of_losing_it(
             await uow.commit()
         stale.matches[second].white_score = 1
         with pytest.raises(StaleState):
+            # A one-row save is sent with the next statement, or by the commit at last.
             await stale_uow.tournaments.save(stale)
-        await stale_uow.commit()  # whatever the failed save did, kept
+            await stale_uow.commit()
     stored = await load(uow_factory, tournament_id)
     assert stored.matches[first].white_score == 1
     assert stored.matches[second].white_score == state.matches[second].white_score
