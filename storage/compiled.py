@@ -92,6 +92,16 @@ class Ready(NamedTuple):
     collected: Any
 
 
+# What `_ready` found for a statement object, by parameter names and executemany, kept on
+# the dialect (one an engine and its twins share): a statement is immutable, and the ones
+# a command runs are built once (module level), so SQLAlchemy's cache key (a walk of the
+# whole statement, ~25 us for a match row's update) is worked out once per statement
+# object, not at every execution. An entry goes with its statement; all go with the
+# engine's dialect (what they hold refers to it: kept anywhere else, they would keep
+# every engine a test suite makes alive).
+_FOUND = "_clubtd_found"
+
+
 def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready | None:
     """Return the statement compiled on the (synchronous) connection `sync` for these
     parameter names, or None when SQLAlchemy must run it."""
@@ -108,6 +118,17 @@ def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready |
     ):
         return None
     dialect = sync.dialect
+    found_by_statement: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Ready | None]] | None
+    found_by_statement = getattr(dialect, _FOUND, None)
+    if found_by_statement is None:
+        found_by_statement = weakref.WeakKeyDictionary()
+        setattr(dialect, _FOUND, found_by_statement)
+    memo = found_by_statement.get(statement)
+    if memo is None:
+        memo = found_by_statement[statement] = {}
+    key = (sync.engine._compiled_cache is None, many, *keys)
+    if key in memo:
+        return memo[key]
     compiled, extracted, collected, _ = statement._compile_w_cache(
         dialect=dialect,
         compiled_cache=sync.engine._compiled_cache,
@@ -117,7 +138,8 @@ def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready |
         linting=dialect.compiler_linting,
     )
     plan = _plan(compiled) if isinstance(compiled, SQLCompiler) else None
-    return None if plan is None else Ready(compiled, plan, extracted, collected)
+    found = memo[key] = None if plan is None else Ready(compiled, plan, extracted, collected)
+    return found
 
 
 def runnable(
