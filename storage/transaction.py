@@ -4,6 +4,11 @@ What the unit of work needs of a session and no more: SQLAlchemy's ORM session s
 few hundred microseconds a command on bookkeeping for objects clubtd never maps (issue
 17). After `commit` or `rollback` the next use takes a connection and begins a new
 transaction, as a session would.
+
+On PostgreSQL every statement is a round trip, so a transaction may hold what it is to
+write for a later statement to carry: audit rows (`hold`), and one save (`hold_write`).
+The outbox insert takes them into its own statement; any other use of the connection,
+and the commit, send them first, so nothing ever reads around them.
 """
 
 from __future__ import annotations
