@@ -15,6 +15,13 @@ RANKING = "Jorge P.;6,40\nRocío;0,49\nMaría José;0,30\nAna P.;0,20\n"
 JANUARY = (
     '@clock 2026-01-30 18:00\nana: /tournament new name:"January Cup" start:"2026-01-31 20:00"\n'
 )
+# January Cup drawn with three imported members entered by the director.
+DRAWN = (
+    JANUARY
+    + 'ana: /addplayer "Jorge P." Rocío "María José"\n'
+    + "@clock 2026-01-31 20:00\n"
+    + "ana: /draw\n"
+)
 
 
 def _club(clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str) -> None:
@@ -82,10 +89,7 @@ def test_a_walk_in_after_the_draw_is_entered_for_a_new_draw_or_told_why_not(
         clubtd,
         script,
         database_url,
-        JANUARY
-        + 'ana: /addplayer "Jorge P." Rocío "María José"\n'
-        + "@clock 2026-01-31 20:00\n"
-        + "ana: /draw\n"
+        DRAWN
         + "ana: /addplayer Bob\n"
         + "ana: /redraw\n"
         + "ana: /redraw confirm\n"
@@ -117,10 +121,7 @@ def test_a_walk_in_too_late_for_tonight_is_shown_the_command_for_next_month(
         clubtd,
         script,
         database_url,
-        JANUARY
-        + 'ana: /addplayer "Jorge P." Rocío "María José"\n'
-        + "@clock 2026-01-31 20:00\n"
-        + "ana: /draw\n"
+        DRAWN
         + "ana: /result 1 3-1\n"
         + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00"\n'
         + 'ana: /addplayer "dan  kowalski" rocio\n'

@@ -132,3 +132,26 @@ def datetimes_in(value: object) -> list[datetime]:
     if isinstance(value, list | tuple | set | frozenset):
         return [d for v in value for d in datetimes_in(v)]
     return []
+
+
+async def store(uow_factory: UowFactory, club_id: int, state: TournamentState) -> int:
+    """Add `state` to the club; return its id."""
+    async with uow_factory() as uow:
+        await uow.tournaments.add(club_id, state, {})
+        await uow.commit()
+    return state.id
+
+
+async def load(uow_factory: UowFactory, tournament_id: int) -> TournamentState:
+    async with uow_factory() as uow:
+        return await uow.tournaments.get(tournament_id)
+
+
+async def saved_elsewhere(uow_factory: UowFactory, tournament_id: int, number: int) -> None:
+    """Give match `number` a white score of 1 in a unit of work of its own (committed):
+    a state loaded before is then stale."""
+    async with uow_factory() as uow:
+        fresh = await uow.tournaments.get(tournament_id, for_update=True)
+        fresh.matches[number].white_score = 1
+        await uow.tournaments.save(fresh)
+        await uow.commit()

@@ -16,7 +16,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import StaleState
 from storage import tables as t
-from tests.storage.conftest import NOW, UowFactory, club_with_players, midway, open_matches
+from tests.storage.conftest import (
+    NOW,
+    UowFactory,
+    club_with_players,
+    load,
+    midway,
+    open_matches,
+    saved_elsewhere,
+    store,
+)
 
 
 def entry(club_id: int, action: str, n: int = 0) -> dict[str, object]:
@@ -118,9 +127,7 @@ async def test_a_result_its_audit_and_its_messages_are_written_together(
 ) -> None:
     state = midway(12)
     club_id = await club_with_players(uow_factory, 12)
-    async with uow_factory() as uow:
-        await uow.tournaments.add(club_id, state, {})
-        await uow.commit()
+    await store(uow_factory, club_id, state)
     number = open_matches(state)[0]
     async with uow_factory() as uow:
         loaded = await uow.tournaments.get(state.id, for_update=True)
@@ -129,8 +136,7 @@ async def test_a_result_its_audit_and_its_messages_are_written_together(
         await uow.audit.add_many([entry(club_id, "report", 1)])
         await uow.outbox.add_many([message(club_id, "result"), message(club_id, "b", "board")])
         await uow.commit()
-    async with uow_factory() as uow:
-        stored = await uow.tournaments.get(state.id)
+    stored = await load(uow_factory, state.id)
     assert stored.matches[number].white_score == 1
     assert await logged(engine) == [("report", 1)]
     assert [text for text, _ in await outbox(engine)] == ["result", "b"]
@@ -141,25 +147,18 @@ async def test_a_stale_save_taken_into_the_outbox_insert_fails_and_writes_nothin
 ) -> None:
     state = midway(12)
     club_id = await club_with_players(uow_factory, 12)
-    async with uow_factory() as uow:
-        await uow.tournaments.add(club_id, state, {})
-        await uow.commit()
+    await store(uow_factory, club_id, state)
     first, second = open_matches(state)[:2]
     async with uow_factory() as stale_uow:
         stale = await stale_uow.tournaments.get(state.id)
         await stale_uow.commit()
-        async with uow_factory() as uow:
-            fresh = await uow.tournaments.get(state.id, for_update=True)
-            fresh.matches[first].white_score = 1
-            await uow.tournaments.save(fresh)
-            await uow.commit()
+        await saved_elsewhere(uow_factory, state.id, first)
         stale.matches[second].white_score = 1
         with pytest.raises(StaleState):
             await stale_uow.tournaments.save(stale)
             await stale_uow.audit.add_many([entry(club_id, "report", 1)])
             await stale_uow.outbox.add_many([message(club_id, "result")])
             await stale_uow.commit()
-    async with uow_factory() as uow:
-        stored = await uow.tournaments.get(state.id)
+    stored = await load(uow_factory, state.id)
     assert stored.matches[second].white_score == state.matches[second].white_score
     assert await logged(engine) == [] and await outbox(engine) == []

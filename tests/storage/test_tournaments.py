@@ -24,9 +24,12 @@ from tests.storage.conftest import (
     datetimes_in,
     finished,
     forfeit_night,
+    load,
     midway,
     open_matches,
     registration,
+    saved_elsewhere,
+    store,
 )
 from tournament import overrides
 from tournament.model import MatchStatus, TournamentStatus
@@ -34,18 +37,6 @@ from tournament.preset import load_preset
 from tournament.scoring import GameRecord
 from tournament.simulation import play_out
 from tournament.state import Penalty, Report, Span, TournamentState
-
-
-async def store(uow_factory: UowFactory, club_id: int, state: TournamentState) -> int:
-    async with uow_factory() as uow:
-        await uow.tournaments.add(club_id, state, {})
-        await uow.commit()
-    return state.id
-
-
-async def load(uow_factory: UowFactory, tournament_id: int) -> TournamentState:
-    async with uow_factory() as uow:
-        return await uow.tournaments.get(tournament_id)
 
 
 @pytest.mark.parametrize(
@@ -262,11 +253,7 @@ async def test_a_save_over_a_newer_version_fails_instead_of_losing_it(
     async with uow_factory() as stale_uow:
         stale = await stale_uow.tournaments.get(tournament_id)
         await stale_uow.commit()  # ends the transaction, keeps what it loaded
-        async with uow_factory() as uow:
-            fresh = await uow.tournaments.get(tournament_id, for_update=True)
-            fresh.matches[first].white_score = 1
-            await uow.tournaments.save(fresh)
-            await uow.commit()
+        await saved_elsewhere(uow_factory, tournament_id, first)
         stale.matches[second].white_score = 1
         with pytest.raises(StaleState):
             # A one-row save is sent with the next statement, or by the commit at last.
