@@ -65,8 +65,8 @@ def _insert_arrays(
     """Return PostgreSQL's insert of many rows from one array a column, in their order.
 
     Bound as "o_" + column. One statement, prepared once whatever the row count:
-    SQLAlchemy's own batch insert
-    (with RETURNING in parameter order) is built and run by SQLAlchemy for every call.
+    SQLAlchemy's own batch insert (with RETURNING in parameter order) is built and run by
+    SQLAlchemy for every call.
     The ids come from the sequence in the ORDER BY's order, as SQLAlchemy's relies on.
     With `audit` (its columns, bound as "a_" + column), the audit rows the unit of work
     held are inserted by the same statement; with `superseding`, the pending rows of the
@@ -97,7 +97,7 @@ def _insert_arrays(
                 _c.coalesce_key == stale.c.coalesce_key,
                 _c.status == bindparam("s_pending"),
             )
-            # Bound by name: SQLAlchemy's cached form of this CTE lost literal values.
+            # Every value of this statement is bound by name, none taken from it.
             .values(status=bindparam("s_superseded"))
             .cte("superseded")
         )
