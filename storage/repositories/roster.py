@@ -11,12 +11,25 @@ from the database until it ends (its writes are not committed, nor cached).
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass, fields
+from datetime import UTC, date, datetime
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, bindparam, select, update
+from sqlalchemy import (
+    Integer,
+    Row,
+    Select,
+    Table,
+    bindparam,
+    func,
+    literal_column,
+    select,
+    type_coerce,
+    update,
+)
 
 from storage import tables as t
 from tournament.club import Player
@@ -129,6 +142,12 @@ class RosterView:
         self._changed: set[int] = set()
         self._declined: set[int] = set()  # clubs this unit of work reads from the database
 
+    @property
+    def _whole(self) -> bool:
+        """Whether a roster is read in one statement (PostgreSQL: one round trip, fewer
+        than the look-ups it saves even when the version is new), so loaded at once."""
+        return bool(self._transaction.bind.dialect.name == "postgresql")
+
     def saw(self, club_id: int, version: int) -> None:
         """Note the version of a club row this unit of work read."""
         self._versions.setdefault(club_id, version)
@@ -164,7 +183,7 @@ class RosterView:
             return None
         found = self._cache.get(club_id, version)
         if found is None:
-            if not self._cache.seen_before(club_id, version):
+            if not self._cache.seen_before(club_id, version) and not self._whole:
                 self._declined.add(club_id)
                 return None
             found = await self._load(club_id, version)
@@ -174,6 +193,8 @@ class RosterView:
     async def _load(self, club_id: int, version: int) -> Roster:
         conn = await self._transaction.connection()
         asked = {"club_id": club_id}
+        if self._whole:
+            return _roster_of(club_id, version, (await conn.execute(_whole(), asked)).one())
         players = {int(r.id): player_of(r) for r in await conn.execute(_PLAYERS, asked)}
         by_account: dict[tuple[str, str], int] = {}
         accounts: dict[int, list[tuple[str, str]]] = {}
@@ -184,3 +205,58 @@ class RosterView:
         directors = frozenset((r.platform, r.external_id) for r in rows)
         chats = tuple((r.platform, r.chat) for r in await conn.execute(CHATS, asked))
         return Roster(version, players, by_account, accounts, directors, chats)
+
+
+@functools.cache
+def _whole() -> Select[Any]:
+    """Return PostgreSQL's read of a whole roster in one row: the club's players,
+    accounts, directors and chats, each a JSON array of arrays, in the order `_load` reads
+    them (built on first use: SQLite never imports the PostgreSQL dialect)."""
+    from sqlalchemy.dialects.postgresql import JSON, aggregate_order_by
+
+    club = bindparam("club_id", type_=Integer())
+
+    def rows(table: Table, columns: list[Any], where: list[Any], order: Any) -> Any:
+        listed = func.json_agg(aggregate_order_by(func.json_build_array(*columns), order))
+        found = select(func.coalesce(listed, literal_column("'[]'::json"))).select_from(table)
+        return type_coerce(found.where(*where).scalar_subquery(), JSON)
+
+    p, a, d, c = t.players.c, t.accounts.c, t.directors.c, t.chats.c
+    player = [p.id, p.name, p.created_at, p.born, p.member, p.novice, p.language]
+    return select(
+        rows(t.players, player, [p.club_id == club], p.id).label("players"),
+        rows(
+            t.accounts, [a.player_id, a.platform, a.external_id], [a.club_id == club], a.id
+        ).label("accounts"),
+        rows(t.directors, [d.platform, d.external_id], [d.club_id == club], d.id).label(
+            "directors"
+        ),
+        rows(t.chats, [c.platform, c.chat], [c.club_id == club, c.status == "active"], c.id).label(
+            "chats"
+        ),
+    )
+
+
+def _roster_of(club_id: int, version: int, row: Row[Any]) -> Roster:
+    """Return the roster `_whole` read (JSON: times as ISO text, in the session's zone)."""
+    players = {
+        int(pid): Player(
+            id=int(pid),
+            club_id=club_id,
+            name=name,
+            created_at=datetime.fromisoformat(created).astimezone(UTC),
+            born=None if born is None else date.fromisoformat(born),
+            member=bool(member),
+            novice=bool(novice),
+            language=language,
+        )
+        for pid, name, created, born, member, novice, language in row.players
+    }
+    by_account: dict[tuple[str, str], int] = {}
+    accounts: dict[int, list[tuple[str, str]]] = {}
+    for player_id, platform, external_id in row.accounts:
+        by_account[(platform, external_id)] = int(player_id)
+        accounts.setdefault(int(player_id), []).append((platform, external_id))
+    directors = frozenset((platform, external_id) for platform, external_id in row.directors)
+    chats = tuple((platform, chat) for platform, chat in row.chats)
+    return Roster(version, players, by_account, accounts, directors, chats)

@@ -5,7 +5,7 @@ process, is seen at once."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -157,3 +157,46 @@ async def test_a_change_after_a_rollback_in_the_same_unit_of_work_is_seen(
         await uow.players.save(player)
         await uow.commit()
     assert await ana() == "Ana Cai"
+
+
+async def test_a_roster_read_whole_gives_every_field_as_stored(engine: AsyncEngine) -> None:
+    """PostgreSQL reads a roster in one statement, its rows as JSON: every field of every
+    player, every account in order, the directors and the chats come back as the
+    repositories' own look-ups give them (SQLite reads them one table at a time)."""
+    created = datetime(2026, 1, 31, 20, 0, 1, 123456, tzinfo=UTC)
+    async with unit_of_work_factory(engine)() as uow:
+        club = await uow.clubs.add("Club", "UTC", "en", NOW)
+        await uow.clubs.link_chat(club.id, "console", "club")
+        await uow.clubs.link_chat(club.id, "telegram", "-100")
+        ana = await uow.players.add(club.id, "Ana Pérez", created, born=date(1950, 3, 2))
+        bob = await uow.players.add(club.id, "bob", NOW, member=False)
+        bob.novice, bob.language = True, "pl"
+        await uow.players.save(bob)
+        for platform, external in (("console", "ana"), ("telegram", "7"), ("discord", "9")):
+            await uow.players.add_account(ana.id, platform, external)
+        await uow.clubs.add_director(club.id, "telegram", "42")
+        await uow.commit()
+    factory = unit_of_work_factory(engine)
+    ids = [ana.id, bob.id]
+    stored = {}
+    async with factory() as uow:  # no roster cached: straight from the tables
+        stored = {i: await uow.players.get(i) for i in ids}
+    for _ in range(2):  # cached by the second unit of work at the latest, on any database
+        async with factory() as uow:
+            assert await uow.clubs.for_chat("console", "club") is not None
+            assert await uow.players.many(ids) == stored
+            found = await uow.players.by_account(club.id, "telegram", "7")
+            assert found == stored[ana.id]
+            assert await uow.players.accounts_of(ids) == {
+                ana.id: [("console", "ana"), ("telegram", "7"), ("discord", "9")],
+                bob.id: [],
+            }
+            assert await uow.clubs.is_director(club.id, "telegram", "42")
+            assert not await uow.clubs.is_director(club.id, "console", "ana")
+            assert await uow.clubs.chats(club.id) == [("console", "club"), ("telegram", "-100")]
+    assert stored[ana.id].created_at == created and stored[ana.id].born == date(1950, 3, 2)
+    assert (stored[bob.id].novice, stored[bob.id].language, stored[bob.id].member) == (
+        True,
+        "pl",
+        False,
+    )
