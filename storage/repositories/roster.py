@@ -7,6 +7,9 @@ Every write to players, accounts, directors or chats goes through the repositori
 so its version) before it asks for the roster, so a roster loaded then is at least as new
 as the version it is filed under; a unit of work that wrote to a roster reads that club
 from the database until it ends (its writes are not committed, nor cached).
+
+SQLite reads a roster in four statements, so only a version met twice is loaded;
+PostgreSQL reads it in one (`_whole`: one round trip), so at once.
 """
 
 from __future__ import annotations
