@@ -92,14 +92,15 @@ class Ready(NamedTuple):
     collected: Any
 
 
-# What `_ready` found for a statement object, by parameter names and executemany, kept on
-# the dialect (one an engine and its twins share): a statement is immutable, and the ones
-# a command runs are built once (module level), so SQLAlchemy's cache key (a walk of the
-# whole statement, ~25 us for a match row's update) is worked out once per statement
-# object, not at every execution. An entry goes with its statement; all go with the
-# engine's dialect (what they hold refers to it: kept anywhere else, they would keep
-# every engine a test suite makes alive).
-_FOUND = "_clubtd_found"
+# What `_ready` found for a statement object, by parameter names and executemany, per
+# engine: a statement is immutable, and the ones a command runs are built once (module
+# level), so SQLAlchemy's cache key (a walk of the whole statement, ~25 us for a match
+# row's update) is worked out once per statement object, not at every execution. Keyed
+# weakly by the engine (nothing kept refers back to it), an engine's entries go with it
+# by reference counting; an entry goes with its statement.
+_FOUND: weakref.WeakKeyDictionary[
+    Any, weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Ready | None]]
+] = weakref.WeakKeyDictionary()
 
 
 def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready | None:
@@ -118,20 +119,19 @@ def _ready(sync: Any, statement: Any, keys: list[str], *, many: bool) -> Ready |
     ):
         return None
     dialect = sync.dialect
-    found_by_statement: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Ready | None]] | None
-    found_by_statement = getattr(dialect, _FOUND, None)
+    engine = sync.engine
+    found_by_statement = _FOUND.get(engine)
     if found_by_statement is None:
-        found_by_statement = weakref.WeakKeyDictionary()
-        setattr(dialect, _FOUND, found_by_statement)
+        found_by_statement = _FOUND[engine] = weakref.WeakKeyDictionary()
     memo = found_by_statement.get(statement)
     if memo is None:
         memo = found_by_statement[statement] = {}
-    key = (sync.engine._compiled_cache is None, many, *keys)
+    key = (engine._compiled_cache is None, many, *keys)
     if key in memo:
         return memo[key]
     compiled, extracted, collected, _ = statement._compile_w_cache(
         dialect=dialect,
-        compiled_cache=sync.engine._compiled_cache,
+        compiled_cache=engine._compiled_cache,
         column_keys=keys,
         for_executemany=many,
         schema_translate_map=None,
