@@ -25,7 +25,7 @@ from commands.session import Invocation, Session
 from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
-from tournament.scoring import TIEBREAK_NEEDED, ScoreError, in_tiebreak
+from tournament.scoring import TIEBREAK_CODES, ScoreError
 
 log = logging.getLogger("clubtd.commands")
 
@@ -150,12 +150,11 @@ async def handle(
         # A level match, or a tiebreak phase that does not add up: the line itself says
         # what to send (the same scores, that phase as it could be); a second example
         # of the main score alone would contradict it.
-        level = error.code == TIEBREAK_NEEDED or in_tiebreak(error)
+        level = error.code in TIEBREAK_CODES
         fallback = views.with_tiebreak("/report", [(2, 2)]) if level else "/report 3-1"
         example = str(error.params.get("example", fallback))
         usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
-        code = "draughts_tiebreak_total_wrong" if in_tiebreak(error) else error.code
-        stated = msg(f"score.{code}", **_params({**error.params, "example": Hint(example)}))
+        stated = msg(f"score.{error.code}", **_params({**error.params, "example": Hint(example)}))
         hint = () if level else (msg(usage, example=Hint(example)),)
         reply = Reply((stated, *hint))
     except Exception:

@@ -16,12 +16,11 @@ from tournament.club import Player
 from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
 from tournament.scoring import (
-    TIEBREAK_NEEDED,
+    TIEBREAK_CODES,
     FinalScore,
     GameKind,
     ScoreError,
     example_score,
-    in_tiebreak,
     lot_word,
     named_first,
 )
@@ -256,9 +255,7 @@ async def report(s: Session, a: Args) -> Reply:
     except ScoreError as error:
         # The hint shows this match's own length: a final to 7 is not reported 3-1.
         example = report_usage(match, state.preset.game)
-        if error.code == TIEBREAK_NEEDED:
-            example = views.with_tiebreak("/report", found)
-        elif in_tiebreak(error):
+        if error.code in TIEBREAK_CODES:
             example = views.with_tiebreak("/report", found[: int(error.params["phase"])])
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)

@@ -17,11 +17,10 @@ from tournament import (
 )
 from tournament.model import Refused
 from tournament.scoring import (
-    TIEBREAK_NEEDED,
+    TIEBREAK_CODES,
     FinalScore,
     ScoreError,
     example_score,
-    in_tiebreak,
     lot_word,
     named_first,
 )
@@ -45,10 +44,7 @@ async def result(s: Session, a: Args) -> Reply:
         # A director is shown /result for this match, white's score first, not /report.
         won, lost = example_score(state.preset.game, match.length)
         example = f"/result {match.number} {won}-{lost}"
-        if error.code == TIEBREAK_NEEDED and isinstance(change, FinalScore):
-            example = views.with_tiebreak(f"/result {match.number}", _white_first(change))
-        elif in_tiebreak(error) and isinstance(change, FinalScore):
-            # The scores before the phase that does not add up, and that phase redone.
+        if error.code in TIEBREAK_CODES and isinstance(change, FinalScore):
             typed = _white_first(change)[: int(error.params["phase"])]
             example = views.with_tiebreak(f"/result {match.number}", typed)
         raise ScoreError(

@@ -21,8 +21,9 @@ Error codes (params in brackets):
 - "cube_in_crawford_game" [cube]: HGV-7.3.2, the Crawford game is played without cube.
 - "cube_pointless" [cube]: HGV-7.3.2, both players are at length - 1.
 - "draughts_total_wrong" [total, phase]: the two scores of a draughts match (phase 0)
-  or tiebreak phase
   must add up to `total` (2 points a game, WAR-GAME).
+- "draughts_tiebreak_total_wrong" [total, phase]: so must those of tiebreak `phase`
+  (1-based).
 - "drawn_match_needs_tiebreak" [phase, game]: the match (or the last tiebreak phase) is
   level; tiebreak `phase` (1-based), of kind `game` ("2x5", ...), must be played next.
 - "tiebreak_not_needed" []: tiebreak phases given for a decided match (or backgammon).
@@ -57,6 +58,9 @@ _DRAUGHTS_POINTS: dict[str, int] = {"win": 2, "draw": 1, "loss": 0}
 
 # The code of a level match (or tiebreak phase) that needs one more phase.
 TIEBREAK_NEEDED = "drawn_match_needs_tiebreak"
+# The codes whose remedy is the same score again with tiebreak `phase` (1-based) as it
+# could be: the scores typed before that phase kept, that one (re)done.
+TIEBREAK_CODES = (TIEBREAK_NEEDED, "draughts_tiebreak_total_wrong")
 
 
 class ScoreError(ValueError):
@@ -276,15 +280,11 @@ def _check_draughts(
         raise ScoreError("lot_needed")
 
 
-def in_tiebreak(error: ScoreError) -> bool:
-    """Say whether `error` is about a tiebreak phase's score, not the match's own."""
-    return error.code == "draughts_total_wrong" and int(error.params.get("phase", 0)) > 0
-
-
 def _check_draughts_phase(white: int, black: int, games: int, *, phase: int) -> None:
     _check_not_negative(white, black)
     if white + black != 2 * games:
-        raise ScoreError("draughts_total_wrong", total=2 * games, phase=phase)
+        code = "draughts_tiebreak_total_wrong" if phase else "draughts_total_wrong"
+        raise ScoreError(code, total=2 * games, phase=phase)
 
 
 def _phase_games(kind: str) -> int:

@@ -343,7 +343,7 @@ def test_knockout_allows_a_third_phase_2x2_WAR_V() -> None:
         (FinalScore(3, 1, lot_winner="white"), "lot_not_allowed"),
         (FinalScore(2, 2, tiebreaks=((3, 1),), lot_winner="black"), "lot_not_allowed"),
         (FinalScore(2, 2, tiebreaks=((3, 1), (2, 2))), "tiebreak_already_decided"),
-        (FinalScore(2, 2, tiebreaks=((3, 2),)), "draughts_total_wrong"),
+        (FinalScore(2, 2, tiebreaks=((3, 2),)), "draughts_tiebreak_total_wrong"),
         (FinalScore(2, 2, tiebreaks=((5, -1),)), "negative"),
         (FinalScore(2, 2, lot_winner="white"), "drawn_match_needs_tiebreak"),
     ],
