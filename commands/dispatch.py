@@ -304,9 +304,7 @@ async def _club(
     if not inv.private:
         # A writing command reads (and locks) the club's tournaments in the same round
         # trip: it lists them next to find the one it means.
-        return await uow.clubs.for_chat(
-            inv.platform, inv.chat, listing=listing, for_update=listing
-        )
+        return await uow.clubs.for_chat(inv.platform, inv.chat, listing=listing)
     clubs = await uow.clubs.for_account(inv.platform, inv.user)
     if hint is None and claiming is not None:
         hint = str(claiming)

@@ -17,7 +17,7 @@ from commands.parsing import QUOTES
 from commands.replies import Button, Msg, Name, Reply, announced, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
-from tournament import attendance, roster, sanctions
+from tournament import attendance, calendar, roster, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
 from tournament.events import GroupsDrawn
@@ -162,7 +162,7 @@ async def _too_late(s: Session, state: TournamentState, typed: list[str]) -> Ref
     """Return the refusal of walk-ins to a tournament with results: with the command
     that enters them in the one open for entries, when there is exactly one."""
     listed = await s.uow.tournaments.list(s.club.id)
-    open_ = [t for t in listed if t.status is TournamentStatus.REGISTRATION and t.id != state.id]
+    open_ = [t for t in listed if calendar.taking_entries(t, s.now, s.club.timezone)]
     if len(open_) != 1:
         return Refused("walk_in_too_late", tournament=state.name)
     names = " ".join(as_typed(name) for name in typed)

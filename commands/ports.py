@@ -22,11 +22,9 @@ from tournament.state import TournamentState
 
 
 class ClubRepository(Protocol):
-    async def for_chat(
-        self, platform: str, chat: str, *, listing: bool = False, for_update: bool = False
-    ) -> Club | None:
-        """Return the chat's club; with `listing`, read its tournaments in the same round
-        trip (locked until commit with `for_update`), for `tournaments.list` to serve."""
+    async def for_chat(self, platform: str, chat: str, *, listing: bool = False) -> Club | None:
+        """Return the chat's club; with `listing` (a writing command's), read its
+        tournaments in the same round trip, locked until commit, for `tournaments.list`."""
         ...
 
     async def for_account(self, platform: str, external_id: str) -> list[Club]:

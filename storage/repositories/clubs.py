@@ -120,18 +120,16 @@ class SqlClubRepository(SqlRepository):
         self._roster.saw(row.id, row.roster_version)
         return _club(row)
 
-    async def for_chat(
-        self, platform: str, chat: str, *, listing: bool = False, for_update: bool = False
-    ) -> Club | None:
-        """Return the chat's club. With `listing`, its tournaments are read in the same
-        statement (locked until commit with `for_update`, on PostgreSQL), and
+    async def for_chat(self, platform: str, chat: str, *, listing: bool = False) -> Club | None:
+        """Return the chat's club. With `listing` (a writing command's), its tournaments
+        are read in the same statement and locked until commit (PostgreSQL), and
         `tournaments.list` of this club then serves them without a query of its own."""
         params = {"platform": platform, "chat": chat}
         conn = await self._conn()
         if not listing or self._tournaments is None:
             row = (await conn.execute(_FOR_CHAT, params)).first()
             return None if row is None else self._club(row)
-        lateral = for_update and conn.dialect.name == "postgresql"
+        lateral = conn.dialect.name == "postgresql"
         rows = (
             await conn.execute(_FOR_CHAT_LOCKING if lateral else _FOR_CHAT_LISTING, params)
         ).all()
@@ -143,7 +141,7 @@ class SqlClubRepository(SqlRepository):
             for r in rows
             if r.listed_id is not None
         ]
-        self._tournaments.take_listing(club.id, listed, for_update=for_update)
+        self._tournaments.take_listing(club.id, listed, for_update=True)
         return club
 
     async def pending_for_chat(self, platform: str, chat: str) -> Club | None:

@@ -219,24 +219,22 @@ def _whole() -> Select[Any]:
 
     club = bindparam("club_id", type_=Integer())
 
-    def rows(table: Table, columns: list[Any], where: list[Any], order: Any) -> Any:
+    def rows(table: Table, *columns: Any) -> Any:
+        """Return the club's rows of `table` (ordered by id) as a JSON array of arrays."""
+        order = table.c.id
         listed = func.json_agg(aggregate_order_by(func.json_build_array(*columns), order))
         found = select(func.coalesce(listed, literal_column("'[]'::json"))).select_from(table)
-        return type_coerce(found.where(*where).scalar_subquery(), JSON)
+        where = [table.c.club_id == club]
+        if table is t.chats:
+            where.append(table.c.status == "active")  # confirmed links only, as CHATS
+        return type_coerce(found.where(*where).scalar_subquery(), JSON).label(table.name)
 
     p, a, d, c = t.players.c, t.accounts.c, t.directors.c, t.chats.c
-    player = [p.id, p.name, p.created_at, p.born, p.member, p.novice, p.language]
     return select(
-        rows(t.players, player, [p.club_id == club], p.id).label("players"),
-        rows(
-            t.accounts, [a.player_id, a.platform, a.external_id], [a.club_id == club], a.id
-        ).label("accounts"),
-        rows(t.directors, [d.platform, d.external_id], [d.club_id == club], d.id).label(
-            "directors"
-        ),
-        rows(t.chats, [c.platform, c.chat], [c.club_id == club, c.status == "active"], c.id).label(
-            "chats"
-        ),
+        rows(t.players, p.id, p.name, p.created_at, p.born, p.member, p.novice, p.language),
+        rows(t.accounts, a.player_id, a.platform, a.external_id),
+        rows(t.directors, d.platform, d.external_id),
+        rows(t.chats, c.platform, c.chat),
     )
 
 

@@ -495,8 +495,7 @@ class SqlTournamentRepository(SqlRepository):
             # The version check comes first: it takes the row lock on PostgreSQL, and a
             # concurrent writer who saved since our load makes this save fail, not vanish.
             bump = {"b_id": state.id, "b_version": before.version, **head}
-            if (await conn.execute(_BUMP, bump)).rowcount != 1:
-                raise StaleState(f"tournament {state.id} changed since it was loaded")
+            _stale_unless_one(state.id)((await conn.execute(_BUMP, bump)).rowcount)
         if head:
             stats.updated["tournaments"] = 1
         for child, new, changed, gone in plans:
@@ -607,7 +606,8 @@ _UPDATES = {child.table.name: _row_update(child) for child in _CHILDREN}  # buil
 
 
 def _stale_unless_one(tournament_id: int) -> Callable[[int], None]:
-    """Return the check of a held save: one row written, or the version had moved on."""
+    """Return the check of a save's version bump: one row written, or the version had
+    moved on since the state was loaded."""
 
     def check(rowcount: int) -> None:
         if rowcount != 1:
@@ -621,12 +621,11 @@ def _one_row_changed(
 ) -> tuple[_Child, Any, codec.Row] | None:
     """Return the child, key and row of a save that changes one existing row and adds
     or drops none; None for any other save."""
-    touched = [(child, changed) for child, new, changed, gone in plans if new or changed or gone]
+    touched = [plan for plan in plans if plan[1] or plan[2] or plan[3]]
     if len(touched) != 1:
         return None
-    child, changed = touched[0]
-    plan = next(p for p in plans if p[0] is child)
-    if plan[1] or plan[3] or len(changed) != 1:
+    child, new, changed, gone = touched[0]
+    if new or gone or len(changed) != 1:
         return None
     key, row = changed[0]
     return child, key, row
