@@ -48,6 +48,7 @@ class Writes:
     def __init__(self) -> None:
         self.on = False
         self.count = 0
+        self.trips: dict[str, list[int]] = defaultdict(list)  # per command word
 
     def __enter__(self) -> Writes:
         from asyncio import selector_events
@@ -69,7 +70,7 @@ class Writes:
 
 
 async def night(
-    url: str, players: int, trips: dict[str, list[int]] | None = None
+    url: str, players: int, writes: Writes | None = None
 ) -> tuple[dict[str, list[float]], float]:
     await upgrade(url)
     engine = make_engine(url)
@@ -77,22 +78,20 @@ async def night(
     config = CommandConfig(directors=frozenset({("console", "director")}))
     timings: dict[str, list[float]] = defaultdict(list)
     clock = [datetime(2026, 1, 30, 12, 0, tzinfo=UTC)]
-    writes = Writes()
 
     async def say(user: str, text: str) -> bool:
         inv = Invocation("console", "club", user, user, text, clock[0])
-        writes.count, writes.on = 0, True
+        if writes is not None:
+            writes.count, writes.on = 0, True
         began = time.perf_counter()
         response = await handle(inv, uow_factory=uow_factory, config=config)
         timings[text.split()[0]].append(time.perf_counter() - began)
-        writes.on = False
-        if trips is not None:
-            trips.setdefault(text.split()[0], []).append(writes.count)
+        if writes is not None:
+            writes.on = False
+            writes.trips[text.split()[0]].append(writes.count)
         return response is not None and not response.refused
 
     names = [f"player{i:02}" for i in range(1, players + 1)]
-    if trips is not None:
-        writes.__enter__()
     began = time.perf_counter()
     assert await say(
         "director", '/tournament new name:"Bench Cup" start:"2026-01-31 20:00" approval:no'
@@ -122,8 +121,6 @@ async def night(
             assert await say(ids[match.white], f"/report {score} match:{match.number}")
             assert await say(ids[match.black], f"/accept {match.number}")
     total = time.perf_counter() - began
-    if trips is not None:
-        writes.__exit__()
     await engine.dispose()
     return timings, total
 
@@ -219,9 +216,9 @@ async def main() -> None:
     await admin.execute(f'CREATE DATABASE "{name}"')
     try:
         url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-        trips: dict[str, list[int]] = {}
-        timings, total = await night(url, args.players, trips)
-        report(f"PostgreSQL, {args.players} players", timings, total, "postgresql", trips)
+        with Writes() as writes:
+            timings, total = await night(url, args.players, writes)
+        report(f"PostgreSQL, {args.players} players", timings, total, "postgresql", writes.trips)
         print("trips: median round trips to PostgreSQL a command (socket writes)")
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
