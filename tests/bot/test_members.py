@@ -117,6 +117,7 @@ def test_a_walk_in_too_late_for_tonight_is_shown_the_command_for_next_month(
     tournament, which has results, is told so and given the line that enters them in
     next month's; sent, it does."""
     _club(clubtd, script, tmp_path, database_url)
+    before = _export(clubtd, database_url)
     out = _play(
         clubtd,
         script,
@@ -124,14 +125,22 @@ def test_a_walk_in_too_late_for_tonight_is_shown_the_command_for_next_month(
         DRAWN
         + "ana: /result 1 3-1\n"
         + 'ana: /tournament new name:"February Cup" start:"2026-02-28 20:00"\n'
-        + 'ana: /addplayer "dan  kowalski" rocio\n'
-        + 'ana: /addplayer "dan kowalski" rocio tournament:"February Cup"\n',
+        + 'ana: /addplayer "dan  kowalski" rocio\n',
     )
     assert (
         "January Cup has results already, so nobody can join its groups now: nothing was "
         'changed. To enter them in February Cup, send /addplayer "dan kowalski" rocio '
         'tournament:"February Cup"'
     ) in out
+    refused = _export(clubtd, database_url)
+    assert refused["players"] == before["players"]  # no "dan kowalski" made meanwhile
+    assert all(not t["entries"] for t in refused["tournaments"][1:])
+    _play(
+        clubtd,
+        script,
+        database_url,
+        'ana: /addplayer "dan kowalski" rocio tournament:"February Cup"\n',
+    )
     february = _export(clubtd, database_url)["tournaments"][1]
     assert february["name"] == "February Cup"
     assert {e["name"] for e in february["entries"]} == {"dan kowalski", "Rocío"}
