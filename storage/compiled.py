@@ -39,7 +39,7 @@ NO_ROWS = SimpleResultMetaData([])
 class Plan:
     """What running one compiled statement needs, worked out once per compiled form."""
 
-    __slots__ = ("binds", "expanding", "metadata", "returns_rows", "sql")
+    __slots__ = ("binds", "direct", "expanding", "metadata", "returns_rows", "sql")
 
     def __init__(self, compiled: SQLCompiler) -> None:
         processors = compiled._bind_processors
@@ -49,6 +49,14 @@ class Plan:
         ]
         # An IN of a list: the SQL has one parameter per item, rendered for each call.
         self.expanding = bool(compiled.post_compile_params)
+        # The names of the values a call passes itself: when every bound value is one of
+        # them (named as its own key, no literal SQLAlchemy extracted), they are the
+        # values, and `construct_params` (~5 us a statement) is not needed.
+        named = {name: bind for bind, name in compiled.bind_names.items()}
+        names = frozenset(compiled.positiontup or ())
+        direct = not self.expanding and not compiled.escaped_bind_names
+        direct = direct and all(n in named and named[n].key == n for n in names)
+        self.direct: frozenset[str] | None = names if direct else None
         self.returns_rows = bool(compiled._result_columns)
         self.metadata: SimpleResultMetaData | None = None  # on the first rows' types
 
@@ -161,12 +169,17 @@ def runnable(
 def arguments(found: Ready, parameters: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
     """Return the SQL and its positional values for one set of parameters."""
     compiled, plan = found.compiled, found.plan
-    values = compiled.construct_params(
-        parameters,
-        escape_names=False,
-        extracted_parameters=found.extracted,
-        _collected_params=found.collected,
-    )
+    direct = plan.direct
+    values: Mapping[str, Any]
+    if direct is not None and parameters is not None and parameters.keys() >= direct:
+        values = parameters
+    else:
+        values = compiled.construct_params(
+            parameters,
+            escape_names=False,
+            extracted_parameters=found.extracted,
+            _collected_params=found.collected,
+        )
     if not plan.expanding:
         return plan.sql, [
             process(values[key]) if process is not None else values[key]

@@ -102,6 +102,42 @@ async def test_what_the_short_path_cannot_take_goes_through_sqlalchemy(
         assert not isinstance(added, FastResult) and added.scalar_one() is True
 
 
+async def test_values_passed_or_written_in_the_statement_are_the_ones_bound(
+    engine: AsyncEngine,
+) -> None:
+    """The short path binds a call's own values as they are, and otherwise asks
+    SQLAlchemy: literals in the statement, defaults of bind parameters, and statements of
+    one cached form with different literals each keep their own values."""
+    club_id = await _club(engine)
+    c = t.audit_log.c
+    async with begin(engine) as conn:
+        _, fast = _both(conn)
+        add = insert(t.audit_log).values(
+            club_id=bindparam("club"),
+            actor=bindparam("who"),
+            action=bindparam("what"),
+            detail=bindparam("detail"),
+            at=bindparam("at"),
+        )
+        for who in ("a", "b"):
+            values = {"club": club_id, "who": who, "what": "act", "detail": {}, "at": NOW}
+            assert isinstance(await fast.execute(add, values), FastResult)
+        # The same cached form, two literals: each statement its own.
+        for who in ("a", "b"):
+            renamed = update(t.audit_log).where(c.actor == who).values(action=f"by-{who}")
+            assert isinstance(await fast.execute(renamed), FastResult)
+        # Passed values beside a literal; a bind parameter's default when not passed.
+        since = bindparam("since", value=NOW - timedelta(days=1))
+        mixed = select(c.actor).where(c.action == "by-a", c.club_id == bindparam("club"))
+        assert (await fast.execute(mixed, {"club": club_id})).scalars().all() == ["a"]
+        defaulted = select(c.actor).where(c.club_id == bindparam("club"), c.at >= since)
+        assert (await fast.execute(defaulted, {"club": club_id})).scalars().all() == ["a", "b"]
+        later = {"club": club_id, "since": NOW + timedelta(days=1)}
+        assert (await fast.execute(defaulted, later)).scalars().all() == []
+        named = select(c.actor, c.action).where(c.actor == bindparam("who")).order_by(c.id)
+        assert (await fast.execute(named, {"who": "b", "extra": 1})).all() == [("b", "by-b")]
+
+
 async def test_errors_are_sqlalchemys_and_the_transaction_rolls_back(engine: AsyncEngine) -> None:
     club_id = await _club(engine)
     entry = insert(t.audit_log).values(
