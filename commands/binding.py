@@ -28,6 +28,9 @@ from commands.params import (
     suggestions,
 )
 
+# A player's own command typed with someone's name: the refusal that says so, and the
+# director's command that does it for that person.
+FOR_SOMEONE = {"checkin": ("checkin_for_someone", "/present")}
 _INTEGER = re.compile(r"^-?\d{1,9}$")
 _MATCH = re.compile(r"^#?\d{1,6}$")
 _SCORE = re.compile(r"^\d{1,3}\s*[-:–—/]\s*\d{1,3}$")
@@ -73,6 +76,10 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             # /tournament new Dec Cup start:...: the words are the name, typed without name:.
             typed = {**raw, keyed[0].name: " ".join(leftover)}
             raise Refused("value_needs_key", usage=signature.usage(typed=typed))
+        if signature.path in FOR_SOMEONE:
+            # /checkin José Núñez: a director checking someone in means /present.
+            code, director_command = FOR_SOMEONE[signature.path]
+            raise Refused(code, command=f"{director_command} {' '.join(leftover)}")
         raise Refused(
             "unexpected_words", words=" ".join(leftover), usage=signature.usage(full=True)
         )

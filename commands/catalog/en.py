@@ -583,6 +583,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament": "Which tournament? Add {choices} to the command.",
     "refused.unknown_help": "/help {name}: no such command here. Commands: {commands}.",
     "refused.unexpected_words": "I did not understand {words}. Write it as {usage}",
+    "refused.checkin_for_someone": "/checkin records your own arrival. A director records someone else's: {command}",
     "refused.unknown_option": "/{command} has no option {option}:. It takes {allowed}",
     "refused.unknown_option_close": "/{command} has no option {option}: did you mean {suggestion}? It takes {allowed}",
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",

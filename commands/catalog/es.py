@@ -553,6 +553,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament": "¿Qué torneo? Añade {choices} al comando.",
     "refused.unknown_help": "/help {name}: aquí no existe ese comando. Comandos: {commands}.",
     "refused.unexpected_words": "No entendí {words}. Escríbelo así: {usage}",
+    "refused.checkin_for_someone": "/checkin registra solo tu propia llegada. La de otra persona la registra un director: {command}",
     "refused.unknown_option": "/{command} no tiene la opción {option}:. Admite {allowed}",
     "refused.unknown_option_close": "/{command} no tiene la opción {option}: ¿querías decir {suggestion}? Admite {allowed}",
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",

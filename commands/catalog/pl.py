@@ -553,6 +553,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament": "Który turniej? Dodaj {choices} do polecenia.",
     "refused.unknown_help": "/help {name}: nie ma tu takiego polecenia. Polecenia: {commands}.",
     "refused.unexpected_words": "Nie rozumiem: {words}. Napisz tak: {usage}",
+    "refused.checkin_for_someone": "/checkin zapisuje tylko Twoje przybycie. Przybycie innej osoby zapisuje dyrektor: {command}",
     "refused.unknown_option": "/{command} nie ma opcji {option}:. Przyjmuje {allowed}",
     "refused.unknown_option_close": "/{command} nie ma opcji {option}: czy chodziło o {suggestion}? Przyjmuje {allowed}",
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",

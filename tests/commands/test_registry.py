@@ -119,6 +119,10 @@ def test_unquoted_values_and_stray_words_are_refused_with_what_to_type() -> None
     assert refused.code == "unquoted_value"
     assert refused.params["example"] == 'name:"Navodari Cup"'
     assert refusal("/confirm now please").code == "unexpected_words"
+    # A director checking someone in is told the command that does it.
+    someone = refusal('/checkin "José Núñez"')
+    assert someone.code == "checkin_for_someone"
+    assert someone.params["command"] == "/present José Núñez"
     assert refusal("/tournament nwe").params["suggestion"] == "new"
 
 
