@@ -24,10 +24,25 @@ GAMES = ("backgammon", "draughts")
 
 
 async def me(s: Session, a: Args) -> Reply:
-    """Show your entry, matches, lateness points and sanctions."""
+    """Show your entry, matches, lateness points and sanctions; a director, anyone's."""
+    asked = a.player("player")
+    if asked is not None and (s.player is None or asked.id != s.player.id):
+        if not s.is_director:
+            raise Refused("card_directors_only", command="/me")
+        if a.choice("language") is not None:
+            raise Refused("card_language_own", command=f"/me language:{a.choice('language')}")
+        return await _card(s, asked, "card", Name(asked.name))
     player = await s.me()
     if (language := a.choice("language")) is not None:
         return await _set_language(s, player, language)
+    return await _card(s, player, "me", None)
+
+
+async def _card(s: Session, player: Player, key: str, name: Name | None) -> Reply:
+    """Return a player's card: their own (`me` messages), or as a director reads it
+    (`card` messages, which name them)."""
+    named: dict[str, Param] = {} if name is None else {"name": name}
+    reasons = "reason" if name is None else "card.reason"  # "you ..." or "... they"
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:
@@ -51,9 +66,8 @@ async def me(s: Session, a: Args) -> Reply:
             if pen.against == player.id and not pen.cancelled
         ]
         for penalty in penalties:
-            parts.append(
-                msg("me.penalty", match=penalty.match, points=penalty.points, at=When(penalty.at))
-            )
+            at = When(penalty.at)
+            parts.append(msg(f"{key}.penalty", match=penalty.match, points=penalty.points, at=at))
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
@@ -69,39 +83,46 @@ async def me(s: Session, a: Args) -> Reply:
         # /register would be refused: say what bars them instead of inviting them to it
         parts.append(
             msg(
-                "me.suspended_from",
+                f"{key}.suspended_from",
                 tournament=Name(state.name),
                 start=When(state.start, "datetime"),
-                reason=msg(f"reason.{barred.reason}"),
+                reason=msg(f"{reasons}.{barred.reason}"),
+                **named,
             )
         )
     elif state is not None and state.status is TournamentStatus.REGISTRATION and not entered:
         parts.append(
-            msg("me.not_entered", tournament=Name(state.name), start=When(state.start, "datetime"))
+            msg(
+                f"{key}.not_entered",
+                tournament=Name(state.name),
+                start=When(state.start, "datetime"),
+                **named,
+            )
         )
     elif not entered:
-        parts.append(msg("me.no_entry"))
+        parts.append(msg(f"{key}.no_entry", **named))
     for sanction in club_sanctions:
         if sanction.player != player.id or sanction is barred:
             continue
         standing = sanctions.standing(sanction, statuses)
-        reason = msg(f"reason.{sanction.reason}")
+        reason = msg(f"{reasons}.{sanction.reason}")
         if standing == "active" and sanction.applies_to in titles:
             # The tournament it bars them from exists already (next month's, open while
             # this one is played): named, not "the next tournament".
             parts.append(
                 msg(
-                    "me.suspended_from",
+                    f"{key}.suspended_from",
                     tournament=Name(titles[sanction.applies_to]),
                     start=When(starts[sanction.applies_to], "datetime"),
                     reason=reason,
+                    **named,
                 )
             )
         elif standing == "active":
             parts.append(msg("me.sanction", reason=reason))
         elif standing == "served" and sanction.applies_to is not None:
             served = Name(titles.get(sanction.applies_to, ""))
-            parts.append(msg("me.sanction_served", tournament=served, reason=reason))
+            parts.append(msg(f"{key}.sanction_served", tournament=served, reason=reason, **named))
     return Reply(tuple(parts), private=True)
 
 

@@ -307,6 +307,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         lookups.me,
         "player",
         (
+            Param("player", "player", positional=True, description="arg.me_player"),
             Param(
                 "language",
                 "choice",

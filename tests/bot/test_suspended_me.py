@@ -67,3 +67,27 @@ def test_me_for_a_suspended_player_in_a_spanish_club_HGV_2_3_6(
         "viniste. Un director puede levantarla."
     )
     assert not any("/register" in line for line in said)
+
+
+def test_a_director_reads_a_players_card_and_a_player_only_their_own(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """/me carol, by a director: carol's card, naming her, not "you". By a player: refused,
+    pointing to /me; a director cannot set carol's language for her."""
+    text = JANUARY_NO_SHOW.replace(" \\\n", " ").format(language="")
+    text += 'ana: /me carol\nalice: /me carol\nana: /me "carol" language:es\nana: /me car\n'
+    result = clubtd("console", "--script", script("story.t", text), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    said = lines[lines.index("[12:00] @carol: carol") + 2 :]
+    card = [
+        "[12:00] #club: carol",
+        "  carol is suspended from February Cup (Sat, Feb 13, 17:00): confirmed and did not come.",
+    ]
+    assert said[:2] == card
+    assert said[2] == "[12:00] #club: Only directors look at another player's card; yours: /me"
+    assert said[3] == (
+        "[12:00] #club: Only a player sets the language of their own messages, with "
+        "/me language:es"
+    )
+    assert said[4:] == card  # a unique beginning of the name is enough
