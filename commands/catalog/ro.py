@@ -556,7 +556,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament": "Care turneu? Adăugați {choices} la comandă.",
     "refused.unknown_help": "/help {name}: nu există o asemenea comandă aici. Comenzi: {commands}.",
     "refused.unexpected_words": "Nu am înțeles {words}. Scrieți așa: {usage}",
-    "refused.checkin_for_someone": "/checkin înregistrează doar sosirea dumneavoastră. Sosirea altcuiva o înregistrează un director: {command}",
+    "refused.checkin_for_someone": "/checkin înregistrează doar sosirea dumneavoastră. Sosirea altcuiva o înregistrează un arbitru: {command}",
     "refused.unknown_option": "/{command} nu are opțiunea {option}:. Acceptă {allowed}",
     "refused.unknown_option_close": "/{command} nu are opțiunea {option}: ați vrut să scrieți {suggestion}? Acceptă {allowed}",
     "refused.unknown_subcommand": "/{command} {text}? Ați vrut să scrieți /{command} {suggestion}? Acceptă: {subcommands}.",
