@@ -40,9 +40,11 @@ from commands.words import (
     LOT_WON_LOST,
     LOT_WORDS,
     ON_OFF,
+    SUBCOMMAND_WORDS,
     YES_NO,
 )
 from commands.words import SAID_IN_LANGUAGES as SAID_IN_LANGUAGES
+from tournament import folding
 from tournament.model import Refused
 
 REASON = Param("reason", "text", required=True, aliases=("why",))
@@ -455,6 +457,7 @@ def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, .
     """Return the subcommand a line names (its first word), and the words after it."""
     if parsed.args and spec.subcommands:
         first = parsed.args[0].lower()
+        first = SUBCOMMAND_WORDS.get(folding.loose(first), first)
         for sub in spec.subcommands:
             if sub.word == first:
                 return sub, parsed.args[1:]

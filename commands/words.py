@@ -1,9 +1,11 @@
 """Words a club types for a command's choices, in its four languages (es, pl, ro and
-English): confirm, yes/no, on/off, languages, lot results, commands said in a language."""
+English): confirm, yes/no, on/off, languages, lot results, commands and subcommands said
+in a language."""
 
 from __future__ import annotations
 
 from commands import arguments
+from tournament import folding
 
 # `confirm` as a club types it (es, pl, ro).
 CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
@@ -252,4 +254,23 @@ NUMBER_WORDS = {
         ]
     )
     for word in words.split()
+}
+
+# Subcommands as a club says them (/tournament nuevo, /turniej nowy suggested as
+# /tournament nowy): taken as the subcommand they mean, like the option words.
+SUBCOMMAND_WORDS = {
+    folding.loose(word): sub
+    for sub, words in {
+        "new": ("nuevo", "nueva", "nowy", "nowa", "nou", "noua", "nouă"),
+        "list": ("lista", "listar", "listă", "listado", "pokaz", "pokaż"),
+        "cancel": ("cancelar", "anular", "anuluj", "odwołaj", "anulează", "anuleaza"),
+        "info": ("información", "informacion", "informacja", "informații", "informatii"),
+        "confirm": tuple(CONFIRM_WORDS),
+        "add": ("añadir", "anadir", "agregar", "dodaj", "adaugă", "adauga"),
+        "remove": ("quitar", "eliminar", "usuń", "usun", "șterge", "sterge", "elimină"),
+        "rename": ("renombrar", "zmień", "zmien", "redenumește", "redenumeste"),
+        "merge": ("fusionar", "unir", "połącz", "polacz", "scal", "unește", "uneste"),
+        "join": ("unirse", "dołącz", "dolacz", "alătură", "alatura"),
+    }.items()
+    for word in words
 }

@@ -198,3 +198,15 @@ def test_bind_needs_no_registry() -> None:
     spec = BY_NAME["present"]
     args = bind(spec.signature, parse("/present Ana"), ("Ana",))
     assert args.values == {"player": "Ana"}
+
+
+def test_subcommands_said_in_the_clubs_language_are_the_subcommands_they_mean() -> None:
+    """/tournament nowy (the line /turniej nowy ... is suggested as) is /tournament new, as
+    its options said in Polish are; an unknown word is still refused with the list."""
+    polish = bound('/tournament nowy nazwa:"Puchar Stycznia" start:"2027-01-23 10:00"')
+    assert polish.command == "tournament new"
+    assert polish.values["name"] == "Puchar Stycznia"
+    assert bound("/tournament listă").command == "tournament list"
+    assert bound('/player renombrar "zofia" to:"Zofia"').command == "player rename"
+    assert bound("/withdraw potwierdź").command == "withdraw confirm"
+    assert refusal("/tournament nowe").code == "unknown_subcommand"
