@@ -364,6 +364,8 @@ def worker_main(args: argparse.Namespace) -> None:
 async def one_process(
     admin_url: str, sizes: list[int], seconds: float, gap: float, warm: bool
 ) -> int:
+    if not sizes:
+        return 0  # --clubs "": only the split (--split N) is measured
     print(f"\nOne process, {PLAYERS} players a club, a command per club every ~{gap:g} s")
     print("each club from " + ("a random point of its night" if warm else "its /tournament new"))
     print(
@@ -471,6 +473,8 @@ def main() -> None:
         return
     sizes = [int(n) for n in args.clubs.split(",") if n.strip()]
     counts = [int(n) for n in args.processes.split(",") if n.strip()]
+    if not sizes and not args.split:
+        parser.error('--clubs "" measures no single process: give --split N')
 
     async def run() -> None:
         try:
