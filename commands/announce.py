@@ -51,7 +51,7 @@ def detail(event: ev.Event) -> dict[str, Any]:
     return {
         k: (v.isoformat() if isinstance(v, datetime) else list(v) if isinstance(v, tuple) else v)
         for k, v in asdict(event).items()
-        if k != "at"
+        if k != "at" and not (k == "reason" and v == "")  # no reason given: none logged
     }
 
 

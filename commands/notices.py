@@ -258,7 +258,10 @@ def _on_match_finished(
     state: TournamentState, event: ev.MatchFinished, names: Names, link: str | None
 ) -> list[Notice]:
     match = state.matches[event.match]
-    return [Notice(Reply((views.match_line(match, names),)))]
+    line = views.match_line(match, names)
+    # A director's decision (a dispute settled, a result set) says why, as a correction.
+    why = (msg("correct.reason", reason=event.reason),) if event.reason else ()
+    return [Notice(Reply((line, *why)))]
 
 
 def _on_groups_drawn(

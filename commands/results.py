@@ -156,7 +156,9 @@ async def _set_result(
             button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
             said = (msg("correct.stale", match=match.number), ask) if stale else (ask,)
             return Reply(said, (button,), private=True)
-        events = corrections.set_result(state, match.number, change, s.now, confirmed=confirmed)
+        events = corrections.set_result(
+            state, match.number, change, s.now, confirmed=confirmed, reason=reason
+        )
         s.events.extend(events)
         s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
         names = await s.names(set(match.players))

@@ -13,12 +13,18 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
 from tournament import progress, reports
-from tournament.events import Event, PairingsConflict, ResultCorrected, TournamentReopened
+from tournament.events import (
+    Event,
+    MatchFinished,
+    PairingsConflict,
+    ResultCorrected,
+    TournamentReopened,
+)
 from tournament.model import MatchStatus, PlayerId, Refused, Stage, TournamentStatus
 from tournament.scoring import FinalScore, example_score
 from tournament.state import Match, TournamentState
@@ -123,13 +129,14 @@ def set_result(
     at: datetime,
     *,
     confirmed: bool = False,
+    reason: str = "",
 ) -> list[Event]:
     """Give an open match its result as a director (HGV-4.8), played pairings first.
 
     A group match reopened after knockout matches were played may, once decided, seed
     other players into them: that undoes those matches, so it is refused
     ("correction_needs_confirmation") unless `confirmed`; then they start afresh
-    between the players the results give.
+    between the players the results give. The `reason` given goes with the result.
     """
     if not confirmed:
         found = open_conflicts(state, number, score, at)
@@ -139,7 +146,7 @@ def set_result(
                 match=number,
                 matches=", ".join(map(str, found)),
             )
-        return reports.set_result(state, number, score, at)
+        return _with_reason(reports.set_result(state, number, score, at), number, reason)
     match = state.matches.get(number)
     if match is None:
         raise Refused("no_such_match", match=number)
@@ -147,7 +154,17 @@ def set_result(
         raise Refused("match_not_ready", match=number)
     checked = reports.checked_score(state, match, score, floor=False)
     events = reports.record_result(state, match, checked, at, how="director", settle=False)
-    return events + progress.settle(state, at, reset=True)
+    return _with_reason(events + progress.settle(state, at, reset=True), number, reason)
+
+
+def _with_reason(events: list[Event], number: int, reason: str) -> list[Event]:
+    """Return the events with the director's reason on the result of match `number`."""
+    if not reason:
+        return events
+    return [
+        replace(e, reason=reason) if isinstance(e, MatchFinished) and e.match == number else e
+        for e in events
+    ]
 
 
 def open_conflicts(

@@ -92,6 +92,7 @@ class MatchFinished(Event):
     black_score: int
     winner: PlayerId
     how: str  # "accepted" | "timeout" | "director" | "agreed"
+    reason: str = ""  # why, when a director set the result and said
 
 
 @dataclass(frozen=True, slots=True)

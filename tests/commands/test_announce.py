@@ -18,7 +18,12 @@ from tournament.simulation import new_tournament, play_out
 
 T = datetime(2026, 3, 6, 20, 0, tzinfo=UTC)
 WORDS = {
-    "reason": {"MatchForfeited": "late", "SanctionRecorded": "no_show", "ResultCorrected": "typo"},
+    "reason": {
+        "MatchForfeited": "late",
+        "SanctionRecorded": "no_show",
+        "ResultCorrected": "typo",
+        "MatchFinished": "checked the scoresheet",
+    },
     "how": "director",
     "round_name": "final",
     "group": "1",

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage import tables as t
 from tests.commands.chat import Chat
 
 
@@ -26,6 +30,29 @@ async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -
     again = await chat.say(black, "/dispute")
     assert "disputed" in first and "disputed" in again, again
     assert "no" not in again.split(":")[0].lower(), again
+
+
+async def test_a_dispute_settled_by_a_director_says_why(engine: AsyncEngine) -> None:
+    """The director and the club read the reason given, as they read a correction's."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    await chat.say(white, f"/report {match.length}-1")
+    await chat.say(black, "/dispute")
+    settled = f'/result {match.number} {match.length}-1 reason:"checked the scoresheet"'
+    said = await chat.say("ana", settled)
+    assert said.splitlines()[-1] == "Reason: checked the scoresheet", said
+    # The reply is the club's announcement (an outbox row held for it), and the log says it.
+    async with engine.connect() as conn:
+        held = (await conn.execute(select(t.outbox.c.payload))).scalars().all()
+        logged = (await conn.execute(select(t.audit_log.c.detail))).scalars().all()
+    assert any("checked the scoresheet" in json.dumps(p) for p in held), held
+    assert {"match": match.number, "reason": "checked the scoresheet"}.items() <= next(
+        d.items() for d in logged if d.get("reason") == "checked the scoresheet"
+    )
+    unexplained = await chat.say("ana", f"/result {match.number + 1} {match.length}-0")
+    assert "Reason" not in unexplained, unexplained
 
 
 async def test_me_says_where_you_stand_before_any_entry(engine: AsyncEngine) -> None:

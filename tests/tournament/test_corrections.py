@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tournament import attendance, corrections, due, progress, reports
 from tournament.events import (
     MatchesHeld,
+    MatchFinished,
     MatchReset,
     PlacementsChanged,
     ResultCorrected,
@@ -294,6 +295,21 @@ def test_a_correction_to_the_score_that_stands_is_refused_and_changes_nothing() 
     assert refused.value.code == "result_unchanged"
     assert refused.value.params["example"] == f"{final.length}-{final.length - 2}"  # it fits
     assert state.placements == placements
+
+
+def test_a_result_a_director_sets_carries_the_reason_given_HGV_4_8() -> None:
+    """A dispute settled says why; a result set without a reason carries none."""
+    state = new_tournament(load_preset("hgv-backgammon"), 4, START, seed=1)
+    progress.draw(state, tuple(sorted(state.entries)), START)
+    first, second = state.stage_matches(Stage.GROUP)[:2]
+    win = FinalScore(white=first.length, black=1)
+    said = corrections.set_result(state, first.number, win, START, reason="scoresheet")
+    finished = [e for e in said if isinstance(e, MatchFinished)]
+    assert [(e.match, e.how, e.reason) for e in finished] == [
+        (first.number, "director", "scoresheet")
+    ]
+    plain = corrections.set_result(state, second.number, win, START)
+    assert [e.reason for e in plain if isinstance(e, MatchFinished)] == [""]
 
 
 def test_reopening_an_unplayed_match_is_refused() -> None:
