@@ -265,7 +265,8 @@ SUBCOMMAND_WORDS = {
         "list": ("lista", "listar", "listă", "listado", "pokaz", "pokaż"),
         "cancel": ("cancelar", "anular", "anuluj", "odwołaj", "anulează", "anuleaza"),
         "info": ("información", "informacion", "informacja", "informații", "informatii"),
-        "confirm": tuple(CONFIRM_WORDS),
+        # /withdraw sí: the answer to "withdraw? to go on: /withdraw confirm".
+        "confirm": (*CONFIRM_WORDS, "yes", "sí", "si", "tak", "da"),
         "add": ("añadir", "anadir", "agregar", "dodaj", "adaugă", "adauga"),
         "remove": ("quitar", "eliminar", "usuń", "usun", "șterge", "sterge", "elimină"),
         "rename": ("renombrar", "zmień", "zmien", "redenumește", "redenumeste"),
