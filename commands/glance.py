@@ -8,6 +8,7 @@ from commands.replies import Hint, Msg, Name, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
 from tournament import attendance, progress
+from tournament.lateness import both_present_from
 from tournament.model import EntryStatus, MatchStatus, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState
@@ -83,8 +84,13 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
         elif match.status is MatchStatus.PENDING:
             pending.append(match)
         elif match.start <= s.now:
-            absent = [q for q in match.players if not state.entries[q].present_at(s.now)]
-            (late if absent else missing).append(match)
+            # Late while the match has not begun: both players were never there together
+            # since its start. A player the director let go (/away) after it began is
+            # not late for it (no lateness runs, HGV-2.3.7): its result is missing.
+            assert match.white is not None and match.black is not None  # is_ready
+            white, black = state.entries[match.white], state.entries[match.black]
+            began = both_present_from(white, black, match.start)
+            (missing if began is not None and began <= s.now else late).append(match)
     parts: list[Msg | Table] = []
     for key, matches in (
         ("glance.late", late),
