@@ -355,10 +355,11 @@ def _on_match_reset(
     state: TournamentState, event: ev.MatchReset, names: Names, link: str | None
 ) -> list[Notice]:
     number = event.match
-    white = event.white
-    black = event.black
-    n = _namer(names)
-    return [Notice(Reply((msg("correct.reset", match=number, white=n(white), black=n(black)),)))]
+    match = state.matches[number]
+    # A side nobody holds yet is the match that sends one ("winner of 6"), not "?".
+    white = views.fed_side(state, match, event.white, match.white_from, names)
+    black = views.fed_side(state, match, event.black, match.black_from, names)
+    return [Notice(Reply((msg("correct.reset", match=number, white=white, black=black),)))]
 
 
 def _on_matches_held(

@@ -265,6 +265,19 @@ def round_label(match: Match) -> Msg:
     return msg(f"round.{match.round_name or 'knockout'}")
 
 
+def fed_side(
+    state: TournamentState, match: Match, player: PlayerId | None, source: str | None, names: Names
+) -> Param:
+    """Return a bracket side as a club reads it: its player, or while undecided the match
+    that sends one ("winner of 6"; the third place's, "loser of 6")."""
+    if player is None and source is not None:
+        feeder = next((m for m in state.matches.values() if m.key == source), None)
+        if feeder is not None:
+            key = "word.loser_of" if match.stage is Stage.THIRD_PLACE else "word.winner_of"
+            return msg(key, match=feeder.number)
+    return name(names, player)
+
+
 def bracket_table(state: TournamentState, names: Names) -> Table:
     """Return the knockout by round: who meets whom next ("winner of 13"), who had a bye,
     and who won each match (the lot winner too, WAR-V)."""

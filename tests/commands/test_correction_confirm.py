@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from tests.commands.chat import Chat
 from tests.commands.playing import play_to_the_end
 from tournament import corrections, progress
-from tournament.model import MatchStatus, Stage, TournamentStatus
+from tournament.model import MatchStatus, Refused, Stage, TournamentStatus
 from tournament.scoring import FinalScore
 
 
@@ -100,3 +100,33 @@ async def test_status_lists_the_knockout_matches_a_reopened_group_holds_HGV_4_8(
     listed = ", ".join(map(str, held))
     assert f"Waiting for group {group.group} to be complete again ({len(held)})" in status
     assert f"matches {listed}." in status
+
+
+async def test_a_final_started_afresh_names_the_matches_that_send_its_players_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """A group correction after the final undoes the semi-finals and the final: the final
+    starts afresh between "winner of 6" and "winner of 7", not between "?" and "?"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", "finn")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    state = await chat.tournament()
+    final = next(m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final")
+    for group in state.stage_matches(Stage.GROUP):
+        trial = copy.deepcopy(state)
+        score = FinalScore(group.black_score, group.white_score)  # the other way round
+        try:
+            events = corrections.correct(trial, group.number, score, chat.now, confirmed=True)
+        except Refused:  # a correction the rules refuse is not the one
+            continue
+        if trial.matches[final.number].white is None:
+            break
+    else:
+        raise AssertionError("no group correction sends the final back to its feeders")
+    assert events
+    said = await chat.say(
+        "ana", f'/result {group.number} {score.white}-{score.black} confirm reason:"sheet"'
+    )
+    assert f"Match {final.number} starts afresh: winner of " in said, said
+    assert "starts afresh: ? v ?" not in said, said
