@@ -24,7 +24,7 @@ from commands.resolver import fold
 from commands.session import Invocation, Session
 from tournament import folding
 from tournament.club import Club
-from tournament.model import EntryStatus, Refused
+from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.scoring import TIEBREAK_CODES, ScoreError
 
 log = logging.getLogger("clubtd.commands")
@@ -122,7 +122,10 @@ async def handle(
                     claims.club_of(parsed.option("claim")) if spec.name == "register" else None
                 )
                 session = await _open(uow, inv, config, target, context, club_hint, claiming)
-                args = bind_line(target, words, parsed)
+                try:
+                    args = bind_line(target, words, parsed)
+                except Refused as refusal:
+                    raise await _named_tournaments(session, refusal) from None
                 args = await resolver.resolve(session, target.signature, args)
                 assert target.handler is not None  # only "chat" commands have none
                 reply = await target.handler(session, args)
@@ -360,6 +363,25 @@ async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -
         club = known[0] if known else None
     if club is not None:
         context.language, context.timezone = club.language, club.timezone
+
+
+_OVER = frozenset({TournamentStatus.FINISHED, TournamentStatus.CANCELLED})
+
+
+async def _named_tournaments(session: Session, refusal: Refused) -> Refused:
+    """Return a "say which tournament" refusal naming the club's open tournaments (the
+    binder knows none: its example is "May Cup"); any other refusal as it is."""
+    if refusal.code != "which_tournament_required":
+        return refusal
+    listed = await session.uow.tournaments.list(session.club.id)
+    names = tuple(t.name for t in listed if t.status not in _OVER)
+    if not names:
+        return refusal
+    return Refused(
+        "which_tournament",
+        choices=" · ".join(f'tournament:"{name}"' for name in names),
+        _choices=names,
+    )
 
 
 def _choice_buttons(

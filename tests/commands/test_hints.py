@@ -147,3 +147,19 @@ async def test_the_rules_show_a_report_of_the_groups_own_length_HGV_5_3(
     )
     rules = await chat.say("ana", "/rules")
     assert "/report 5-3" in rules and "/report 3-1" not in rules, rules
+
+
+async def test_cancel_without_a_tournament_names_the_clubs_open_ones(engine: AsyncEngine) -> None:
+    """/tournament cancel reason:"..." said "Say which tournament: /tournament cancel "May
+    Cup" ...": now the tournaments it could mean, the finished and cancelled left out;
+    typed as said, it cancels that one."""
+    chat = Chat(engine)
+    for name, day in (("Old Cup", "2026-01-03"), ("Jan Cup", "2026-01-31"), ("Feb Cup", "02-28")):
+        start = day if day.startswith("2026") else f"2026-{day}"
+        await chat.say("ana", f'/tournament new name:"{name}" start:"{start} 20:00" approval:no')
+    await chat.say("ana", '/tournament cancel "Old Cup" reason:"nobody came"')
+    said = await chat.say("ana", '/tournament cancel reason:"snow"')
+    assert 'tournament:"Jan Cup" · tournament:"Feb Cup"' in said, said
+    assert "Old Cup" not in said and "May Cup" not in said, said
+    done = await chat.say("ana", '/tournament cancel reason:"snow" tournament:"Feb Cup"')
+    assert "Feb Cup" in done and "cancelled" in done, done
