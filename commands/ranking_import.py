@@ -205,6 +205,10 @@ async def import_ranking(
     stored: list[tuple[int, Decimal]] = []
     created: list[str] = []
     problems: list[str] = []
+    # Where each name a new player could be confused with comes from: a player of the
+    # club (None), or a line of this file. The chat refuses a new player beside a
+    # look-alike ("jose nunez" beside "José Núñez"); so does the import.
+    known: dict[str, int | None] = {p.name: None for p in await uow.players.all(club.id)}
     for row in rows:
         found = await uow.players.by_name(club.id, row.name)
         if len(found) > 1:
@@ -221,6 +225,15 @@ async def import_ranking(
                 raise ImportFileError(
                     f"line {row.line}: {row.name[:80]!r} cannot be a name ({refusal.code})"
                 ) from None
+            twin = names.look_alike(name, known)
+            if twin is not None:
+                where = f"line {known[twin]}" if known[twin] is not None else club.name
+                problems.append(
+                    f"line {row.line}: {name!r} reads like {twin!r} ({where}): if they are"
+                    f" one player, write it as {twin!r}"
+                )
+                continue
+            known[name] = row.line
             player = await uow.players.add(club.id, name, now, member=True)
             created.append(player.name)
         stored.append((player.id, row.points))

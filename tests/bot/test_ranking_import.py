@@ -67,6 +67,29 @@ def test_every_problem_row_gets_its_own_line(clubtd: Clubtd, tmp_path: Path) -> 
     ]
 
 
+def test_a_name_that_reads_like_another_is_refused_as_the_chat_refuses_it(
+    clubtd: Clubtd, tmp_path: Path, script: Script, database_url: str
+) -> None:
+    """ "jose nunez" beside "José Núñez" (in the file, or a player of the club) would be
+    a second player the chat would never have made: the file is refused, nothing kept."""
+    chat = script("club.t", '@club name:"HG"\nrocio: /register name:"Rocío Díaz"\n')
+    assert clubtd("console", "--script", chat, "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("name,points\nJosé Núñez,12.5\nRocio Diaz,10\njose nunez,3\nAna,1\n", "utf-8")
+    result = clubtd("ranking", "import", str(csv), "--db", database_url)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.splitlines() == [
+        f"clubtd: {csv}: line 3: 'Rocio Diaz' reads like 'Rocío Díaz' (HG): if they are"
+        " one player, write it as 'Rocío Díaz'",
+        f"clubtd: {csv}: line 4: 'jose nunez' reads like 'José Núñez' (line 2): if they are"
+        " one player, write it as 'José Núñez'",
+        f"clubtd: {csv}: nothing was imported; fix the file",
+    ]
+    exported = json.loads(clubtd("export", "--db", database_url).stdout)
+    assert [p["name"] for p in exported["players"]] == ["Rocío Díaz"]
+    assert exported["ranking"] == []
+
+
 SPREADSHEET = (
     "Pos;Jugador;Puntos\n1;María José;0,30\n2;Rocío;0,49\n3;Ana Pérez;6,40\n4;Íñigo;0,30\n"
 )
