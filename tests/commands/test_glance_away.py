@@ -26,31 +26,25 @@ def _listed(status: str) -> tuple[str, str]:
     return "\n".join(late), "\n".join(started)
 
 
+async def _away_then_status(engine: AsyncEngine, away: str, asked: str) -> tuple[int, str, str]:
+    """Let the first match's black player go at `away`; return the match's number and
+    the late and started lines of /status at `asked`."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    match, _white, black = await chat.first_match("bob", "cruz", "dora")
+    chat.at(f"2026-01-31T{away}")
+    await chat.say("ana", f'/away {black} reason:"phone call"')
+    chat.at(f"2026-01-31T{asked}")
+    return (match.number, *_listed(await chat.say("ana", "/status")))
+
+
 async def test_a_player_let_go_during_a_begun_match_is_not_late_for_it(
     engine: AsyncEngine,
 ) -> None:
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    match, _white, black = await chat.first_match("bob", "cruz", "dora")
-    chat.at("2026-01-31T20:05")
-    await chat.say("ana", f'/away {black} reason:"phone call"')
-    chat.at("2026-01-31T20:30")
-    late, started = _listed(await chat.say("ana", "/status"))
-    assert f"Match {match.number}:" in started and f"Match {match.number}:" not in late, (
-        late,
-        started,
-    )
+    number, late, started = await _away_then_status(engine, "20:05", "20:30")
+    assert f"Match {number}:" in started and f"Match {number}:" not in late, (late, started)
 
 
 async def test_a_match_due_while_its_player_is_away_is_late(engine: AsyncEngine) -> None:
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    match, _white, black = await chat.first_match("bob", "cruz", "dora")
-    chat.at("2026-01-31T19:50")
-    await chat.say("ana", f"/away {black}")
-    chat.at("2026-01-31T20:05")
-    late, started = _listed(await chat.say("ana", "/status"))
-    assert f"Match {match.number}:" in late and f"Match {match.number}:" not in started, (
-        late,
-        started,
-    )
+    number, late, started = await _away_then_status(engine, "19:50", "20:05")
+    assert f"Match {number}:" in late and f"Match {number}:" not in started, (late, started)

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import tables as t
 from tests.commands.chat import Chat
+from tournament.state import Match
 
 
 async def test_black_reporting_3_1_reads_their_name_first(engine: AsyncEngine) -> None:
@@ -20,13 +21,19 @@ async def test_black_reporting_3_1_reads_their_name_first(engine: AsyncEngine) -
     assert f"{black} {match.length}-1 {white} recorded" in reply, reply
 
 
-async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -> None:
+async def _disputed(engine: AsyncEngine) -> tuple[Chat, Match, str, str]:
+    """Play to a reported first match its black player disputes; return the chat, the
+    match, its black player and what the dispute was answered."""
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora")
     chat.at("2026-01-31T20:05")
     match, white, black = await chat.first_match("bob", "cruz", "dora")
     await chat.say(white, f"/report {match.length}-1")
-    first = await chat.say(black, "/dispute")
+    return chat, match, black, await chat.say(black, "/dispute")
+
+
+async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -> None:
+    chat, _match, black, first = await _disputed(engine)
     again = await chat.say(black, "/dispute")
     assert "disputed" in first and "disputed" in again, again
     assert "no" not in again.split(":")[0].lower(), again
@@ -34,12 +41,7 @@ async def test_disputing_twice_says_the_match_is_disputed(engine: AsyncEngine) -
 
 async def test_a_dispute_settled_by_a_director_says_why(engine: AsyncEngine) -> None:
     """The director and the club read the reason given, as they read a correction's."""
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora")
-    await chat.say(white, f"/report {match.length}-1")
-    await chat.say(black, "/dispute")
+    chat, match, _black, _said = await _disputed(engine)
     settled = f'/result {match.number} {match.length}-1 reason:"checked the scoresheet"'
     said = await chat.say("ana", settled)
     assert said.splitlines()[-1] == "Reason: checked the scoresheet", said
