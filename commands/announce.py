@@ -191,6 +191,8 @@ def _live_pictures_due(state: TournamentState, event: ev.Event) -> tuple[set[str
         again = state.matches.get(number)
         if again is not None and again.stage in (Stage.GROUP, Stage.TIEBREAK) and again.group:
             groups.add(again.group)
+    if isinstance(event, ev.TieSettledByLot):
+        groups.add(event.group)  # the lot decided its extra games: the table's final order
     return groups, bracket
 
 

@@ -249,6 +249,12 @@ def test_a_tie_that_never_ends_is_settled_by_lot_with_the_seed_NAV_TIE(
     assert found is not None
     order = found.group(2, 3, 4)
     assert sorted(order) == ["alice", "bob", "cruz"]
+    # The group's table follows in the drawn order (the lot decided its extra games),
+    # before the bracket.
+    table = lines.index(lot) + 1
+    assert lines[table] == "[21:20] #club: [picture: cupa-group-1.png]"
+    rows = [line.split()[1] for line in lines[table + 3 : table + 6]]
+    assert rows == list(order), lines[table : table + 8]
     assert any(line.startswith("[21:20] #club: The group stage is over.") for line in lines)
     final = f"[21:20] #club: Final, match 10: {order[0]} (white) v {order[1]} at 21:23."
     assert final in lines
