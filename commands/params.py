@@ -148,6 +148,8 @@ OPTION_WORDS: Mapping[str, str] = {
             "marime_grupa",
         ),
         "qualifiers": ("clasificados", "awans", "calificati"),
+        # A draughts lot (WAR-V): sorteo:ganado, los:wygrany, sorti:castigat.
+        "lot": ("sorteo", "suerte", "los", "losowanie", "sorti", "tragere"),
     }.items()
     for word in words
 }

@@ -309,3 +309,21 @@ async def test_options_named_in_the_clubs_language_are_understood(engine: AsyncE
     assert state.preset.groups.size == 4
     reply = await chat.say("ana", "/standings grupo:1")
     assert "grupo:" in reply and "group_size" not in reply, reply
+
+
+async def test_a_lot_is_asked_for_with_the_whole_line_and_named_as_a_club_says_it_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """Every phase level: the hint is the line typed with lot:won, not "/report 3-1";
+    sorteo:ganado is lot:won."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.night("bob", "cruz", preset="warcaby-100")
+    chat.at("2026-01-31T20:30")
+    _match, white, _black = await chat.first_match("bob", "cruz")
+    phases = (await chat.tournament()).preset.scoring.group_tiebreak_games  # a group match
+    level = " ".join(["2-2"] * (1 + len(phases)))
+    asked = await chat.say(white, f"/report {level}")
+    assert f"/report {level} lot:won" in asked and "/report 3-1" not in asked, asked
+    told = await chat.say(white, f"/report {level} sorteo:ganado")
+    assert "anotado" in told, told
