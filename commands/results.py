@@ -44,11 +44,16 @@ async def result(s: Session, a: Args) -> Reply:
         # A director is shown /result for this match, white's score first, not /report.
         won, lost = example_score(state.preset.game, match.length)
         example = f"/result {match.number} {won}-{lost}"
+        code = error.code
         if error.code in TIEBREAK_CODES and isinstance(change, FinalScore):
             typed = _white_first(change)[: int(error.params["phase"])]
             example = views.with_tiebreak(f"/result {match.number}", typed)
+        elif error.code == "lot_needed" and isinstance(change, FinalScore):
+            # A director names the lot by colour (lot:white), not as won or lost.
+            level = " ".join(f"{x}-{y}" for x, y in _white_first(change))
+            example, code = f"/result {match.number} {level} lot:white", "lot_needed_result"
         raise ScoreError(
-            error.code,
+            code,
             **{k: v for k, v in error.params.items() if k != "example"},
             example=example,
             _usage="score.usage_result",

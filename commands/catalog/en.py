@@ -450,6 +450,7 @@ MESSAGES: dict[str, str] = {
     "score.tiebreak_already_decided": "Tiebreak {phase} already decided the match.",
     "score.too_many_tiebreaks": "At most {allowed, plural, one {# tiebreak} other {# tiebreaks}} here.",
     "score.lot_needed": "Every tiebreak was level: add lot:won or lot:lost.",
+    "score.lot_needed_result": "Every tiebreak was level: add the colour that won the lot, lot:white or lot:black.",
     "score.lot_not_allowed": "The match was decided on the board: no lot.",
     "score.no_winner": "A match needs a winner.",
     "score.unknown_outcome": "A game is a win, a draw or a loss.",

@@ -420,6 +420,7 @@ MESSAGES: dict[str, str] = {
     "score.tiebreak_already_decided": "El desempate {phase} ya decidió el encuentro.",
     "score.too_many_tiebreaks": "Aquí hay como máximo {allowed, plural, one {# desempate} other {# desempates}}.",
     "score.lot_needed": "Todos los desempates quedaron empatados: añade lot:won (ganaste el sorteo) o lot:lost (lo perdiste).",
+    "score.lot_needed_result": "Todos los desempates quedaron empatados: añade el color que ganó el sorteo, lot:white (blancas) o lot:black (negras).",
     "score.lot_not_allowed": "El encuentro se decidió en el tablero: no hay sorteo.",
     "score.no_winner": "Un encuentro necesita un ganador.",
     "score.unknown_outcome": "Una partida se gana, se empata o se pierde.",

@@ -420,6 +420,7 @@ MESSAGES: dict[str, str] = {
     "score.tiebreak_already_decided": "Dogrywka {phase} już rozstrzygnęła mecz.",
     "score.too_many_tiebreaks": "Tutaj dozwolone są najwyżej {allowed, plural, one {# dogrywka} few {# dogrywki} many {# dogrywek} other {# dogrywki}}.",
     "score.lot_needed": "Każda dogrywka zakończyła się remisem: dopisz lot:won (wygrane losowanie) albo lot:lost (przegrane).",
+    "score.lot_needed_result": "Każda dogrywka zakończyła się remisem: dopisz kolor, który wygrał losowanie, lot:white (białe) albo lot:black (czarne).",
     "score.lot_not_allowed": "Mecz rozstrzygnął się na planszy: bez losowania.",
     "score.no_winner": "Mecz musi mieć zwycięzcę.",
     "score.unknown_outcome": "Partia kończy się wygraną, remisem albo przegraną.",

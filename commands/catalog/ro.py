@@ -420,6 +420,7 @@ MESSAGES: dict[str, str] = {
     "score.tiebreak_already_decided": "Departajarea {phase} a decis deja partida.",
     "score.too_many_tiebreaks": "Aici sunt permise cel mult {allowed, plural, one {# departajare} few {# departajări} other {# de departajări}}.",
     "score.lot_needed": "Toate departajările s-au terminat la egalitate: adăugați lot:won (ați câștigat la sorți) sau lot:lost (ați pierdut).",
+    "score.lot_needed_result": "Toate departajările s-au terminat la egalitate: adăugați culoarea care a câștigat la sorți, lot:white (albe) sau lot:black (negre).",
     "score.lot_not_allowed": "Partida s-a decis la tablă: fără tragere la sorți.",
     "score.no_winner": "O partidă trebuie să aibă un câștigător.",
     "score.unknown_outcome": "Un joc se termină cu victorie, remiză sau înfrângere.",

@@ -327,3 +327,19 @@ async def test_a_lot_is_asked_for_with_the_whole_line_and_named_as_a_club_says_i
     assert f"/report {level} lot:won" in asked and "/report 3-1" not in asked, asked
     told = await chat.say(white, f"/report {level} sorteo:ganado")
     assert "anotado" in told, told
+
+
+async def test_a_director_is_asked_for_the_lot_by_colour_WAR_V(engine: AsyncEngine) -> None:
+    """/result with every phase level: the colour that won (lot:white), not "won"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", preset="warcaby-100")
+    chat.at("2026-01-31T20:30")
+    match, _white, _black = await chat.first_match("bob", "cruz")
+    phases = (await chat.tournament()).preset.scoring.group_tiebreak_games
+    level = " ".join(["2-2"] * (1 + len(phases)))
+    asked = await chat.say("ana", f"/result {match.number} {level}")
+    assert "the colour that won the lot, lot:white or lot:black" in asked, asked
+    assert f"/result {match.number} {level} lot:white" in asked, asked
+    told = await chat.say("ana", f"/result {match.number} {level} lot:black")
+    assert told.startswith(f"Match {match.number}: ") and "lot" in told, told
+    assert (await chat.tournament()).matches[match.number].lot_winner == "black"
