@@ -138,6 +138,8 @@ OPTION_WORDS: Mapping[str, str] = {
         ),
         "pictures": ("imagenes", "fotos", "obrazki", "zdjecia", "imagini", "poze"),
         "approval": ("aprobacion", "zatwierdzanie", "akceptacja", "aprobare"),
+        # The public pages (INTERFACE §6): strona:tak, pagina:sí, pagini:da.
+        "web": ("strona", "strony", "pagina", "paginas", "pagini", "sitio"),
         "match": ("encuentro", "partida", "mecz", "meci"),
         "group_size": (
             "grupo",

@@ -640,7 +640,7 @@ MESSAGES: dict[str, str] = {
     "arg.web": "publiczne strony internetowe: on albo off",
     "web.on": "Publiczne strony klubu są włączone: {url}\nKażdy, kto ma ten link, śledzi turnieje na żywo, bez czatu; wydrukuj kod QR i powieś go w sali. Wyłączenie: `/club web:off`",
     "web.off": "Publiczne strony klubu są wyłączone: każdy dawny link odpowiada teraz 404. `/club web:on` tworzy nowy link.",
-    "web.pages_off": "Publiczne strony klubu są wyłączone. Dyrektor włącza je poleceniem `/club web:on`.",
+    "web.pages_off": "Publiczne strony klubu są wyłączone. Sędzia włącza je poleceniem `/club web:on`.",
     "web.club_link": "Strona klubu: {url}",
     "web.link": "{tournament} na żywo: {url}",
     "web.announce": "Śledź na żywo: {url}",

@@ -211,3 +211,10 @@ def test_subcommands_said_in_the_clubs_language_are_the_subcommands_they_mean() 
     assert bound("/withdraw potwierdź").command == "withdraw confirm"
     assert bound("/withdraw sí").command == "withdraw confirm"
     assert refusal("/tournament nowe").code == "unknown_subcommand"
+
+
+def test_option_words_said_in_the_clubs_language_name_their_options() -> None:
+    """strona:tak (the public pages), sorteo:ganado (a draughts lot) as a club types them."""
+    assert bound("/club strona:tak").values["web"] == "on"
+    assert bound("/club pagina:no").values["web"] == "off"
+    assert bound("/report 2-2 2-2 2-2 sorteo:ganado").values["lot"] == "won"
