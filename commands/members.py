@@ -24,6 +24,9 @@ from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.state import TournamentState
 
+# A tournament whose entries no longer change: its novices are what they were.
+_OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+
 
 async def season_points(s: Session, player: Player, game: str) -> Decimal:
     """Return a member's points this season: imported ones plus official tournaments'."""
@@ -204,6 +207,7 @@ async def _enter(
                 born=player.born,
                 is_member=player.member,
                 by_director=True,
+                novice=player.novice,
             )
         state.entries[player.id].approved = True
         attendance.confirm(state, player.id, s.now)
@@ -300,6 +304,24 @@ async def player_remove(s: Session, a: Args) -> Reply:
     roster.remove(state, player.id, s.now)
     s.log("player_remove", player=player.name, reason=a.text("reason") or "")
     return say("player.removed", name=Name(player.name), tournament=Name(state.name))
+
+
+async def player_novice(s: Session, a: Args) -> Reply:
+    """Put a player in the novice category, or take them out (HGV-NOVICE): their entries
+    from now on, and their entry in the tournament at hand unless it is over, count for
+    the novice ranking."""
+    player = _named(a, "player")
+    novice = a.choice("state") != "off"
+    player.novice = novice
+    await s.uow.players.save(player)
+    parts = [msg("player.novice_on" if novice else "player.novice_off", name=Name(player.name))]
+    state = await s.maybe_tournament()
+    entry = None if state is None else state.entries.get(player.id)
+    if state is not None and entry is not None and state.status not in _OVER:
+        entry.novice = novice
+        parts.append(msg("player.novice_entry", tournament=Name(state.name)))
+    s.log("player_novice", player=player.name, novice=novice)
+    return Reply(tuple(parts))
 
 
 async def redraw(s: Session, a: Args) -> Reply:

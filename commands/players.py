@@ -69,6 +69,7 @@ async def register(s: Session, a: Args) -> Reply:
         born=player.born,
         is_member=player.member,
         suspended=suspension is not None,
+        novice=player.novice,
     )
     s.log("register", player=player.name)
     parts: list[Msg] = [] if renamed is None else [renamed]

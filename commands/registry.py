@@ -191,11 +191,27 @@ def _player() -> CommandSpec:
         ),
     )
     remove = CommandSpec("player remove", members.player_remove, "director", (PLAYER,))
+    novice = CommandSpec(
+        "player novice",
+        members.player_novice,
+        "director",
+        (
+            PLAYER,
+            Param(
+                "state",
+                "choice",
+                positional=True,
+                choices=("on", "off"),
+                synonyms=ON_OFF,
+                description="arg.novice_state",
+            ),
+        ),
+    )
     return CommandSpec(
         "player",
         members.player_usage,
         "director",
-        subcommands=(rename, merge, remove),
+        subcommands=(rename, merge, remove, novice),
         writes=False,
     )
 

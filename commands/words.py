@@ -272,6 +272,7 @@ SUBCOMMAND_WORDS = {
         "rename": ("renombrar", "zmień", "zmien", "redenumește", "redenumeste"),
         "merge": ("fusionar", "unir", "połącz", "polacz", "scal", "unește", "uneste"),
         "join": ("unirse", "dołącz", "dolacz", "alătură", "alatura"),
+        "novice": ("novato", "novata", "początkujący", "początkująca", "începător", "incepator"),
     }.items()
     for word in words
 }

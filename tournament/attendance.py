@@ -39,8 +39,10 @@ def register(
     is_member: bool = True,
     suspended: bool = False,
     by_director: bool = False,
+    novice: bool = False,
 ) -> Entry:
-    """Enter `player`; a director's entry needs no approval (HGV-1.4, NAV-ENTRY)."""
+    """Enter `player`; a director's entry needs no approval (HGV-1.4, NAV-ENTRY). A
+    novice enters the novice category (HGV-NOVICE)."""
     if state.status is not TournamentStatus.REGISTRATION:
         raise Refused("entries_closed", tournament=state.name)
     if suspended:
@@ -63,6 +65,7 @@ def register(
         registered_at=at,
         born=born,
         approved=by_director or not decision.needs_approval,
+        novice=novice,
     )
     state.entries[player] = entry
     return entry

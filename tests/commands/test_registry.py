@@ -210,6 +210,7 @@ def test_subcommands_said_in_the_clubs_language_are_the_subcommands_they_mean() 
     assert bound('/player renombrar "zofia" to:"Zofia"').command == "player rename"
     assert bound("/withdraw potwierdź").command == "withdraw confirm"
     assert bound("/withdraw sí").command == "withdraw confirm"
+    assert bound("/player novato bob").command == "player novice"
     assert refusal("/tournament nowe").code == "unknown_subcommand"
 
 

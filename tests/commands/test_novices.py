@@ -1,0 +1,53 @@
+"""A director puts players in the novice category; their tournaments then count in the
+novice ranking (HGV-NOVICE)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tests.commands.playing import play_to_the_end
+
+
+async def test_a_novice_marked_before_the_night_is_ranked_as_a_novice_HGV_NOVICE(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    for player in ("bob", "cruz"):
+        await chat.say(player, "/register")  # members before any tournament
+    said = await chat.say("ana", "/player novice bob")
+    novice = "bob plays in the novice category from now on"
+    assert said == f"{novice}: /ranking novice counts their tournaments.", said
+    refused = await chat.say("bob", "/player novice cruz")
+    assert "directors" in refused.lower(), refused
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    novices = await chat.say("ana", "/ranking novice")
+    rows = [line.split()[1] for line in novices.splitlines() if line.strip()[:1].isdigit()]
+    assert rows == ["bob"], novices
+    season = await chat.say("ana", "/ranking")
+    assert {"bob", "cruz", "dora", "eva"} <= set(season.split()), season
+
+
+async def test_a_novice_taken_out_during_the_registration_leaves_the_novice_ranking(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("bob", "/register")
+    await chat.say("ana", "/player novice bob")
+    await chat.say(
+        "ana",
+        '/tournament new name:"January Cup" preset:hgv-backgammon start:"2026-01-31 20:00" '
+        "approval:no",
+    )
+    await chat.say("bob", "/register")
+    said = await chat.say("ana", "/player novice bob off")
+    assert said.splitlines() == [
+        "bob no longer plays in the novice category.",
+        "That includes January Cup.",
+    ]
+    state = await chat.tournament()
+    assert not state.entries[await chat.player_id("bob")].novice
