@@ -247,6 +247,8 @@ async def ranking(s: Session, a: Args) -> Reply:
             else ranking_rules.all_time_table(records, carried=carried)
         )
         title = _title("title.ranking_season", s, game, several)
+    if not rows and which == "novice":
+        return say("ranking.no_novices", game=msg(f"game.{game}"))
     if not rows:
         return say("ranking.empty", game=msg(f"game.{game}"))
     names = await s.names({r.player for r in rows})

@@ -248,6 +248,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: the knockout has not started yet.",
     "lookup.last_played": "The last one played, {tournament}:",
     "ranking.empty": "No {game} ranking yet: it starts with the first finished tournament, or a director imports the club's ranking (clubtd ranking import).",
+    "ranking.no_novices": "No novice has finished a {game} tournament yet. A director puts a player in the novice category: /player novice alice",
     "ranking.carried_note": "Carried: points of this season from before the bot (the imported ranking), included in Points.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --
     "tiebreak.forfeit": "{above} above {below}: {below} has a forfeit loss",

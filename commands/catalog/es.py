@@ -225,6 +225,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: la eliminatoria todavía no ha empezado.",
     "lookup.last_played": "El último que se jugó, {tournament}:",
     "ranking.empty": "Todavía no hay ranking de {game}: empieza con el primer torneo terminado, o un director importa el ranking del club (clubtd ranking import).",
+    "ranking.no_novices": "Ningún novato ha terminado todavía un torneo de {game}. Un director pone a un jugador en la categoría de novatos: /player novice alice",
     "ranking.carried_note": "Previos: puntos de esta temporada anteriores al bot (el ranking importado), incluidos en Puntos.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --
     "tiebreak.forfeit": "{above} por delante de {below}: {below} tiene una derrota por forfait",

@@ -225,6 +225,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: faza pucharowa jeszcze się nie zaczęła.",
     "lookup.last_played": "Ostatni rozegrany turniej, {tournament}:",
     "ranking.empty": "Nie ma jeszcze rankingu ({game}): zaczyna się po pierwszym zakończonym turnieju albo gdy sędzia zaimportuje ranking klubu (clubtd ranking import).",
+    "ranking.no_novices": "Żaden początkujący nie ukończył jeszcze turnieju ({game}). Sędzia przenosi zawodnika do kategorii początkujących: /player novice alice",
     "ranking.carried_note": "Przeniesione: punkty z tego sezonu sprzed bota (zaimportowany ranking), wliczone do kolumny Punkty.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --
     "tiebreak.forfeit": "{above} wyżej niż {below}: {below} ma porażkę walkowerem",

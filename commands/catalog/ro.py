@@ -225,6 +225,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: eliminatoriile nu au început încă.",
     "lookup.last_played": "Ultimul turneu jucat, {tournament}:",
     "ranking.empty": "Încă nu există un clasament la {game}: începe cu primul turneu încheiat, sau un organizator importă clasamentul clubului (clubtd ranking import).",
+    "ranking.no_novices": "Niciun începător nu a terminat încă un turneu de {game}. Un arbitru trece un jucător în categoria începătorilor: /player novice alice",
     "ranking.carried_note": "Reportate: punctele din acest sezon de dinainte de bot (clasamentul importat), incluse în Puncte.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --
     "tiebreak.forfeit": "{above} înainte de {below}: {below} are o înfrângere prin forfait",

@@ -51,3 +51,17 @@ async def test_a_novice_taken_out_during_the_registration_leaves_the_novice_rank
     ]
     state = await chat.tournament()
     assert not state.entries[await chat.player_id("bob")].novice
+
+
+async def test_a_novice_ranking_without_novices_says_how_to_have_some(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("fay", "gus")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    nobody = await chat.say("ana", "/ranking novice")
+    assert nobody == (
+        "No novice has finished a backgammon tournament yet. A director puts a player in"
+        " the novice category: /player novice alice"
+    ), nobody
