@@ -65,6 +65,19 @@ async def _help(s: Session, a: Args) -> Reply:
     return await helping.help_(s, a, BY_NAME, shown_to(director=s.is_director))
 
 
+def _switch(name: str, description: str) -> Param:
+    """Return an on/off word typed after the command (`/club web on`, `... off`), in the
+    club's words too (tak, sí, da, wył, ...)."""
+    return Param(
+        name,
+        "choice",
+        positional=True,
+        choices=("on", "off"),
+        synonyms=ON_OFF,
+        description=description,
+    )
+
+
 def _withdraw() -> CommandSpec:
     confirm = CommandSpec("withdraw confirm", players.withdraw, "player")
     return CommandSpec("withdraw", players.withdraw, "player", subcommands=(confirm,))
@@ -123,16 +136,7 @@ def _club() -> CommandSpec:
         "club web",
         public_pages.club_web,
         "director",
-        (
-            Param(
-                "web",
-                "choice",
-                positional=True,
-                choices=("on", "off"),
-                synonyms=ON_OFF,
-                description="arg.web",
-            ),
-        ),
+        (_switch("web", "arg.web"),),
     )
     return CommandSpec(
         "club",
@@ -195,17 +199,7 @@ def _player() -> CommandSpec:
         "player novice",
         members.player_novice,
         "director",
-        (
-            PLAYER,
-            Param(
-                "state",
-                "choice",
-                positional=True,
-                choices=("on", "off"),
-                synonyms=ON_OFF,
-                description="arg.novice_state",
-            ),
-        ),
+        (PLAYER, _switch("state", "arg.novice_state")),
     )
     return CommandSpec(
         "player",
