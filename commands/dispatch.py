@@ -21,10 +21,10 @@ from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
-from commands.session import Invocation, Session
+from commands.session import Invocation, Session, which_tournament
 from tournament import folding
 from tournament.club import Club
-from tournament.model import EntryStatus, Refused, TournamentStatus
+from tournament.model import EntryStatus, Refused
 from tournament.scoring import TIEBREAK_CODES, ScoreError
 
 log = logging.getLogger("clubtd.commands")
@@ -365,23 +365,14 @@ async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -
         context.language, context.timezone = club.language, club.timezone
 
 
-_OVER = frozenset({TournamentStatus.FINISHED, TournamentStatus.CANCELLED})
-
-
 async def _named_tournaments(session: Session, refusal: Refused) -> Refused:
     """Return a "say which tournament" refusal naming the club's open tournaments (the
     binder knows none: its example is "May Cup"); any other refusal as it is."""
     if refusal.code != "which_tournament_required":
         return refusal
     listed = await session.uow.tournaments.list(session.club.id)
-    names = tuple(t.name for t in listed if t.status not in _OVER)
-    if not names:
-        return refusal
-    return Refused(
-        "which_tournament",
-        choices=" · ".join(f'tournament:"{name}"' for name in names),
-        _choices=names,
-    )
+    names = [t.name for t in listed if not t.done]
+    return which_tournament(names) if names else refusal
 
 
 def _choice_buttons(

@@ -7,8 +7,7 @@ from commands.params import Args
 from commands.replies import Hint, Msg, Name, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
-from tournament import attendance, progress
-from tournament.lateness import both_present_from
+from tournament import attendance, due, progress
 from tournament.model import EntryStatus, MatchStatus, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState
@@ -84,13 +83,9 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
         elif match.status is MatchStatus.PENDING:
             pending.append(match)
         elif match.start <= s.now:
-            # Late while the match has not begun: both players were never there together
-            # since its start. A player the director let go (/away) after it began is
-            # not late for it (no lateness runs, HGV-2.3.7): its result is missing.
-            assert match.white is not None and match.black is not None  # is_ready
-            white, black = state.entries[match.white], state.entries[match.black]
-            began = both_present_from(white, black, match.start)
-            (missing if began is not None and began <= s.now else late).append(match)
+            # Late while the match has not begun, as the lateness rules read it: a player
+            # the director let go (/away) after it began is not late for it (HGV-2.3.7).
+            (missing if due.began_by(state, match, s.now) else late).append(match)
     parts: list[Msg | Table] = []
     for key, matches in (
         ("glance.late", late),

@@ -31,18 +31,19 @@ async def me(s: Session, a: Args) -> Reply:
             raise Refused("card_directors_only", command="/me")
         if a.choice("language") is not None:
             raise Refused("card_language_own", command=f"/me language:{a.choice('language')}")
-        return await _card(s, asked, "card", Name(asked.name))
+        return await _card(s, asked, as_director=True)
     player = await s.me()
     if (language := a.choice("language")) is not None:
         return await _set_language(s, player, language)
-    return await _card(s, player, "me", None)
+    return await _card(s, player, as_director=False)
 
 
-async def _card(s: Session, player: Player, key: str, name: Name | None) -> Reply:
+async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     """Return a player's card: their own (`me` messages), or as a director reads it
     (`card` messages, which name them)."""
-    named: dict[str, Param] = {} if name is None else {"name": name}
-    reasons = "reason" if name is None else "card.reason"  # "you ..." or "... they"
+    key = "card" if as_director else "me"
+    named: dict[str, Param] = {"name": Name(player.name)} if as_director else {}
+    reasons = "card.reason" if as_director else "reason"  # "... they" or "you ..."
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:

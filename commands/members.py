@@ -24,7 +24,7 @@ from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.state import TournamentState
 
-# A tournament whose entries no longer change: its novices are what they were.
+# A tournament whose entries no longer change.
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
@@ -187,7 +187,7 @@ async def _enter(
 ) -> tuple[Msg, bool]:
     """Enter `player` in `state`; return what to say and whether a new draw is needed."""
     name = Name(player.name)
-    if state is None or state.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+    if state is None or state.status in _OVER:
         return msg("addplayer.club_only" if new else "addplayer.known", name=name), False
     suspension = sanctions.suspension_for(
         await s.uow.sanctions.for_club(s.club.id), player.id, state.id

@@ -259,8 +259,8 @@ async def report(s: Session, a: Args) -> Reply:
         if error.code in TIEBREAK_CODES:
             example = views.with_tiebreak("/report", found[: int(error.params["phase"])])
         elif error.code == "lot_needed":
-            # Every phase typed was level: the same line, with the lot won (or lost).
-            example = "/report " + " ".join(f"{x}-{y}" for x, y in found) + " lot:won"
+            # Every phase typed was level (no lot given): the same line, with the lot won.
+            example = f"/{again} lot:won"
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)

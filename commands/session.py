@@ -8,6 +8,7 @@ all in the unit of work's one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -141,11 +142,7 @@ class Session:
         if found.chosen is not None:
             return found.chosen.id
         if found.candidates:
-            raise Refused(
-                "which_tournament",
-                choices=" · ".join(f'tournament:"{t.name}"' for t in found.candidates),
-                _choices=tuple(t.name for t in found.candidates),
-            )
+            raise which_tournament([t.name for t in found.candidates])
         return None
 
     def adopt(self, state: TournamentState) -> None:
@@ -342,3 +339,13 @@ def quiet_until(
     if known is not None and (known[0] is None or known[0] > now):
         return known
     return None
+
+
+def which_tournament(names: Sequence[str]) -> Refused:
+    """Return the refusal that asks which of these tournaments a command means (buttons
+    repeat the command naming each, where they are offered)."""
+    return Refused(
+        "which_tournament",
+        choices=" · ".join(f'tournament:"{name}"' for name in names),
+        _choices=tuple(names),
+    )

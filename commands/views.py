@@ -266,15 +266,19 @@ def round_label(match: Match) -> Msg:
 
 
 def fed_side(
-    state: TournamentState, match: Match, player: PlayerId | None, source: str | None, names: Names
+    match: Match,
+    player: PlayerId | None,
+    source: str | None,
+    by_key: Mapping[str, Match],
+    names: Names,
 ) -> Param:
     """Return a bracket side as a club reads it: its player, or while undecided the match
-    that sends one ("winner of 6"; the third place's, "loser of 6")."""
-    if player is None and source is not None:
-        feeder = next((m for m in state.matches.values() if m.key == source), None)
-        if feeder is not None:
-            key = "word.loser_of" if match.stage is Stage.THIRD_PLACE else "word.winner_of"
-            return msg(key, match=feeder.number)
+    (found in `by_key`, the bracket by key) that sends one ("winner of 6"; the third
+    place's, "loser of 6")."""
+    feeder = by_key.get(source) if source is not None else None
+    if player is None and feeder is not None:
+        key = "word.loser_of" if match.stage is Stage.THIRD_PLACE else "word.winner_of"
+        return msg(key, match=feeder.number)
     return name(names, player)
 
 
@@ -289,10 +293,6 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
     }
 
     def side(match: Match, player: PlayerId | None, source: str | None) -> Param:
-        feeder = by_key.get(source) if source is not None else None
-        if player is None and feeder is not None:
-            key = "word.loser_of" if match.stage is Stage.THIRD_PLACE else "word.winner_of"
-            return msg(key, match=feeder.number)
         if (
             player is not None
             and source is None
@@ -300,7 +300,7 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
             and match.round > first_round[match.stage]
         ):
             return msg("word.after_bye", name=name(names, player))  # straight into round 2
-        return name(names, player)
+        return fed_side(match, player, source, by_key, names)
 
     def outcome(match: Match) -> Param:
         if match.is_final and match.winner is not None:

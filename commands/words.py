@@ -257,22 +257,23 @@ NUMBER_WORDS = {
 }
 
 # Subcommands as a club says them (/tournament nuevo, /turniej nowy suggested as
-# /tournament nowy): taken as the subcommand they mean, like the option words.
+# /tournament nowy): taken as the subcommand they mean, like the option words. Folded as
+# typed (`folding.loose`): "anulează" is "anuleaza" too, "usuń" "usun".
 SUBCOMMAND_WORDS = {
     folding.loose(word): sub
     for sub, words in {
-        "new": ("nuevo", "nueva", "nowy", "nowa", "nou", "noua", "nouă"),
-        "list": ("lista", "listar", "listă", "listado", "pokaz", "pokaż"),
-        "cancel": ("cancelar", "anular", "anuluj", "odwołaj", "anulează", "anuleaza"),
-        "info": ("información", "informacion", "informacja", "informații", "informatii"),
+        "new": ("nuevo", "nueva", "nowy", "nowa", "nou", "nouă"),
+        "list": ("lista", "listar", "listado", "pokaż"),
+        "cancel": ("cancelar", "anular", "anuluj", "odwołaj", "anulează"),
+        "info": ("información", "informacja", "informații"),
         # /withdraw sí: the answer to "withdraw? to go on: /withdraw confirm".
-        "confirm": (*CONFIRM_WORDS, "yes", "sí", "si", "tak", "da"),
-        "add": ("añadir", "anadir", "agregar", "dodaj", "adaugă", "adauga"),
-        "remove": ("quitar", "eliminar", "usuń", "usun", "șterge", "sterge", "elimină"),
-        "rename": ("renombrar", "zmień", "zmien", "redenumește", "redenumeste"),
-        "merge": ("fusionar", "unir", "połącz", "polacz", "scal", "unește", "uneste"),
-        "join": ("unirse", "dołącz", "dolacz", "alătură", "alatura"),
-        "novice": ("novato", "novata", "początkujący", "początkująca", "începător", "incepator"),
+        "confirm": (*CONFIRM_WORDS, "yes", "sí", "tak", "da"),
+        "add": ("añadir", "agregar", "dodaj", "adaugă"),
+        "remove": ("quitar", "eliminar", "usuń", "șterge", "elimină"),
+        "rename": ("renombrar", "zmień", "redenumește"),
+        "merge": ("fusionar", "unir", "połącz", "scal", "unește"),
+        "join": ("unirse", "dołącz", "alătură"),
+        "novice": ("novato", "novata", "początkujący", "początkująca", "începător"),
     }.items()
     for word in words
 }

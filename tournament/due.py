@@ -202,7 +202,7 @@ def apply(state: TournamentState, action: DueAction) -> list[Event]:
         ]
     if action.kind == "no_show_forfeit":
         return _no_show_forfeit(state, match, at)
-    if _began_by(state, match, at):
+    if began_by(state, match, at):
         return []
     if action.kind == "lateness":
         return _lateness_step(state, match, action.step, at)
@@ -301,7 +301,9 @@ def _match_actions(
     return actions
 
 
-def _began_by(state: TournamentState, match: Match, at: datetime) -> bool:
+def began_by(state: TournamentState, match: Match, at: datetime) -> bool:
+    """Return whether a match has begun by `at`: under way or played, or both players
+    there together since its start (no lateness runs for it any more, HGV-2.3.1)."""
     if match.status is not MatchStatus.SCHEDULED:
         return True
     assert match.white is not None and match.black is not None and match.start is not None
