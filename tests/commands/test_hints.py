@@ -154,10 +154,13 @@ async def test_cancel_without_a_tournament_names_the_clubs_open_ones(engine: Asy
     Cup" ...": now the tournaments it could mean, the finished and cancelled left out;
     typed as said, it cancels that one."""
     chat = Chat(engine)
-    for name, day in (("Old Cup", "2026-01-03"), ("Jan Cup", "2026-01-31"), ("Feb Cup", "02-28")):
-        start = day if day.startswith("2026") else f"2026-{day}"
-        await chat.say("ana", f'/tournament new name:"{name}" start:"{start} 20:00" approval:no')
-    await chat.say("ana", '/tournament cancel "Old Cup" reason:"nobody came"')
+    for name, day in (("Old Cup", "01-31"), ("Jan Cup", "02-07"), ("Feb Cup", "02-28")):
+        made = await chat.say(
+            "ana", f'/tournament new name:"{name}" start:"2026-{day} 20:00" approval:no'
+        )
+        assert name in made, made
+    called_off = await chat.say("ana", '/tournament cancel "Old Cup" reason:"nobody came"')
+    assert "Old Cup" in called_off and "cancelled" in called_off, called_off
     said = await chat.say("ana", '/tournament cancel reason:"snow"')
     assert 'tournament:"Jan Cup" · tournament:"Feb Cup"' in said, said
     assert "Old Cup" not in said and "May Cup" not in said, said
