@@ -55,6 +55,11 @@ async def test_a_dispute_settled_by_a_director_says_why(engine: AsyncEngine) -> 
     )
     unexplained = await chat.say("ana", f"/result {match.number + 1} {match.length}-0")
     assert "Reason" not in unexplained, unexplained
+    # A result without a reason logs none (not "reason": "").
+    async with engine.connect() as conn:
+        details = (await conn.execute(select(t.audit_log.c.detail))).scalars().all()
+    finished = [d for d in details if d.get("match") == match.number + 1 and "how" in d]
+    assert finished and all("reason" not in d for d in finished), finished
 
 
 async def test_me_says_where_you_stand_before_any_entry(engine: AsyncEngine) -> None:
