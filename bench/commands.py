@@ -5,7 +5,8 @@ the final: each command through `commands.dispatch.handle`, commit included. Pri
 and p99 per command and the whole night's total beside the goals of issue 17, then the
 demo night (bot/demo/night.transcript) replayed through the console, sweeps and outbox
 included, per command. On PostgreSQL it also counts each command's round trips to the
-server (`Writes`).
+server (`Writes`). The SQLite night is played again with a short sleep before each
+command, as commands reach a bot: a CPU that idled in between runs the command slower.
 Run: python -m bench.commands [--players 46]
 [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
 """
@@ -70,8 +71,11 @@ class Writes:
 
 
 async def night(
-    url: str, players: int, writes: Writes | None = None
+    url: str, players: int, writes: Writes | None = None, idle: float = 0.0
 ) -> tuple[dict[str, list[float]], float]:
+    """Play a night through the command layer; return each command word's times and the
+    whole night's. `idle`: seconds the process sleeps before each command, as a bot
+    waits between messages (a CPU that idled runs the next command slower)."""
     await upgrade(url)
     engine = make_engine(url)
     uow_factory = unit_of_work_factory(engine)
@@ -81,6 +85,8 @@ async def night(
 
     async def say(user: str, text: str) -> bool:
         inv = Invocation("console", "club", user, user, text, clock[0])
+        if idle:
+            await asyncio.sleep(idle)
         if writes is not None:
             writes.count, writes.on = 0, True
         began = time.perf_counter()
@@ -202,10 +208,27 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=46)
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument(
+        "--idle-ms",
+        type=float,
+        default=2.0,
+        help="also play the SQLite night with this pause before each command (0: not)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
         report(f"SQLite, {args.players} players", *await night(url, args.players))
+        if args.idle_ms:
+            idle = args.idle_ms / 1000
+            timings, total = await night(
+                f"sqlite:///{Path(folder) / 'idle.db'}", args.players, idle=idle
+            )
+            report(
+                f"SQLite, {args.players} players, {args.idle_ms:g} ms idle before each command"
+                " (as between a bot's messages; the whole night includes the pauses)",
+                timings,
+                total,
+            )
         report_console(*await console_night(f"sqlite:///{Path(folder) / 'console.db'}"))
     name = f"clubtd_bench_{secrets.token_hex(4)}"
     try:
