@@ -192,18 +192,23 @@ async def confirm(s: Session, a: Args) -> Reply:
 
 
 async def withdraw(s: Session, a: Args) -> Reply:
-    """Withdraw after a confirmation: free before the draw, as leaving afterwards (HGV-2.3.5)."""
+    """Withdraw after a confirmation: free before the start (HGV-2.3.6); later it carries
+    a suspension, and after the draw the remaining matches are lost (HGV-2.3.5)."""
     player = await s.me()
     await _open_for_entries(s)
     state = await s.tournament()
     attendance.active_entry(state, player.id)
-    before = state.status is TournamentStatus.REGISTRATION
+    # "done" (free), "late" (suspended, nothing to lose yet) or "left" (after the draw).
+    how = "left" if state.status is not TournamentStatus.REGISTRATION else "done"
+    if how == "done" and attendance.withdrawal_sanction(state, player.id, s.now):
+        how = "late"
     if a.command != "withdraw confirm":
-        ask = msg("withdraw.ask" if before else "withdraw.ask_left", tournament=Name(state.name))
+        asked = {"done": "withdraw.ask", "late": "withdraw.ask_late", "left": "withdraw.ask_left"}
+        ask = msg(asked[how], tournament=Name(state.name))
         return Reply((ask,), (Button(msg("button.withdraw"), "/withdraw confirm"),))
     s.events.extend(attendance.withdraw(state, player.id, s.now))
     s.log("withdraw", player=player.name)
-    return say("withdraw.done" if before else "withdraw.left", tournament=Name(state.name))
+    return say(f"withdraw.{how}", tournament=Name(state.name))
 
 
 async def checkin(s: Session, a: Args) -> Reply:

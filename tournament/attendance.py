@@ -170,13 +170,41 @@ def mark_away(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
 
 
 def withdraw(state: TournamentState, player: PlayerId, at: datetime) -> list[Event]:
-    """Withdraw: free before the draw; afterwards it is leaving (HGV-2.3.5)."""
+    """Withdraw: free before the start (HGV-2.3.6); after the draw it is leaving (HGV-2.3.5).
+
+    Between the start and the draw nothing is lost yet, but the word came late: a
+    confirmed player who did not come is a no-show, one who checked in and goes has
+    left; either is suspended from the next tournament (`withdrawal_sanction`).
+    """
     entry = _active_entry(state, player)
-    if state.status is TournamentStatus.REGISTRATION:
-        entry.status = EntryStatus.WITHDRAWN
-        entry.withdrawn_at = at
+    if state.status is not TournamentStatus.REGISTRATION:
+        return leave(state, player, at, reason="left")
+    sanction = withdrawal_sanction(state, player, at)
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_at = at
+    if entry.present_now():
+        entry.presence[-1].end = at
+    if sanction is None:
         return []
-    return leave(state, player, at, reason="left")
+    return [SanctionRecorded(at=at, player=player, reason=sanction)]
+
+
+def withdrawal_sanction(state: TournamentState, player: PlayerId, at: datetime) -> str | None:
+    """Return the suspension's reason withdrawing at `at` carries, None when it is free.
+
+    Before the start it is free (HGV-2.3.6: notice given in time); so it is for a player
+    who never confirmed nor came. After the start a checked-in player leaves ("left",
+    HGV-2.3.5), a confirmed one who is not here did not come ("no_show", HGV-2.3.6);
+    after the draw every withdrawal is leaving.
+    """
+    entry = _active_entry(state, player)
+    if state.status is not TournamentStatus.REGISTRATION:
+        return "left"
+    if at < state.start:
+        return None
+    if entry.checked_in:
+        return "left"
+    return "no_show" if entry.confirmed else None
 
 
 def leave(state: TournamentState, player: PlayerId, at: datetime, *, reason: str) -> list[Event]:

@@ -143,8 +143,10 @@ MESSAGES: dict[str, str] = {
         "You have left {tournament}: your remaining matches are lost and you are "
         "suspended from the next tournament."
     ),
-    "withdraw.ask": "Withdraw from {tournament}? Before the draw this carries no sanction. To go ahead: `/withdraw confirm`",
+    "withdraw.ask": "Withdraw from {tournament}? Before the start this carries no sanction. To go ahead: `/withdraw confirm`",
     "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: `/withdraw confirm`",
+    "withdraw.late": "You have withdrawn from {tournament}. It had already started: you are suspended from the next tournament.",
+    "withdraw.ask_late": "Withdraw from {tournament}? It has already started: withdrawing now suspends you from the next tournament. To go ahead: `/withdraw confirm`",
     "button.withdraw": "Yes, withdraw",
     "checkin.done": "{name} is checked in. Good luck!",
     "register.checkin_open": "Check-in is already open: send /checkin when you are at the venue.",
@@ -391,7 +393,7 @@ MESSAGES: dict[str, str] = {
     "expect.range": "a number from {low} to {high}",
     "help.register": "join the club and the open tournament",
     "help.confirm": "confirm you will come",
-    "help.withdraw": "withdraw (free before the draw)",
+    "help.withdraw": "withdraw (free before the start)",
     "help.checkin": "say you are at the venue",
     "help.report": "report your match, your score first",
     "help.accept": "accept your opponent's report",

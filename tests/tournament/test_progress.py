@@ -154,6 +154,36 @@ def test_withdrawing_before_the_draw_carries_no_sanction_HGV_2_3_6() -> None:
     assert night.state.entries[night.id("ana")].status is EntryStatus.WITHDRAWN
 
 
+def test_withdrawing_after_the_start_without_coming_is_a_no_show_HGV_2_3_6() -> None:
+    # Confirmed, and no notice before the start: the late word is no notice (HGV-2.3.6's
+    # "sin avisar previamente"), whether or not the draw was made yet.
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz")
+    ana = night.id("ana")
+    assert attendance.withdrawal_sanction(night.state, ana, at("19:59")) is None
+    assert attendance.withdrawal_sanction(night.state, ana, at("20:00")) == "no_show"
+    events = attendance.withdraw(night.state, ana, at("20:10"))
+    assert night.state.entries[ana].status is EntryStatus.WITHDRAWN
+    assert events == [SanctionRecorded(at=at("20:10"), player=ana, reason="no_show")]
+
+
+def test_leaving_after_check_in_before_the_draw_is_leaving_HGV_2_3_5() -> None:
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz", check_in=at("19:45"))
+    ana = night.id("ana")
+    events = attendance.withdraw(night.state, ana, at("20:10"))
+    assert events == [SanctionRecorded(at=at("20:10"), player=ana, reason="left")]
+    assert not night.state.entries[ana].present_now()  # gone from the venue
+
+
+def test_withdrawing_after_the_start_unconfirmed_carries_no_sanction_HGV_2_3_6() -> None:
+    # Only a confirmed player owes the organisers their word.
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz", confirm=False)
+    ana = night.id("ana")
+    assert attendance.withdraw(night.state, ana, at("20:10")) == []
+
+
 def test_a_knockout_forfeiter_gives_the_place_to_their_last_victim_HGV_2_3_8() -> None:
     state = new_tournament(load_preset("hgv-backgammon"), 6, at("20:00"), seed=3)
     progress.draw(state, tuple(sorted(state.entries)), at("20:00"))

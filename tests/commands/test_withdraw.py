@@ -1,0 +1,61 @@
+"""Withdrawing through the command layer: free before the start, suspended after it
+(HGV-2.3.6, HGV-2.3.5), said before it is done."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+
+async def _entered(chat: Chat) -> None:
+    await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no')
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+
+
+async def _sanctions(chat: Chat) -> list[tuple[int, str]]:
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        return [(s.player, s.reason) for s in await uow.sanctions.for_club(club.id) if s.active]
+
+
+async def test_withdrawing_before_the_start_is_free_HGV_2_3_6(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await _entered(chat)
+    chat.at("2026-01-31 19:50")
+    assert "Before the start this carries no sanction" in await chat.say("dora", "/withdraw")
+    assert "No sanction applies" in await chat.say("dora", "/withdraw confirm")
+    assert await _sanctions(chat) == []
+
+
+async def test_a_confirmed_player_withdrawing_after_the_start_is_a_no_show_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await _entered(chat)
+    chat.at("2026-01-31 20:10")  # started, not drawn yet: the word came late
+    asked = await chat.say("dora", "/withdraw")
+    assert "already started" in asked and "suspends you from the next tournament" in asked
+    assert await _sanctions(chat) == []  # asking changes nothing
+    done = await chat.say("dora", "/withdraw confirm")
+    assert "suspended from the next tournament" in done, done
+    dora = await chat.player_id("dora")
+    assert await _sanctions(chat) == [(dora, "no_show")]
+    # The director may excuse it, as any no-show (CLUB-NO-SHOW).
+    excused = await chat.say("ana", '/excuse dora reason:"phoned at 19:30"')
+    assert await _sanctions(chat) == [], excused
+
+
+async def test_a_checked_in_player_leaving_before_the_draw_is_suspended_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await _entered(chat)
+    chat.at("2026-01-31 19:40")
+    await chat.say("dora", "/checkin")
+    chat.at("2026-01-31 20:05")
+    assert "suspended from the next tournament" in await chat.say("dora", "/withdraw confirm")
+    assert await _sanctions(chat) == [(await chat.player_id("dora"), "left")]
