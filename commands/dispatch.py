@@ -15,6 +15,7 @@ from datetime import datetime
 from commands import claims, joining, resolver, views
 from commands.capabilities import bind
 from commands.config import CommandConfig
+from commands.languages import language_of
 from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
@@ -63,7 +64,10 @@ async def handle(
     inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
 ) -> Response | None:
     """Run one command; return the reply to show, or None when there is nothing to say."""
-    context = _Context(config.default_language, config.default_timezone, None, True)
+    # Until a club (or the person's own choice) says otherwise, the reply speaks the
+    # language of their app: a newcomer's first DM is not answered in a stranger's.
+    language = language_of(inv.locale) or config.default_language
+    context = _Context(language, config.default_timezone, None, True)
     try:
         parsed = parse(inv.text) if inv.parsed is None else copy_parsed(inv.parsed)
     except ParseError as error:

@@ -59,6 +59,9 @@ class Invocation:
     # The command already split into its values (Discord's typed options): bound as
     # given, never parsed again from `text` (which then only describes it, for logs).
     parsed: Parsed | None = None
+    # The person's app language as the platform tells it (Discord's locale, Telegram's
+    # language_code): what a reply speaks before any club or player says otherwise.
+    locale: str | None = None
 
 
 @dataclass

@@ -146,6 +146,7 @@ class InteractionHandlers:
             update_id=str(interaction.id),
             pressed=pressed,
             parsed=parsed,
+            locale=str(getattr(interaction, "locale", "") or "") or None,
         )
 
     # -- commands and buttons --

@@ -156,6 +156,7 @@ class UpdateHandlers:
                 chat_admin=admin,
                 update_id=str(update.update_id),
                 as_chat=as_chat,
+                locale=None if as_chat else user.language_code,
             )
             await self.run(inv, where)
 
@@ -239,6 +240,7 @@ class UpdateHandlers:
                 chat_admin=admin,
                 update_id=str(update.update_id),
                 pressed=True,
+                locale=user.language_code,
             )
             response = await self.run(inv, where, pressed=message)
         if (

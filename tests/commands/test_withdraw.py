@@ -9,7 +9,8 @@ from tests.commands.chat import Chat
 
 
 async def _entered(chat: Chat) -> None:
-    await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no')
+    new = '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    await chat.say("ana", new)
     for player in ("bob", "cruz", "dora"):
         await chat.say(player, "/register")
         await chat.say(player, "/confirm")

@@ -70,6 +70,7 @@ class User:
     id: int
     name: str
     dms_closed: bool = False
+    locale: str = "en-US"  # the language of their Discord app, sent with each interaction
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -347,8 +348,10 @@ class StandIn:
 
     # -- set-up by tests --
 
-    def user(self, user_id: int, name: str, *, dms_closed: bool = False) -> User:
-        self.users[user_id] = User(user_id, name, dms_closed)
+    def user(
+        self, user_id: int, name: str, *, dms_closed: bool = False, locale: str = "en-US"
+    ) -> User:
+        self.users[user_id] = User(user_id, name, dms_closed, locale)
         return self.users[user_id]
 
     def guild(self, guild_id: int, name: str, channels: dict[int, str]) -> Guild:
@@ -827,7 +830,7 @@ class StandIn:
             "version": 1,
             "data": data,
             "channel_id": str(channel_id),
-            "locale": "en-US",
+            "locale": user.locale,
             "app_permissions": str((1 << 50) - 1),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id or user.id)},

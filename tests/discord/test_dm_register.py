@@ -29,3 +29,13 @@ async def test_register_in_a_dm_says_where_the_player_stands(tmp_path: Path) -> 
         # Bob has no entry: he is sent to the server, in Discord's words as well.
         said = await in_dm(bob, "register")
         assert "Discord server" in said and "/register" in said
+
+
+async def test_a_stranger_is_answered_in_the_language_of_their_discord_app(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path) as adapter:
+        standin = adapter.standin
+        rocio = standin.user(990, "Rocío", locale="es-ES")
+        said = (await standin.answer(await standin.slash(rocio, "register"))).text
+        assert said.startswith("Inscríbete primero donde se reúne tu club"), said

@@ -217,6 +217,14 @@ async def test_private_chat_and_a_refused_dm_command(bot: Bot) -> None:
     assert "Register first" in _text(answer)
 
 
+async def test_a_stranger_is_answered_in_the_language_of_their_telegram_app(bot: Bot) -> None:
+    """Telegram tells the app's language (language_code): a newcomer is answered in it."""
+    stranger = {**person(7002, "Zofia"), "language_code": "pl"}
+    await bot.client.type(stranger, private_chat(stranger), "/me")
+    answer = await bot.client.wait_for(stranger["id"], lambda m: bool(_text(m)))
+    assert _text(answer).startswith("Najpierw zapisz się tam"), _text(answer)
+
+
 async def test_webhook_mode_with_a_secret_token(emulator: Emulator, sqlite_url: str) -> None:
     """With a webhook URL set, updates arrive by HTTP POST carrying the secret token."""
     with socket.socket() as probe:
