@@ -68,7 +68,9 @@ async def forfeit(s: Session, a: Args) -> Reply:
             raise Refused("forfeit_no_open_match", name=player.name, tournament=state.name)
         s.events.extend(attendance.director_forfeit(state, player.id, s.now, match=match))
     s.log("forfeit", player=player.name, reason=reason)
-    return say("forfeit.done", name=Name(player.name))
+    # `all` is a departure: the club hears the suspension it carries, not only a forfeit.
+    done = "forfeit.all_done" if a.choice("all") == "all" else "forfeit.done"
+    return say(done, name=Name(player.name))
 
 
 async def excuse(s: Session, a: Args) -> Reply:

@@ -182,6 +182,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.left": "Match {match}: {loser} has left, {winner} wins by forfeit.",
     "forfeit.director": "Match {match}: forfeit by {loser} (director), {winner} wins.",
     "forfeit.withdrawn": "Match {match}: {loser} withdrew, {winner} wins by forfeit.",
+    "forfeit.all_done": "{name} has left: every remaining match is lost by forfeit, and {name} is suspended from the next tournament.",
     "forfeit.done": "Forfeit recorded for {name}.",
     "noshow.club": (
         "{player} confirmed but did not come: their matches are lost and they are suspended "

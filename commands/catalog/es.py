@@ -170,6 +170,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.left": "Encuentro {match}: {loser} se ha ido, {winner} gana por forfait.",
     "forfeit.director": "Encuentro {match}: forfait de {loser} (decisión del director), gana {winner}.",
     "forfeit.withdrawn": "Encuentro {match}: {loser} se retiró, {winner} gana por forfait.",
+    "forfeit.all_done": "{name} se ha ido: pierde por forfait todos los encuentros que le quedan y tiene una suspensión para el próximo torneo.",
     "forfeit.done": "Forfait registrado para {name}.",
     "noshow.club": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para el próximo torneo. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para {tournament}. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',

@@ -170,6 +170,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.left": "Mecz {match}: {loser} opuszcza turniej, {winner} wygrywa walkowerem.",
     "forfeit.director": "Mecz {match}: walkower (decyzja sędziego), przegrywa {loser}, wygrywa {winner}.",
     "forfeit.withdrawn": "Mecz {match}: {loser} wycofuje się, {winner} wygrywa walkowerem.",
+    "forfeit.all_done": "{name} opuszcza turniej: wszystkie pozostałe mecze przegrywa walkowerem i ma zawieszenie na następny turniej.",
     "forfeit.done": "Walkower zapisany: {name}.",
     "noshow.club": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na następny turniej obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na turniej {tournament} obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',

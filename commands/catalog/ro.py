@@ -170,6 +170,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.left": "Partida {match}: {loser} a plecat, {winner} câștigă prin forfait.",
     "forfeit.director": "Partida {match}: forfait pentru {loser} (decizia arbitrului), câștigă {winner}.",
     "forfeit.withdrawn": "Partida {match}: {loser} s-a retras, {winner} câștigă prin forfait.",
+    "forfeit.all_done": "{name} a plecat: pierde prin forfait toate partidele rămase și are o suspendare pentru următorul turneu.",
     "forfeit.done": "Forfait înregistrat pentru {name}.",
     "noshow.club": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru următorul turneu. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru {tournament}. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',

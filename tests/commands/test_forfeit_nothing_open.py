@@ -18,7 +18,12 @@ async def test_forfeiting_a_player_whose_matches_are_all_decided_names_them_HGV_
     _, white, _ = await chat.first_match(*PLAYERS)
     chat.at("2026-01-31T20:05")
     assert "reason" in await chat.say("ana", f"/forfeit {white} all")
-    await chat.say("ana", f'/forfeit {white} all reason:"went home"')
+    left = await chat.say("ana", f'/forfeit {white} all reason:"went home"')
+    # The club hears the departure and the suspension it carries, not a bare forfeit.
+    assert left == (
+        f"{white} has left: every remaining match is lost by forfeit, and {white} is"
+        " suspended from the next tournament."
+    ), left
     before = await chat.tournament()
     reply = await chat.say("ana", f'/forfeit {white} reason:"again"')
     assert f"{white} has no open match in " in reply, reply
