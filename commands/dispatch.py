@@ -19,10 +19,11 @@ from commands.languages import language_of
 from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
-from commands.registry import BY_NAME, SAID_IN_LANGUAGES, CommandSpec, bind_line, select
+from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
 from commands.session import Invocation, Session, which_tournament
+from commands.words import said_in_languages
 from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
@@ -80,11 +81,11 @@ async def handle(
     if spec is None:
         if not await _first_delivery(inv, uow_factory, context):
             return None
-        said = SAID_IN_LANGUAGES.get(fold(parsed.name))
+        rest = inv.text.split(maxsplit=1)[1:]
+        said = said_in_languages(fold(parsed.name), "".join(rest))
         close = [said] if said else suggestions(parsed.name, list(BY_NAME))
         if close:
             # The whole line as meant (/reportar 3-1: "/report 3-1"), ready to type again.
-            rest = inv.text.split(maxsplit=1)[1:]
             meant = " ".join([close[0], *(" ".join(r.split()) for r in rest)])
             reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
         else:

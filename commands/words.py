@@ -4,6 +4,8 @@ in a language."""
 
 from __future__ import annotations
 
+import re
+
 from commands import arguments
 from tournament import folding
 
@@ -209,6 +211,21 @@ SAID_IN_LANGUAGES = {
     }.items()
     for word in words
 }
+# "Result" in a club's words (/wynik, /resultado, /rezultat) is a player's report when
+# only a score follows, a director's /result when a match or names come with it.
+_SCORE_ONLY = re.compile(r"\s*(?:\d+\s*[-:]\s*\d+\s*)*")
+
+
+def said_in_languages(word: str, rest: str) -> str | None:
+    """Return the command a word typed in a club's language means (`word` folded), the
+    rest of the line deciding between a player's /report and a director's /result."""
+    meant = SAID_IN_LANGUAGES.get(word)
+    if meant in ("report", "result") and word in _RESULT_WORDS:
+        return "report" if _SCORE_ONLY.fullmatch(rest) else "result"
+    return meant
+
+
+_RESULT_WORDS = frozenset({"resultado", "wynik", "rezultat"})
 # "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
 ALL_WORDS = {
     word: "all"

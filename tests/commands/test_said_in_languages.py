@@ -6,6 +6,7 @@ import pytest
 
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES
 from commands.resolver import fold
+from commands.words import said_in_languages
 
 
 @pytest.mark.parametrize(
@@ -25,3 +26,21 @@ def test_a_word_in_the_clubs_language_names_the_command(typed: str, meant: str) 
 
 def test_every_word_names_a_command() -> None:
     assert set(SAID_IN_LANGUAGES.values()) <= set(BY_NAME)
+
+
+@pytest.mark.parametrize(
+    ("typed", "rest", "meant"),
+    [
+        ("wynik", "2-0", "report"),  # a player's line: only their score
+        ("resultado", "3-1", "report"),
+        ("rezultat", "", "report"),
+        ("wynik", "zofia 2-1 jan", "result"),  # a director's: names and the score
+        ("resultado", "5 3-1", "result"),
+        ("rezultat", "5 void", "result"),
+        ("wyniki", "2-0", "result"),  # only "result" itself is both
+    ],
+)
+def test_a_result_word_is_a_report_when_only_a_score_follows(
+    typed: str, rest: str, meant: str
+) -> None:
+    assert said_in_languages(fold(typed), rest) == meant
