@@ -10,9 +10,9 @@ second), then `/standings` again with `/club pictures:no` (the text table in an 
 the echo bot answers `/echo`. Samples alternate between the bots, so both see the same machine;
 each command is compared with the echo samples taken beside it (the machine as it was
 then). Prints p50/p99 per command and the clubtd/echo ratio.
-Three clubs (guilds) each play a night; only matches a /report records now are measured
+Eight clubs (guilds) each play a night; only matches a /report records now are measured
 (each player's first: ~15 a club); one command of each kind warms both bots up unmeasured.
-Run: python -m bench.discord [--players 48] [--samples 40] [--clubs 3]
+Run: python -m bench.discord [--players 48] [--samples 150] [--clubs 8]
 """
 
 from __future__ import annotations
@@ -221,8 +221,8 @@ async def _start_echo(process: BotProcess) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=48)
-    parser.add_argument("--samples", type=int, default=40)
-    parser.add_argument("--clubs", type=int, default=3, help="guilds, each its own night")
+    parser.add_argument("--samples", type=int, default=150)
+    parser.add_argument("--clubs", type=int, default=8, help="guilds, each its own night")
     args = parser.parse_args()
     raise SystemExit(asyncio.run(run(args.players, args.samples, args.clubs)))
 
