@@ -49,6 +49,7 @@ class Chat:
         dm: bool = False,
         update_id: str | None = None,
         pressed: bool = False,
+        locale: str | None = None,
     ) -> Response | None:
         inv = Invocation(
             platform="console",
@@ -60,6 +61,7 @@ class Chat:
             private=dm,
             update_id=update_id,
             pressed=pressed,
+            locale=locale,
         )
         response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
         for row_id in response.held if response is not None else ():

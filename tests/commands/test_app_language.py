@@ -3,16 +3,10 @@ says otherwise (Discord's locale, Telegram's language_code)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from commands.dispatch import handle
 from commands.languages import language_of
-from commands.session import Invocation
 from tests.commands.chat import Chat
-
-NOW = datetime(2026, 1, 30, 12, 0, tzinfo=UTC)
 
 
 def test_a_platform_tag_names_the_language_it_starts_with() -> None:
@@ -27,17 +21,7 @@ def test_a_platform_tag_names_the_language_it_starts_with() -> None:
 
 
 async def _said(chat: Chat, user: str, text: str, locale: str | None, *, dm: bool) -> str:
-    inv = Invocation(
-        platform="console",
-        chat=f"user:{user}" if dm else "club",
-        user=user,
-        user_name=user,
-        text=text,
-        now=chat.now,
-        private=dm,
-        locale=locale,
-    )
-    response = await handle(inv, uow_factory=chat.uow_factory, config=chat.config)
+    response = await chat.response(user, text, dm=dm, locale=locale)
     assert response is not None
     return chat.text(response)
 
