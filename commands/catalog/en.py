@@ -240,7 +240,7 @@ MESSAGES: dict[str, str] = {
     "button.confirm_correction": "Confirm the correction",
     "reinstate.club": "{player} is back in the tournament.",
     "reinstate.matches": "Matches to play again: {matches}.",
-    "reinstate.lifted": "{name}'s suspension for leaving is lifted.",
+    "reinstate.lifted": "{name}'s suspension is lifted.",
     "reinstate.checkin": "{name} checks in again with /checkin.",
     "lot.done": "Group {group}: the tie is settled by lot (seed {seed}): {order}.",
     "tournament.finished": "{tournament} is over. Champion: {champion}!",

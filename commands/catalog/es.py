@@ -217,7 +217,7 @@ MESSAGES: dict[str, str] = {
     "button.confirm_correction": "Confirmar la corrección",
     "reinstate.club": "{player} vuelve al torneo.",
     "reinstate.matches": "Encuentros que se vuelven a jugar: {matches}.",
-    "reinstate.lifted": "Se levanta la suspensión de {name} por abandono.",
+    "reinstate.lifted": "Se levanta la suspensión de {name}.",
     "reinstate.checkin": "{name} vuelve a registrar su llegada con /checkin.",
     "lot.done": "Grupo {group}: el empate se decide por sorteo (semilla {seed}): {order}.",
     "tournament.finished": "{tournament} ha terminado. ¡{champion} gana el torneo!",

@@ -217,7 +217,7 @@ MESSAGES: dict[str, str] = {
     "button.confirm_correction": "Potwierdź poprawkę",
     "reinstate.club": "{player} wraca do turnieju.",
     "reinstate.matches": "Mecze do rozegrania ponownie: {matches}.",
-    "reinstate.lifted": "Zawieszenie gracza {name} za opuszczenie turnieju zostaje zdjęte.",
+    "reinstate.lifted": "Zawieszenie gracza {name} zostaje zdjęte.",
     "reinstate.checkin": "{name} ponownie zgłasza obecność przez /checkin.",
     "lot.done": "Grupa {group}: remis rozstrzygnięty losowaniem (ziarno {seed}): {order}.",
     "tournament.finished": "Turniej {tournament} zakończony. Wygrywa {champion}!",

@@ -217,7 +217,7 @@ MESSAGES: dict[str, str] = {
     "button.confirm_correction": "Confirmă corectarea",
     "reinstate.club": "{player} revine în turneu.",
     "reinstate.matches": "Partide de jucat din nou: {matches}.",
-    "reinstate.lifted": "Suspendarea lui {name} pentru abandon este ridicată.",
+    "reinstate.lifted": "Suspendarea lui {name} este ridicată.",
     "reinstate.checkin": "{name} își înregistrează din nou sosirea cu /checkin.",
     "lot.done": "Grupa {group}: egalitatea se decide prin tragere la sorți (sămânța {seed}): {order}.",
     "tournament.finished": "{tournament} s-a încheiat. Câștigă turneul: {champion}!",

@@ -218,7 +218,7 @@ def test_withdraw_asks_first_and_a_director_brings_the_player_back_HGV_2_3_5(
     back = lines.index("[20:20] #club: alice is back in the tournament.")
     assert lines[back + 1 : back + 4] == [
         "  Matches to play again: 1, 3.",
-        "  alice's suspension for leaving is lifted.",
+        "  alice's suspension is lifted.",
         "  alice checks in again with /checkin.",
     ]
     assert lines.count("[20:20] #club: alice is back in the tournament.") == 1

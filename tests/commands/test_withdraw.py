@@ -60,3 +60,16 @@ async def test_a_checked_in_player_leaving_before_the_draw_is_suspended_HGV_2_3_
     chat.at("2026-01-31 20:05")
     assert "suspended from the next tournament" in await chat.say("dora", "/withdraw confirm")
     assert await _sanctions(chat) == [(await chat.player_id("dora"), "left")]
+
+
+async def test_a_late_withdrawal_reinstated_lifts_its_suspension_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await _entered(chat)
+    chat.at("2026-01-31 20:10")
+    await chat.say("dora", "/withdraw confirm")
+    said = await chat.say("ana", '/reinstate dora reason:"pressed the wrong button"')
+    # Lifted whatever it was for (a no-show here): not "for leaving".
+    assert "dora's suspension is lifted." in said, said
+    assert await _sanctions(chat) == []
