@@ -7,12 +7,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.messages import When
+from commands.messages import Name, When
 from commands.notices import SAYS, Names
 from commands.notices import Notice as Notice  # where the session imports it from
 from commands.replies import Reply, msg
 from tournament import events as ev
-from tournament.model import Stage
+from tournament.model import PlayerId, Stage
 from tournament.state import TournamentState
 
 # Automatic effects that change results or sanctions: the audit log records them.
@@ -130,18 +130,37 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
             ((views.table_number(state, state.matches[r.match]), r) for r in reminders),
             key=lambda call: (call[0], call[1].match),
         )
-        parts = [msg("call.round", start=When(start))] + [
-            msg(
-                "call.match",
-                table=table,
-                match=r.match,
-                white=views.called(names, r.white),
-                black=views.called(names, r.black),
+        parts = [msg("call.round", start=When(start))]
+        for table, r in calls:
+            parts.append(
+                msg(
+                    "call.match",
+                    table=table,
+                    match=r.match,
+                    white=views.called(names, r.white),
+                    black=views.called(names, r.black),
+                )
             )
-            for table, r in calls
-        ]
+            # A table called while one of its players still plays an earlier match: the
+            # room sees why that table waits.
+            parts.extend(
+                msg("call.busy", name=Name(names.get(player, f"#{player}")), match=earlier)
+                for player in (r.white, r.black)
+                for earlier in _still_playing(state, player, r.match, start)
+            )
         out.append(Notice(Reply(tuple(parts)), expires_at=start))
     return out
+
+
+def _still_playing(
+    state: TournamentState, player: PlayerId, match: int, start: datetime
+) -> list[int]:
+    """Return the player's earlier matches not final yet, that `match` waits for."""
+    return [
+        m.number
+        for m in state.open_matches_of(player)
+        if m.number != match and m.start is not None and m.start < start
+    ][:1]
 
 
 def _unreminded(state: TournamentState, events: list[ev.Event]) -> list[ev.MatchReminder]:

@@ -165,6 +165,7 @@ MESSAGES: dict[str, str] = {
     "call.round": "Round at {start}: to your tables, please.",
     "call.match": "Table {table}: {white} (white) v {black}, match {match}.",
     "board.playing": "Being played:",
+    "call.busy": "{name} is still playing match {match}: this table follows it.",
     "call.directors": "{directors}: match {match} is disputed and needs your decision.",
     "mention.directors": "Directors",
     "remind.match": (

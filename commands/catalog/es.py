@@ -158,6 +158,7 @@ MESSAGES: dict[str, str] = {
     "call.round": "Ronda de las {start}: a sus mesas, por favor.",
     "call.match": "Mesa {table}: {white} (blancas) contra {black}, encuentro {match}.",
     "board.playing": "En juego:",
+    "call.busy": "{name} sigue jugando el encuentro {match}: esta mesa empieza cuando termine.",
     "call.directors": "{directors}: el encuentro {match} está impugnado y necesita su decisión.",
     "mention.directors": "Directores",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",

@@ -158,6 +158,7 @@ MESSAGES: dict[str, str] = {
     "call.round": "Runda o {start}: prosimy do stołów.",
     "call.match": "Stół {table}: {white} (białe) – {black}, mecz {match}.",
     "board.playing": "Trwają:",
+    "call.busy": "{name} wciąż gra mecz {match}: ten stół zaczyna po jego zakończeniu.",
     "call.directors": "{directors}: mecz {match} jest sporny i czeka na waszą decyzję.",
     "mention.directors": "Sędziowie",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",

@@ -1,0 +1,27 @@
+"""A round's call says which tables wait for a match still being played."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+
+async def test_a_table_whose_player_still_plays_says_so_in_the_call(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil")
+    await chat.wait(60)  # the first round unplayed when the second is called
+    calls = [text for _, text in chat.posted if "to your tables" in text]
+    assert len(calls) == 2, calls
+    first, second = calls
+    assert "still playing" not in first
+    state = await chat.tournament()
+    round_one = {m.number: m for m in state.matches.values() if m.round == 1}
+    names = {p: await chat.player_id(p) for p in ("bob", "cruz", "dora", "emil")}
+    busy = re.findall(r"(\w+) is still playing match (\d+): this table follows it\.", second)
+    # Every player of the second round comes from a first-round match, named rightly.
+    assert len(busy) == 4, second
+    for name, match in busy:
+        assert names[name] in round_one[int(match)].players, (name, match)
