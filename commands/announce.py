@@ -141,13 +141,26 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
                     black=views.called(names, r.black),
                 )
             )
-            # A table called while one of its players still plays an earlier match: the
-            # room sees why that table waits.
-            parts.extend(
-                msg("call.busy", name=Name(names.get(player, f"#{player}")), match=earlier)
+            # A table called while its players still play earlier matches: the room sees
+            # why that table waits, in one line.
+            busy = [
+                (Name(names.get(player, f"#{player}")), earlier)
                 for player in (r.white, r.black)
                 for earlier in _still_playing(state, player, r.match, start)
-            )
+            ]
+            if len(busy) == 1:
+                parts.append(msg("call.busy", name=busy[0][0], match=busy[0][1]))
+            elif busy:
+                (white, white_match), (black, black_match) = busy
+                parts.append(
+                    msg(
+                        "call.busy_both",
+                        white=white,
+                        white_match=white_match,
+                        black=black,
+                        black_match=black_match,
+                    )
+                )
         out.append(Notice(Reply(tuple(parts)), expires_at=start))
     return out
 

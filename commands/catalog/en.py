@@ -166,6 +166,7 @@ MESSAGES: dict[str, str] = {
     "call.match": "Table {table}: {white} (white) v {black}, match {match}.",
     "board.playing": "Being played:",
     "call.busy": "{name} is still playing match {match}: this table follows it.",
+    "call.busy_both": "{white} (match {white_match}) and {black} (match {black_match}) are still playing: this table follows.",
     "call.directors": "{directors}: match {match} is disputed and needs your decision.",
     "mention.directors": "Directors",
     "remind.match": (

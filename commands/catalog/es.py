@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "call.match": "Mesa {table}: {white} (blancas) contra {black}, encuentro {match}.",
     "board.playing": "En juego:",
     "call.busy": "{name} sigue jugando el encuentro {match}: esta mesa empieza cuando termine.",
+    "call.busy_both": "{white} (encuentro {white_match}) y {black} (encuentro {black_match}) siguen jugando: esta mesa empieza cuando terminen.",
     "call.directors": "{directors}: el encuentro {match} está impugnado y necesita su decisión.",
     "mention.directors": "Directores",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",

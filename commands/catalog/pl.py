@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "call.match": "Stół {table}: {white} (białe) – {black}, mecz {match}.",
     "board.playing": "Trwają:",
     "call.busy": "{name} wciąż gra mecz {match}: ten stół zaczyna po jego zakończeniu.",
+    "call.busy_both": "{white} (mecz {white_match}) i {black} (mecz {black_match}) wciąż grają: ten stół zaczyna po ich zakończeniu.",
     "call.directors": "{directors}: mecz {match} jest sporny i czeka na waszą decyzję.",
     "mention.directors": "Sędziowie",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",

@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "call.match": "Masa {table}: {white} (albe) – {black}, partida {match}.",
     "board.playing": "Se joacă:",
     "call.busy": "{name} încă joacă partida {match}: această masă începe după ce se termină.",
+    "call.busy_both": "{white} (partida {white_match}) și {black} (partida {black_match}) încă joacă: această masă începe după ce termină.",
     "call.directors": "{directors}: partida {match} este contestată și așteaptă decizia voastră.",
     "mention.directors": "Arbitri",
     "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",

@@ -20,8 +20,13 @@ async def test_a_table_whose_player_still_plays_says_so_in_the_call(engine: Asyn
     state = await chat.tournament()
     round_one = {m.number: m for m in state.matches.values() if m.round == 1}
     names = {p: await chat.player_id(p) for p in ("bob", "cruz", "dora", "emil")}
-    busy = re.findall(r"(\w+) is still playing match (\d+): this table follows it\.", second)
-    # Every player of the second round comes from a first-round match, named rightly.
-    assert len(busy) == 4, second
-    for name, match in busy:
-        assert names[name] in round_one[int(match)].players, (name, match)
+    busy = re.findall(
+        r"(\w+) \(match (\d+)\) and (\w+) \(match (\d+)\) are still playing: this table"
+        r" follows\.",
+        second,
+    )
+    # Every table of the second round waits for both its players, named rightly.
+    assert len(busy) == 2, second
+    for white, white_match, black, black_match in busy:
+        assert names[white] in round_one[int(white_match)].players, (white, white_match)
+        assert names[black] in round_one[int(black_match)].players, (black, black_match)
