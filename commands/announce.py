@@ -12,7 +12,7 @@ from commands.notices import SAYS, Names
 from commands.notices import Notice as Notice  # where the session imports it from
 from commands.replies import Reply, msg
 from tournament import events as ev
-from tournament.model import PlayerId, Stage
+from tournament.model import Stage
 from tournament.state import TournamentState
 
 # Automatic effects that change results or sanctions: the audit log records them.
@@ -146,7 +146,7 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
             busy = [
                 (Name(names.get(player, f"#{player}")), earlier)
                 for player in (r.white, r.black)
-                for earlier in _still_playing(state, player, r.match, start)
+                for earlier in views.still_playing(state, player, r.match, start)
             ]
             if len(busy) == 1:
                 parts.append(msg("call.busy", name=busy[0][0], match=busy[0][1]))
@@ -163,17 +163,6 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
                 )
         out.append(Notice(Reply(tuple(parts)), expires_at=start))
     return out
-
-
-def _still_playing(
-    state: TournamentState, player: PlayerId, match: int, start: datetime
-) -> list[int]:
-    """Return the player's earlier matches not final yet, that `match` waits for."""
-    return [
-        m.number
-        for m in state.open_matches_of(player)
-        if m.number != match and m.start is not None and m.start < start
-    ][:1]
 
 
 def _unreminded(state: TournamentState, events: list[ev.Event]) -> list[ev.MatchReminder]:

@@ -94,6 +94,10 @@ def _on_match_reminder(
                     colour=msg(f"word.{colour}"),
                     match=number,
                 ),
+                *(
+                    msg("remind.after", match=earlier)
+                    for earlier in views.still_playing(state, player, number, start)
+                ),
             )
         )
         out.append(Notice(reply, player=player, expires_at=start))

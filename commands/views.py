@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 
 from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
 from tournament.events import GroupsDrawn
@@ -359,3 +360,15 @@ def draw_line(state: TournamentState, drawn: GroupsDrawn) -> Msg:
         seed=drawn.seed,
         fingerprint=state.draw.fingerprint if state.draw else "",
     )
+
+
+def still_playing(
+    state: TournamentState, player: PlayerId, match: int, start: datetime
+) -> list[int]:
+    """Return the player's earlier match not final yet, that `match` (at `start`) waits
+    for: none, or one."""
+    return [
+        m.number
+        for m in state.open_matches_of(player)
+        if m.number != match and m.start is not None and m.start < start
+    ][:1]

@@ -169,6 +169,7 @@ MESSAGES: dict[str, str] = {
     "call.busy_both": "{white} (match {white_match}) and {black} (match {black_match}) are still playing: this table follows.",
     "call.directors": "{directors}: match {match} is disputed and needs your decision.",
     "mention.directors": "Directors",
+    "remind.after": "Finish your match {match} first: this one follows it.",
     "remind.match": (
         "Your match {match} against {opponent} starts at {start} at table {table}; "
         "you play {colour}."

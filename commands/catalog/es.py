@@ -162,6 +162,7 @@ MESSAGES: dict[str, str] = {
     "call.busy_both": "{white} (encuentro {white_match}) y {black} (encuentro {black_match}) siguen jugando: esta mesa empieza cuando terminen.",
     "call.directors": "{directors}: el encuentro {match} está impugnado y necesita su decisión.",
     "mention.directors": "Directores",
+    "remind.after": "Termina antes tu encuentro {match}: este empieza después.",
     "remind.match": "Tu encuentro {match} contra {opponent} empieza a las {start} en la mesa {table}; juegas con {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} lleva {minutes, plural, one {# minuto} other {# minutos}} de retraso en el encuentro {match}: {to} recibe {points, plural, one {# punto} other {# puntos}}. {white} {ws}-{bs} {black}",

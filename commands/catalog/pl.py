@@ -162,6 +162,7 @@ MESSAGES: dict[str, str] = {
     "call.busy_both": "{white} (mecz {white_match}) i {black} (mecz {black_match}) wciąż grają: ten stół zaczyna po ich zakończeniu.",
     "call.directors": "{directors}: mecz {match} jest sporny i czeka na waszą decyzję.",
     "mention.directors": "Sędziowie",
+    "remind.after": "Najpierw dokończ mecz {match}: ten zaczyna się po nim.",
     "remind.match": "Mecz {match}: przeciwnik {opponent}, start o {start}, stół {table}; Twoje pionki: {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} spóźnia się {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} na mecz {match}: {to} dostaje {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}}. {white} {ws}-{bs} {black}",

@@ -162,6 +162,7 @@ MESSAGES: dict[str, str] = {
     "call.busy_both": "{white} (partida {white_match}) și {black} (partida {black_match}) încă joacă: această masă începe după ce termină.",
     "call.directors": "{directors}: partida {match} este contestată și așteaptă decizia voastră.",
     "mention.directors": "Arbitri",
+    "remind.after": "Terminați mai întâi partida {match}: aceasta urmează după ea.",
     "remind.match": "Partida {match} cu {opponent} începe la {start} la masa {table}; jucați cu piesele {colour}.",
     # -- lateness, forfeits, sanctions --
     "late.point": "{late} întârzie {minutes, plural, one {# minut} few {# minute} other {# de minute}} la partida {match}: {to} primește {points, plural, one {# punct} few {# puncte} other {# de puncte}}. {white} {ws}-{bs} {black}",

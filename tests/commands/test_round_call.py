@@ -30,3 +30,20 @@ async def test_a_table_whose_player_still_plays_says_so_in_the_call(engine: Asyn
     for white, white_match, black, black_match in busy:
         assert names[white] in round_one[int(white_match)].players, (white, white_match)
         assert names[black] in round_one[int(black_match)].players, (black, black_match)
+
+
+async def test_a_players_reminder_says_which_match_to_finish_first(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil")
+    await chat.wait(60)
+    state = await chat.tournament()
+    for name in ("bob", "cruz", "dora", "emil"):
+        player = await chat.player_id(name)
+        first = next(m for m in state.matches_of(player) if m.round == 1)
+        second = next(m for m in state.matches_of(player) if m.round == 2)
+        reminders = [t for c, t in chat.posted if c == f"user:{name}" and "starts at" in t]
+        assert reminders[-1].startswith(f"Your match {second.number} against"), reminders
+        assert reminders[-1].endswith(
+            f"Finish your match {first.number} first: this one follows it."
+        ), reminders
+        assert "first" not in reminders[0], reminders  # round one waits for nothing
