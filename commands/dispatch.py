@@ -23,7 +23,7 @@ from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
 from commands.resolver import fold
 from commands.session import Invocation, Session, which_tournament
-from commands.words import said_in_languages
+from commands.words import said_in_languages, without_phrase_tail
 from tournament import folding
 from tournament.club import Club
 from tournament.model import EntryStatus, Refused
@@ -86,7 +86,9 @@ async def handle(
         close = [said] if said else suggestions(parsed.name, list(BY_NAME))
         if close:
             # The whole line as meant (/reportar 3-1: "/report 3-1"), ready to type again.
-            meant = " ".join([close[0], *(" ".join(r.split()) for r in rest)])
+            if said:
+                rest = [without_phrase_tail(fold(parsed.name), r) for r in rest]
+            meant = " ".join([close[0], *(" ".join(r.split()) for r in rest if r.strip())])
             reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
         else:
             reply = say("unknown_command", name=parsed.name)

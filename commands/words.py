@@ -226,6 +226,22 @@ def said_in_languages(word: str, rest: str) -> str | None:
 
 
 _RESULT_WORDS = frozenset({"resultado", "wynik", "rezultat"})
+# The rest of a phrase a club says for a command: /tragere la sorți is the draw, and the
+# line it is answered with is /draw, not /draw la sorți.
+_PHRASE_TAILS = {"tragere": ("la sorti",), "sorteo": ("de grupos",)}
+
+
+def without_phrase_tail(word: str, rest: str) -> str:
+    """Return the rest of a line after a command said in a club's words (`word` folded),
+    less the words that only finish that phrase."""
+    words = rest.split()
+    for tail in _PHRASE_TAILS.get(word, ()):
+        size = len(tail.split())
+        if folding.loose(" ".join(words[:size])) == tail:
+            return " ".join(words[size:])
+    return rest
+
+
 # "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
 ALL_WORDS = {
     word: "all"

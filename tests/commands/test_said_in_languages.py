@@ -6,7 +6,7 @@ import pytest
 
 from commands.registry import BY_NAME, SAID_IN_LANGUAGES
 from commands.resolver import fold
-from commands.words import said_in_languages
+from commands.words import said_in_languages, without_phrase_tail
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,19 @@ def test_a_result_word_is_a_report_when_only_a_score_follows(
     typed: str, rest: str, meant: str
 ) -> None:
     assert said_in_languages(fold(typed), rest) == meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "rest", "kept"),
+    [
+        ("tragere", "la sorți", ""),  # Romanian "the draw" is three words
+        ("tragere", "La  Sorti seed:5", "seed:5"),
+        ("sorteo", "de grupos", ""),
+        ("tragere", "acum", "acum"),  # not the phrase: kept as typed
+        ("raport", "la sorti", "la sorti"),  # only the phrase's own word drops it
+    ],
+)
+def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
+    typed: str, rest: str, kept: str
+) -> None:
+    assert without_phrase_tail(fold(typed), rest) == kept
