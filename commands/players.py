@@ -166,6 +166,8 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
         games |= {state.preset.game} if state is not None else {"backgammon"}
         # The ranking they are known by: a draughts club may have imported as backgammon.
         points = max([await members.season_points(s, twin, game) for game in sorted(games)])
+        if not points:  # entered by a director, never ranked: no "0 points" to be known by
+            raise Refused("claim_member_listed", name=twin.name)
         raise Refused("claim_member_folded", name=twin.name, points=float(points))
     existing = [p.name for p in everyone]
     wanted = naming.clean_new_player(wanted, existing)

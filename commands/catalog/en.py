@@ -638,6 +638,7 @@ MESSAGES: dict[str, str] = {
     "refused.rename_taken": '{name} looks just like {other}, another player of the club: choose a name people can tell apart, or merge: /player merge "{other}" into:"...".',
     "refused.rename_same": "{name} is already called that.",
     "refused.claim_member_folded": 'Are you {name}, {points} points in the ranking? Ask a director for your claim code, then send /register name:"{name}" claim:CODE. Someone else? Register with your full name: /register name:"...".',
+    "refused.claim_member_listed": 'Are you {name}, already on the club list? Ask a director for your claim code, then send /register name:"{name}" claim:CODE. Someone else? Register with your full name: /register name:"...".',
     "help.player": "fix a player: rename, merge a duplicate, take out of a tournament",
     "help.player.rename": "give a player another name, everywhere",
     "help.player.merge": "merge a duplicate into a member: results and points carried",

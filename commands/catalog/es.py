@@ -608,6 +608,7 @@ MESSAGES: dict[str, str] = {
     "refused.rename_taken": '{name} se confunde con {other}, otro jugador del club: elige un nombre que se distinga, o únelos: /player merge "{other}" into:"...".',
     "refused.rename_same": "{name} ya se llama así.",
     "refused.claim_member_folded": '¿Eres {name}, con {points} puntos en el ranking? Pide a un director tu código para reclamarlo y envía /register name:"{name}" claim:CÓDIGO. ¿Eres otra persona? Inscríbete con tu nombre completo: /register name:"...".',
+    "refused.claim_member_listed": '¿Eres {name}, que ya está en la lista del club? Pide a un director tu código para reclamarlo y envía /register name:"{name}" claim:CÓDIGO. ¿Eres otra persona? Inscríbete con tu nombre completo: /register name:"...".',
     "help.player": "corregir un jugador: renombrar, unir un duplicado, sacar de un torneo",
     "help.player.rename": "cambiar el nombre de un jugador en todas partes",
     "help.player.merge": "unir un duplicado a un socio, con sus resultados y puntos",

@@ -608,6 +608,7 @@ MESSAGES: dict[str, str] = {
     "refused.rename_taken": '{name} wygląda tak samo jak {other}, inny zawodnik klubu: wybierz nazwę, którą da się odróżnić, albo połącz: /player merge "{other}" into:"...".',
     "refused.rename_same": "{name} już tak się nazywa.",
     "refused.claim_member_folded": 'Czy jesteś {name}, {points} pkt w rankingu? Poproś sędziego o kod przejęcia i wyślij /register name:"{name}" claim:KOD. Ktoś inny? Zapisz się pełnym imieniem i nazwiskiem: /register name:"...".',
+    "refused.claim_member_listed": 'Czy jesteś {name}, już na liście klubu? Poproś sędziego o kod przejęcia i wyślij /register name:"{name}" claim:KOD. Ktoś inny? Zapisz się pełnym imieniem i nazwiskiem: /register name:"...".',
     "help.player": "popraw zawodnika: zmiana nazwy, połączenie duplikatu, skreślenie z turnieju",
     "help.player.rename": "zmień nazwę zawodnika wszędzie",
     "help.player.merge": "połącz duplikat z członkiem klubu, z wynikami i punktami",

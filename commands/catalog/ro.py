@@ -608,6 +608,7 @@ MESSAGES: dict[str, str] = {
     "refused.rename_taken": '{name} arată la fel ca {other}, alt jucător al clubului: alegeți un nume care se poate deosebi, sau uniți-i: /player merge "{other}" into:"...".',
     "refused.rename_same": "{name} se numește deja așa.",
     "refused.claim_member_folded": 'Sunteți {name}, cu {points} puncte în clasament? Cereți unui arbitru codul de revendicare, apoi trimiteți /register name:"{name}" claim:COD. Altcineva? Înscrieți-vă cu numele complet: /register name:"...".',
+    "refused.claim_member_listed": 'Sunteți {name}, deja pe lista clubului? Cereți unui arbitru codul de revendicare, apoi trimiteți /register name:"{name}" claim:COD. Altcineva? Înscrieți-vă cu numele complet: /register name:"...".',
     "help.player": "corectați un jucător: redenumire, unire a unui duplicat, scoatere dintr-un turneu",
     "help.player.rename": "dați unui jucător alt nume, peste tot",
     "help.player.merge": "uniți un duplicat cu un membru: rezultatele și punctele se păstrează",
