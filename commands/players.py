@@ -206,7 +206,10 @@ async def withdraw(s: Session, a: Args) -> Reply:
         how = "late"
     if a.command != "withdraw confirm":
         asked = {"done": "withdraw.ask", "late": "withdraw.ask_late", "left": "withdraw.ask_left"}
-        ask = msg(asked[how], tournament=Name(state.name))
+        key = asked[how]
+        if how == "done" and s.now >= state.start:
+            key = "withdraw.ask_free"  # after the start, free all the same (unconfirmed)
+        ask = msg(key, tournament=Name(state.name))
         return Reply((ask,), (Button(msg("button.withdraw"), "/withdraw confirm"),))
     s.events.extend(attendance.withdraw(state, player.id, s.now))
     s.log("withdraw", player=player.name)

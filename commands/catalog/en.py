@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.ask": "Withdraw from {tournament}? Before the start this carries no sanction. To go ahead: `/withdraw confirm`",
     "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: `/withdraw confirm`",
     "withdraw.late": "You have withdrawn from {tournament}. It had already started: you are suspended from the next tournament.",
+    "withdraw.ask_free": "Withdraw from {tournament}? This carries no sanction. To go ahead: `/withdraw confirm`",
     "withdraw.ask_late": "Withdraw from {tournament}? It has already started: withdrawing now suspends you from the next tournament. To go ahead: `/withdraw confirm`",
     "button.withdraw": "Yes, withdraw",
     "checkin.done": "{name} is checked in. Good luck!",

@@ -139,6 +139,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.ask": "¿Retirarte de {tournament}? Antes del comienzo no hay sanción. Para seguir: `/withdraw confirm`",
     "withdraw.ask_left": "¿Abandonar {tournament}? Ya ha empezado: pierdes los encuentros que te quedan y tienes una suspensión para el próximo torneo. Para seguir: `/withdraw confirm`",
     "withdraw.late": "Te has retirado de {tournament}. Ya había empezado: tienes una suspensión para el próximo torneo.",
+    "withdraw.ask_free": "¿Retirarte de {tournament}? No hay sanción. Para seguir: `/withdraw confirm`",
     "withdraw.ask_late": "¿Retirarte de {tournament}? Ya ha empezado: si te retiras ahora tienes una suspensión para el próximo torneo. Para seguir: `/withdraw confirm`",
     "button.withdraw": "Sí, retirarme",
     "checkin.done": "Llegada de {name} registrada. ¡Mucha suerte!",

@@ -139,6 +139,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.ask": "Wycofać zgłoszenie do turnieju {tournament}? Przed rozpoczęciem bez żadnej kary. Aby kontynuować: `/withdraw confirm`",
     "withdraw.ask_left": "Opuścić turniej {tournament}? Już trwa: pozostałe mecze przegrywasz i dostajesz zawieszenie na następny turniej. Aby kontynuować: `/withdraw confirm`",
     "withdraw.late": "Zgłoszenie do turnieju {tournament} wycofane. Turniej już się rozpoczął: masz zawieszenie na następny turniej.",
+    "withdraw.ask_free": "Wycofać zgłoszenie do turnieju {tournament}? Bez żadnej kary. Aby kontynuować: `/withdraw confirm`",
     "withdraw.ask_late": "Wycofać zgłoszenie do turnieju {tournament}? Turniej już się rozpoczął: wycofanie teraz oznacza zawieszenie na następny turniej. Aby kontynuować: `/withdraw confirm`",
     "button.withdraw": "Tak, wycofuję się",
     "checkin.done": "{name}: obecność potwierdzona. Powodzenia!",

@@ -139,6 +139,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.ask": "Vă retrageți de la {tournament}? Înainte de începerea turneului nu se aplică nicio sancțiune. Pentru a continua: `/withdraw confirm`",
     "withdraw.ask_left": "Părăsiți {tournament}? Turneul a început: partidele rămase sunt pierdute și primiți o suspendare pentru următorul turneu. Pentru a continua: `/withdraw confirm`",
     "withdraw.late": "V-ați retras de la {tournament}. Turneul începuse deja: aveți o suspendare pentru următorul turneu.",
+    "withdraw.ask_free": "Vă retrageți de la {tournament}? Nu se aplică nicio sancțiune. Pentru a continua: `/withdraw confirm`",
     "withdraw.ask_late": "Vă retrageți de la {tournament}? Turneul a început deja: dacă vă retrageți acum, primiți o suspendare pentru următorul turneu. Pentru a continua: `/withdraw confirm`",
     "button.withdraw": "Da, mă retrag",
     "checkin.done": "{name}: sosire înregistrată. Mult noroc!",

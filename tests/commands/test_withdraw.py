@@ -73,3 +73,18 @@ async def test_a_late_withdrawal_reinstated_lifts_its_suspension_HGV_2_3_6(
     # Lifted whatever it was for (a no-show here): not "for leaving".
     assert "dora's suspension is lifted." in said, said
     assert await _sanctions(chat) == []
+
+
+async def test_an_unapproved_entry_withdraws_freely_after_the_start_HGV_1_4(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    new = '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:yes'
+    await chat.say("ana", new)
+    await chat.say("eva", "/register")
+    await chat.say("eva", "/confirm")
+    chat.at("2026-01-31 20:10")
+    asked = await chat.say("eva", "/withdraw")
+    assert asked.startswith("Withdraw from January Cup? This carries no sanction."), asked
+    assert "No sanction applies" in await chat.say("eva", "/withdraw confirm")
+    assert await _sanctions(chat) == []

@@ -184,6 +184,15 @@ def test_withdrawing_after_the_start_unconfirmed_carries_no_sanction_HGV_2_3_6()
     assert attendance.withdraw(night.state, ana, at("20:10")) == []
 
 
+def test_withdrawing_after_the_start_unapproved_carries_no_sanction_HGV_1_4() -> None:
+    # Never admitted to play (HGV-1.4): a confirmation promised nothing the club held.
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz")
+    ana = night.id("ana")
+    night.state.entries[ana].approved = False
+    assert attendance.withdraw(night.state, ana, at("20:10")) == []
+
+
 def test_a_knockout_forfeiter_gives_the_place_to_their_last_victim_HGV_2_3_8() -> None:
     state = new_tournament(load_preset("hgv-backgammon"), 6, at("20:00"), seed=3)
     progress.draw(state, tuple(sorted(state.entries)), at("20:00"))
