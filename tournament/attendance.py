@@ -193,9 +193,9 @@ def withdrawal_sanction(state: TournamentState, player: PlayerId, at: datetime) 
     """Return the suspension's reason withdrawing at `at` carries, None when it is free.
 
     Before the start it is free (HGV-2.3.6: notice given in time); so it is for a player
-    who never confirmed nor came, or whom no director approved yet (HGV-1.4). After the start a checked-in player leaves ("left",
-    HGV-2.3.5), a confirmed one who is not here did not come ("no_show", HGV-2.3.6);
-    after the draw every withdrawal is leaving.
+    who never confirmed nor came, or whom no director approved yet (HGV-1.4). After the
+    start a checked-in player leaves ("left", HGV-2.3.5), a confirmed one who is not here
+    did not come ("no_show", HGV-2.3.6); after the draw every withdrawal is leaving.
     """
     entry = _active_entry(state, player)
     if state.status is not TournamentStatus.REGISTRATION:
