@@ -110,8 +110,27 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                     report=Hint(f"/report {won}-{lost}"),
                 )
             )
-            parts.extend(views.match_line(m, names) for m in matches)
+            for m in matches:
+                parts.append(views.match_line(m, names))
+                # Not begun because a player is still in an earlier match: not forgotten.
+                parts.extend(
+                    msg("glance.waits", match=m.number, earlier=earlier)
+                    for earlier in _waits_for(state, m)
+                )
     return parts
+
+
+def _waits_for(state: TournamentState, match: Match) -> list[int]:
+    """Return the earlier matches, not final yet, that `match`'s players are still in."""
+    if match.start is None:
+        return []
+    return sorted(
+        {
+            e
+            for p in match.players
+            for e in views.still_playing(state, p, match.number, match.start)
+        }
+    )
 
 
 def _held(state: TournamentState) -> list[Msg]:

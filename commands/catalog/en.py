@@ -337,6 +337,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Late ({count}); to stop the clock for a match: `/pause {match} reason:"..."`; to forfeit: /forfeit and the name:',
     "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
+    "glance.waits": "Match {match} waits for match {earlier}, still being played.",
     "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
     "glance.all_clear": "Nothing needs you right now.",
     "help.title": "Commands:",

@@ -307,6 +307,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: `/pause {match} reason:"..."`; para dar forfait: /forfeit y el nombre:',
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
+    "glance.waits": "El encuentro {match} espera al encuentro {earlier}, que sigue en juego.",
     "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
     "help.title": "Comandos:",

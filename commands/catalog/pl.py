@@ -307,6 +307,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: `/pause {match} reason:"..."`; walkower: /forfeit i nazwisko:',
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
+    "glance.waits": "Mecz {match} czeka na mecz {earlier}, który wciąż trwa.",
     "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
     "help.title": "Polecenia:",

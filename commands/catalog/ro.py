@@ -307,6 +307,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: `/pause {match} reason:"..."`; pentru neprezentare: /forfeit și numele:',
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
+    "glance.waits": "Partida {match} așteaptă partida {earlier}, care încă se joacă.",
     "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
     "help.title": "Comenzi:",

@@ -47,3 +47,17 @@ async def test_a_players_reminder_says_which_match_to_finish_first(engine: Async
             f"Finish your match {first.number} first: this one follows it."
         ), reminders
         assert "first" not in reminders[0], reminders  # round one waits for nothing
+
+
+async def test_the_directors_glance_says_which_match_waits_for_which(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil")
+    await chat.wait(75)  # 20:45: the second round is due, the first still on
+    glance = await chat.say("ana", "/status")
+    state = await chat.tournament()
+    waits = re.findall(r"Match (\d+) waits for match (\d+), still being played\.", glance)
+    second = {m.number for m in state.matches.values() if m.round == 2}
+    assert {int(later) for later, _ in waits} == second, glance
+    for later, earlier in waits:
+        shared = set(state.matches[int(later)].players) & set(state.matches[int(earlier)].players)
+        assert shared and state.matches[int(earlier)].round == 1, (later, earlier)
