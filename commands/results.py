@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from commands import announce, views
@@ -15,16 +15,19 @@ from tournament import (
     corrections,
     progress,
 )
-from tournament.model import Refused
+from tournament.model import MatchStatus, PlayerId, Refused
 from tournament.scoring import (
     TIEBREAK_CODES,
     FinalScore,
     ScoreError,
+    Side,
     example_score,
     lot_word,
     named_first,
 )
-from tournament.state import Match, TournamentState
+from tournament.state import Match, Report, TournamentState
+
+Names = Mapping[PlayerId, str]
 
 
 async def result(s: Session, a: Args) -> Reply:
@@ -161,14 +164,58 @@ async def _set_result(
             button = Button(msg("button.confirm_correction"), f"{command} seen:{version}")
             said = (msg("correct.stale", match=match.number), ask) if stale else (ask,)
             return Reply(said, (button,), private=True)
+        reversed_report = _reversed_report(match, change)
         events = corrections.set_result(
             state, match.number, change, s.now, confirmed=confirmed, reason=reason
         )
         s.events.extend(events)
         s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
         names = await s.names(set(match.players))
-        return announced(Reply((views.match_line(match, names),)))
+        # What the report claimed is for the director: the club hears the result.
+        aside = (
+            () if reversed_report is None else (_reverses(state, match, reversed_report, names),)
+        )
+        return announced(Reply((views.match_line(match, names),)), *aside)
     return await _correct(s, state, match, change, a, again)
+
+
+def _reversed_report(match: Match, change: FinalScore) -> Report | None:
+    """Return the report awaiting the opponent that `change` gives to the other player.
+
+    `/result 19 0-7` is white's score first; a director copying the reporter's own
+    "7-0" reverses the match without meaning to. A disputed match is left out: there
+    the director decides between two claims, and one of them loses.
+    """
+    report = match.report
+    if report is None or report.counter is not None or match.status is not MatchStatus.PENDING:
+        return None
+    claimed = _claimed_side(report)
+    return report if claimed is not None and claimed != change.winner_side else None
+
+
+def _claimed_side(report: Report) -> Side | None:
+    """Return the side a report gives the match to."""
+    try:
+        return FinalScore(
+            report.white, report.black, report.tiebreaks, report.lot_winner
+        ).winner_side
+    except ScoreError:
+        return None
+
+
+def _reverses(state: TournamentState, match: Match, report: Report, names: Names) -> Msg:
+    """Say whose win the report claimed, and the /result that keeps it."""
+    claimed = match.white if _claimed_side(report) == "white" else match.black
+    return msg(
+        "result.reverses_report",
+        reporter=views.name(names, report.by),
+        white=views.name(names, match.white),
+        black=views.name(names, match.black),
+        score=views.score(report.white, report.black, report.tiebreaks, report.lot_winner),
+        claimed=views.name(names, claimed),
+        winner=views.name(names, match.winner),
+        command=Hint(views.result_command(match, report, game=state.preset.game)),
+    )
 
 
 def _result_forms(state: TournamentState, match: Match | None = None) -> str:

@@ -209,6 +209,7 @@ MESSAGES: dict[str, str] = {
     "knockout.started": "Terminó la fase de grupos. Jugadores clasificados a la eliminatoria: {qualifiers}.",
     "ko.ready": "{round}, encuentro {match}: {white} (blancas) contra {black} a las {start}.",
     "ko.replaced": "Encuentro {match}: {forfeiter} dio forfait; {replacement} ocupa su lugar.",
+    "result.reverses_report": "{reporter} había anotado {white} {score} {black}, victoria de {claimed}; con este resultado gana {winner}. Si fue un error: {command}",
     "correct.score": "Encuentro {match} corregido: {white} {score} {black} (antes {before}).",
     "correct.void": "El encuentro {match} queda anulado y no cuenta (antes {before}).",
     "correct.reopen": "El encuentro {match} se reabre y se jugará de nuevo: {white} contra {black}.",

@@ -209,6 +209,7 @@ MESSAGES: dict[str, str] = {
     "knockout.started": "Faza grupowa zakończona. Liczba zawodników w fazie pucharowej: {qualifiers}.",
     "ko.ready": "{round}, mecz {match}: {white} (białe) – {black}, godz. {start}.",
     "ko.replaced": "Mecz {match}: walkower – {forfeiter}; miejsce zajmuje {replacement}.",
+    "result.reverses_report": "{reporter} zgłosił(a) {white} {score} {black} (wygrana: {claimed}); według tego wyniku wygrywa {winner}. Jeśli to pomyłka: {command}",
     "correct.score": "Mecz {match} poprawiony: {white} {score} {black} (było {before}).",
     "correct.void": "Mecz {match} unieważniony, nie liczy się (było {before}).",
     "correct.reopen": "Mecz {match} otwarty ponownie, zostanie rozegrany jeszcze raz: {white} – {black}.",

@@ -209,6 +209,7 @@ MESSAGES: dict[str, str] = {
     "knockout.started": "Faza grupelor s-a încheiat. Jucători calificați în eliminatorii: {qualifiers}.",
     "ko.ready": "{round}, partida {match}: {white} (albe) – {black} la {start}.",
     "ko.replaced": "Partida {match}: {forfeiter} a pierdut prin forfait; locul îl ia {replacement}.",
+    "result.reverses_report": "{reporter} raportase {white} {score} {black}, deci câștiga {claimed}; cu acest rezultat câștigă {winner}. Dacă a fost o greșeală: {command}",
     "correct.score": "Partida {match} corectată: {white} {score} {black} (înainte {before}).",
     "correct.void": "Partida {match} este anulată și nu contează (înainte {before}).",
     "correct.reopen": "Partida {match} se redeschide și se joacă din nou: {white} contra {black}.",
