@@ -178,11 +178,22 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     return player
 
 
+async def _suspended_not_entered(s: Session, state: TournamentState, player: Player) -> None:
+    """Refuse a player outside the tournament because of a suspension with that reason:
+    "send /register" would only meet the suspension."""
+    if player.id in state.entries:
+        return
+    suspensions = await s.uow.sanctions.for_club(s.club.id)
+    if sanctions.suspension_for(suspensions, player.id, state.id) is not None:
+        raise Refused("suspended_player", name=player.name, tournament=state.name)
+
+
 async def confirm(s: Session, a: Args) -> Reply:
     """Confirm attendance of the tournament you entered."""
     player = await s.me()
     await _open_for_entries(s)
     state = await s.tournament()
+    await _suspended_not_entered(s, state, player)
     attendance.confirm(state, player.id, s.now)
     # Said in the club's chat, among the others' confirmations: it names whose it is.
     return say(
@@ -199,6 +210,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
     player = await s.me()
     await _open_for_entries(s)
     state = await s.tournament()
+    await _suspended_not_entered(s, state, player)
     attendance.active_entry(state, player.id)
     # "done" (free), "late" (suspended, nothing to lose yet) or "left" (after the draw).
     how = "left" if state.status is not TournamentStatus.REGISTRATION else "done"
@@ -221,6 +233,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     player = await s.me()
     await _open_for_entries(s)
     state = await s.tournament()
+    await _suspended_not_entered(s, state, player)
     attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]

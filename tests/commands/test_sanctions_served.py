@@ -136,3 +136,29 @@ async def test_a_no_show_is_told_which_open_tournament_the_suspension_bars_HGV_2
         text for where, text in chat.posted if where == "club" and "confirmed but did not" in text
     ]
     assert club and all("suspended from February Cup" in text for text in club), club
+
+
+async def test_a_suspended_player_is_told_the_suspension_not_to_register_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    suspended = "dora, you are suspended from February Cup. /me shows why"
+    assert suspended in await chat.say("dora", "/register")
+    # "send /register" would only lead back to the suspension.
+    assert suspended in await chat.say("dora", "/confirm")
+    chat.at("2026-02-28T19:30")
+    assert suspended in await chat.say("dora", "/checkin")
+    assert suspended in await chat.say("dora", "/withdraw")
+    # Someone merely not entered is still told to register.
+    assert "You are not entered in February Cup: send /register." in await chat.say(
+        "bob", "/checkin"
+    )
