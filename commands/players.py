@@ -24,7 +24,7 @@ from tournament.scoring import (
     lot_word,
     named_first,
 )
-from tournament.state import Match, TournamentState
+from tournament.state import Match, Report, TournamentState
 
 GAME_KINDS: dict[str, GameKind] = {
     "single": "single",
@@ -274,6 +274,9 @@ async def report(s: Session, a: Args) -> Reply:
     if isinstance(match, Reply):
         return match
     score = scored(match)
+    # The reporter's own report still awaiting the opponent: a new score replaces it.
+    earlier = match.report if match.status is MatchStatus.PENDING else None
+    earlier = earlier if earlier is not None and earlier.by == player.id else None
     try:
         events = reports.report_score(state, match.number, player.id, score, s.now)
     except ScoreError as error:
@@ -304,7 +307,7 @@ async def report(s: Session, a: Args) -> Reply:
     opponent = match.opponent_of(player.id)
     # A player the director entered cannot accept or dispute: say who settles it instead.
     unanswerable = opponent is not None and not await s.uow.players.accounts(opponent)
-    return say(
+    recorded = msg(
         "report.recorded_no_account" if unanswerable else "report.recorded",
         match=match.number,
         white=views.name(names, first),
@@ -316,6 +319,19 @@ async def report(s: Session, a: Args) -> Reply:
         minutes=state.preset.reporting.accept_minutes,
         since=When(until),
     )
+    if earlier is None or match.report is None or match.report.seq == earlier.seq:
+        return Reply((recorded,))
+    return Reply((recorded, _replaces(earlier, reporter_is_white=player.id == match.white)))
+
+
+def _replaces(earlier: Report, *, reporter_is_white: bool) -> Msg:
+    """Say which of the reporter's own scores a new report replaces, theirs first."""
+    mine, theirs = earlier.white, earlier.black
+    phases = earlier.tiebreaks
+    if not reporter_is_white:
+        mine, theirs = theirs, mine
+        phases = tuple((b, w) for w, b in phases)
+    return msg("report.replaces", score=views.score(mine, theirs, phases, earlier.lot_winner))
 
 
 def report_usage(match: Match, game: Game) -> str:

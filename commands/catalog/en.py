@@ -213,6 +213,7 @@ MESSAGES: dict[str, str] = {
     "report.conflict": (
         "Match {match}: your report differs from your opponent's. A director will set the result."
     ),
+    "report.replaces": "It replaces your earlier report, {score}.",
     "report.disputed": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first (a match to {length}). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Which match? Tap one, or add match:NUMBER to {usage}.",

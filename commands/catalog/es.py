@@ -190,6 +190,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded_no_account": "Encuentro {match}: {white} {score} {black} anotado. {opponent} no tiene cuenta en el chat: queda firme a los {minutes, plural, one {# minuto} other {# minutos}}, salvo que un director lo fije con /result.",
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
+    "report.replaces": "Sustituye a tu resultado anterior, {score}.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número a {usage}, por ejemplo match:3.",

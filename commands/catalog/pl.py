@@ -190,6 +190,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded_no_account": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} nie ma konta na czacie: po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny, chyba że sędzia ustali go przez /result.",
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
+    "report.replaces": "Zastępuje Twoje wcześniejsze zgłoszenie: {score}.",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer do {usage}, na przykład match:3.",

@@ -190,6 +190,7 @@ MESSAGES: dict[str, str] = {
     "report.recorded_no_account": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}, dacă un arbitru nu îl stabilește cu /result.",
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
+    "report.replaces": "Înlocuiește rezultatul raportat anterior, {score}.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei la {usage}, de exemplu match:3.",

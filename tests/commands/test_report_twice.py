@@ -29,5 +29,21 @@ async def test_the_same_report_typed_again_or_as_3_1_is_announced_once_CLUB_REPO
     report = state.matches[match.number].report
     assert report is not None and report.seq == 1
     assert state.matches[match.number].status is MatchStatus.PENDING
-    await chat.say(white, f"/report {length}-2")  # another score: asked again
+    again = await chat.say(white, f"/report {length}-1")
+    assert "replaces" not in again, again  # the same score: nothing replaced
+    changed = await chat.say(white, f"/report {length}-2")  # another score: asked again
     assert len(asked_of(chat, black)) == 2, chat.posted
+    # The reporter sees which of their own scores the new one replaces, theirs first.
+    assert changed.endswith(f"It replaces your earlier report, {length}-1."), changed
+
+
+async def test_a_black_reporters_replaced_score_is_said_their_side_first_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, _, black = await chat.first_match("bob", "cruz", "dora")
+    await chat.say(black, f"/report {match.length}-1")
+    changed = await chat.say(black, f"/report {match.length}-2")
+    assert changed.endswith(f"It replaces your earlier report, {match.length}-1."), changed
