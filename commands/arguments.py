@@ -127,7 +127,12 @@ def local_time(text: str | None, zone: str) -> datetime:
     time zone; return it in UTC."""
     if not text:
         raise Refused("start_required")
-    naive = _date_time(" ".join(text.split()))
+    typed = " ".join(text.split())
+    day = _date(typed)
+    if day is not None:
+        # A date alone would start the tournament at midnight: the time was forgotten.
+        raise Refused("start_without_time", text=text, example=f"{day.isoformat()} 20:00")
+    naive = _date_time(typed)
     if naive is None:
         raise Refused("bad_datetime", text=text)
     try:

@@ -476,6 +476,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",
     "refused.bad_birth_date": "{text} cannot be a birth date: write the day you were born, for example born:1990-05-31.",
+    "refused.start_without_time": '{text} has a date but no time: add the time, for example start:"{example}".',
     "refused.bad_datetime": '{text} is not a date and time: write it as start:"2026-01-31 20:00".',
     "refused.bad_game": "{text} is not a game here: choose {games}, for example `/ranking game:draughts`.",
     "refused.bad_choice": "{option}: {text} is not one of the choices. Choose {choices}.",

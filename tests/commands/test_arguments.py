@@ -62,3 +62,16 @@ def test_a_time_of_day_as_people_write_it() -> None:
     for wrong in ("27/03/2026 20", "27/03/2026 13pm", "27/03/2026 8xm"):
         with pytest.raises(Refused):
             local_time(wrong, "UTC")
+
+
+def test_a_start_with_a_date_and_no_time_asks_for_the_time() -> None:
+    """A date alone used to start the tournament at midnight, the time forgotten."""
+    from commands.arguments import local_time
+
+    for typed in ("2027-02-27", "27.02.2027", "27/02/2027"):
+        with pytest.raises(Refused) as refused:
+            local_time(typed, "Europe/Bucharest")
+        assert refused.value.code == "start_without_time", typed
+        assert refused.value.params["example"] == "2027-02-27 20:00", typed
+    # Midnight said outright is a time.
+    assert local_time("2027-02-27 00:00", "UTC").hour == 0
