@@ -95,6 +95,12 @@ async def sanction(s: Session, a: Args) -> Reply:
     player = named_player(a)
     state = await s.maybe_tournament()
     barred = await s.next_tournament(state.start if state is not None else s.now)
+    known = await s.uow.sanctions.for_club(s.club.id)
+    if sanctions.already_barred(known, player.id, barred.id if barred else None) is not None:
+        # Typed twice (a reason added the second time): one suspension, not two to serve.
+        if barred is None:
+            raise Refused("already_suspended_next", name=player.name)
+        raise Refused("already_suspended", name=player.name, tournament=barred.name)
     record = sanctions.Sanction(
         id=0,
         player=player.id,

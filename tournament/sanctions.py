@@ -79,6 +79,17 @@ def suspension_for(
     )
 
 
+def already_barred(
+    sanctions: Iterable[Sanction], player: PlayerId, applies_to: int | None
+) -> Sanction | None:
+    """Return the active suspension that already bars `player` from `applies_to` (None:
+    the club's next tournament, not created yet): a second one would bar nothing more."""
+    return next(
+        (s for s in sanctions if s.active and s.player == player and s.applies_to == applies_to),
+        None,
+    )
+
+
 def end(sanction: Sanction, at: datetime, *, how: str, note: str) -> Sanction:
     """End a sanction: "excused" (a no-show with notice) or "lifted" by a director."""
     if not sanction.active:

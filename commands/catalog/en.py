@@ -715,6 +715,8 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Correcting match {match} takes back the placements and ranking points of {tournament}. Add confirm to go ahead.",
     "tournament.finished_nobody": "{tournament} is over: nobody played (every match was lost by forfeit), so there is no champion and no ranking points.",
     "tournament.finished_no_champion": "{tournament} is over without a champion: nobody was left to play the knockout. Ranking points for the group stage:",
+    "refused.already_suspended": "{name} is already suspended from {tournament}: /me shows why. To change the reason: /lift, then /sanction again.",
+    "refused.already_suspended_next": "{name} is already suspended from the club's next tournament: /me shows why. To change the reason: /lift, then /sanction again.",
     "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
     "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
     "help.club.web": "the club's public pages: their link; on or off",

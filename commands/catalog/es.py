@@ -685,6 +685,8 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Corregir el encuentro {match} retira la clasificación y los puntos de ranking de {tournament}. Añade confirm para seguir.",
     "tournament.finished_nobody": "{tournament} ha terminado: nadie jugó (todos los encuentros se perdieron por incomparecencia), así que no hay campeón ni puntos de ranking.",
     "tournament.finished_no_champion": "{tournament} ha terminado sin campeón: no quedó nadie para jugar las eliminatorias. Puntos de ranking de la fase de grupos:",
+    "refused.already_suspended": "{name} ya tiene una suspensión para {tournament}: /me muestra el motivo. Para cambiar el motivo: /lift y luego /sanction de nuevo.",
+    "refused.already_suspended_next": "{name} ya tiene una suspensión para el próximo torneo del club: /me muestra el motivo. Para cambiar el motivo: /lift y luego /sanction de nuevo.",
     "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
     "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
     "help.club.web": "las páginas públicas del club: su enlace; on u off",

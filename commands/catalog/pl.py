@@ -685,6 +685,8 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Poprawka meczu {match} cofa klasyfikację i punkty rankingowe turnieju {tournament}. Dopisz confirm, aby kontynuować.",
     "tournament.finished_nobody": "{tournament} zakończony: nikt nie zagrał (wszystkie mecze przegrane walkowerem), więc nie ma zwycięzcy ani punktów rankingowych.",
     "tournament.finished_no_champion": "{tournament} zakończony bez zwycięzcy: nikt nie został do fazy pucharowej. Punkty rankingowe za fazę grupową:",
+    "refused.already_suspended": "{name} ma już zawieszenie na {tournament}: /me pokazuje powód. Aby zmienić powód: /lift, potem znowu /sanction.",
+    "refused.already_suspended_next": "{name} ma już zawieszenie na następny turniej klubu: /me pokazuje powód. Aby zmienić powód: /lift, potem znowu /sanction.",
     "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
     "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
     "help.club.web": "publiczne strony klubu: ich link; on albo off",

@@ -685,6 +685,8 @@ MESSAGES: dict[str, str] = {
     "refused.correction_unfinishes": "Corectarea partidei {match} retrage clasamentul și punctele de clasament ale {tournament}. Adăugați confirm pentru a continua.",
     "tournament.finished_nobody": "{tournament} s-a încheiat: nu a jucat nimeni (toate partidele s-au pierdut prin neprezentare), deci nu există campion și nici puncte de clasament.",
     "tournament.finished_no_champion": "{tournament} s-a încheiat fără campion: nu a rămas nimeni pentru eliminatorii. Punctele de clasament pentru faza grupelor:",
+    "refused.already_suspended": "{name} are deja o suspendare pentru {tournament}: /me arată motivul. Pentru alt motiv: /lift, apoi din nou /sanction.",
+    "refused.already_suspended_next": "{name} are deja o suspendare pentru următorul turneu al clubului: /me arată motivul. Pentru alt motiv: /lift, apoi din nou /sanction.",
     "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
     "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
     "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",

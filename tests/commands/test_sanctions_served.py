@@ -162,3 +162,23 @@ async def test_a_suspended_player_is_told_the_suspension_not_to_register_HGV_2_3
     assert "You are not entered in February Cup: send /register." in await chat.say(
         "bob", "/checkin"
     )
+
+
+async def test_a_sanction_typed_twice_is_one_suspension_HGV_2_3_6(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    again = await chat.say("ana", '/sanction dora reason:"insulted a player, again"')
+    assert again.startswith("dora is already suspended from the club's next tournament"), again
+    await chat.say(
+        "ana",
+        '/tournament new name:"February Cup" preset:hgv-backgammon '
+        'start:"2026-02-28 20:00" approval:no',
+    )
+    third = await chat.say("ana", '/sanction dora reason:"a third time"')
+    assert third.startswith("dora is already suspended from February Cup"), third
+    assert len(await sanctions_of(chat, "dora")) == 1
+    # Lifted, the director may suspend again, with another reason.
+    await chat.say("ana", '/lift dora reason:"wrong reason"')
+    assert "dora" in await chat.say("ana", '/sanction dora reason:"the right reason"')
+    assert [s["active"] for s in await sanctions_of(chat, "dora")] == [False, True]
