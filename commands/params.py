@@ -111,7 +111,8 @@ PRESET_OPTION_WORDS: Mapping[str, str] = {
 OPTION_WORDS: Mapping[str, str] = {
     word: option
     for option, words in {
-        "name": ("nombre", "nazwa", "nazwisko", "imie", "nume", "denumire"),
+        # Romanian also says them with the article: numele, motivul, limba, data nașterii.
+        "name": ("nombre", "nazwa", "nazwisko", "imie", "nume", "numele", "denumire"),
         "start": ("inicio", "comienzo", "fecha", "poczatek", "data", "inceput", "ora"),
         "language": ("idioma", "lengua", "jezyk", "limba"),
         "timezone": (
@@ -123,7 +124,7 @@ OPTION_WORDS: Mapping[str, str] = {
             "fus",
             "fus_orar",
         ),
-        "reason": ("motivo", "razon", "causa", "powod", "przyczyna", "motiv"),
+        "reason": ("motivo", "razon", "causa", "powod", "przyczyna", "motiv", "motivul"),
         "official": ("oficial", "oficjalny", "oficjalne", "oficiala"),
         "born": (
             "nacido",
@@ -135,6 +136,7 @@ OPTION_WORDS: Mapping[str, str] = {
             "nascut",
             "nascuta",
             "nastere",
+            "data_nasterii",
         ),
         "pictures": ("imagenes", "fotos", "obrazki", "zdjecia", "imagini", "poze"),
         "approval": ("aprobacion", "zatwierdzanie", "akceptacja", "aprobare"),

@@ -219,3 +219,13 @@ def test_option_words_said_in_the_clubs_language_name_their_options() -> None:
     assert bound("/club strona:tak").values["web"] == "on"
     assert bound("/club pagina:no").values["web"] == "off"
     assert bound("/report 2-2 2-2 2-2 sorteo:ganado").values["lot"] == "won"
+
+
+def test_romanian_options_said_with_their_article_are_the_options_they_mean() -> None:
+    """motivul:, numele: and data_nașterii: are reason:, name: and born: (a Romanian club
+    says them with the article as often as without)."""
+    lifted = bound('/lift radu motivul:"greșeală"')
+    assert lifted.values["reason"] == "greșeală"
+    registered = bound('/register numele:"George Enescu" data_nașterii:1960-01-01')
+    assert registered.values["name"] == "George Enescu"
+    assert registered.values["born"] is not None
