@@ -7,28 +7,28 @@ catalog renders them in the club's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
+from tournament.frozen import frozen
 from tournament.model import MatchStatus, PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Event:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfirmReminder(Event):
     players: tuple[PlayerId, ...]  # entries who have not confirmed yet
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckinOpen(Event):
     players: tuple[PlayerId, ...]  # confirmed entries not yet checked in
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchReminder(Event):
     match: int
     white: PlayerId
@@ -36,7 +36,7 @@ class MatchReminder(Event):
     start: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LatenessPoint(Event):
     match: int
     against: PlayerId  # the late player
@@ -47,7 +47,7 @@ class LatenessPoint(Event):
     black_score: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchForfeited(Event):
     match: int
     losers: tuple[PlayerId, ...]  # two for a double forfeit (CLUB-BOTH-ABSENT)
@@ -55,19 +55,19 @@ class MatchForfeited(Event):
     reason: str  # "late" | "no_show" | "left" | "director" | "withdrawn"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NoShow(Event):
     player: PlayerId  # confirmed, never checked in, first match lost (CLUB-NO-SHOW)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SanctionRecorded(Event):
     player: PlayerId
     reason: str  # "no_show" | "left" | "director"
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReportPending(Event):
     match: int
     by: PlayerId
@@ -77,13 +77,13 @@ class ReportPending(Event):
     accept_by: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReportDisputed(Event):
     match: int
     by: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchFinished(Event):
     match: int
     white: PlayerId
@@ -95,14 +95,14 @@ class MatchFinished(Event):
     reason: str = ""  # why, when a director set the result and said
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GroupsDrawn(Event):
     groups: int
     matches: int
     seed: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtraGamesScheduled(Event):
     group: str
     players: tuple[PlayerId, ...]
@@ -110,7 +110,7 @@ class ExtraGamesScheduled(Event):
     again: bool = False  # the extra games so far left them level: a lot may settle it
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtraGamesVoided(Event):
     """Extra games a correction made unnecessary: they no longer count (NAV-TIE)."""
 
@@ -118,7 +118,7 @@ class ExtraGamesVoided(Event):
     matches: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TieSettledByLot(Event):
     """A director settled a tie by lot (NAV-TIE); `order` is the drawn order, best first."""
 
@@ -127,13 +127,13 @@ class TieSettledByLot(Event):
     seed: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KnockoutStarted(Event):
     qualifiers: int
     matches: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchReady(Event):
     match: int
     white: PlayerId
@@ -142,21 +142,21 @@ class MatchReady(Event):
     round_name: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayerReplaced(Event):
     match: int
     forfeiter: PlayerId
     replacement: PlayerId  # HGV-2.3.8: the last player the forfeiter eliminated
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TournamentFinished(Event):
     champion: PlayerId | None
     youngest: tuple[PlayerId, ...] = ()  # NAV-PRIZE, when the preset awards it
     veterans: tuple[PlayerId, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResultCorrected(Event):
     """A director corrected, voided or reopened a match (HGV-4.8); `before` and `after`
     are the scores white first, `change` says which."""
@@ -169,14 +169,14 @@ class ResultCorrected(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairingsConflict(Event):
     """Matches already under way or played whose pairing the results no longer give."""
 
     matches: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchesHeld(Event):
     """Knockout matches not yet played wait: a correction reopened `groups` they depend on."""
 
@@ -184,7 +184,7 @@ class MatchesHeld(Event):
     groups: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchReset(Event):
     """A match under way or played starts afresh between new players (a confirmed change)."""
 
@@ -193,7 +193,7 @@ class MatchReset(Event):
     black: PlayerId | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlacementsChanged(Event):
     """A correction after the finish changed the placements and ranking points."""
 
@@ -201,12 +201,12 @@ class PlacementsChanged(Event):
     previous_champion: PlayerId | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TournamentReopened(Event):
     """A finished tournament has an undecided match again: its placements are withdrawn."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EntryReinstated(Event):
     """A director undid a withdrawal, no-show or removal; `reopened` lists restored matches."""
 

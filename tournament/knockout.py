@@ -18,8 +18,9 @@ split apart they would have to share those internals across modules.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from tournament.frozen import frozen
 from tournament.model import PlayerId, Refused, Stage
 from tournament.preset import KnockoutRules
 
@@ -34,7 +35,7 @@ THIRD_PLACE = "third_place"
 Rematch = Callable[[PlayerId, PlayerId], bool]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BracketMatch:
     key: str
     stage: Stage
@@ -53,7 +54,7 @@ class BracketMatch:
         return tuple(p for p in (self.white, self.black) if p is not None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Substitution:
     """In `match_key`, `replacement` plays instead of `forfeiter` (HGV-2.3.8)."""
 
@@ -62,7 +63,7 @@ class Substitution:
     replacement: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bracket:
     stage: Stage
     seeds: tuple[PlayerId, ...]
@@ -77,7 +78,7 @@ class Bracket:
         return {m.key: m for m in self.matches}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Links:
     """Where every match sends its winner: positions in `Bracket.matches`."""
 
@@ -87,7 +88,7 @@ class _Links:
     final: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Progress:
     links: _Links
     applied: Mapping[str, PlayerId]  # the winners the sides reflect

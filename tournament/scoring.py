@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tournament.frozen import frozen
 from tournament.model import Refused
 from tournament.preset import Game, ScoringRules
 
@@ -72,7 +73,7 @@ class ScoreError(ValueError):
         self.params: dict[str, int | str] = params
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FinalScore:
     """A match's final score, white first; draughts may add tiebreak phases and a lot."""
 

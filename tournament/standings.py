@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from tournament.frozen import frozen
 from tournament.model import PlayerId, Result
 from tournament.preset import GroupRules, GroupTiebreak
 
@@ -63,14 +64,14 @@ class TiebreakNote(NamedTuple):
     among: tuple[PlayerId, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtraGameNeeded:
     """Players still level who must play extra single games among them (NAV-TIE)."""
 
     players: tuple[PlayerId, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Standings:
     """A group's table in final order, why ties went as they did, and what is missing."""
 
