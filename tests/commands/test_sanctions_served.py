@@ -20,20 +20,27 @@ async def sanctions_of(chat: Chat, name: str) -> list[dict[str, Any]]:
     return next(p["sanctions"] for p in data["players"] if p["name"] == name)
 
 
-async def test_a_served_suspension_is_inactive_in_the_export_and_served_in_me_HGV_2_3_6(
-    engine: AsyncEngine,
-) -> None:
+FEBRUARY = (
+    '/tournament new name:"February Cup" preset:hgv-backgammon '
+    'start:"2026-02-28 20:00" approval:no'
+)
+
+
+async def dora_suspended_then_february(engine: AsyncEngine) -> Chat:
+    """Play January to the end, suspend dora from the next tournament, open February."""
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", "eva")
     chat.at("2026-01-31T20:05")
     await play_to_the_end(chat)
-    reply = await chat.say("ana", '/sanction dora reason:"insulted a player"')
-    assert "dora" in reply
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    assert "dora" in await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    await chat.say("ana", FEBRUARY)
+    return chat
+
+
+async def test_a_served_suspension_is_inactive_in_the_export_and_served_in_me_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    chat = await dora_suspended_then_february(engine)
     (before,) = await sanctions_of(chat, "dora")
     assert (before["applies_to"], before["active"]) == ("February Cup", True)
     # February is open for entries: /me names it rather than "the next tournament"
@@ -74,11 +81,7 @@ async def test_a_suspended_player_refused_in_the_group_is_named_HGV_2_3_6(
     chat.at("2026-01-31T20:05")
     await play_to_the_end(chat)
     await chat.say("ana", '/sanction dora reason:"insulted a player"')
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    await chat.say("ana", FEBRUARY)
     reply = await chat.say("dora", "/register")
     assert reply.startswith("dora, you are suspended from February Cup"), reply
     assert dora_entered(await chat.tournament(), await chat.player_id("dora")) is False
@@ -96,11 +99,7 @@ async def test_me_during_the_night_names_next_months_tournament_the_suspension_b
     await chat.night("bob", "cruz", "dora", "eva")
     chat.at("2026-01-31T20:05")
     await chat.say("ana", '/sanction dora reason:"insulted a player"')
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    await chat.say("ana", FEBRUARY)
     me = await chat.say("dora", "/me", dm=True)
     assert "January Cup" in me, "January is still her tournament tonight"
     assert "You are suspended from February Cup" in me, me
@@ -120,11 +119,7 @@ async def test_a_no_show_is_told_which_open_tournament_the_suspension_bars_HGV_2
     February Cup, not from "the club's next tournament"."""
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", check_in=("cruz", "dora"))
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    await chat.say("ana", FEBRUARY)
     chat.posted.clear()
     await chat.wait(120)
     told = [text for where, text in chat.posted if where == "user:bob"]
@@ -141,16 +136,7 @@ async def test_a_no_show_is_told_which_open_tournament_the_suspension_bars_HGV_2
 async def test_a_suspended_player_is_told_the_suspension_not_to_register_HGV_2_3_6(
     engine: AsyncEngine,
 ) -> None:
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva")
-    chat.at("2026-01-31T20:05")
-    await play_to_the_end(chat)
-    await chat.say("ana", '/sanction dora reason:"insulted a player"')
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    chat = await dora_suspended_then_february(engine)
     suspended = "dora, you are suspended from February Cup. /me shows why"
     assert suspended in await chat.say("dora", "/register")
     # "send /register" would only lead back to the suspension.
@@ -170,11 +156,7 @@ async def test_a_sanction_typed_twice_is_one_suspension_HGV_2_3_6(engine: AsyncE
     await chat.say("ana", '/sanction dora reason:"insulted a player"')
     again = await chat.say("ana", '/sanction dora reason:"insulted a player, again"')
     assert again.startswith("dora is already suspended from the club's next tournament"), again
-    await chat.say(
-        "ana",
-        '/tournament new name:"February Cup" preset:hgv-backgammon '
-        'start:"2026-02-28 20:00" approval:no',
-    )
+    await chat.say("ana", FEBRUARY)
     third = await chat.say("ana", '/sanction dora reason:"a third time"')
     assert third.startswith("dora is already suspended from February Cup"), third
     assert len(await sanctions_of(chat, "dora")) == 1
