@@ -243,13 +243,21 @@ def ranking_import(
         first = ClubDefaults(
             config.default_club_name, config.default_timezone, config.default_language
         )
-        try:
-            found, created = await club_for_import(
-                built.uow_factory, club, now, console=(PLATFORM, CLUB_CHAT), first=first
-            )
-        except ExportError as problem:
-            print(f"clubtd: {problem}", file=sys.stderr)
-            return 2
+        async with built.uow_factory() as uow:
+            try:
+                found, created = await club_for_import(
+                    uow, club, now, console=(PLATFORM, CLUB_CHAT), first=first
+                )
+            except ExportError as problem:
+                print(f"clubtd: {problem}", file=sys.stderr)
+                return 2
+            chosen = game or await club_game(uow, found)
+            try:
+                # The club, when new, is committed with the import, or not at all.
+                done = await import_ranking(uow, found, rows, now, game=chosen, replace=replace)
+            except (ImportFileError, AlreadyImported) as error:
+                print(_problems(file, error), file=sys.stderr)
+                return 2
         if created:
             out.print(
                 Text(
@@ -257,13 +265,6 @@ def ranking_import(
                     f"language {found.language}); change them in the chat with /club."
                 )
             )
-        async with built.uow_factory() as uow:
-            chosen = game or await club_game(uow, found)
-            try:
-                done = await import_ranking(uow, found, rows, now, game=chosen, replace=replace)
-            except (ImportFileError, AlreadyImported) as error:
-                print(_problems(file, error), file=sys.stderr)
-                return 2
         _show_import(out, found, done)
         return 0
 

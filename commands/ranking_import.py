@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 
 from commands import names
 from commands.export import ExportError, find_club
-from commands.ports import UnitOfWork, UnitOfWorkFactory
+from commands.ports import UnitOfWork
 from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
@@ -262,7 +262,7 @@ class ClubDefaults:
 
 
 async def club_for_import(
-    uow_factory: UnitOfWorkFactory,
+    uow: UnitOfWork,
     name: str | None,
     now: datetime,
     *,
@@ -271,16 +271,17 @@ async def club_for_import(
 ) -> tuple[Club, bool]:
     """Return the club to import into (named, the console's, or the only one) and
     whether it was created: a database without clubs gets its first club, the console's
-    (INTERFACE §2). A name that fits no club of a database that has some is refused."""
-    async with uow_factory() as uow:
-        try:
-            return await find_club(uow, name, console=console), False
-        except ExportError:
-            if await uow.clubs.all():
-                raise
-        club = await uow.clubs.add(
-            (name or first.name).strip() or first.name, first.timezone, first.language, now
-        )
-        await uow.clubs.link_chat(club.id, *console)
-        await uow.commit()
+    (INTERFACE §2). A name that fits no club of a database that has some is refused.
+
+    Created in the caller's unit of work, committed with the import: a file refused
+    leaves no club behind."""
+    try:
+        return await find_club(uow, name, console=console), False
+    except ExportError:
+        if await uow.clubs.all():
+            raise
+    club = await uow.clubs.add(
+        (name or first.name).strip() or first.name, first.timezone, first.language, now
+    )
+    await uow.clubs.link_chat(club.id, *console)
     return club, True

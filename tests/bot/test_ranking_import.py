@@ -32,6 +32,23 @@ def test_a_semicolon_csv_with_decimal_commas_creates_the_club_HGV_8(
     assert set(exported["rankings"]) == {"backgammon"}
 
 
+def test_a_refused_file_on_a_new_database_creates_no_club(
+    clubtd: Clubtd, tmp_path: Path, database_url: str
+) -> None:
+    """The club a first import makes is committed with the import: a refused file left
+    "Created the club" on the screen and a club without a ranking behind."""
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("name;points\nRocío Pérez;12,5\nrocio perez;3\n", encoding="utf-8")
+    result = clubtd("ranking", "import", str(csv), "--db", database_url, "--club", "HG Caracas")
+    assert result.exit_code == 2, result.stdout
+    assert "Created the club" not in result.stdout
+    assert "nothing was imported" in result.stderr
+    csv.write_text("name;points\nRocío Pérez;12,5\n", encoding="utf-8")
+    fixed = clubtd("ranking", "import", str(csv), "--db", database_url, "--club", "HG Caracas")
+    assert fixed.exit_code == 0, fixed.stderr
+    assert "Created the club HG Caracas" in fixed.stdout  # made now, with its ranking
+
+
 def test_a_second_import_is_refused_without_replace(
     clubtd: Clubtd, tmp_path: Path, database_url: str
 ) -> None:
