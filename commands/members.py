@@ -278,7 +278,7 @@ async def player_merge(s: Session, a: Args) -> Reply:
         for tid in await s.uow.tournaments.of_player(old.id)
     ]
     for state in states:
-        if roster.plays_in(state, new.id):
+        if roster.both_drawn(state, old.id, new.id):
             raise Refused(
                 "merge_both_entered", name=old.name, into=new.name, tournament=state.name
             )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from commands import arguments, claims, members, views
 from commands import names as naming
 from commands.params import Args
-from commands.replies import Button, Msg, Name, Reply, When, announced, msg, say
+from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
 from tournament import attendance, calendar, folding, reports, sanctions
@@ -39,13 +39,13 @@ async def register(s: Session, a: Args) -> Reply:
     wanted = (a.text("name") or s.inv.user_name).strip()
     if not wanted:
         raise Refused("name_required")
-    renamed: Msg | None = None
+    name_said: Msg | None = None
     player = s.player
     if player is None or a.text("claim") is not None:  # a code is checked (and spent) anyway
         player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
     elif a.text("name") is not None:
-        renamed = await _recapitalise(s, player, wanted)
+        name_said = await _recapitalise(s, player, wanted) or await _named_other(s, player, wanted)
     if born is not None and player.born != born:
         player.born = born
         await s.uow.players.save(player)
@@ -53,9 +53,9 @@ async def register(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
-        return Reply((club_only,) if renamed is None else (renamed, club_only))
-    if renamed is not None and attendance.entered(state, player.id):
-        return Reply((renamed,))  # already entered: the name was what they came to fix
+        return Reply((club_only,) if name_said is None else (name_said, club_only))
+    if name_said is not None and attendance.entered(state, player.id):
+        return Reply((name_said,))  # already entered: the name was what they came about
     suspension = sanctions.suspension_for(
         await s.uow.sanctions.for_club(s.club.id), player.id, state.id
     )
@@ -72,7 +72,7 @@ async def register(s: Session, a: Args) -> Reply:
         novice=player.novice,
     )
     s.log("register", player=player.name)
-    parts: list[Msg] = [] if renamed is None else [renamed]
+    parts: list[Msg] = [] if name_said is None else [name_said]
     parts += [
         msg(
             "register.done",
@@ -96,6 +96,32 @@ async def _recapitalise(s: Session, player: Player, typed: str) -> Msg | None:
     if wanted == player.name or not folding.same(wanted, player.name):
         return None
     return await members.rename(s, player, wanted)
+
+
+async def _named_other(s: Session, player: Player, typed: str) -> Msg | None:
+    """Say whose name a member typed when it is not their own: another member's (a
+    director joins the two) or a new one (a director renames). Either way they stay who
+    they are: "Ya te inscribiste" alone left "rocio" not knowing her imported points
+    were "Rocío Pérez"'s."""
+    wanted = naming.clean(typed, what="name")
+    if folding.same(wanted, player.name):
+        return None
+    others = [
+        p
+        for p in await s.uow.players.all(s.club.id)
+        if p.id != player.id and fold(p.name) == fold(wanted)
+    ]
+    if others:
+        other = others[0].name
+        command = f'/player merge "{player.name}" into:"{other}"'
+        return msg(
+            "register.name_is_other",
+            name=Name(player.name),
+            other=Name(other),
+            command=Hint(command),
+        )
+    command = f'/player rename "{player.name}" to:"{wanted}"'
+    return msg("register.name_kept", name=Name(player.name), command=Hint(command))
 
 
 async def _open_for_entries(s: Session, *, entering: bool = False) -> None:

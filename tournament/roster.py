@@ -134,10 +134,14 @@ def redraw(state: TournamentState, ranking: tuple[PlayerId, ...], at: datetime) 
 def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:
     """Make every fact of the tournament that names `old` name `new` instead.
 
-    The caller checks first that `new` did not play in it too (`plays_in`).
+    The caller checks first that `new` did not play in it too (`both_drawn`). Both
+    entered before the draw is one person entered twice (a director's /addplayer, then
+    their own /register): the two entries become one (`_fold_entries`).
     """
     if new in state.entries and old in state.entries:
-        raise Refused("merge_both_entered", tournament=state.name)
+        if both_drawn(state, old, new):
+            raise Refused("merge_both_entered", tournament=state.name)
+        _fold_entries(state.entries[new], state.entries.pop(old))
 
     def swap(player: PlayerId | None) -> PlayerId | None:
         return new if player == old else player
@@ -175,3 +179,25 @@ def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:
 def plays_in(state: TournamentState, player: PlayerId) -> bool:
     """Return whether `player` has an entry in the tournament."""
     return player in state.entries
+
+
+def both_drawn(state: TournamentState, one: PlayerId, other: PlayerId) -> bool:
+    """Return whether both players have entries in a tournament already drawn: two people
+    in its groups, never merged. Before the draw two entries may be one person's."""
+    drawn = state.status is not TournamentStatus.REGISTRATION or state.draw is not None
+    return drawn and one in state.entries and other in state.entries
+
+
+def _fold_entries(kept: Entry, twin: Entry) -> None:
+    """Make `kept` the one entry of a person entered twice: entered since the earlier,
+    active, approved, confirmed and present when either was."""
+    kept.registered_at = min(kept.registered_at, twin.registered_at)
+    if twin.status is EntryStatus.ACTIVE and kept.status is not EntryStatus.ACTIVE:
+        kept.status, kept.withdrawn_at = EntryStatus.ACTIVE, None
+    kept.approved = kept.approved or twin.approved
+    confirmed = [at for at in (kept.confirmed_at, twin.confirmed_at) if at is not None]
+    kept.confirmed_at = min(confirmed, default=None)
+    # Checked in under one name or the other: one person's arrivals, not two overlapping.
+    kept.presence = kept.presence or twin.presence
+    kept.born = kept.born or twin.born
+    kept.novice = kept.novice and twin.novice

@@ -130,6 +130,8 @@ MESSAGES: dict[str, str] = {
     "line.waiting": "Match {number}: {white} v {black}, waiting for earlier results",
     "line.void": "Match {number}: {white} v {black}: void.",
     # -- registration and attendance --
+    "register.name_is_other": "You are in the club as {name}; {other} is another member on the club list. If that is you, a director joins the two: {command}",
+    "register.name_kept": "You are in the club as {name}; a director changes the name shown: {command}",
     "register.done": (
         "{name}, you are entered in {tournament} ({start}). Please confirm you will come: /confirm"
     ),

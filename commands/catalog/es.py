@@ -130,6 +130,8 @@ MESSAGES: dict[str, str] = {
     "line.waiting": "Encuentro {number}: {white} contra {black}, a la espera de resultados anteriores",
     "line.void": "Encuentro {number}: {white} contra {black}: anulado.",
     # -- registration and attendance --
+    "register.name_is_other": "Estás en el club como {name}; {other} es otro miembro de la lista del club. Si eres tú, un director une los dos: {command}",
+    "register.name_kept": "Estás en el club como {name}; un director cambia el nombre que se muestra: {command}",
     "register.done": "{name}, tu inscripción en {tournament} ({start}) está hecha. Confirma que vendrás: /confirm",
     "register.needs_approval": "{name}, un director aprueba una sola vez a cada jugador nuevo como socio del club; hasta entonces no puedes registrar tu llegada ni entrar en el sorteo. Director: `/approve {name}` (o `/approve all`).",
     "register.club_only": "{name}, ya formas parte de {club}. Todavía no hay ningún torneo con inscripciones abiertas.",

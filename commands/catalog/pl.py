@@ -130,6 +130,8 @@ MESSAGES: dict[str, str] = {
     "line.waiting": "Mecz {number}: {white} – {black}, czeka na wcześniejsze wyniki",
     "line.void": "Mecz {number}: {white} – {black}: anulowany.",
     # -- registration and attendance --
+    "register.name_is_other": "Jesteś w klubie jako {name}; {other} to inny członek z listy klubu. Jeśli to Ty, sędzia połączy oba: {command}",
+    "register.name_kept": "Jesteś w klubie jako {name}; wyświetlaną nazwę zmienia sędzia: {command}",
     "register.done": "{name}, zgłoszenie do turnieju {tournament} ({start}) przyjęte. Potwierdź, że przyjdziesz: /confirm",
     "register.needs_approval": "{name}, nowych zawodników sędzia zatwierdza raz jako członków klubu; do tego czasu nie możesz potwierdzić obecności ani wziąć udziału w losowaniu. Sędzia: `/approve {name}` (albo `/approve all`).",
     "register.club_only": "{name}, należysz teraz do klubu {club}. Na razie żaden turniej nie ma otwartych zapisów.",

@@ -130,6 +130,8 @@ MESSAGES: dict[str, str] = {
     "line.waiting": "Partida {number}: {white} – {black}, așteaptă rezultatele anterioare",
     "line.void": "Partida {number}: {white} – {black}: anulată.",
     # -- registration and attendance --
+    "register.name_is_other": "Sunteți în club ca {name}; {other} este alt membru de pe lista clubului. Dacă sunteți dumneavoastră, un arbitru îi unește: {command}",
+    "register.name_kept": "Sunteți în club ca {name}; numele afișat îl schimbă un arbitru: {command}",
     "register.done": "{name}, înscrierea la {tournament} ({start}) este făcută. Vă rugăm să confirmați că veniți: /confirm",
     "register.needs_approval": "{name}, jucătorii noi sunt aprobați o singură dată ca membri ai clubului de un organizator; până atunci nu vă puteți înregistra sosirea și nu intrați la tragerea la sorți. Organizator: `/approve {name}` (sau `/approve all`).",
     "register.club_only": "{name}, acum faceți parte din {club}. Deocamdată niciun turneu nu are înscrierile deschise.",

@@ -95,3 +95,22 @@ def test_merging_rewrites_every_fact_that_names_the_duplicate() -> None:
     assert state.status is not TournamentStatus.REGISTRATION
     with pytest.raises(Refused):
         roster.merge_player(state, night.id("ana"), keeper)  # both played: two people
+
+
+def test_one_person_entered_twice_before_the_draw_becomes_one_entry() -> None:
+    """A director's /addplayer, then the player's own /register under their handle: two
+    entries of one person, before any draw. Merged, they are one entry: confirmed and
+    present if either was, entered since the earlier."""
+    night = Night()
+    night.enter("rocio", confirm=False, check_in=at("19:40"))  # her own, by her handle
+    night.enter("Rocío Pérez")  # the director's, confirmed, not checked in
+    handle, member = night.id("rocio"), night.id("Rocío Pérez")
+    handles = night.state.entries[handle]
+    roster.merge_player(night.state, handle, member)
+    (entry,) = night.state.entries.values()
+    assert entry.player == member
+    assert entry.confirmed and entry.checked_in
+    assert entry.presence == handles.presence
+    night.enter("ana", "bob")
+    night.draw()
+    assert member in {p for g in night.state.groups for p in g.players}
