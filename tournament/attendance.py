@@ -164,6 +164,8 @@ def mark_away(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Mark the player away from `at`: lateness runs for matches due meanwhile (HGV-2.3.7)."""
     entry = _active_entry(state, player)
     if not entry.present_now():
+        if entry.presence:  # marked away before: said so, with since when
+            raise Refused("already_away", since=entry.presence[-1].end)
         raise Refused("not_present")
     entry.presence[-1].end = at
     return entry

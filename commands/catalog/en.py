@@ -570,6 +570,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_a_player": "You have not registered yet: send /register. If a director entered you already, ask them for a claim code (/director claim) and send it to me in a private chat: /register claim:CODE",
     "refused.not_entered": "{name} is not entered in {tournament}.",
     "refused.not_paused": "Match {match}'s lateness clock is not paused.",
+    "refused.already_away": "Already marked away since {since}; when they are back: /present and the name.",
     "refused.not_present": "Not checked in: nothing to mark away.",
     "refused.not_registered": "You are not entered in {tournament}: send /register.",
     "refused.not_their_match": "Match {match} is not {name}'s.",

@@ -540,6 +540,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_a_player": "Todavía no te has inscrito: envía /register. Si un director ya te inscribió, pídele un código de reclamación (/director claim) y envíamelo en un chat privado: /register claim:CÓDIGO",
     "refused.not_entered": "{name} no figura en {tournament}.",
     "refused.not_paused": "El conteo de retraso del encuentro {match} no está en pausa.",
+    "refused.already_away": "Ya consta como ausente desde el {since}; cuando vuelva: /present y el nombre.",
     "refused.not_present": "No hay llegada registrada: nada que marcar como ausente.",
     "refused.not_registered": "No figuras en {tournament}: envía /register.",
     "refused.not_their_match": "El encuentro {match} no es de {name}.",

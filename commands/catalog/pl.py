@@ -540,6 +540,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_a_player": "Najpierw się zapisz: wyślij /register. Jeśli sędzia już Cię wpisał, poproś go o kod przejęcia (/director claim) i wyślij mi go na czacie prywatnym: /register claim:KOD",
     "refused.not_entered": "{name} nie ma zgłoszenia do turnieju {tournament}.",
     "refused.not_paused": "Licznik spóźnienia meczu {match} nie jest wstrzymany.",
+    "refused.already_away": "Nieobecność jest już odnotowana od {since}; gdy wróci: /present i imię.",
     "refused.not_present": "Brak potwierdzonej obecności: nie ma czego oznaczać jako nieobecność.",
     "refused.not_registered": "Nie masz zgłoszenia do turnieju {tournament}: wyślij /register.",
     "refused.not_their_match": "{name} nie gra w meczu {match}.",

@@ -540,6 +540,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_a_player": "Nu v-ați înscris încă: trimiteți /register. Dacă un arbitru v-a înscris deja, cereți-i un cod de revendicare (/director claim) și trimiteți-mi-l într-un chat privat: /register claim:COD",
     "refused.not_entered": "{name} nu figurează printre înscrișii la {tournament}.",
     "refused.not_paused": "Cronometrul întârzierii pentru partida {match} nu este oprit.",
+    "refused.already_away": "Absența este deja înregistrată de la {since}; când revine: /present și numele.",
     "refused.not_present": "Sosirea nu este înregistrată: nu e nimic de marcat ca absent.",
     "refused.not_registered": "Nu figurați printre înscrișii la {tournament}: trimiteți /register.",
     "refused.not_their_match": "{name} nu joacă în partida {match}.",

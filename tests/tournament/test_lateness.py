@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from tests.tournament.nights import Night, at
 from tournament import attendance, due, overrides, reports
 from tournament.events import LatenessPoint, MatchForfeited, NoShow, SanctionRecorded
 from tournament.lateness import forfeit_minutes, point_steps
-from tournament.model import EntryStatus, MatchStatus, Stage
+from tournament.model import EntryStatus, MatchStatus, Refused, Stage
 from tournament.preset import load_preset
 from tournament.scoring import FinalScore
 
@@ -127,6 +129,10 @@ def test_lateness_runs_against_a_player_marked_away_CLUB_PRESENCE_HGV_2_3_7() ->
     due.sweep(night.state, at("20:50"))  # round 2 is due at 20:40
     assert second.score_of(second.opponent_of(late) or 0) == 1
     assert night.state.entries[late].status is EntryStatus.ACTIVE  # came, so no no-show
+    # Marked away again: refused as already away, with since when (not "not checked in").
+    with pytest.raises(Refused) as refused:
+        attendance.mark_away(night.state, late, at("20:55"))
+    assert (refused.value.code, refused.value.params) == ("already_away", {"since": at("20:30")})
 
 
 def test_a_confirmed_player_who_never_comes_is_a_no_show_CLUB_NO_SHOW_HGV_2_3_6() -> None:
