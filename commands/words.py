@@ -208,6 +208,15 @@ SAID_IN_LANGUAGES = {
         "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
         "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
         "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
+        # A director's night: the clock, who is here, forfeits, sanctions.
+        "pause": ("pausa", "pauza", "wstrzymaj", "opreste"),
+        "resume": ("reanudar", "wznow", "wznowienie", "reia", "reluare", "porneste"),
+        "present": ("presente", "prezenta"),
+        "away": ("ausente", "nieobecny", "nieobecna", "absent", "absenta"),
+        "forfeit": ("forfait", "walkower", "neprezentare"),
+        "excuse": ("excusar", "justificar", "usprawiedliw", "usprawiedliwienie", "scuza"),
+        "reopen": ("reabrir", "otworz", "redeschide"),
+        "sanction": ("sancion", "sancionar", "kara", "zawieszenie", "sanctiune", "suspendare"),
     }.items()
     for word in words
 }

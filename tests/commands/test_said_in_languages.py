@@ -60,3 +60,21 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
     typed: str, rest: str, kept: str
 ) -> None:
     assert without_phrase_tail(fold(typed), rest) == kept
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("wznów", "resume"),  # a Polish director restarting a match's clock
+        ("pausa", "pause"),
+        ("walkower", "forfeit"),
+        ("ausente", "away"),
+        ("usprawiedliw", "excuse"),
+        ("redeschide", "reopen"),
+        ("sanción", "sanction"),
+    ],
+)
+def test_a_directors_word_in_the_clubs_language_names_the_command(
+    typed: str, meant: str
+) -> None:
+    assert SAID_IN_LANGUAGES.get(fold(typed)) == meant
