@@ -74,7 +74,5 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
         ("sanción", "sanction"),
     ],
 )
-def test_a_directors_word_in_the_clubs_language_names_the_command(
-    typed: str, meant: str
-) -> None:
+def test_a_directors_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
     assert SAID_IN_LANGUAGES.get(fold(typed)) == meant
