@@ -145,11 +145,11 @@ MESSAGES: dict[str, str] = {
         "You have left {tournament}: your remaining matches are lost and you are "
         "suspended from the next tournament."
     ),
-    "withdraw.ask": "Withdraw from {tournament}? Before the start this carries no sanction. To go ahead: `/withdraw confirm`",
-    "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: `/withdraw confirm`",
+    "withdraw.ask": "Withdraw from {tournament}? Before the start this carries no sanction. To go ahead: {command}",
+    "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: {command}",
     "withdraw.late": "You have withdrawn from {tournament}. It had already started: you are suspended from the next tournament.",
-    "withdraw.ask_free": "Withdraw from {tournament}? This carries no sanction. To go ahead: `/withdraw confirm`",
-    "withdraw.ask_late": "Withdraw from {tournament}? It has already started: withdrawing now suspends you from the next tournament. To go ahead: `/withdraw confirm`",
+    "withdraw.ask_free": "Withdraw from {tournament}? This carries no sanction. To go ahead: {command}",
+    "withdraw.ask_late": "Withdraw from {tournament}? It has already started: withdrawing now suspends you from the next tournament. To go ahead: {command}",
     "button.withdraw": "Yes, withdraw",
     "checkin.done": "{name} is checked in. Good luck!",
     "register.checkin_open": "Check-in is already open: send /checkin when you are at the venue.",

@@ -88,3 +88,33 @@ async def test_an_unapproved_entry_withdraws_freely_after_the_start_HGV_1_4(
     assert asked.startswith("Withdraw from January Cup? This carries no sanction."), asked
     assert "No sanction applies" in await chat.say("eva", "/withdraw confirm")
     assert await _sanctions(chat) == []
+
+
+async def test_the_question_names_the_tournament_asked_about_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Entered in February and March, dora asks to leave March: the answer's command and
+    button name March. A bare "/withdraw confirm" withdrew her from February."""
+    chat = Chat(engine)
+    for name, day in (("February Cup", "2026-02-28"), ("March Cup", "2026-03-28")):
+        await chat.say("ana", f'/tournament new name:"{name}" start:"{day} 20:00" approval:no')
+        await chat.say("dora", f'/register tournament:"{name}"')
+    response = await chat.response("dora", '/withdraw tournament:"march cup"')
+    assert response is not None
+    command = '/withdraw confirm tournament:"March Cup"'
+    assert chat.text(response).endswith(f"To go ahead: {command}"), chat.text(response)
+    # The button carries the same line, bound to dora (club and asker added by binding).
+    assert [b.command.startswith(f"{command} ") for b in response.reply.buttons] == [True]
+    assert "March Cup" in await chat.say("dora", command)
+    dora = await chat.player_id("dora")
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        statuses = {
+            t.name: t.entries[dora].status.value
+            for t in [await uow.tournaments.get(x.id) for x in await uow.tournaments.list(club.id)]
+        }
+    assert statuses == {"February Cup": "active", "March Cup": "withdrawn"}
+    # Asked without naming one, the default tournament's question stays as short as before.
+    plain = await chat.say("dora", "/withdraw")
+    assert plain.endswith("To go ahead: /withdraw confirm"), plain
