@@ -143,6 +143,7 @@ async def _set_result(
         if isinstance(change, FinalScore)
         else "void"
     )
+    again += _named(s, state)
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction,
         # unless it undoes played knockout matches (a group match reopened after them).
@@ -245,7 +246,13 @@ async def reopen(s: Session, a: Args) -> Reply:
     match = state.matches.get(number)
     if match is None:
         raise await _no_such_match(s, state, number, a)
-    return await _correct(s, state, match, "reopen", a, f"/reopen {number}")
+    return await _correct(s, state, match, "reopen", a, f"/reopen {number}" + _named(s, state))
+
+
+def _named(s: Session, state: TournamentState) -> str:
+    """Return the `tournament:` a confirmation must carry when the command named one: a
+    bare "/reopen 18 confirm" acts on the default tournament, maybe another's match 18."""
+    return f' tournament:"{state.name}"' if s.chosen else ""
 
 
 async def _no_such_match(s: Session, state: TournamentState, number: int, a: Args) -> Refused:

@@ -130,3 +130,27 @@ async def test_a_final_started_afresh_names_the_matches_that_send_its_players_HG
     )
     assert f"Match {final.number} starts afresh: winner of " in said, said
     assert "starts afresh: ? v ?" not in said, said
+
+
+async def test_a_confirmation_for_a_named_tournament_names_it_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """January is over and February open: /reopen N tournament:"January Cup" asks, and the
+    line to confirm names January; a bare "/reopen N confirm" means February."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    final = next(
+        m
+        for m in (await chat.tournament()).stage_matches(Stage.KNOCKOUT)
+        if m.round_name == "final"
+    )
+    await chat.say(
+        "ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no'
+    )
+    reply = await chat.say("ana", f'/reopen {final.number} tournament:"january cup"')
+    command = f'/reopen {final.number} tournament:"January Cup" confirm'
+    assert f"To go ahead: {command}" in reply, reply
+    done = await chat.say("ana", command)
+    assert f"Match {final.number} is reopened" in done, done
