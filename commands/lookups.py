@@ -38,6 +38,21 @@ async def me(s: Session, a: Args) -> Reply:
     return await _card(s, player, as_director=False)
 
 
+async def _entries_to_come(
+    s: Session, player: Player, shown: TournamentState | None
+) -> list[TournamentState]:
+    """Return the other tournaments taking entries that the player is entered in, soonest
+    first: March's entry beside February's, which the card shows first."""
+    others = [
+        await s.uow.tournaments.get(tid)
+        for tid in await s.uow.tournaments.of_player(player.id, active=True)
+        if shown is None or tid != shown.id
+    ]
+    return sorted(
+        (t for t in others if t.status is TournamentStatus.REGISTRATION), key=lambda t: t.start
+    )
+
+
 async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     """Return a player's card: their own (`me` messages), or as a director reads it
     (`card` messages, which name them)."""
@@ -69,6 +84,17 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         for penalty in penalties:
             at = When(penalty.at)
             parts.append(msg(f"{key}.penalty", match=penalty.match, points=penalty.points, at=at))
+    for other in await _entries_to_come(s, player, state):
+        entry = other.entries[player.id]
+        parts.append(
+            msg(
+                "me.entry",
+                tournament=Name(other.name),
+                status=msg(f"entry.{entry.status.value}"),
+                confirmed=msg("word.yes" if entry.confirmed else "word.no"),
+                present=msg("word.yes" if entry.present_now() else "word.no"),
+            )
+        )
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}

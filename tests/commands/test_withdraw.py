@@ -118,3 +118,17 @@ async def test_the_question_names_the_tournament_asked_about_HGV_2_3_6(
     # Asked without naming one, the default tournament's question stays as short as before.
     plain = await chat.say("dora", "/withdraw")
     assert plain.endswith("To go ahead: /withdraw confirm"), plain
+
+
+async def test_me_lists_every_entry_still_to_come(engine: AsyncEngine) -> None:
+    """Entered in February and March, /me showed February alone: March is there too, and
+    goes once withdrawn from."""
+    chat = Chat(engine)
+    for name, day in (("February Cup", "2026-02-28"), ("March Cup", "2026-03-28")):
+        await chat.say("ana", f'/tournament new name:"{name}" start:"{day} 20:00" approval:no')
+        await chat.say("dora", f'/register tournament:"{name}"')
+    card = await chat.say("dora", "/me", dm=True)
+    assert "February Cup: entered;" in card and "March Cup: entered;" in card, card
+    assert card.index("February Cup") < card.index("March Cup")
+    await chat.say("dora", '/withdraw confirm tournament:"March Cup"')
+    assert "March Cup" not in await chat.say("dora", "/me", dm=True)
