@@ -38,6 +38,18 @@ async def me(s: Session, a: Args) -> Reply:
     return await _card(s, player, as_director=False)
 
 
+def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
+    """Return one line of a card: the player's entry in `state` and where it stands."""
+    entry = state.entries[player]
+    return msg(
+        "me.entry",
+        tournament=Name(state.name),
+        status=msg(f"entry.{entry.status.value}"),
+        confirmed=msg("word.yes" if entry.confirmed else "word.no"),
+        present=msg("word.yes" if entry.present_now() else "word.no"),
+    )
+
+
 async def _entries_to_come(
     s: Session, player: Player, shown: TournamentState | None
 ) -> list[TournamentState]:
@@ -62,16 +74,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:
-        entry = state.entries[player.id]
-        parts.append(
-            msg(
-                "me.entry",
-                tournament=Name(state.name),
-                status=msg(f"entry.{entry.status.value}"),
-                confirmed=msg("word.yes" if entry.confirmed else "word.no"),
-                present=msg("word.yes" if entry.present_now() else "word.no"),
-            )
-        )
+        parts.append(_entry_line(state, player.id))
         matches = state.matches_of(player.id)
         if matches:
             names = await s.names({q for m in matches for q in m.players})
@@ -84,17 +87,9 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         for penalty in penalties:
             at = When(penalty.at)
             parts.append(msg(f"{key}.penalty", match=penalty.match, points=penalty.points, at=at))
-    for other in await _entries_to_come(s, player, state):
-        entry = other.entries[player.id]
-        parts.append(
-            msg(
-                "me.entry",
-                tournament=Name(other.name),
-                status=msg(f"entry.{entry.status.value}"),
-                confirmed=msg("word.yes" if entry.confirmed else "word.no"),
-                present=msg("word.yes" if entry.present_now() else "word.no"),
-            )
-        )
+    parts.extend(
+        _entry_line(other, player.id) for other in await _entries_to_come(s, player, state)
+    )
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
