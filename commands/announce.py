@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.messages import Name, When
+from commands.messages import When
 from commands.notices import SAYS, Names
 from commands.notices import Notice as Notice  # where the session imports it from
 from commands.replies import Reply, msg
@@ -144,7 +144,7 @@ def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -
             # A table called while its players still play earlier matches: the room sees
             # why that table waits, in one line.
             busy = [
-                (Name(names.get(player, f"#{player}")), earlier)
+                (views.name(names, player), earlier)
                 for player in (r.white, r.black)
                 for earlier in views.still_playing(state, player, r.match, start)
             ]

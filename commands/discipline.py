@@ -96,7 +96,7 @@ async def sanction(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     barred = await s.next_tournament(state.start if state is not None else s.now)
     known = await s.uow.sanctions.for_club(s.club.id)
-    if sanctions.already_barred(known, player.id, barred.id if barred else None) is not None:
+    if sanctions.suspension_for(known, player.id, barred.id if barred else None) is not None:
         # Typed twice (a reason added the second time): one suspension, not two to serve.
         if barred is None:
             raise Refused("already_suspended_next", name=player.name)

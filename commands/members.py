@@ -14,7 +14,7 @@ from commands import arguments, lookups, resolver, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
-from commands.replies import Button, Msg, Name, Reply, announced, msg, say
+from commands.replies import Button, Hint, Msg, Name, Reply, announced, msg, say
 from commands.resolver import Roster, fold
 from commands.session import Session
 from tournament import attendance, calendar, roster, sanctions
@@ -156,8 +156,8 @@ async def addplayer(s: Session, a: Args) -> Reply:
                 example=as_typed(member.name),
             ) from None
         parts.append(said)
-        if redraw:
-            buttons = (Button(msg("button.redraw"), "/redraw confirm"),)
+        if redraw and state is not None:
+            buttons = (Button(msg("button.redraw"), s.again("/redraw confirm", state)),)
     return Reply(tuple(parts), buttons)
 
 
@@ -332,13 +332,14 @@ async def redraw(s: Session, a: Args) -> Reply:
     if state.status is not TournamentStatus.GROUPS or roster.has_results(state):
         raise Refused("redraw_too_late", tournament=state.name)
     if a.choice("confirm") != "confirm":
-        parts = [msg("redraw.ask", tournament=Name(state.name))]
+        command = s.again("/redraw confirm", state)
+        parts = [msg("redraw.ask", tournament=Name(state.name), command=Hint(command))]
         waiting = roster.waiting_for_draw(state)
         if waiting:
             names = await s.names(set(waiting))
             players = Name(", ".join(names[p] for p in waiting))
             parts.append(msg("redraw.walk_ins", players=players))
-        return Reply(tuple(parts), (Button(msg("button.redraw"), "/redraw confirm"),))
+        return Reply(tuple(parts), (Button(msg("button.redraw"), command),))
     order = await lookups.seed_order(s)
     events = roster.redraw(state, order, s.now)
     s.events.extend(events)

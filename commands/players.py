@@ -247,9 +247,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
         key = asked[how]
         if how == "done" and s.now >= state.start:
             key = "withdraw.ask_free"  # after the start, free all the same (unconfirmed)
-        # The tournament named goes into the answer: a bare "/withdraw confirm" would act
-        # on the default one, another tournament when this one was chosen.
-        command = "/withdraw confirm" + (f' tournament:"{state.name}"' if s.chosen else "")
+        command = s.again("/withdraw confirm", state)
         ask = msg(key, tournament=Name(state.name), command=Hint(command))
         return Reply((ask,), (Button(msg("button.withdraw"), command),))
     s.events.extend(attendance.withdraw(state, player.id, s.now))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, views
@@ -14,8 +14,9 @@ from commands.session import Session
 from tournament import (
     corrections,
     progress,
+    reports,
 )
-from tournament.model import MatchStatus, PlayerId, Refused
+from tournament.model import MatchStatus, Refused
 from tournament.scoring import (
     TIEBREAK_CODES,
     FinalScore,
@@ -26,8 +27,6 @@ from tournament.scoring import (
     named_first,
 )
 from tournament.state import Match, Report, TournamentState
-
-Names = Mapping[PlayerId, str]
 
 
 async def result(s: Session, a: Args) -> Reply:
@@ -143,7 +142,7 @@ async def _set_result(
         if isinstance(change, FinalScore)
         else "void"
     )
-    again += _named(s, state)
+    again = s.again(again, state)
     if not match.is_final and not isinstance(change, str):
         # An open match (disputed, reported, under way) gets its result: no correction,
         # unless it undoes played knockout matches (a group match reopened after them).
@@ -197,14 +196,12 @@ def _reversed_report(match: Match, change: FinalScore) -> Report | None:
 def _claimed_side(report: Report) -> Side | None:
     """Return the side a report gives the match to."""
     try:
-        return FinalScore(
-            report.white, report.black, report.tiebreaks, report.lot_winner
-        ).winner_side
+        return reports.reported_score(report).winner_side
     except ScoreError:
         return None
 
 
-def _reverses(state: TournamentState, match: Match, report: Report, names: Names) -> Msg:
+def _reverses(state: TournamentState, match: Match, report: Report, names: views.Names) -> Msg:
     """Say whose win the report claimed, and the /result that keeps it."""
     claimed = match.white if _claimed_side(report) == "white" else match.black
     return msg(
@@ -246,13 +243,7 @@ async def reopen(s: Session, a: Args) -> Reply:
     match = state.matches.get(number)
     if match is None:
         raise await _no_such_match(s, state, number, a)
-    return await _correct(s, state, match, "reopen", a, f"/reopen {number}" + _named(s, state))
-
-
-def _named(s: Session, state: TournamentState) -> str:
-    """Return the `tournament:` a confirmation must carry when the command named one: a
-    bare "/reopen 18 confirm" acts on the default tournament, maybe another's match 18."""
-    return f' tournament:"{state.name}"' if s.chosen else ""
+    return await _correct(s, state, match, "reopen", a, s.again(f"/reopen {number}", state))
 
 
 async def _no_such_match(s: Session, state: TournamentState, number: int, a: Args) -> Refused:

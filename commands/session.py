@@ -118,6 +118,11 @@ class Session:
         """Whether the command named its tournament (`tournament:`)."""
         return self._chosen is not None
 
+    def again(self, line: str, state: TournamentState) -> str:
+        """Return a line to confirm with, naming `state` when the command named it: typed or
+        pressed later, a bare "/withdraw confirm" acts on the default tournament."""
+        return f'{line} tournament:"{state.name}"' if self.chosen else line
+
     async def maybe_tournament(self) -> TournamentState | None:
         if self._tournament is None:
             chosen = self._chosen if self._chosen is not None else await self._meant()

@@ -131,7 +131,7 @@ def accept(state: TournamentState, number: int, by: PlayerId, at: datetime) -> l
     if report.by == by:
         raise Refused("own_report", match=match.number)
     attendance.at_the_table(state, by, at)
-    return record_result(state, match, _score_of(report), at, how="accepted")
+    return record_result(state, match, reported_score(report), at, how="accepted")
 
 
 def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> list[Event]:
@@ -153,7 +153,7 @@ def accept_on_timeout(state: TournamentState, match: Match, seq: int, at: dateti
     report = match.report
     if report is None or report.seq != seq or match.status is not MatchStatus.PENDING:
         return []
-    return record_result(state, match, _score_of(report), at, how="timeout")
+    return record_result(state, match, reported_score(report), at, how="timeout")
 
 
 def set_result(
@@ -371,7 +371,8 @@ def _key(score: FinalScore) -> tuple[object, ...]:
     return (score.white, score.black, score.tiebreaks, score.lot_winner)
 
 
-def _score_of(report: Report) -> FinalScore:
+def reported_score(report: Report) -> FinalScore:
+    """Return the final score a report gives, white first."""
     return FinalScore(
         white=report.white,
         black=report.black,

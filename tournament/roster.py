@@ -176,11 +176,6 @@ def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:
     state.memo.clear()
 
 
-def plays_in(state: TournamentState, player: PlayerId) -> bool:
-    """Return whether `player` has an entry in the tournament."""
-    return player in state.entries
-
-
 def both_drawn(state: TournamentState, one: PlayerId, other: PlayerId) -> bool:
     """Return whether both players have entries in a tournament already drawn: two people
     in its groups, never merged. Before the draw two entries may be one person's."""

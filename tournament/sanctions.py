@@ -70,22 +70,12 @@ def standing(sanction: Sanction, statuses: Mapping[int, str]) -> str:
 
 
 def suspension_for(
-    sanctions: Iterable[Sanction], player: PlayerId, tournament: int
+    sanctions: Iterable[Sanction], player: PlayerId, tournament: int | None
 ) -> Sanction | None:
-    """Return the active suspension that bars `player` from `tournament`, if any."""
+    """Return the active suspension that bars `player` from `tournament`, if any (None:
+    the club's next tournament, not created yet)."""
     return next(
         (s for s in sanctions if s.active and s.player == player and s.applies_to == tournament),
-        None,
-    )
-
-
-def already_barred(
-    sanctions: Iterable[Sanction], player: PlayerId, applies_to: int | None
-) -> Sanction | None:
-    """Return the active suspension that already bars `player` from `applies_to` (None:
-    the club's next tournament, not created yet): a second one would bar nothing more."""
-    return next(
-        (s for s in sanctions if s.active and s.player == player and s.applies_to == applies_to),
         None,
     )
 

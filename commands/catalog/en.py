@@ -631,7 +631,7 @@ MESSAGES: dict[str, str] = {
     "player.renamed": "{old} is now called {name}, in every table.",
     "player.merged": "{old} is merged into {name}: {tournaments, plural, one {# tournament} other {# tournaments}} with results and ranking points carried over.",
     "player.removed": "{name} is taken out of {tournament}.",
-    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send `/redraw confirm`.",
+    "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send {command}.",
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: `/lift {name} reason:"..."` first, if that is right.',
     "refused.addplayer_already": "{name} is already entered in {tournament} (confirmed).",
     "refused.walk_in_finished": "{tournament} is over: nobody can join it now. Enter players in the next tournament once it is created.",

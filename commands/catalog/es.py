@@ -601,7 +601,7 @@ MESSAGES: dict[str, str] = {
     "player.renamed": "{old} ahora se llama {name}, en todas las tablas.",
     "player.merged": "{old} queda unido a {name}: {tournaments, plural, one {# torneo} other {# torneos}} con sus resultados y puntos de ranking.",
     "player.removed": "{name} queda fuera de {tournament}.",
-    "redraw.ask": "¿Volver a sortear {tournament}? Se sustituyen los grupos y el horario de encuentros. Envía `/redraw confirm`.",
+    "redraw.ask": "¿Volver a sortear {tournament}? Se sustituyen los grupos y el horario de encuentros. Envía {command}.",
     "refused.addplayer_suspended": '{name} tiene una suspensión para {tournament}: si procede, primero `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name} ya tiene su inscripción en {tournament} (confirmada).",
     "refused.walk_in_finished": "{tournament} ya terminó: nadie puede incorporarse. Inscribe a los jugadores en el próximo torneo cuando esté creado.",

@@ -601,7 +601,7 @@ MESSAGES: dict[str, str] = {
     "player.renamed": "{old} nazywa się teraz {name}, we wszystkich tabelach.",
     "player.merged": "{old} połączony z {name}: {tournaments, plural, one {# turniej} few {# turnieje} many {# turniejów} other {# turnieju}} z wynikami i punktami rankingowymi.",
     "player.removed": "{name} nie gra już w turnieju {tournament}.",
-    "redraw.ask": "Losować {tournament} jeszcze raz? Grupy i terminarz meczów zostaną zastąpione. Wyślij `/redraw confirm`.",
+    "redraw.ask": "Losować {tournament} jeszcze raz? Grupy i terminarz meczów zostaną zastąpione. Wyślij {command}.",
     "refused.addplayer_suspended": '{name}: zawieszenie na turniej {tournament}. Jeśli to słuszne, najpierw `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name}: zgłoszenie do turnieju {tournament} już jest (z potwierdzeniem).",
     "refused.walk_in_finished": "Turniej {tournament} się zakończył: nikt już do niego nie dołączy. Zgłoś zawodników do następnego turnieju, gdy zostanie utworzony.",

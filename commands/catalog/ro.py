@@ -601,7 +601,7 @@ MESSAGES: dict[str, str] = {
     "player.renamed": "{old} se numește acum {name}, în toate clasamentele.",
     "player.merged": "{old} a fost unit cu {name}: {tournaments, plural, one {# turneu} few {# turnee} other {# de turnee}} cu rezultatele și punctele de clasament.",
     "player.removed": "{name} nu mai este pe lista turneului {tournament}.",
-    "redraw.ask": "Refaceți tragerea la sorți pentru {tournament}? Grupele și programul partidelor se înlocuiesc. Trimiteți `/redraw confirm`.",
+    "redraw.ask": "Refaceți tragerea la sorți pentru {tournament}? Grupele și programul partidelor se înlocuiesc. Trimiteți {command}.",
     "refused.addplayer_suspended": '{name} are o suspendare pentru {tournament}: dacă e cazul, mai întâi `/lift {name} reason:"..."`.',
     "refused.addplayer_already": "{name} are deja înscrierea la {tournament} (confirmată).",
     "refused.walk_in_finished": "{tournament} s-a încheiat: nimeni nu mai poate intra. Înscrieți jucătorii la următorul turneu, după ce este creat.",
