@@ -246,6 +246,7 @@ async def ranking(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     game = await ranked_game(s, a.choice("game"), state)
     several = len(await club_games(s, state) | {game}) > 1
+    lead: tuple[Part, ...] = ()
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
@@ -261,14 +262,20 @@ async def ranking(s: Session, a: Args) -> Reply:
         rows = ranking_rules.novice_table(records, season_rules)
         title = _title("title.ranking_novice", s, game, several)
     else:
-        year = await season_year(s)
-        records = [r for r in records if r.tournament_id in year]
-        rows = (
-            ranking_rules.season_table(records, season_rules, carried=carried)
-            if season_rules
-            else ranking_rules.all_time_table(records, carried=carried)
-        )
+        listed = await s.uow.tournaments.list(s.club.id)
+        now = season_now(s)
+        played = _season_rows(records, calendar.in_season(listed, now, s.club.timezone))
+        rows = _season_table(played, season_rules, carried)
         title = _title("title.ranking_season", s, game, several)
+        last = None if rows else _last_season(listed, records, now, s.club.timezone)
+        if last is not None:
+            # January: the new season has nothing yet, and "no ranking" would read as if
+            # the club had none; last season's final table is what members look for.
+            played = _season_rows(records, calendar.in_season(listed, last, s.club.timezone))
+            then = dict(await s.uow.rankings.imported(s.club.id, game, year=last))
+            rows = _season_table(played, season_rules, then)
+            title = _title("title.ranking_past_season", s, game, several, year=last)
+            lead = (msg("ranking.season_not_started", year=now, last=last),)
     if not rows and which == "novice":
         return say("ranking.no_novices", game=msg(f"game.{game}"))
     if not rows:
@@ -285,7 +292,37 @@ async def ranking(s: Session, a: Args) -> Reply:
         )
         for r in rows
     ]
-    return Reply((pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn),))
+    return Reply((*lead, pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn)))
+
+
+def _season_rows(
+    records: Sequence[ranking_rules.TournamentRecord], season: set[int]
+) -> list[ranking_rules.TournamentRecord]:
+    """Return the records of the tournaments of one season."""
+    return [r for r in records if r.tournament_id in season]
+
+
+def _season_table(
+    records: Sequence[ranking_rules.TournamentRecord],
+    rules: SeasonRules | None,
+    carried: Mapping[PlayerId, Decimal],
+) -> tuple[ranking_rules.RankingRow, ...]:
+    """Return a season's table: by the season's rules when the tournament has them."""
+    if rules:
+        return ranking_rules.season_table(records, rules, carried=carried)
+    return ranking_rules.all_time_table(records, carried=carried)
+
+
+def _last_season(
+    listed: Sequence[calendar.Listed],
+    records: Sequence[ranking_rules.TournamentRecord],
+    now: int,
+    zone: str,
+) -> int | None:
+    """Return the latest season before `now` that has ranking points, if any (HGV-8)."""
+    ranked = {r.tournament_id for r in records}
+    years = [calendar.season(t.start, zone) for t in listed if t.id in ranked]
+    return max((y for y in years if y < now), default=None)
 
 
 def _ranking_table(
@@ -345,11 +382,11 @@ async def club_games(s: Session, state: TournamentState | None) -> set[str]:
     return games
 
 
-def _title(key: str, s: Session, game: str, several: bool) -> Msg:
+def _title(key: str, s: Session, game: str, several: bool, **params: Param) -> Msg:
     """Return a ranking's title, naming the game when the club plays more than one."""
     if several:
-        return msg(f"{key}_game", club=Name(s.club.name), game=msg(f"game.{game}"))
-    return msg(key, club=Name(s.club.name))
+        return msg(f"{key}_game", club=Name(s.club.name), game=msg(f"game.{game}"), **params)
+    return msg(key, club=Name(s.club.name), **params)
 
 
 async def season_year(s: Session) -> set[int]:

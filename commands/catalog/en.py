@@ -79,6 +79,8 @@ MESSAGES: dict[str, str] = {
     "title.placements": "{tournament}: final places and ranking points",
     "title.ranking_season": "{club}: season ranking",
     "title.ranking_season_game": "{club}: season ranking, {game}",
+    "title.ranking_past_season": "{club}: {year} season ranking, final",
+    "title.ranking_past_season_game": "{club}: {year} season ranking, {game}, final",
     "title.ranking_all_time": "{club}: all-time ranking",
     "title.ranking_all_time_game": "{club}: all-time ranking, {game}",
     "title.ranking_novice": "{club}: novice ranking",
@@ -259,6 +261,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: the knockout has not started yet.",
     "lookup.last_played": "The last one played, {tournament}:",
     "ranking.empty": "No {game} ranking yet: it starts with the first finished tournament, or a director imports the club's ranking (clubtd ranking import).",
+    "ranking.season_not_started": "The {year} season has no finished tournament yet: its ranking starts with the first one. This is how the {last} season ended.",
     "ranking.no_novices": "No novice has finished a {game} tournament yet. A director puts a player in the novice category: /player novice alice",
     "ranking.carried_note": "Carried: points of this season from before the bot (the imported ranking), included in Points.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

@@ -79,6 +79,8 @@ MESSAGES: dict[str, str] = {
     "title.placements": "{tournament}: puestos finales y puntos de ranking",
     "title.ranking_season": "{club}: ranking de la temporada",
     "title.ranking_season_game": "{club}: ranking de la temporada, {game}",
+    "title.ranking_past_season": "{club}: ranking final de la temporada {year}",
+    "title.ranking_past_season_game": "{club}: ranking final de la temporada {year}, {game}",
     "title.ranking_all_time": "{club}: ranking histórico",
     "title.ranking_all_time_game": "{club}: ranking histórico, {game}",
     "title.ranking_novice": "{club}: ranking de novatos",
@@ -236,6 +238,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: la eliminatoria todavía no ha empezado.",
     "lookup.last_played": "El último que se jugó, {tournament}:",
     "ranking.empty": "Todavía no hay ranking de {game}: empieza con el primer torneo terminado, o un director importa el ranking del club (clubtd ranking import).",
+    "ranking.season_not_started": "La temporada {year} aún no tiene ningún torneo terminado: su ranking empieza con el primero. Así terminó la temporada {last}.",
     "ranking.no_novices": "Ningún novato ha terminado todavía un torneo de {game}. Un director pone a un jugador en la categoría de novatos: /player novice alice",
     "ranking.carried_note": "Previos: puntos de esta temporada anteriores al bot (el ranking importado), incluidos en Puntos.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

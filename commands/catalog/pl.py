@@ -79,6 +79,8 @@ MESSAGES: dict[str, str] = {
     "title.placements": "{tournament}: miejsca końcowe i punkty rankingowe",
     "title.ranking_season": "{club}: ranking sezonu",
     "title.ranking_season_game": "{club}: ranking sezonu, {game}",
+    "title.ranking_past_season": "{club}: końcowy ranking sezonu {year}",
+    "title.ranking_past_season_game": "{club}: końcowy ranking sezonu {year}, {game}",
     "title.ranking_all_time": "{club}: ranking wszech czasów",
     "title.ranking_all_time_game": "{club}: ranking wszech czasów, {game}",
     "title.ranking_novice": "{club}: ranking początkujących",
@@ -236,6 +238,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: faza pucharowa jeszcze się nie zaczęła.",
     "lookup.last_played": "Ostatni rozegrany turniej, {tournament}:",
     "ranking.empty": "Nie ma jeszcze rankingu ({game}): zaczyna się po pierwszym zakończonym turnieju albo gdy sędzia zaimportuje ranking klubu (clubtd ranking import).",
+    "ranking.season_not_started": "Sezon {year} nie ma jeszcze zakończonego turnieju: jego ranking zacznie się od pierwszego. Tak zakończył się sezon {last}.",
     "ranking.no_novices": "Żaden początkujący nie ukończył jeszcze turnieju ({game}). Sędzia przenosi zawodnika do kategorii początkujących: /player novice alice",
     "ranking.carried_note": "Przeniesione: punkty z tego sezonu sprzed bota (zaimportowany ranking), wliczone do kolumny Punkty.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --

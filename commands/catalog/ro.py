@@ -79,6 +79,8 @@ MESSAGES: dict[str, str] = {
     "title.placements": "{tournament}: locurile finale și punctele pentru clasament",
     "title.ranking_season": "{club}: clasamentul sezonului",
     "title.ranking_season_game": "{club}: clasamentul sezonului, {game}",
+    "title.ranking_past_season": "{club}: clasamentul final al sezonului {year}",
+    "title.ranking_past_season_game": "{club}: clasamentul final al sezonului {year}, {game}",
     "title.ranking_all_time": "{club}: clasamentul istoric",
     "title.ranking_all_time_game": "{club}: clasamentul istoric, {game}",
     "title.ranking_novice": "{club}: clasamentul începătorilor",
@@ -236,6 +238,7 @@ MESSAGES: dict[str, str] = {
     "bracket.none": "{tournament}: eliminatoriile nu au început încă.",
     "lookup.last_played": "Ultimul turneu jucat, {tournament}:",
     "ranking.empty": "Încă nu există un clasament la {game}: începe cu primul turneu încheiat, sau un organizator importă clasamentul clubului (clubtd ranking import).",
+    "ranking.season_not_started": "Sezonul {year} nu are încă niciun turneu încheiat: clasamentul lui începe cu primul. Așa s-a încheiat sezonul {last}.",
     "ranking.no_novices": "Niciun începător nu a terminat încă un turneu de {game}. Un arbitru trece un jucător în categoria începătorilor: /player novice alice",
     "ranking.carried_note": "Reportate: punctele din acest sezon de dinainte de bot (clasamentul importat), incluse în Puncte.",
     # -- tiebreak explanations (HGV-7.2.3, NAV-TIE, HGV-2.3.2) --
