@@ -154,6 +154,10 @@ OPTION_WORDS: Mapping[str, str] = {
         "qualifiers": ("clasificados", "awans", "calificati"),
         # A draughts lot (WAR-V): sorteo:ganado, los:wygrany, sorti:castigat.
         "lot": ("sorteo", "suerte", "los", "losowanie", "sorti", "tragere"),
+        # /player rename "juan" a:"Juan P.", /player merge "Rocío 2" en:"Rocío" (pl na:,
+        # do:; ro nou:, cu:).
+        "to": ("a", "como", "nuevo", "na", "jako", "nowe", "nou", "noul"),
+        "into": ("en", "con", "do", "z", "cu"),
     }.items()
     for word in words
 }

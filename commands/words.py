@@ -217,6 +217,11 @@ SAID_IN_LANGUAGES = {
         "excuse": ("excusar", "justificar", "usprawiedliw", "usprawiedliwienie", "scuza"),
         "reopen": ("reabrir", "otworz", "redeschide"),
         "sanction": ("sancion", "sancionar", "kara", "zawieszenie", "sanctiune", "suspendare"),
+        "lift": ("perdonar", "levantar", "uchyl", "ridica"),
+        # Entering players and keeping the club's list.
+        "approve": ("aprobar", "apruebo", "zatwierdz", "zatwierdzam", "aproba", "aprob"),
+        "addplayer": ("anadir", "agregar", "dodaj", "adauga"),
+        "player": ("jugador", "gracz", "zawodnik", "jucator"),
     }.items()
     for word in words
 }

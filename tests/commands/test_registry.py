@@ -229,3 +229,14 @@ def test_romanian_options_said_with_their_article_are_the_options_they_mean() ->
     registered = bound('/register numele:"George Enescu" data_nașterii:1960-01-01')
     assert registered.values["name"] == "George Enescu"
     assert registered.values["born"] is not None
+
+
+def test_renaming_and_merging_take_to_and_into_in_the_clubs_words() -> None:
+    """/player renombrar juan a:"Juan P." and /player unir "Rocío 2" en:"Rocío": the option
+    words a Spanish, Polish or Romanian director types for to: and into:."""
+    assert bound('/player renombrar juan a:"Juan P."').values["to"] == "Juan P."
+    assert bound('/player rename jan na:"Jan K."').values["to"] == "Jan K."
+    assert bound('/player rename ion nou:"Ion B."').values["to"] == "Ion B."
+    assert bound('/player merge "Rocío 2" en:"Rocío"').values["into"] == "Rocío"
+    assert bound('/player merge "Ewa 2" do:"Ewa"').values["into"] == "Ewa"
+    assert bound('/player merge "Ana 2" cu:"Ana"').values["into"] == "Ana"

@@ -72,6 +72,16 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
         ("usprawiedliw", "excuse"),
         ("redeschide", "reopen"),
         ("sanción", "sanction"),
+        ("aprobar", "approve"),  # entering players and keeping the club's list
+        ("zatwierdź", "approve"),
+        ("aprobă", "approve"),
+        ("añadir", "addplayer"),
+        ("dodaj", "addplayer"),
+        ("adaugă", "addplayer"),
+        ("jugador", "player"),
+        ("gracz", "player"),
+        ("jucător", "player"),
+        ("perdonar", "lift"),
     ],
 )
 def test_a_directors_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
