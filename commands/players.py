@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 from commands import arguments, claims, members, views
 from commands import names as naming
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, calendar, folding, reports, sanctions
+from tournament import attendance, calendar, folding, reports, roster, sanctions
 from tournament import club as club_rules
 from tournament.club import Player
 from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
@@ -53,7 +53,8 @@ async def register(s: Session, a: Args) -> Reply:
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
-        return Reply((club_only,) if name_said is None else (name_said, club_only))
+        late = () if state is None else _after_the_draw(state, player)
+        return Reply((*(() if name_said is None else (name_said,)), club_only, *late))
     if name_said is not None and attendance.entered(state, player.id):
         return Reply((name_said,))  # already entered: the name was what they came about
     suspension = sanctions.suspension_for(
@@ -146,6 +147,19 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     open_ = [(t.start, t.id) for t in listed if calendar.taking_entries(t, s.now, zone)]
     if open_:
         s.choose(min(open_)[1])
+
+
+def _after_the_draw(state: TournamentState, player: Player) -> tuple[Msg, ...]:
+    """Say what a /register after the draw can still lead to: a player in the draw is
+    entered already; a newcomer can be entered by a director until the first result."""
+    if state.status not in (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT):
+        return ()
+    if attendance.entered(state, player.id):
+        raise Refused("already_registered", tournament=state.name)
+    if not state.preset.entry.walk_ins or roster.has_results(state):
+        return ()
+    example = Hint(f"/addplayer {as_typed(player.name)}")
+    return (msg("register.walk_in_ask", tournament=Name(state.name), example=example),)
 
 
 async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:

@@ -138,6 +138,7 @@ MESSAGES: dict[str, str] = {
         "{name}, you are entered in {tournament} ({start}). Please confirm you will come: /confirm"
     ),
     "register.needs_approval": "{name}, new players are approved once as club members by a director; until then you cannot check in or be drawn. Director: `/approve {name}` (or `/approve all`).",
+    "register.walk_in_ask": "{tournament} is drawn already. Until its first result a director can still enter you and draw again: {example}",
     "register.club_only": (
         "{name}, you are now a player of {club}. No tournament is open for entries yet."
     ),

@@ -1,0 +1,40 @@
+"""/register after the draw: entered players hear they are in, newcomers whom a director
+can still add (walk_ins, before the first result) hear how."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+
+async def test_a_drawn_player_registering_again_hears_they_are_entered(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    reply = await chat.say("bob", "/register")
+    assert reply == "You are already entered in January Cup. /me shows your entry.", reply
+
+
+async def test_a_newcomer_after_the_draw_is_told_a_director_can_still_enter_them(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    reply = await chat.say("eli", "/register")
+    assert "January Cup is drawn already" in reply and reply.endswith("/addplayer eli"), reply
+    entered = await chat.say("ana", "/addplayer eli")
+    assert "/redraw confirm" in entered, entered
+
+
+async def test_after_the_first_result_a_newcomer_is_not_promised_a_place(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match = (await chat.tournament()).matches[1]
+    await chat.say("ana", f"/result 1 {match.length}-0")
+    reply = await chat.say("eli", "/register")
+    assert "drawn already" not in reply and "/addplayer" not in reply, reply
