@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, datetime
 
-from tournament import progress
+from tournament import attendance, progress
 from tournament.entry import decide_entry
 from tournament.events import Event
 from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
-from tournament.state import Entry, TournamentState
+from tournament.state import Entry, Span, TournamentState
 
 # The effects of the automatic sweep that belong to matches (due.py's keys): a new draw
 # has new matches, whose reminders and lateness steps are still to come.
@@ -72,6 +72,10 @@ def walk_in(
         status=EntryStatus.WITHDRAWN,
         withdrawn_at=state.draw.at,
     )
+    if at >= attendance.checkin_opens(state):
+        # On the day a director walks in the latecomer standing before them: present
+        # from now, not late from the round's start and a no-show 30 minutes on.
+        entry.presence.append(Span(start=at))
     state.entries[player] = entry
     return entry
 

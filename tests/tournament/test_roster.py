@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from tests.tournament.nights import Night, at
-from tournament import reports, roster
+from tournament import due, reports, roster
 from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.scoring import named_first
 
@@ -114,3 +116,28 @@ def test_one_person_entered_twice_before_the_draw_becomes_one_entry() -> None:
     night.enter("ana", "bob")
     night.draw()
     assert member in {p for g in night.state.groups for p in g.players}
+
+
+def test_a_walk_in_on_the_day_is_present_not_a_no_show_CLUB_NO_SHOW() -> None:
+    """The director walks in the latecomer standing before them: after the new draw they
+    are neither late from the round's start nor, 30 minutes on, a suspended no-show."""
+    night = Night("warcaby-100")
+    night.enter("ana", "bob", "cid", check_in=at("19:30"))
+    night.draw()
+    night.ids["eve"] = 4
+    roster.walk_in(night.state, 4, at("20:05"))
+    roster.redraw(night.state, (), at("20:06"))
+    first = night.state.matches_of(4)[0]
+    assert first.start is not None
+    due.sweep(night.state, first.start + timedelta(minutes=45))
+    assert night.state.entries[4].status is EntryStatus.ACTIVE
+    assert not any(4 in m.forfeited_by for m in night.state.matches_of(4))
+
+
+def test_a_walk_in_entered_before_check_in_opens_still_checks_in() -> None:
+    night = Night("warcaby-100")
+    night.enter("ana", "bob", "cid")
+    night.draw(when=at("12:00", day=30))
+    night.ids["eve"] = 4
+    entry = roster.walk_in(night.state, 4, at("12:05", day=30))
+    assert not entry.checked_in
