@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
+import selectors
 import statistics
 import tempfile
 import time
@@ -50,6 +51,10 @@ class Writes:
         self.on = False
         self.count = 0
         self.trips: dict[str, list[int]] = defaultdict(list)  # per command word
+        # Seconds the event loop sat in epoll while `on`: the command waiting for the
+        # server (its work, the commit's WAL flush to disk, the wake-up), not our CPU.
+        self.waited = 0.0
+        self.waits: dict[str, list[float]] = defaultdict(list)
 
     def __enter__(self) -> Writes:
         from asyncio import selector_events
@@ -64,10 +69,22 @@ class Writes:
             write(this, data)
 
         self._transport.write = counting
+        self._select = select = selectors.EpollSelector.select
+
+        def waiting(this: selectors.EpollSelector, timeout: float | None = None) -> Any:
+            began = time.perf_counter()
+            try:
+                return select(this, timeout)
+            finally:
+                if self.on:
+                    self.waited += time.perf_counter() - began
+
+        selectors.EpollSelector.select = waiting  # type: ignore[method-assign,assignment]
         return self
 
     def __exit__(self, *_: object) -> None:
         self._transport.write = self._original
+        selectors.EpollSelector.select = self._select  # type: ignore[method-assign]
 
 
 async def night(
@@ -88,13 +105,14 @@ async def night(
         if idle:
             await asyncio.sleep(idle)
         if writes is not None:
-            writes.count, writes.on = 0, True
+            writes.count, writes.waited, writes.on = 0, 0.0, True
         began = time.perf_counter()
         response = await handle(inv, uow_factory=uow_factory, config=config)
         timings[text.split()[0]].append(time.perf_counter() - began)
         if writes is not None:
             writes.on = False
             writes.trips[text.split()[0]].append(writes.count)
+            writes.waits[text.split()[0]].append(writes.waited)
         return response is not None and not response.refused
 
     names = [f"player{i:02}" for i in range(1, players + 1)]
@@ -141,9 +159,11 @@ def report(
     total: float,
     database: str = "sqlite",
     trips: dict[str, list[int]] | None = None,
+    waits: dict[str, list[float]] | None = None,
 ) -> None:
     print(f"\n{title}")
     extra = f" {'trips':>6}" if trips else ""
+    extra += f" {'waited':>9}" if waits else ""
     print(
         f"{'command':<12} {'count':>6} {'p50':>9} {'p99':>9} {'goal p50':>9} {'goal p99':>9}"
         + extra
@@ -156,6 +176,8 @@ def report(
         goals = GOALS_MS[database] if command == "/report" else (None, None)
         # The median round trips to the server a command of this kind made.
         median_trips = f" {statistics.median(trips[command]):>6.0f}" if trips else ""
+        if waits:
+            median_trips += f" {statistics.median(waits[command]) * 1000:>7.2f}ms"
         print(
             f"{command:<12} {len(values):>6} {statistics.median(values) * 1000:>7.2f}ms"
             f" {p99 * 1000:>7.2f}ms {_goal(goals[0]):>9} {_goal(goals[1]):>9}" + median_trips
@@ -241,8 +263,15 @@ async def main() -> None:
         url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
         with Writes() as writes:
             timings, total = await night(url, args.players, writes)
-        report(f"PostgreSQL, {args.players} players", timings, total, "postgresql", writes.trips)
+        report(
+            f"PostgreSQL, {args.players} players",
+            *(timings, total, "postgresql", writes.trips, writes.waits),
+        )
         print("trips: median round trips to PostgreSQL a command (socket writes)")
+        print(
+            "waited: median time a command waited for PostgreSQL (the loop idle in epoll:"
+            " the server's work, its commit's flush to disk, the wake-up); the rest is ours"
+        )
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
