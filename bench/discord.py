@@ -152,9 +152,15 @@ async def run(players: int, samples: int, clubs: int = 3) -> int:
             report = slash(people[white], "report", guild, score="3-1", match=number)
             times["report"].append(await latency(clubtd, report))
             beside["report"].append(await latency(echo, echo_once()))
+        # The pictures are asked for by the other clubs' players, each in their own
+        # server, and the text tables below by this club's: no one asks more often than
+        # the per-person throttle lets through (6 in a row, then one every 3 s). One
+        # person asking in both runs was refused, then ignored, on a fast machine.
+        askers = [(guild, who) for guild, _ in guilds[1:] for who in members[guild]]
+        askers = askers or [(GUILD, who) for who in members[GUILD]]
         for index in range(samples):
-            who = people[1000 + index % players]
-            times["standings"].append(await latency(clubtd, slash(who, "standings")))
+            guild, who = askers[index % len(askers)]
+            times["standings"].append(await latency(clubtd, slash(who, "standings", guild)))
             beside["standings"].append(await latency(echo, echo_once()))
         await clubtd.answer(await slash(director, "club", sub="settings", pictures="no"))
         for index in range(samples):
