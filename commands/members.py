@@ -213,9 +213,13 @@ async def _enter(
         attendance.confirm(state, player.id, s.now)
         key = "addplayer.done" if new else "addplayer.member_done"
         return msg(key, name=name, tournament=Name(state.name)), False
-    roster.walk_in(state, player.id, s.now, born=player.born)
+    entry = roster.walk_in(state, player.id, s.now, born=player.born)
     s.log("walk_in", player=player.name)
-    return msg("addplayer.walk_in", name=name, tournament=Name(state.name)), True
+    said = msg("addplayer.walk_in", name=name, tournament=Name(state.name))
+    if entry.checked_in:
+        # The director learns the walk-in counts as at the venue, and how to undo it.
+        return msg("addplayer.walk_in_present", entered=said, name=name), True
+    return said, True
 
 
 async def player_usage(s: Session, a: Args) -> Reply:

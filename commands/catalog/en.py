@@ -630,6 +630,7 @@ MESSAGES: dict[str, str] = {
     "addplayer.known": "{name} is already a player of the club (no tournament is open for entries).",
     "addplayer.member_done": "{name}, a member of the club, is entered in {tournament} (confirmed): points and history are theirs.",
     "addplayer.walk_in": "{name} is entered in {tournament}, but its groups are drawn already: `/redraw confirm` draws again with {name} (possible until the first result).",
+    "addplayer.walk_in_present": "{entered} {name} counts as present from now; if they are not at the venue yet, after the new draw: `/away {name}`.",
     "button.redraw": "Draw again",
     "player.usage": 'Fix a player: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (before the draw).',
     "player.renamed": "{old} is now called {name}, in every table.",

@@ -600,6 +600,7 @@ MESSAGES: dict[str, str] = {
     "addplayer.known": "{name} ya es jugador del club (no hay ningún torneo con inscripción abierta).",
     "addplayer.member_done": "Inscripción de {name} en {tournament} hecha (confirmada): es miembro del club y conserva sus puntos y su historial.",
     "addplayer.walk_in": "Inscripción de {name} en {tournament} hecha, pero sus grupos ya están sorteados: `/redraw confirm` vuelve a sortear con {name} (posible hasta el primer resultado).",
+    "addplayer.walk_in_present": "{entered} {name} cuenta como presente desde ahora; si aún no está en el local, tras el nuevo sorteo: `/away {name}`.",
     "button.redraw": "Sortear de nuevo",
     "player.usage": 'Corregir un jugador: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (antes del sorteo).',
     "player.renamed": "{old} ahora se llama {name}, en todas las tablas.",

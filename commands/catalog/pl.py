@@ -600,6 +600,7 @@ MESSAGES: dict[str, str] = {
     "addplayer.known": "{name} jest już zawodnikiem klubu (żaden turniej nie przyjmuje teraz zgłoszeń).",
     "addplayer.member_done": "{name} (członek klubu): zgłoszenie do turnieju {tournament} przyjęte (z potwierdzeniem udziału); punkty i historia zostają.",
     "addplayer.walk_in": "{name}: zgłoszenie do turnieju {tournament} przyjęte, ale grupy są już rozlosowane: `/redraw confirm` losuje je ponownie z udziałem {name} (do pierwszego wyniku).",
+    "addplayer.walk_in_present": "{entered} {name} jest odtąd obecny na miejscu; jeśli jeszcze nie przyszedł, po nowym losowaniu: `/away {name}`.",
     "button.redraw": "Losuj ponownie",
     "player.usage": 'Popraw zawodnika: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (przed losowaniem).',
     "player.renamed": "{old} nazywa się teraz {name}, we wszystkich tabelach.",

@@ -600,6 +600,7 @@ MESSAGES: dict[str, str] = {
     "addplayer.known": "{name} este deja jucător al clubului (niciun turneu nu primește acum înscrieri).",
     "addplayer.member_done": "Înscriere făcută pentru {name} (membru al clubului) la {tournament}, confirmată: punctele și istoricul se păstrează.",
     "addplayer.walk_in": "Înscriere făcută pentru {name} la {tournament}, dar grupele sunt deja trase la sorți: `/redraw confirm` reface tragerea cu {name} (posibil până la primul rezultat).",
+    "addplayer.walk_in_present": "{entered} {name} e considerat prezent de acum; dacă nu a ajuns încă, după noua tragere: `/away {name}`.",
     "button.redraw": "Trageți din nou",
     "player.usage": 'Corectați un jucător: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (înainte de tragere).',
     "player.renamed": "{old} se numește acum {name}, în toate clasamentele.",

@@ -26,6 +26,12 @@ async def test_a_newcomer_after_the_draw_is_told_a_director_can_still_enter_them
     assert "January Cup is drawn already" in reply and reply.endswith("/addplayer eli"), reply
     entered = await chat.say("ana", "/addplayer eli")
     assert "/redraw confirm" in entered, entered
+    # Walked in at the table: present from now, and the director hears it (and the undo).
+    assert "eli counts as present from now" in entered, entered
+    assert "after the new draw: /away eli." in entered, entered
+    await chat.say("ana", "/redraw confirm")
+    eli = await chat.player_id("eli")
+    assert (await chat.tournament()).entries[eli].present_now()
 
 
 async def test_after_the_first_result_a_newcomer_is_not_promised_a_place(
