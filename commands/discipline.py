@@ -11,10 +11,12 @@ from commands.session import Session
 from tournament import (
     attendance,
     overrides,
+    roster,
     sanctions,
 )
 from tournament.club import Player
-from tournament.model import Refused
+from tournament.model import EntryStatus, Refused
+from tournament.state import TournamentState
 
 
 async def reinstate(s: Session, a: Args) -> Reply:
@@ -39,6 +41,7 @@ async def reinstate(s: Session, a: Args) -> Reply:
 async def present(s: Session, a: Args) -> Reply:
     """Mark a player present (check them in)."""
     player, state = await named_entry(s, a)
+    _placed(state, player)
     attendance.check_in(state, player.id, s.now, director=True)
     s.log("present", player=player.name)
     return say("present.done", name=Name(player.name))
@@ -47,9 +50,22 @@ async def present(s: Session, a: Args) -> Reply:
 async def away(s: Session, a: Args) -> Reply:
     """Mark a player away: lateness runs for their matches due meanwhile (HGV-2.3.7)."""
     player, state = await named_entry(s, a)
+    _placed(state, player)
     attendance.mark_away(state, player.id, s.now)
     s.log("away", player=player.name, reason=a.text("reason") or "")
     return say("away.done", name=Name(player.name))
+
+
+def _placed(state: TournamentState, player: Player) -> None:
+    """Refuse, to the director, a player whose entry is not active, with what undoes it
+    (the core's refusal speaks to the player: "your entry")."""
+    entry = state.entries[player.id]
+    if entry.status is EntryStatus.ACTIVE:
+        return
+    if player.id in roster.waiting_for_draw(state) and not state.matches_of(player.id):
+        raise Refused("waiting_for_draw", name=player.name)
+    status = msg(f"entry.{entry.status.value}")
+    raise Refused("player_entry_not_active", name=player.name, status=status)
 
 
 async def forfeit(s: Session, a: Args) -> Reply:

@@ -44,3 +44,19 @@ async def test_after_the_first_result_a_newcomer_is_not_promised_a_place(
     await chat.say("ana", f"/result 1 {match.length}-0")
     reply = await chat.say("eli", "/register")
     assert "drawn already" not in reply and "/addplayer" not in reply, reply
+
+
+async def test_present_or_away_for_an_entry_not_in_play_tells_the_director_what_undoes_it(
+    engine: AsyncEngine,
+) -> None:
+    """It said "Your entry is withdrawn: ask a director." to the director, of someone else."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    await chat.say("ana", "/addplayer eli")
+    waiting = await chat.say("ana", "/away eli")
+    assert waiting == "eli is entered but not drawn yet: /redraw confirm places them.", waiting
+    await chat.say("ana", "/redraw confirm")
+    await chat.say("ana", '/forfeit dora all reason:"went home"')
+    gone = await chat.say("ana", "/present dora")
+    undo = '/reinstate dora reason:"..."'
+    assert gone == f"dora's entry is withdrawn: to put it back, {undo}.", gone
