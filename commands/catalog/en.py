@@ -525,7 +525,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'You are in several clubs ({clubs}): say which, for example `/me club:"{example}"`.',
     "refused.entries_closed": "Entries for {tournament} are closed.",
     "refused.entry_not_active": "Your entry is {status}: ask a director.",
-    "refused.player_entry_not_active": "{name}'s entry is {status}: to put it back, `/reinstate {name} reason:\"...\"`.",
+    "refused.player_entry_not_active": '{name}\'s entry is {status}: to put it back, `/reinstate {name} reason:"..."`.',
     "refused.waiting_for_draw": "{name} is entered but not drawn yet: `/redraw confirm` places them.",
     "refused.entry_not_approved": "You can check in once a director has approved you as a club member (a director types /approve and your name).",
     "refused.entry_refused": "Your entry was refused: ask a director.",

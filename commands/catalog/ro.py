@@ -495,7 +495,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'Sunteți în mai multe cluburi ({clubs}): spuneți în care, de exemplu `/me club:"{example}"`.',
     "refused.entries_closed": "Înscrierile la {tournament} s-au închis.",
     "refused.entry_not_active": "Înscrierea dumneavoastră nu este activă ({status}): întrebați un arbitru.",
-    "refused.player_entry_not_active": "Înscrierea lui {name} nu este activă ({status}): pentru a o reface, `/reinstate {name} reason:\"...\"`.",
+    "refused.player_entry_not_active": 'Înscrierea lui {name} nu este activă ({status}): pentru a o reface, `/reinstate {name} reason:"..."`.',
     "refused.waiting_for_draw": "{name} e înscris, dar încă netras la sorți: `/redraw confirm` îl așază.",
     "refused.entry_not_approved": "Vă puteți înregistra sosirea după ce un organizator vă aprobă ca membru al clubului (organizatorul scrie /approve și numele dumneavoastră).",
     "refused.entry_refused": "Înscrierea dumneavoastră a fost respinsă: întrebați un arbitru.",
