@@ -42,6 +42,9 @@ async def present(s: Session, a: Args) -> Reply:
     """Mark a player present (check them in)."""
     player, state = await named_entry(s, a)
     _placed(state, player)
+    if state.entries[player.id].present_now():
+        # Named: a forgiving match may have found someone else than the director meant.
+        raise Refused("player_already_present", name=player.name)
     attendance.check_in(state, player.id, s.now, director=True)
     s.log("present", player=player.name)
     return say("present.done", name=Name(player.name))

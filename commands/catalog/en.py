@@ -477,6 +477,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_drawn": "The groups are already drawn: /standings shows them.",
     "refused.already_paused": "Match {match}'s lateness clock is already paused. `/resume {match}` restarts it.",
     "refused.already_present": "Already checked in.",
+    "refused.player_already_present": "{name} is already checked in.",
     "refused.already_registered": "You are already entered in {tournament}. /me shows your entry.",
     "refused.ambiguous_player": "{name} could be {candidates}: type more of the name.",
     "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",

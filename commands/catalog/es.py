@@ -447,6 +447,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_drawn": "Los grupos ya están sorteados: /standings los muestra.",
     "refused.already_paused": "El conteo de retraso del encuentro {match} ya está en pausa. `/resume {match}` lo reanuda.",
     "refused.already_present": "La llegada ya está registrada.",
+    "refused.player_already_present": "La llegada de {name} ya está registrada.",
     "refused.already_registered": "Ya te inscribiste en {tournament}. /me muestra tu inscripción.",
     "refused.ambiguous_player": "{name} puede ser {candidates}: escribe más del nombre.",
     "refused.bad_cube": "{text} no es un valor del cubo: escribe cube:2 (1, 2, 4 ... 64).",

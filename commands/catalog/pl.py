@@ -447,6 +447,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_drawn": "Grupy są już rozlosowane: pokazuje je /standings.",
     "refused.already_paused": "Licznik spóźnienia meczu {match} jest już wstrzymany. `/resume {match}` uruchamia go ponownie.",
     "refused.already_present": "Obecność jest już potwierdzona.",
+    "refused.player_already_present": "Obecność gracza {name} jest już potwierdzona.",
     "refused.already_registered": "Masz już zgłoszenie do turnieju {tournament}. /me je pokazuje.",
     "refused.ambiguous_player": "{name} to może być {candidates}: wpisz więcej liter nazwy.",
     "refused.bad_cube": "{text} to nie wartość kostki dublującej: napisz cube:2 (1, 2, 4 ... 64).",

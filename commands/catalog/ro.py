@@ -447,6 +447,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_drawn": "Grupele sunt deja trase la sorți: /standings le arată.",
     "refused.already_paused": "Cronometrul întârzierii pentru partida {match} este deja oprit. `/resume {match}` îl repornește.",
     "refused.already_present": "Sosirea este deja înregistrată.",
+    "refused.player_already_present": "Sosirea lui {name} este deja înregistrată.",
     "refused.already_registered": "Aveți deja o înscriere la {tournament}. /me o arată.",
     "refused.ambiguous_player": "{name} poate fi {candidates}: scrieți mai mult din nume.",
     "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",

@@ -1,5 +1,7 @@
-"""/register after the draw: entered players hear they are in, newcomers whom a director
-can still add (walk_ins, before the first result) hear how."""
+"""Entries after the draw: /register, walk-ins, and a director's /present and /away.
+
+Entered players hear they are in; newcomers whom a director can still add (walk_ins,
+before the first result) hear how; the director hears whom a refusal is about."""
 
 from __future__ import annotations
 
@@ -60,3 +62,10 @@ async def test_present_or_away_for_an_entry_not_in_play_tells_the_director_what_
     gone = await chat.say("ana", "/present dora")
     undo = '/reinstate dora reason:"..."'
     assert gone == f"dora's entry is withdrawn: to put it back, {undo}.", gone
+
+
+async def test_present_twice_names_whom_it_found(engine: AsyncEngine) -> None:
+    """/present b matched "ala bartek" by a word: "Already checked in." did not say who."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    assert await chat.say("ana", "/present cr") == "cruz is already checked in."
