@@ -41,7 +41,8 @@ async def register(s: Session, a: Args) -> Reply:
         raise Refused("name_required")
     name_said: Msg | None = None
     player = s.player
-    if player is None or a.text("claim") is not None:  # a code is checked (and spent) anyway
+    joined = player is None or a.text("claim") is not None  # a code is checked anyway
+    if player is None or joined:
         player = await _claim_or_create(s, wanted, a.text("claim"))
         s.player = player
     elif a.text("name") is not None:
@@ -62,6 +63,11 @@ async def register(s: Session, a: Args) -> Reply:
     )
     if suspension is not None:
         # Said in the club's chat as often as privately: it names whom it is about.
+        said = msg("refused.suspended_player", name=Name(player.name), tournament=state.name)
+        if joined:
+            # The account this command linked (or the player it made) stays: the reply
+            # points to /me for the reason, and /me must know who is asking.
+            return Reply((said,))
         raise Refused("suspended_player", name=player.name, tournament=state.name)
     entry = attendance.register(
         state,

@@ -164,3 +164,21 @@ async def test_a_sanction_typed_twice_is_one_suspension_HGV_2_3_6(engine: AsyncE
     await chat.say("ana", '/lift dora reason:"wrong reason"')
     assert "dora" in await chat.say("ana", '/sanction dora reason:"the right reason"')
     assert [s["active"] for s in await sanctions_of(chat, "dora")] == [False, True]
+
+
+async def test_a_suspended_member_who_joins_the_chat_can_read_why_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Entered by a director (no chat account), suspended, then in the chat: /register
+    said "/me shows why" and threw the new account away, so /me said "register first"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    await chat.say("ana", '/addplayer "Fede"')  # a member without a chat account
+    await chat.say("ana", '/sanction fede reason:"did not pay the fee"')
+    await chat.say("ana", FEBRUARY)
+    joined = await chat.say("fede", "/register")
+    assert "Fede, you are suspended from February Cup. /me shows why" in joined, joined
+    card = await chat.say("fede", "/me", dm=True)
+    assert "You are suspended from February Cup" in card, card
