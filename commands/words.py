@@ -222,6 +222,9 @@ SAID_IN_LANGUAGES = {
         "approve": ("aprobar", "apruebo", "zatwierdz", "zatwierdzam", "aproba", "aprob"),
         "addplayer": ("anadir", "agregar", "dodaj", "adauga"),
         "player": ("jugador", "gracz", "zawodnik", "jucator"),
+        # The export is the command line's (clubtd export); in the chat the club's pages
+        # are what gives the data, as JSON too (INTERFACE §6).
+        "web": ("export", "exportar", "eksport", "eksportuj", "exporta", "json"),
     }.items()
     for word in words
 }

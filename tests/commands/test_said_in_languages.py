@@ -82,6 +82,8 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
         ("gracz", "player"),
         ("jucător", "player"),
         ("perdonar", "lift"),
+        ("export", "web"),  # the command line's; the pages give the data in the chat
+        ("exportar", "web"),
     ],
 )
 def test_a_directors_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
