@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from commands import announce
 from commands.notices import suspension
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.picking import named_entry, named_player, numbered
 from commands.replies import Msg, Name, Reply, announced, msg, say
 from commands.session import Session
 from tournament import (
     attendance,
+    due,
     overrides,
     roster,
     sanctions,
 )
 from tournament.club import Player
-from tournament.model import EntryStatus, Refused
+from tournament.model import EntryStatus, PlayerId, Refused
 from tournament.state import TournamentState
 
 
@@ -59,6 +62,23 @@ async def away(s: Session, a: Args) -> Reply:
     return say("away.done", name=Name(player.name))
 
 
+def _late_in(state: TournamentState, player: PlayerId, now: datetime) -> int | None:
+    """Return the number of the match `player` is late for now, if any (HGV-2.3.1)."""
+    entry = state.entries.get(player)
+    if entry is None or entry.status is not EntryStatus.ACTIVE or entry.present_now():
+        return None
+    for match in state.matches_of(player):
+        started = match.start is not None and match.start <= now
+        if (
+            started
+            and match.is_ready
+            and not match.is_final
+            and not due.began_by(state, match, now)
+        ):
+            return match.number
+    return None
+
+
 def _placed(state: TournamentState, player: Player) -> None:
     """Refuse, to the director, a player whose entry is not active, with what undoes it
     (the core's refusal speaks to the player: "your entry")."""
@@ -100,6 +120,12 @@ async def excuse(s: Session, a: Args) -> Reply:
     excused = state is not None and attendance.excuse(state, player.id)
     records = sanctions.excusable(await s.uow.sanctions.for_club(s.club.id), player.id)
     if not excused and not records:
+        late = None if state is None else _late_in(state, player.id, s.now)
+        if late is not None:
+            # Not a no-show (yet): what a director can do about lateness is another command.
+            raise Refused(
+                "excuse_late", name=player.name, match=late, as_typed=as_typed(player.name)
+            )
         raise Refused("nothing_to_excuse", name=player.name)
     for record in records:
         sanctions.end(record, s.now, how="excused", note=reason)

@@ -555,6 +555,7 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_accept": "Nu există niciun rezultat anunțat de adversar care să poată fi acceptat.",
     "refused.nothing_to_dispute": "Nu există niciun rezultat anunțat de adversar care să poată fi contestat.",
     "refused.nothing_to_excuse": "{name} nu are nimic de scuzat.",
+    "refused.excuse_late": '{name} nu este neprezentare: întârzie la partida {match}, iar întârzierea curge. Pentru a opri ceasul ei: `/pause {match} reason:"..."`; pentru a da partida pierdută: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Rezultatul partidei {match} l-ați anunțat chiar dumneavoastră; adversarul îl acceptă sau îl contestă.",
     "refused.player_name_required": "Adăugați numele jucătorului: {usage}",
     "refused.reason_required": "Adăugați un motiv: {usage}",

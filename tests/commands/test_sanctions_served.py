@@ -182,3 +182,20 @@ async def test_a_suspended_member_who_joins_the_chat_can_read_why_HGV_2_3_6(
     assert "Fede, you are suspended from February Cup. /me shows why" in joined, joined
     card = await chat.say("fede", "/me", dm=True)
     assert "You are suspended from February Cup" in card, card
+
+
+async def test_excusing_a_latecomer_says_what_lateness_takes_CLUB_NO_SHOW(
+    engine: AsyncEngine,
+) -> None:
+    """/excuse is for a no-show; said of a player still only late it answered "nothing
+    to excuse", and the director did not learn which command stops the lateness."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", check_in=("bob", "cruz", "eva"))
+    chat.at("2026-01-31T20:15")
+    dora = await chat.player_id("dora")
+    state = await chat.tournament()
+    number = min(m.number for m in state.matches.values() if dora in (m.white, m.black))
+    reply = await chat.say("ana", '/excuse dora reason:"phoned: stuck in traffic"')
+    assert reply.startswith(f"dora is not a no-show: they are late for match {number}"), reply
+    assert f'/pause {number} reason:"..."' in reply and '/forfeit dora reason:"..."' in reply
+    assert "has nothing to excuse" in await chat.say("ana", '/excuse bob reason:"x"')
