@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from commands import arguments
 from commands.parsing import Parsed
 from commands.replies import Msg, msg
-from commands.words import NUMBER_WORDS, SCORE_JOINERS
+from commands.words import LOT_WON_LOST, NUMBER_WORDS, SCORE_JOINERS
 from tournament import folding
 from tournament.model import Refused
 from tournament.preset import PRESET_NAMES, override_keys
@@ -60,7 +60,8 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
             continue
         raw[known.name] = value
     words = _time_of_day(signature, list(words), raw)
-    leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
+    words = _said_outcome(signature, _merge_scores(words))
+    leftover = _bind_positional(signature, _two_numbers(signature, words), raw)
     if leftover:
         texts = [p.name for p in signature.params if p.type == "text" and p.name in raw]
         if texts:
@@ -141,7 +142,8 @@ def given_values(signature: Signature, parsed: Parsed, words: Sequence[str]) -> 
     (Discord's slash form of a hint)."""
     raw: dict[str, str | list[str]] = dict(parsed.options)
     words = _time_of_day(signature, list(words), raw)
-    leftover = _bind_positional(signature, _two_numbers(signature, _merge_scores(words)), raw)
+    words = _said_outcome(signature, _merge_scores(words))
+    leftover = _bind_positional(signature, _two_numbers(signature, words), raw)
     if leftover:
         raw["..."] = leftover
     return raw
@@ -190,6 +192,44 @@ def _number(word: str) -> str | None:
     if word.isdigit():
         return word
     return NUMBER_WORDS.get(folding.loose(word))
+
+
+def _said_outcome(signature: Signature, words: list[str]) -> list[str]:
+    """Return a report's words without "gané", "perdí", "won"... said around the score,
+    or refuse when the word and the score disagree: "perdí 3-1" is Spanish for "I lost
+    3-1" (their points first), and taken as typed it would record a win."""
+    if signature.path != "report":
+        return words
+    scores = [w for w in words if _SCORE.match(w)]
+    said = [w for w in words if _outcome(w) is not None]
+    if not scores or not said:
+        return words
+    mine, theirs = _pair(scores[0])
+    if mine == theirs:
+        return words  # a level draughts match: "won" may be its lot, said as lot:won
+    scored = "won" if mine > theirs else "lost"
+    for word in said:
+        if _outcome(word) != scored:
+            flipped = " ".join(f"{b}-{a}" for a, b in (_pair(w) for w in scores))
+            raise Refused(
+                f"report_said_{_outcome(word)}",
+                said=word,
+                score=scores[0],
+                example=f"/report {flipped}",
+            )
+    return [w for w in words if w not in said]
+
+
+def _outcome(word: str) -> str | None:
+    """Return "won" or "lost" for a word that says so (the club's words for a lot's)."""
+    lowered = word.lower()
+    found = LOT_WON_LOST.get(lowered) or LOT_WON_LOST.get(folding.loose(lowered))
+    return found or {"won": "won", "lost": "lost"}.get(lowered)
+
+
+def _pair(score: str) -> tuple[int, int]:
+    first, second = re.split(r"\s*[-:–—/]\s*", score)
+    return int(first), int(second)
 
 
 def _merge_scores(words: Sequence[str]) -> list[str]:

@@ -585,6 +585,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_accept": "There is no report from your opponent to accept.",
     "refused.nothing_to_dispute": "There is no report from your opponent to dispute.",
     "refused.nothing_to_excuse": "{name} has nothing to excuse.",
+    "refused.report_said_lost": 'You wrote "{said}", but {score} is a win for you: your points come first. If you lost: `{example}`',
+    "refused.report_said_won": 'You wrote "{said}", but {score} is a loss for you: your points come first. If you won: `{example}`',
     "refused.excuse_late": '{name} is not a no-show: they are late for match {match}, and lateness runs. To stop its clock: `/pause {match} reason:"..."`; to give the match away: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "You reported match {match} yourself; your opponent accepts or disputes it.",
     "refused.player_name_required": "Add the player's name: {usage}",

@@ -555,6 +555,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_accept": "No hay ningún resultado de tu rival que aceptar.",
     "refused.nothing_to_dispute": "No hay ningún resultado de tu rival que impugnar.",
     "refused.nothing_to_excuse": "{name} no tiene nada que justificar.",
+    "refused.report_said_lost": 'Escribiste "{said}", pero {score} es una victoria tuya: tus puntos van primero. Si perdiste: `{example}`',
+    "refused.report_said_won": 'Escribiste "{said}", pero {score} es una derrota tuya: tus puntos van primero. Si ganaste: `{example}`',
     "refused.excuse_late": '{name} no es una ausencia: llega tarde al encuentro {match} y el retraso corre. Para parar su reloj: `/pause {match} reason:"..."`; para darlo por perdido: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "El resultado del encuentro {match} lo enviaste tú; tu rival lo acepta o lo impugna.",
     "refused.player_name_required": "Añade el nombre del jugador: {usage}",

@@ -555,6 +555,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_accept": "Nie ma wyniku od przeciwnika do zaakceptowania.",
     "refused.nothing_to_dispute": "Nie ma wyniku od przeciwnika do zakwestionowania.",
     "refused.nothing_to_excuse": "{name} nie ma nic do usprawiedliwienia.",
+    "refused.report_said_lost": 'Napisano "{said}", ale {score} to Twoja wygrana: Twoje punkty są pierwsze. Jeśli przegrana: `{example}`',
+    "refused.report_said_won": 'Napisano "{said}", ale {score} to Twoja przegrana: Twoje punkty są pierwsze. Jeśli wygrana: `{example}`',
     "refused.excuse_late": '{name} nie jest nieobecny: spóźnia się na mecz {match} i spóźnienie biegnie. Aby zatrzymać jego zegar: `/pause {match} reason:"..."`; aby oddać mecz walkowerem: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Wynik meczu {match} zgłaszasz Ty; przeciwnik go akceptuje albo kwestionuje.",
     "refused.player_name_required": "Dodaj imię zawodnika: {usage}",

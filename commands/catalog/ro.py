@@ -555,6 +555,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_accept": "Nu există niciun rezultat anunțat de adversar care să poată fi acceptat.",
     "refused.nothing_to_dispute": "Nu există niciun rezultat anunțat de adversar care să poată fi contestat.",
     "refused.nothing_to_excuse": "{name} nu are nimic de scuzat.",
+    "refused.report_said_lost": 'Ați scris "{said}", dar {score} este o victorie pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați pierdut: `{example}`',
+    "refused.report_said_won": 'Ați scris "{said}", dar {score} este o înfrângere pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați câștigat: `{example}`',
     "refused.excuse_late": '{name} nu este neprezentare: întârzie la partida {match}, iar întârzierea curge. Pentru a opri ceasul ei: `/pause {match} reason:"..."`; pentru a da partida pierdută: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Rezultatul partidei {match} l-ați anunțat chiar dumneavoastră; adversarul îl acceptă sau îl contestă.",
     "refused.player_name_required": "Adăugați numele jucătorului: {usage}",

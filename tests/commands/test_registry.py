@@ -240,3 +240,21 @@ def test_renaming_and_merging_take_to_and_into_in_the_clubs_words() -> None:
     assert bound('/player merge "Rocío 2" en:"Rocío"').values["into"] == "Rocío"
     assert bound('/player merge "Ewa 2" do:"Ewa"').values["into"] == "Ewa"
     assert bound('/player merge "Ana 2" cu:"Ana"').values["into"] == "Ana"
+
+
+@pytest.mark.parametrize(
+    "line", ["/report gané 3-1", "/report 3-1 gane", "/report perdí 1-3", "/report wygrałem 4-0"]
+)
+def test_a_report_with_the_word_for_its_outcome_is_the_score_alone(line: str) -> None:
+    """ "gané 3-1" was answered "I did not understand 3-1": the word was taken for a name."""
+    (score,) = bound(line).values["score"]
+    assert score in ((3, 1), (1, 3), (4, 0))
+
+
+def test_a_report_whose_word_and_score_disagree_asks_which_is_meant() -> None:
+    """ "perdí 3-1" is Spanish for "I lost 3-1", their points first: as typed it would be
+    recorded as a win."""
+    lost = refusal("/report perdí 3-1")
+    assert (lost.code, lost.params["example"]) == ("report_said_lost", "/report 1-3")
+    won = refusal("/report won 1-3 2-1")
+    assert (won.code, won.params["example"]) == ("report_said_won", "/report 3-1 1-2")
