@@ -217,7 +217,16 @@ def _said_outcome(signature: Signature, words: list[str]) -> list[str]:
                 score=scores[0],
                 example=f"/report {flipped}",
             )
-    return [w for w in words if w not in said]
+    # "am câștigat", "I won", "yo gané": the word before the outcome is part of it.
+    before = {i - 1 for i, w in enumerate(words) if w in said and i > 0}
+    return [
+        w
+        for i, w in enumerate(words)
+        if w not in said and not (i in before and w.lower() in _OUTCOME_LEADS)
+    ]
+
+
+_OUTCOME_LEADS = frozenset({"am", "i", "yo", "ja"})
 
 
 def _outcome(word: str) -> str | None:

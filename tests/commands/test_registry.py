@@ -243,7 +243,15 @@ def test_renaming_and_merging_take_to_and_into_in_the_clubs_words() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["/report gané 3-1", "/report 3-1 gane", "/report perdí 1-3", "/report wygrałem 4-0"]
+    "line",
+    [
+        "/report gané 3-1",
+        "/report 3-1 gane",
+        "/report perdí 1-3",
+        "/report wygrałem 4-0",
+        "/report am câștigat 3-1",  # Romanian says it in two words
+        "/report I won 3-1",
+    ],
 )
 def test_a_report_with_the_word_for_its_outcome_is_the_score_alone(line: str) -> None:
     """ "gané 3-1" was answered "I did not understand 3-1": the word was taken for a name."""
