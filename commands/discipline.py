@@ -67,16 +67,7 @@ def _late_in(state: TournamentState, player: PlayerId, now: datetime) -> int | N
     entry = state.entries.get(player)
     if entry is None or entry.status is not EntryStatus.ACTIVE or entry.present_now():
         return None
-    for match in state.matches_of(player):
-        started = match.start is not None and match.start <= now
-        if (
-            started
-            and match.is_ready
-            and not match.is_final
-            and not due.began_by(state, match, now)
-        ):
-            return match.number
-    return None
+    return next((m.number for m in state.matches_of(player) if due.late_at(state, m, now)), None)
 
 
 def _placed(state: TournamentState, player: Player) -> None:
@@ -85,7 +76,7 @@ def _placed(state: TournamentState, player: Player) -> None:
     entry = state.entries[player.id]
     if entry.status is EntryStatus.ACTIVE:
         return
-    if player.id in roster.waiting_for_draw(state) and not state.matches_of(player.id):
+    if player.id in roster.waiting_for_draw(state):
         raise Refused("waiting_for_draw", name=player.name)
     status = msg(f"entry.{entry.status.value}")
     raise Refused("player_entry_not_active", name=player.name, status=status)

@@ -85,7 +85,7 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
         elif match.start <= s.now:
             # Late while the match has not begun, as the lateness rules read it: a player
             # the director let go (/away) after it began is not late for it (HGV-2.3.7).
-            (missing if due.began_by(state, match, s.now) else late).append(match)
+            (late if due.late_at(state, match, s.now) else missing).append(match)
     parts: list[Msg | Table] = []
     for key, matches in (
         ("glance.late", late),

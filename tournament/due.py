@@ -301,6 +301,14 @@ def _match_actions(
     return actions
 
 
+def late_at(state: TournamentState, match: Match, at: datetime) -> bool:
+    """Return whether lateness runs for `match` at `at`: ready, due and not begun, so a
+    player of it is late (HGV-2.3.1)."""
+    if not match.is_ready or match.is_final or match.start is None or match.start > at:
+        return False
+    return not began_by(state, match, at)
+
+
 def began_by(state: TournamentState, match: Match, at: datetime) -> bool:
     """Return whether a match has begun by `at`: under way or played, or both players
     there together since its start (no lateness runs for it any more, HGV-2.3.1)."""

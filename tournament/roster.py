@@ -85,6 +85,9 @@ def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
     if state.status is not TournamentStatus.GROUPS or state.draw is None:
         return []
     drawn_at = state.draw.at
+    # In a group: drawn, and left since (in the same minute as a new draw, as the
+    # withdrawal a walk-in waits with looks).
+    drawn = {player for group in state.groups for player in group.players}
     return [
         e.player
         for e in state.entries.values()
@@ -92,6 +95,7 @@ def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
         and e.withdrawn_at == drawn_at
         and e.confirmed
         and e.registered_at >= drawn_at
+        and e.player not in drawn
     ]
 
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from tests.tournament.nights import Night, at
-from tournament import due, reports, roster
+from tournament import attendance, due, reports, roster
 from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.scoring import named_first
 
@@ -141,3 +141,17 @@ def test_a_walk_in_entered_before_check_in_opens_still_checks_in() -> None:
     night.ids["eve"] = 4
     entry = roster.walk_in(night.state, 4, at("12:05", day=30))
     assert not entry.checked_in
+
+
+def test_a_walk_in_who_leaves_in_the_minute_of_the_new_draw_waits_for_no_draw() -> None:
+    """Drawn at 20:06 and gone at 20:06 looks like a walk-in's withdrawal: they are in a
+    group, and another new draw must not place them again."""
+    night = Night("warcaby-100")
+    night.enter("ana", "bob", "cid", check_in=at("19:30"))
+    night.draw()
+    night.ids["eve"] = 4
+    roster.walk_in(night.state, 4, at("20:06"))
+    roster.redraw(night.state, (), at("20:06"))
+    attendance.withdraw(night.state, 4, at("20:06"))
+    assert night.state.entries[4].status is EntryStatus.WITHDRAWN
+    assert roster.waiting_for_draw(night.state) == []
