@@ -142,7 +142,8 @@ def given_values(signature: Signature, parsed: Parsed, words: Sequence[str]) -> 
     (Discord's slash form of a hint)."""
     raw: dict[str, str | list[str]] = dict(parsed.options)
     words = _time_of_day(signature, list(words), raw)
-    words = _said_outcome(signature, _merge_scores(words))
+    # A hint echoing "perdí 3-1" gets no slash form: only a command is refused for it.
+    words = _said_outcome(signature, _merge_scores(words), refuse=False)
     leftover = _bind_positional(signature, _two_numbers(signature, words), raw)
     if leftover:
         raw["..."] = leftover
@@ -194,10 +195,11 @@ def _number(word: str) -> str | None:
     return NUMBER_WORDS.get(folding.loose(word))
 
 
-def _said_outcome(signature: Signature, words: list[str]) -> list[str]:
+def _said_outcome(signature: Signature, words: list[str], *, refuse: bool = True) -> list[str]:
     """Return a report's words without "gané", "perdí", "won"... said around the score,
     or refuse when the word and the score disagree: "perdí 3-1" is Spanish for "I lost
-    3-1" (their points first), and taken as typed it would record a win."""
+    3-1" (their points first), and taken as typed it would record a win. Not `refuse`:
+    the words as they are."""
     if signature.path != "report":
         return words
     scores = [w for w in words if _SCORE.match(w)]
@@ -210,6 +212,8 @@ def _said_outcome(signature: Signature, words: list[str]) -> list[str]:
     scored = "won" if mine > theirs else "lost"
     for word in said:
         if _outcome(word) != scored:
+            if not refuse:
+                return words
             flipped = " ".join(f"{b}-{a}" for a, b in (_pair(w) for w in scores))
             raise Refused(
                 f"report_said_{_outcome(word)}",
@@ -237,8 +241,7 @@ def _outcome(word: str) -> str | None:
 
 
 def _pair(score: str) -> tuple[int, int]:
-    first, second = re.split(r"\s*[-:–—/]\s*", score)
-    return int(first), int(second)
+    return arguments.score(score, usage="/report 3-1")  # a word _SCORE matched: never refused
 
 
 def _merge_scores(words: Sequence[str]) -> list[str]:

@@ -266,3 +266,16 @@ def test_a_report_whose_word_and_score_disagree_asks_which_is_meant() -> None:
     assert (lost.code, lost.params["example"]) == ("report_said_lost", "/report 1-3")
     won = refusal("/report won 1-3 2-1")
     assert (won.code, won.params["example"]) == ("report_said_won", "/report 3-1 1-2")
+
+
+def test_a_hint_echoing_a_contradicted_report_is_shown_not_refused() -> None:
+    """A suggestion can echo the player's words ("/report perdí 3-1"): drawing its slash
+    form must not raise the refusal meant for the command."""
+    from commands.binding import given_values
+
+    parsed = parse("/report perdí 3-1")
+    spec, words = select(BY_NAME[parsed.name], parsed)
+    assert "..." in given_values(spec.signature, parsed, words)
+    parsed = parse("/report gané 3-1")
+    spec, words = select(BY_NAME[parsed.name], parsed)
+    assert given_values(spec.signature, parsed, words) == {"score": ["3-1"]}
