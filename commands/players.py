@@ -40,11 +40,11 @@ async def register(s: Session, a: Args) -> Reply:
     if not wanted:
         raise Refused("name_required")
     name_said: Msg | None = None
+    # Linked or made now (a code is checked, and spent, even by a known player).
+    joined = s.player is None or a.text("claim") is not None
     player = s.player
-    joined = player is None or a.text("claim") is not None  # a code is checked anyway
     if player is None or joined:
-        player = await _claim_or_create(s, wanted, a.text("claim"))
-        s.player = player
+        player = s.player = await _claim_or_create(s, wanted, a.text("claim"))
     elif a.text("name") is not None:
         name_said = await _recapitalise(s, player, wanted) or await _named_other(s, player, wanted)
     if born is not None and player.born != born:
