@@ -105,51 +105,22 @@ async def handle(
     owner = parsed.options.pop("for", None)
     try:
         # A look-up takes no write lock (SQLite: DEFERRED); remembering its update id
-        # is its only write, made first.
-        async with uow_factory(read_only=not target.writes) as uow:
-            if inv.update_id and not await uow.updates.remember(
-                inv.platform, inv.update_id, inv.now
-            ):
-                return None  # a redelivered update: it was handled once already
-            if owner is not None and owner != inv.user:
-                await _use_club_of(uow, inv, club_hint, context)  # its language
-                raise Refused("button_not_yours")
-            held: tuple[int, ...] = ()
-            says_more = False
-            deadline: datetime | None = None
-            if target.scope == "chat":
-                # It acts on the chat before a club is opened there (/club join CODE).
-                await _speak_as_known(uow, inv, context)
-                reply = await joining.club_join(
-                    uow, inv, config, bind_line(target, words, parsed), context.use
-                )
-            else:
-                # A claim code names its club: privately, a newcomer has no club yet.
-                claiming = (
-                    claims.club_of(parsed.option("claim")) if spec.name == "register" else None
-                )
-                session = await _open(uow, inv, config, target, context, club_hint, claiming)
-                try:
-                    args = bind_line(target, words, parsed)
-                except Refused as refusal:
-                    raise await _named_tournaments(session, refusal) from None
-                args = await resolver.resolve(session, target.signature, args)
-                assert target.handler is not None  # only "chat" commands have none
-                reply = await target.handler(session, args)
-                await session.finish(reply)
-                # /club language:es is confirmed in Spanish: the club as it is now.
-                context.use(session.club)
-                held = tuple(session.held)
-                says_more = session.says_more
-                deadline = session.deadline
-                reply = session.answer if session.answer is not None else session.bound(reply)
-                if inv.private and session.player is not None and session.player.language:
-                    context.language = session.player.language  # their own language
-            await uow.commit()
-            queued = uow.outbox.queued
-            return _response(
-                reply, context, held=held, says_more=says_more, deadline=deadline, queued=queued
-            )
+        # is its only write, made first. A report goes first without locks (where they
+        # cost round trips): when it wrote more than its one row, or its tournament
+        # changed meanwhile, it wrote nothing and runs again, locked.
+        lock_free = target.lock_free and target.writes
+        while True:
+            uow = uow_factory(read_only=not target.writes, lock_free=lock_free)
+            try:
+                async with uow:
+                    return await _run(
+                        uow, inv, config, spec, target, words, parsed, club_hint, owner, context
+                    )
+            except Exception:
+                if not (lock_free and uow.must_retry_locked):
+                    raise
+                log.debug("%s: lock-free, it wrote nothing; again, locked", target.name)
+                lock_free = False
     except Refused as refusal:
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
@@ -173,7 +144,8 @@ async def handle(
     if inv.pressed:
         # A refused button press is said to the presser alone, never to the group.
         reply = replace(reply, private=True)
-    await _remember_refused(inv, uow_factory)
+    if not await _remember_refused(inv, uow_factory):
+        return None  # a redelivery a lock-free attempt ran before it could tell
     return _response(reply, context, refused=True)
 
 
@@ -213,6 +185,60 @@ def _response(
     )
 
 
+async def _run(
+    uow: UnitOfWork,
+    inv: Invocation,
+    config: CommandConfig,
+    spec: CommandSpec,
+    target: CommandSpec,
+    words: tuple[str, ...],
+    parsed: Parsed,
+    club_hint: str | None,
+    owner: str | None,
+    context: _Context,
+) -> Response | None:
+    """Run the command in `uow` and commit; return its response (None: a redelivery)."""
+    if inv.update_id and not await uow.updates.remember(inv.platform, inv.update_id, inv.now):
+        return None  # a redelivered update: it was handled once already
+    if owner is not None and owner != inv.user:
+        await _use_club_of(uow, inv, club_hint, context)  # its language
+        raise Refused("button_not_yours")
+    held: tuple[int, ...] = ()
+    says_more = False
+    deadline: datetime | None = None
+    if target.scope == "chat":
+        # It acts on the chat before a club is opened there (/club join CODE).
+        await _speak_as_known(uow, inv, context)
+        reply = await joining.club_join(
+            uow, inv, config, bind_line(target, words, parsed), context.use
+        )
+    else:
+        # A claim code names its club: privately, a newcomer has no club yet.
+        claiming = claims.club_of(parsed.option("claim")) if spec.name == "register" else None
+        session = await _open(uow, inv, config, target, context, club_hint, claiming)
+        try:
+            args = bind_line(target, words, parsed)
+        except Refused as refusal:
+            raise await _named_tournaments(session, refusal) from None
+        args = await resolver.resolve(session, target.signature, args)
+        assert target.handler is not None  # only "chat" commands have none
+        reply = await target.handler(session, args)
+        await session.finish(reply)
+        # /club language:es is confirmed in Spanish: the club as it is now.
+        context.use(session.club)
+        held = tuple(session.held)
+        says_more = session.says_more
+        deadline = session.deadline
+        reply = session.answer if session.answer is not None else session.bound(reply)
+        if inv.private and session.player is not None and session.player.language:
+            context.language = session.player.language  # their own language
+    await uow.commit()
+    queued = uow.outbox.queued
+    return _response(
+        reply, context, held=held, says_more=says_more, deadline=deadline, queued=queued
+    )
+
+
 async def _first_delivery(
     inv: Invocation, uow_factory: UnitOfWorkFactory, context: _Context | None = None
 ) -> bool:
@@ -232,16 +258,19 @@ async def _first_delivery(
     return first
 
 
-async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> None:
-    """Remember a refused update too, so a redelivery is not answered twice."""
+async def _remember_refused(inv: Invocation, uow_factory: UnitOfWorkFactory) -> bool:
+    """Remember a refused update too, so a redelivery is not answered twice; return
+    False when it was seen before (a lock-free command learns that only now)."""
     if not inv.update_id:
-        return
+        return True
     try:
         async with uow_factory() as uow:
-            await uow.updates.remember(inv.platform, inv.update_id, inv.now)
+            first = await uow.updates.remember(inv.platform, inv.update_id, inv.now)
             await uow.commit()
     except Exception:
         log.exception("could not record update %s", inv.update_id)
+        return True
+    return first
 
 
 async def _open(

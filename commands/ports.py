@@ -306,10 +306,18 @@ class UnitOfWork(Protocol):
     ) -> None: ...
     async def commit(self) -> None: ...
     async def rollback(self) -> None: ...
+    @property
+    def must_retry_locked(self) -> bool:
+        """Whether this lock-free unit of work gave up, writing nothing (it raised): its
+        command must run again in one that locks."""
+        ...
 
 
 class UnitOfWorkFactory(Protocol):
     """Make a unit of work; `read_only=True` for a look-up, which takes no write lock
-    (SQLite: its transaction begins DEFERRED) and should write nothing."""
+    (SQLite: its transaction begins DEFERRED) and should write nothing. `lock_free=True`
+    for a command that usually saves one row of a tournament: where a transaction costs
+    round trips (PostgreSQL) it takes no lock and writes in one statement, or gives up
+    (`must_retry_locked`) having written nothing."""
 
-    def __call__(self, *, read_only: bool = False) -> UnitOfWork: ...
+    def __call__(self, *, read_only: bool = False, lock_free: bool = False) -> UnitOfWork: ...

@@ -113,6 +113,7 @@ def _report() -> CommandSpec:
             Param("lot", "choice", choices=("won", "lost"), synonyms=LOT_WON_LOST),
         ),
         subcommands=(game,),
+        lock_free=True,  # a report is its match's row: one statement, no locks
     )
 
 

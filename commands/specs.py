@@ -29,6 +29,9 @@ class CommandSpec:
     params: tuple[Param, ...] = ()
     subcommands: tuple[CommandSpec, ...] = ()
     writes: bool = True  # changes state (so it locks the tournament)
+    # Usually saves one row of the tournament (a report): tried first without locks,
+    # run again locked when it did more (commands/dispatch.py, storage/transaction.py).
+    lock_free: bool = False
     preset_options: bool = False  # takes the preset's keys as options too
     # "chat": acts on the chat itself before any club is opened there (/club join).
     scope: Scope = "club"

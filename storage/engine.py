@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
@@ -174,10 +174,11 @@ async def connect(engine: Database) -> AsyncIterator[DatabaseConnection]:
         yield fast(conn)
 
 
-def fast(conn: Any) -> DatabaseConnection:
-    """Return the connection, its statements sent straight to asyncpg on PostgreSQL."""
+def fast(conn: Any, refuse: Callable[[], NoReturn] | None = None) -> DatabaseConnection:
+    """Return the connection, its statements sent straight to asyncpg on PostgreSQL
+    (`refuse`: lock-free there, see storage/postgres_driver)."""
     if conn.dialect.name != "postgresql":
         return conn  # type: ignore[no-any-return]
     from storage.postgres_driver import PostgresConnection
 
-    return PostgresConnection(conn)
+    return PostgresConnection(conn, refuse)

@@ -61,6 +61,9 @@ def _insert_arrays(
     audit: tuple[str, ...] = (),
     superseding: bool = False,
     saving: Any = None,
+    *,
+    guarded: bool = False,
+    remembering: bool = False,
 ) -> Insert:
     """Return PostgreSQL's insert of many rows from one array a column, in their order.
 
@@ -75,36 +78,63 @@ def _insert_arrays(
     rows inserted are not among those superseded, as when the update ran first. With
     `saving` (a tournament save the transaction held: storage/transaction.HeldWrite),
     that write goes in too, and each row returned says how many rows it wrote (`saved`).
+    `guarded` (a lock-free unit of work's last statement, with `saving`): nothing else is
+    written unless the save was (its version still the one read), so a stale one writes
+    nothing and returns no row; `remembering`: the platform update id bound as
+    u_platform, u_update_id and u_at is recorded with it (once: a redelivery's save
+    found it and wrote nothing).
     """
+    saved = None
+    if saving is not None:
+        saved = saving.returning(literal_column("1").label("one")).cte("saved")
+    wrote = select(saved.c.one).exists() if guarded and saved is not None else None
     # Prefixed: a name of an outbox column among the parameters would be taken by
     # SQLAlchemy as a value the superseding UPDATE sets.
     batch = _arrays(t.outbox, columns, "o_", "batch")
     rows = select(*[batch.c[name] for name in columns]).order_by(batch.c.ordinal)
+    if wrote is not None:
+        rows = rows.where(wrote)
     statement = insert(t.outbox).from_select(columns, rows).returning(t.outbox.c.id)
+    if saved is not None:
+        statement = statement.add_cte(saved)
     if audit:
         logged = _arrays(t.audit_log, audit, "a_", "logged")
         entries = select(*[logged.c[name] for name in audit]).order_by(logged.c.ordinal)
+        if wrote is not None:
+            entries = entries.where(wrote)
         statement = statement.add_cte(
             insert(t.audit_log).from_select(audit, entries).cte("audited")
         )
     if superseding:
         stale = _arrays(t.outbox, ("platform", "chat", "coalesce_key"), "s_", "stale")
-        statement = statement.add_cte(
-            update(t.outbox)
-            .where(
-                _c.platform == stale.c.platform,
-                _c.chat == stale.c.chat,
-                _c.coalesce_key == stale.c.coalesce_key,
-                _c.status == bindparam("s_pending"),
-            )
-            # Every value of this statement is bound by name, none taken from it.
-            .values(status=bindparam("s_superseded"))
-            .cte("superseded")
+        older = update(t.outbox).where(
+            _c.platform == stale.c.platform,
+            _c.chat == stale.c.chat,
+            _c.coalesce_key == stale.c.coalesce_key,
+            _c.status == bindparam("s_pending"),
         )
-    if saving is not None:
-        saved = saving.returning(literal_column("1").label("one")).cte("saved")
+        if wrote is not None:
+            older = older.where(wrote)
+        # Every value of this statement is bound by name, none taken from it.
+        statement = statement.add_cte(
+            older.values(status=bindparam("s_superseded")).cte("superseded")
+        )
+    if remembering and wrote is not None:
+        from sqlalchemy.dialects import postgresql
+
+        u = t.processed_updates.c
+        update_id = select(
+            *[bindparam(f"u_{c.name}", type_=c.type) for c in (u.platform, u.update_id, u.at)]
+        ).where(wrote)
+        remembered = (
+            postgresql.insert(t.processed_updates)
+            .from_select(["platform", "update_id", "at"], update_id)
+            .on_conflict_do_nothing(index_elements=["platform", "update_id"])
+        )
+        statement = statement.add_cte(remembered.cte("remembered"))
+    if saved is not None:
         counted = select(func.count()).select_from(saved).scalar_subquery().label("saved")
-        statement = statement.add_cte(saved).returning(counted)  # after the id
+        statement = statement.returning(counted)  # after the id
     return statement
 
 
@@ -184,6 +214,8 @@ class SqlOutbox(SqlRepository):
     ) -> list[int]:
         """Insert the rows, supersede the keys' older rows and write the audit rows the
         unit of work held, in one statement (_insert_arrays); return the rows' ids."""
+        if self._transaction.lock_free:
+            return await self._add_last(conn, rows, superseding)
         write = self._transaction.take_write()  # the command's save, when held
         audit = self._transaction.take_held(t.audit_log)
         columns = tuple(rows[0])  # every row has the same keys
@@ -204,6 +236,56 @@ class SqlOutbox(SqlRepository):
         inserted = (await conn.execute(statement, arrays)).all()
         if write is not None:
             write.check(int(inserted[0].saved))
+        return sorted(int(row.id) for row in inserted)
+
+    async def _add_last(
+        self,
+        conn: Any,
+        rows: list[dict[str, Any]],
+        superseding: list[tuple[str, str, str]],
+    ) -> list[int]:
+        """Write everything a lock-free unit of work holds in its last statement, which
+        commits by itself (storage/transaction.py): its one save, guarding the rest."""
+        tx = self._transaction
+        write = tx.take_write()
+        audit = tx.take_held(t.audit_log)
+        remembered = tx.take_held(t.processed_updates)
+        others = tx.take_held_tables()
+        audit_columns = tuple(audit[0]) if audit else ()
+        if (
+            write is None
+            or write.unseen is None
+            or others
+            or len(remembered) > 1
+            or any(tuple(entry) != audit_columns for entry in audit)
+        ):
+            tx.needs_lock("its writes do not fit one statement guarded by its save")
+        columns = tuple(rows[0])  # every row has the same keys
+        arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in columns}
+        arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit_columns})
+        if superseding:
+            for index, name in enumerate(("platform", "chat", "coalesce_key")):
+                arrays[f"s_{name}"] = [key[index] for key in superseding]
+            arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
+        arrays.update(write.params)
+        if remembered:
+            arrays.update({f"u_{name}": value for name, value in remembered[0].items()})
+        saving = write.unseen if remembered else write.statement
+        statement = _insert_arrays(
+            columns,
+            audit_columns,
+            bool(superseding),
+            saving,
+            guarded=True,
+            remembering=bool(remembered),
+        )
+        inserted = (await conn.execute(statement, arrays, last=True)).all()
+        if not inserted:
+            # Its save found another version (or the update id processed): it wrote
+            # nothing, and the command runs again, locked.
+            tx.needs_lock("the tournament changed since it was read")
+        tx.seal()
+        write.check(int(inserted[0].saved))
         return sorted(int(row.id) for row in inserted)
 
     @staticmethod

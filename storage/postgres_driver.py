@@ -7,13 +7,18 @@ round trip is ~110 us: greenlet switches, an execution context, the DB-API curso
 asyncpg connection from the event loop, inside the transaction SQLAlchemy's adapter
 begins and ends as before; several parameter sets are pipelined by asyncpg. What
 storage/compiled leaves to SQLAlchemy, and errors, go through SQLAlchemy as before.
+
+A lock-free connection (storage/transaction: a unit of work tried without locks) begins
+no transaction: its reads commit as they run, and its one write, sent as the `last`
+statement, commits by itself. Anything else it is asked to run calls `refuse`, which
+raises: that unit of work must run again in a transaction.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sqlalchemy.util.concurrency import greenlet_spawn
 
@@ -33,20 +38,31 @@ def _rowcount(status: str | None) -> int:
 class PostgresConnection:
     """An AsyncConnection whose `execute` of a Core statement goes straight to asyncpg."""
 
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(
+        self, conn: AsyncConnection, refuse: Callable[[], NoReturn] | None = None
+    ) -> None:
         self.wrapped = conn
         # SQLAlchemy's internals this path leans on are untyped: Any, not a guess.
         self.dialect: Any = conn.dialect
         self.sync_connection: Any = conn.sync_connection
+        self._refuse = refuse  # set: lock-free, no transaction begun
 
     async def execute(
         self,
         statement: Any,
         parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        last: bool = False,
     ) -> Any:
-        """Run one statement: on asyncpg directly when it can, else through SQLAlchemy."""
+        """Run one statement: on asyncpg directly when it can, else through SQLAlchemy.
+        Lock-free, only reads and the `last` statement run."""
+        refuse = self._refuse
+        if refuse is not None and not last and not getattr(statement, "is_select", False):
+            refuse()
         ready = runnable(self.sync_connection, statement, parameters)
         if ready is None:
+            if refuse is not None:
+                refuse()  # SQLAlchemy would begin a transaction
             return await self.wrapped.execute(statement, parameters)
         found, sets = ready
         if len(sets) == 1:
@@ -76,7 +92,7 @@ class PostgresConnection:
         none is); return what it gave, the statement's status and its columns."""
         adapted = self._adapted()
         async with adapted._execute_mutex:
-            if adapted._transaction is None:
+            if adapted._transaction is None and self._refuse is None:
                 await adapted._start_transaction()
             try:
                 prepared, attributes = await adapted._prepare(
@@ -111,7 +127,11 @@ class PostgresConnection:
         await self.wrapped.invalidate(exception)
 
     async def run_sync(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if self._refuse is not None:
+            self._refuse()
         return await self.wrapped.run_sync(fn, *args, **kwargs)
 
     async def exec_driver_sql(self, statement: str, parameters: Any = None) -> Any:
+        if self._refuse is not None:
+            self._refuse()
         return await self.wrapped.exec_driver_sql(statement, parameters)

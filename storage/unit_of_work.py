@@ -10,7 +10,9 @@ Leaving the block without `commit()` rolls back. On SQLite the transaction begin
 IMMEDIATE (writers queue on the busy timeout), or DEFERRED for a unit of work made
 `read_only` (a look-up: it takes no write lock, and should write nothing; a write it
 does anyway takes the lock then); on PostgreSQL `for_update` locks the tournament row
-until commit.
+until commit. A unit of work made `lock_free` on PostgreSQL locks nothing and writes in
+one statement, or nothing (storage/transaction.py): when it raised and
+`must_retry_locked` is set, run its command again in a unit of work that locks.
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ class SqlUnitOfWork:
         *,
         bind: Database | None = None,
         rosters: RosterCache | None = None,
+        lock_free: bool = False,
     ) -> None:
+        self._lock_free = lock_free
         self._engine = engine
         self._rosters = rosters
         self._bind = bind or engine  # the engine's reader for a read-only unit of work
@@ -69,7 +73,7 @@ class SqlUnitOfWork:
         if self._entered:
             raise RuntimeError("a unit of work is used once: make a new one")
         self._entered = True
-        tx = self.transaction = Transaction(self._bind)
+        tx = self.transaction = Transaction(self._bind, lock_free=self._lock_free)
         self._roster = RosterView(tx, self._rosters)
         self.tournaments = SqlTournamentRepository(
             tx, self._cache, serialised=is_sqlite(self._engine)
@@ -99,6 +103,12 @@ class SqlUnitOfWork:
         # Whatever was not committed is undone: an exception, a forgotten commit.
         await self.transaction.rollback()
 
+    @property
+    def must_retry_locked(self) -> bool:
+        """Whether this lock-free unit of work gave up, writing nothing: its command must
+        run again in one that locks."""
+        return self.transaction.must_retry_locked
+
     async def commit(self) -> None:
         try:
             await self.transaction.commit()
@@ -115,13 +125,13 @@ class SqlUnitOfWork:
 
 
 class UnitOfWorkFactory(Protocol):
-    def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
+    def __call__(self, *, read_only: bool = False, lock_free: bool = False) -> SqlUnitOfWork: ...
 
 
 class SqlUnitOfWorkFactory(Protocol):
     """Make a unit of work on the database (a `commands.ports.UnitOfWorkFactory`)."""
 
-    def __call__(self, *, read_only: bool = False) -> SqlUnitOfWork: ...
+    def __call__(self, *, read_only: bool = False, lock_free: bool = False) -> SqlUnitOfWork: ...
 
 
 def unit_of_work_factory(engine: Database, *, cache: bool = True) -> SqlUnitOfWorkFactory:
@@ -132,10 +142,16 @@ def unit_of_work_factory(engine: Database, *, cache: bool = True) -> SqlUnitOfWo
     rosters = RosterCache() if cache else None
     look_ups: Database | None = None  # made on the first look-up: a factory is free
 
-    def make(*, read_only: bool = False) -> SqlUnitOfWork:
+    def make(*, read_only: bool = False, lock_free: bool = False) -> SqlUnitOfWork:
         nonlocal look_ups
         if read_only and look_ups is None:
             look_ups = reader(engine)
-        return SqlUnitOfWork(engine, shared, bind=look_ups if read_only else None, rosters=rosters)
+        return SqlUnitOfWork(
+            engine,
+            shared,
+            bind=look_ups if read_only else None,
+            rosters=rosters,
+            lock_free=lock_free and not read_only,
+        )
 
     return make

@@ -195,14 +195,19 @@ class SqlProcessedUpdates(SqlRepository):
     """Platform update ids already handled, so a redelivered update is applied once."""
 
     async def remember(self, platform: str, update_id: str, at: datetime) -> bool:
-        """Record a platform update id; return False if it was already processed."""
+        """Record a platform update id; return False if it was already processed.
+        Lock-free (storage/transaction.py), it is held for the last statement, which
+        writes nothing if the id was processed meanwhile; True until then."""
+        values = {"platform": platform, "update_id": update_id, "at": at}
+        if self._transaction.lock_free:
+            self._transaction.hold(t.processed_updates, [values])
+            return True
         query = _REMEMBER.get(self._dialect)
         if query is None:
             # Built once per dialect, the values bound at execution: building the
             # statement anew was a quarter of a refused /report (issue 17).
             query = insert_ignoring(self._dialect, t.processed_updates, ("platform", "update_id"))
             _REMEMBER[self._dialect] = query
-        values = {"platform": platform, "update_id": update_id, "at": at}
         result = await (await self._conn()).execute(query, values)
         return result.rowcount == 1
 

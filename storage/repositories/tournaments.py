@@ -486,8 +486,14 @@ class SqlTournamentRepository(SqlRepository):
             child, key, row = one
             fused = {"b_id": state.id, "b_version": before.version, "b_key": key}
             fused.update({f"r_{name}": value for name, value in row.items()})
+            columns = tuple(row)
             await self._transaction.hold_write(
-                HeldWrite(_bumped_update(child, tuple(row)), fused, _stale_unless_one(state.id))
+                HeldWrite(
+                    _bumped_update(child, columns),
+                    fused,
+                    _stale_unless_one(state.id),
+                    unseen=_bumped_update(child, columns, unseen=True),
+                )
             )
             stats.updated[child.table.name] = 1
             plans = []
@@ -631,14 +637,30 @@ def _one_row_changed(
     return child, key, row
 
 
+# A lock-free save's condition: the platform's update id is not among those processed
+# (storage/transaction.py); bound as u_platform and u_update_id.
+_UNSEEN = ~(
+    select(t.processed_updates.c.update_id)
+    .where(
+        t.processed_updates.c.platform
+        == bindparam("u_platform", type_=t.processed_updates.c.platform.type),
+        t.processed_updates.c.update_id
+        == bindparam("u_update_id", type_=t.processed_updates.c.update_id.type),
+    )
+    .exists()
+)
+
+
 @functools.cache
-def _bumped_update(child: _Child, columns: tuple[str, ...]) -> Update:
+def _bumped_update(child: _Child, columns: tuple[str, ...], *, unseen: bool = False) -> Update:
     """Return PostgreSQL's version check and bump (_BUMP) and the rewrite of one row of
     `child` in one statement: the row is updated only if the bump found the version, so
     the statement's row count is 1 exactly when both happened. The row's values are
     bound as "r_" + column: a parameter named after a column of `tournaments` would be
-    set by SQLAlchemy in the bump too."""
-    bumped = _BUMP.returning(t.tournaments.c.id).cte("bumped")
+    set by SQLAlchemy in the bump too. `unseen`: the bump also needs the update id of
+    u_platform and u_update_id not processed yet (a lock-free save's)."""
+    bump = _BUMP.where(_UNSEEN) if unseen else _BUMP
+    bumped = bump.returning(t.tournaments.c.id).cte("bumped")
     table = child.table
     key_column = table.c[child.key]
     return (

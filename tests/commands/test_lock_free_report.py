@@ -1,0 +1,59 @@
+"""A report is tried without locks, and run again with them when it does more.
+
+On PostgreSQL a `/report` first runs in a lock-free unit of work (storage/transaction.py):
+its one row, its messages and its update id in one statement. One that changes more (the
+night's first result closes the walk-ins) gives up having written nothing and runs
+again, locked; either way it is recorded once and answered once. On SQLite every report
+runs locked, and the same holds.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.engine import is_sqlite
+from tests.commands.chat import Chat
+from tests.commands.test_bad_input import dump
+
+AGAIN = "lock-free, it wrote nothing; again, locked"
+
+
+def retried(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if AGAIN in r.getMessage()]
+
+
+async def test_reports_are_recorded_once_whether_they_ran_locked_or_not(
+    engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eve")
+    chat.at("2026-01-31T20:25")
+    state = await chat.tournament()
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora", "eve")}
+    first, second = sorted(state.matches.values(), key=lambda m: m.number)[:2]
+    caplog.set_level(logging.DEBUG, logger="clubtd")
+    assert first.white is not None and second.white is not None
+    steps = []
+    for update, match in (("u-1", first), ("u-2", second)):
+        said = await chat.response(
+            names[match.white], f"/report 3-1 match:{match.number}", update_id=update
+        )
+        assert said is not None and not said.refused, said
+        steps.append(len(retried(caplog)))
+        before = await dump(engine)
+        assert await chat.response(names[match.white], "/report 3-1", update_id=update) is None
+        assert await dump(engine) == before
+        steps.append(len(retried(caplog)))
+    state = await chat.tournament()
+    for match in (first, second):
+        assert state.matches[match.number].report is not None
+    if is_sqlite(engine):
+        assert steps == [0, 0, 0, 0]
+    else:
+        # The night's first result changes the tournament itself (walk-ins close): run
+        # again, locked; the second is its match's row alone. A redelivery's one
+        # statement finds its update id: it wrote nothing, and the locked run says so.
+        assert steps == [1, 2, 2, 3]

@@ -1,0 +1,228 @@
+"""A lock-free unit of work: one statement that writes everything, or nothing.
+
+On PostgreSQL a unit of work made `lock_free` (a /report) begins no transaction: its
+reads lock nothing, and its save of one row, its audit rows, its messages and the
+platform's update id go in the outbox insert's one statement, which commits by itself
+and writes only while the tournament is at the version read and the update id unseen.
+Whatever else it is asked to write makes it give up before anything is written
+(`must_retry_locked`), and its command runs again, locked. On SQLite, whose
+transactions cost no round trip, `lock_free` changes nothing: these tests hold there
+too, as the locked unit of work behaves.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import StaleState
+from storage import tables as t
+from storage.engine import is_sqlite
+from storage.transaction import NeedsLock
+from tests.storage.conftest import (
+    NOW,
+    UowFactory,
+    club_with_players,
+    load,
+    midway,
+    open_matches,
+    saved_elsewhere,
+    store,
+)
+from tournament.sanctions import Sanction
+
+
+def audit_row(club_id: int, action: str) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "tournament_id": None,
+        "actor": "ana",
+        "action": action,
+        "detail": {"by": "ana"},
+        "at": NOW,
+    }
+
+
+def message(club_id: int, text: str, coalesce: str | None = None) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "platform": "telegram",
+        "chat": "chat-1",
+        "payload": {"text": text},
+        "created_at": NOW,
+        "coalesce": coalesce,
+    }
+
+
+async def written(engine: AsyncEngine) -> dict[str, list[object]]:
+    """Return what the audit log, the outbox and the processed update ids hold now."""
+    async with engine.connect() as conn:
+        audit = await conn.execute(select(t.audit_log.c.action).order_by(t.audit_log.c.id))
+        outbox = await conn.execute(
+            select(t.outbox.c.payload, t.outbox.c.status).order_by(t.outbox.c.id)
+        )
+        updates = await conn.execute(select(t.processed_updates.c.update_id))
+        return {
+            "audit": [r.action for r in audit],
+            "outbox": [(r.payload["text"], r.status) for r in outbox],
+            "updates": [r.update_id for r in updates],
+        }
+
+
+async def a_tournament(uow_factory: UowFactory) -> tuple[int, int, list[int]]:
+    """Store a club and a tournament midway through its groups; return the club's id,
+    the tournament's and its open matches' numbers."""
+    state = midway(12)
+    club_id = await club_with_players(uow_factory, 12)
+    await store(uow_factory, club_id, state)
+    return club_id, state.id, open_matches(state)
+
+
+async def test_a_report_its_audit_its_messages_and_its_update_id_go_in_one_statement(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (number, *_) = await a_tournament(uow_factory)
+    async with uow_factory() as uow:
+        await uow.outbox.add_many([message(club_id, "board v1", "board")])
+        await uow.commit()
+    async with uow_factory(lock_free=True) as uow:
+        assert await uow.updates.remember("telegram", "u-1", NOW)
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[number].white_score = 1
+        await uow.tournaments.save(state)
+        await uow.audit.add_many([audit_row(club_id, "report")])
+        ids = await uow.outbox.add_many(
+            [message(club_id, "result"), message(club_id, "board v2", "board")]
+        )
+        if not is_sqlite(engine):
+            # Committed by that one statement: another connection sees it all already.
+            assert (await written(engine))["updates"] == ["u-1"]
+        await uow.commit()
+    assert len(set(ids)) == 2
+    assert (await load(uow_factory, tournament_id)).matches[number].white_score == 1
+    assert await written(engine) == {
+        "audit": ["report"],
+        "outbox": [("board v1", "superseded"), ("result", "pending"), ("board v2", "pending")],
+        "updates": ["u-1"],
+    }
+
+
+async def test_a_tournament_changed_since_the_lock_free_read_writes_nothing(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
+    async with uow_factory(lock_free=True) as uow:
+        assert await uow.updates.remember("telegram", "u-2", NOW)
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        if is_sqlite(engine):
+            return  # SQLite's unit of work holds the write lock: nobody saves meanwhile
+        await saved_elsewhere(uow_factory, tournament_id, first)
+        state.matches[second].white_score = 1
+        await uow.tournaments.save(state)
+        await uow.audit.add_many([audit_row(club_id, "report")])
+        with pytest.raises(NeedsLock):
+            await uow.outbox.add_many([message(club_id, "result")])
+        assert uow.must_retry_locked
+    stored = await load(uow_factory, tournament_id)
+    assert stored.matches[first].white_score == 1  # the other save
+    assert stored.matches[second].white_score != 1
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
+
+
+async def test_a_redelivered_update_writes_nothing_and_the_locked_retry_says_so(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (number, *_) = await a_tournament(uow_factory)
+    async with uow_factory() as uow:
+        assert await uow.updates.remember("telegram", "u-3", NOW)
+        await uow.commit()
+    async with uow_factory(lock_free=True) as uow:
+        if is_sqlite(engine):
+            assert not await uow.updates.remember("telegram", "u-3", NOW)
+            return
+        # Lock-free, the update id is checked by the last statement, not here.
+        assert await uow.updates.remember("telegram", "u-3", NOW)
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[number].white_score = 1
+        await uow.tournaments.save(state)
+        with pytest.raises(NeedsLock):
+            await uow.outbox.add_many([message(club_id, "result")])
+        assert uow.must_retry_locked
+    async with uow_factory() as uow:
+        assert not await uow.updates.remember("telegram", "u-3", NOW)
+    assert (await load(uow_factory, tournament_id)).matches[number].white_score != 1
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": ["u-3"]}
+
+
+async def test_a_second_write_gives_up_before_anything_is_written(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
+    async with uow_factory(lock_free=True) as uow:
+        assert await uow.updates.remember("telegram", "u-4", NOW)
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[first].white_score = 1
+        state.matches[second].white_score = 1  # two rows: not one statement's save
+        try:
+            await uow.tournaments.save(state)
+            await uow.sanctions.add(
+                club_id,
+                Sanction(
+                    id=0,
+                    player=1,
+                    reason="no_show",
+                    origin=tournament_id,
+                    applies_to=None,
+                    created_at=NOW,
+                    note="",
+                ),
+            )
+            await uow.outbox.add_many([message(club_id, "result")])
+            await uow.commit()
+        except NeedsLock:
+            assert uow.must_retry_locked and not is_sqlite(engine)
+        else:
+            assert is_sqlite(engine)
+            return
+    stored = await load(uow_factory, tournament_id)
+    assert stored.matches[first].white_score != 1 and stored.matches[second].white_score != 1
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(t.sanctions))).scalar() == 0
+
+
+async def test_held_writes_without_a_last_statement_give_up_at_the_commit(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (number, *_) = await a_tournament(uow_factory)
+    async with uow_factory(lock_free=True) as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[number].white_score = 1
+        await uow.tournaments.save(state)
+        await uow.audit.add_many([audit_row(club_id, "report")])
+        if is_sqlite(engine):
+            await uow.commit()
+            return
+        with pytest.raises(NeedsLock):
+            await uow.commit()  # a save and audit rows: two statements without messages
+        assert uow.must_retry_locked
+    assert (await load(uow_factory, tournament_id)).matches[number].white_score != 1
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
+
+
+async def test_a_locked_unit_of_work_is_as_before(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
+    async with uow_factory() as uow:
+        state = await uow.tournaments.get(tournament_id)
+        await uow.commit()  # SQLite: let the other save in
+        await saved_elsewhere(uow_factory, tournament_id, first)
+        state.matches[second].white_score = 1
+        with pytest.raises(StaleState):
+            await uow.tournaments.save(state)
+            await uow.outbox.add_many([message(club_id, "result")])
+            await uow.commit()
+        assert not uow.must_retry_locked
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
