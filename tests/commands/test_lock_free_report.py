@@ -9,6 +9,7 @@ runs locked, and the same holds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from storage.engine import is_sqlite
 from tests.commands.chat import Chat
 from tests.commands.test_bad_input import dump
+from tournament.state import Match
 
 AGAIN = "lock-free, it wrote nothing; again, locked"
 
@@ -57,3 +59,40 @@ async def test_reports_are_recorded_once_whether_they_ran_locked_or_not(
         # again, locked; the second is its match's row alone. A redelivery's one
         # statement finds its update id: it wrote nothing, and the locked run says so.
         assert steps == [1, 2, 2, 3]
+
+
+async def test_reports_sent_at_once_are_all_recorded(
+    engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat = Chat(engine)
+    players = ("bob", "cruz", "dora", "eve", "fay", "gil", "hal", "ivy")
+    await chat.night(*players)
+    chat.at("2026-01-31T20:25")
+    names = {await chat.player_id(n): n for n in players}
+    state = await chat.tournament()
+    firsts: list[Match] = []  # each player's first match
+    for match in sorted(state.matches.values(), key=lambda m: m.number):
+        if match.is_ready and not any(set(match.players) & set(m.players) for m in firsts):
+            firsts.append(match)
+    first, *rest = firsts
+    assert len(rest) >= 3
+    assert first.white is not None
+    await chat.response(names[first.white], f"/report 3-1 match:{first.number}")
+    caplog.set_level(logging.DEBUG, logger="clubtd")
+    said = await asyncio.gather(
+        *(
+            chat.response(
+                names[m.white], f"/report 3-1 match:{m.number}", update_id=f"u-{m.number}"
+            )
+            for m in rest
+            if m.white is not None
+        )
+    )
+    assert all(s is not None and not s.refused for s in said), [
+        (s.refused, [p.key for p in s.reply.parts]) for s in said if s is not None
+    ]
+    state = await chat.tournament()
+    assert all(state.matches[m.number].report is not None for m in [first, *rest])
+    if not is_sqlite(engine):
+        # They read the same version: all but the first to write found it moved on.
+        assert retried(caplog)
