@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import secrets
 import selectors
 import statistics
@@ -85,6 +86,19 @@ class Writes:
     def __exit__(self, *_: object) -> None:
         self._transport.write = self._original
         selectors.EpollSelector.select = self._select  # type: ignore[method-assign]
+
+
+class _Retries(logging.Handler):
+    """Count the commands a lock-free unit of work gave up on (commands/dispatch.py logs
+    each at DEBUG before running it again, locked)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "again, locked" in record.getMessage():
+            self.count += 1
 
 
 async def night(
@@ -261,11 +275,25 @@ async def main() -> None:
     await admin.execute(f'CREATE DATABASE "{name}"')
     try:
         url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-        with Writes() as writes:
-            timings, total = await night(url, args.players, writes)
+        again = _Retries()
+        commands_log = logging.getLogger("clubtd.commands")
+        level = commands_log.level
+        commands_log.addHandler(again)
+        commands_log.setLevel(logging.DEBUG)
+        try:
+            with Writes() as writes:
+                timings, total = await night(url, args.players, writes)
+        finally:
+            commands_log.removeHandler(again)
+            commands_log.setLevel(level)
         report(
             f"PostgreSQL, {args.players} players",
             *(timings, total, "postgresql", writes.trips, writes.waits),
+        )
+        reports = len(timings["/report"])
+        print(
+            f"lock-free /report: {reports - again.count} of {reports} in one statement,"
+            f" {again.count} run again, locked (storage/transaction.py)"
         )
         print("trips: median round trips to PostgreSQL a command (socket writes)")
         print(
