@@ -96,25 +96,37 @@ class StateCache:
     rows again. An entry is used only while its version matches the stored one and only
     by a unit of work that holds the tournament (SQLite's IMMEDIATE transaction, or a
     row lock on PostgreSQL); the state object itself is handed out, so a unit of work
-    that does not commit evicts what it took before its transaction ends.
+    that does not commit evicts what it took before its transaction ends. One handed out
+    for update is out until it comes back (`put`, `evict`): a lock-free unit of work
+    holds no lock, and a second one in this process then loads a state of its own.
     """
 
     def __init__(self, size: int = MAX_TOURNAMENTS) -> None:
         self._size = size  # tournaments kept; the least recently used goes first
         self._states: dict[int, tuple[int, TournamentState, codec.Rows]] = {}
+        self._out: set[int] = set()  # handed out for update, not back yet
 
-    def take(self, tournament_id: int, version: int) -> tuple[TournamentState, codec.Rows] | None:
+    def take(
+        self, tournament_id: int, version: int, *, for_update: bool = False
+    ) -> tuple[TournamentState, codec.Rows] | None:
+        """Return the state cached at `version` and its rows; None if not cached, or if
+        it is out and asked `for_update` (then it is out until put back or evicted)."""
         found = self._states.get(tournament_id)
         if found is None or found[0] != version:
             return None
+        if for_update:
+            if tournament_id in self._out:
+                return None
+            self._out.add(tournament_id)
         self._states[tournament_id] = self._states.pop(tournament_id)  # recently used
         return found[1], found[2]
 
     def put(self, state: TournamentState, rows: codec.Rows) -> None:
         self._states.pop(state.id, None)
+        self._out.discard(state.id)
         self._states[state.id] = (rows.version, state, rows)
         while len(self._states) > self._size:
-            del self._states[next(iter(self._states))]
+            self.evict([next(iter(self._states))])
 
     def __len__(self) -> int:
         return len(self._states)
@@ -122,6 +134,7 @@ class StateCache:
     def evict(self, tournament_ids: Iterable[int]) -> None:
         for tournament_id in tournament_ids:
             self._states.pop(tournament_id, None)
+            self._out.discard(tournament_id)
 
     def keep_unchanged(self, states: Mapping[int, tuple[TournamentState, codec.Rows]]) -> None:
         """Settle the states a unit of work took for update and did not commit: each one
@@ -199,6 +212,8 @@ class SqlTournamentRepository(SqlRepository):
             state = self._states_out.get(tournament_id)
             if rows is not None and state is not None:
                 self._cache.put(state, rows)
+            else:
+                self._cache.evict([tournament_id])  # never left out
         self._taken.clear()
 
     async def add(
@@ -301,13 +316,17 @@ class SqlTournamentRepository(SqlRepository):
         """Return the cached state at `version` to a unit of work that holds it for
         update, a copy to a reader (it may keep its state after its transaction, and must
         never hold the object the next command changes); None when not cached."""
-        hit = None if self._cache is None else self._cache.take(tournament_id, version)
+        own = self._states_out.get(tournament_id)
+        loaded = self._loaded.get(tournament_id)
+        if own is not None and loaded is not None and loaded.version == version:
+            return own  # this unit of work's own, with its changes
+        if self._cache is None:
+            return None
+        hit = self._cache.take(tournament_id, version, for_update=for_update)
         if hit is None:
             return None
         state, rows = hit
         self._loaded[tournament_id] = rows
-        if self._states_out.get(tournament_id) is state:
-            return state  # this unit of work's own, with its changes
         return self._hand_out(state, rows) if for_update else codec.restore(rows, tournament_id)
 
     def _hand_out(self, state: TournamentState, rows: codec.Rows) -> TournamentState:

@@ -188,3 +188,23 @@ async def test_a_version_listed_in_the_transaction_spares_the_version_query(
     async with factory(read_only=True) as uow:
         stored = await uow.tournaments.get(tournament_id)
         assert stored.matches[number].white_score == 2
+
+
+async def test_two_lock_free_units_of_work_never_share_one_state(engine: AsyncEngine) -> None:
+    """Lock-free (PostgreSQL), two commands of one process may hold one tournament at
+    once: the second gets a state of its own, never the object the first is changing."""
+    factory, tournament_id = await _stored(engine)
+    async with factory() as uow:
+        await uow.tournaments.get(tournament_id, for_update=True)  # cached now
+    async with factory(lock_free=True) as first:
+        mine = await first.tournaments.get(tournament_id, for_update=True)
+        number = open_matches(mine)[0]
+        mine.matches[number].white_score = 2  # not saved yet
+        async with factory(lock_free=True) as second:
+            if not second.transaction.lock_free:
+                return  # SQLite: its one writer at a time never gets this far
+            theirs = await second.tournaments.get(tournament_id, for_update=True)
+            assert theirs is not mine
+            assert theirs.matches[number].white_score == 0
+            # The first's own second look is its own state still.
+            assert await first.tournaments.get(tournament_id, for_update=True) is mine
