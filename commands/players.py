@@ -317,7 +317,7 @@ async def report(s: Session, a: Args) -> Reply:
             return False
         return True
 
-    match = await pick_match(s, state, a, usage=None, again=again, fits=fits)
+    match = await pick_match(s, state, a, again=again, fits=fits)
     if isinstance(match, Reply):
         return match
     score = scored(match)
@@ -396,7 +396,7 @@ async def report_game(s: Session, a: Args) -> Reply:
     if cube < 1:
         raise Refused("bad_cube", text=str(cube))
     again = f"report game {kind} cube:{cube}"
-    match = await pick_match(s, state, a, usage="/report game", again=again)
+    match = await pick_match(s, state, a, again=again)
     if isinstance(match, Reply):
         return match
     s.events.extend(reports.report_game(state, match.number, player.id, kind, cube, s.now))
@@ -419,7 +419,6 @@ async def pick_match(
     state: TournamentState,
     a: Args,
     *,
-    usage: str | None,
     again: str,
     fits: Callable[[Match], bool] | None = None,
 ) -> Match | Reply:
@@ -458,8 +457,6 @@ async def pick_match(
         started = _narrowed(started, player.id, fits)
     if len(started) == 1:
         return started[0]
-    if usage is None:
-        usage = " · ".join(dict.fromkeys(report_usage(m, state.preset.game) for m in started))
     names = await s.names({q for m in started for q in m.players})
     buttons = tuple(
         Button(
@@ -472,7 +469,9 @@ async def pick_match(
         )
         for m in started
     )
-    return Reply((msg("pick.match", usage=usage),), buttons)
+    # Their own line with a number, as typed again: not a score of our choosing.
+    example = Hint(f"/{again} match:{started[0].number}")
+    return Reply((msg("pick.match", example=example),), buttons)
 
 
 def _narrowed(

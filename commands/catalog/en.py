@@ -221,7 +221,7 @@ MESSAGES: dict[str, str] = {
     "report.replaces": "It replaces your earlier report, {score}.",
     "report.disputed": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first (a match to {length}). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
-    "pick.match": "Which match? Tap one, or add match:NUMBER to {usage}.",
+    "pick.match": "Which match? Tap one, or add its number: {example}",
     # -- tournament --
     "tournament.open": "{tournament} is open for entries: starts {start}. Send /register to enter.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}.",

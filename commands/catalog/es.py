@@ -198,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "report.replaces": "Sustituye a tu resultado anterior, {score}.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
-    "pick.match": "¿Qué encuentro? Toca uno, o añade su número a {usage}, por ejemplo match:3.",
+    "pick.match": "¿Qué encuentro? Toca uno, o añade su número: {example}",
     # -- tournament --
     "tournament.open": "Inscripciones abiertas para {tournament}: empieza el {start}. Envía /register para inscribirte.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# inscrito} other {# inscritos}}.",

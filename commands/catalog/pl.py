@@ -198,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "report.replaces": "Zastępuje Twoje wcześniejsze zgłoszenie: {score}.",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
-    "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer do {usage}, na przykład match:3.",
+    "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer: {example}",
     # -- tournament --
     "tournament.open": "Zapisy na turniej {tournament} są otwarte: start {start}. Wyślij /register, aby się zapisać.",
     "tournament.info": "Turniej {tournament} ({preset}), {start}: {status}, {entries, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}}.",

@@ -198,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "report.replaces": "Înlocuiește rezultatul raportat anterior, {score}.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
-    "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei la {usage}, de exemplu match:3.",
+    "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei: {example}",
     # -- tournament --
     "tournament.open": "Înscrierile la {tournament} sunt deschise: începe pe {start}. Trimiteți /register pentru înscriere.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}}.",

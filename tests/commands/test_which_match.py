@@ -66,3 +66,19 @@ async def test_a_score_no_match_on_can_end_is_refused_with_an_example_not_offere
     assert "/report" in chat.text(response)
     asked = await chat.say(name, f"/report {first.length}-1")
     assert "Which match?" in asked, asked
+
+
+async def test_the_question_shows_the_players_own_line_with_a_number_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    chat, name, first, second = await two_rounds_drawn(engine)
+    at(chat, second, 4)  # both matches are on, neither reported
+    response = await chat.response(name, f"/report {first.length}:2")
+    assert response is not None
+    asked = chat.text(response)
+    # Not a score of our choosing: a player who typed 5:2 was shown "/report 5-3".
+    assert f"add its number: /report {first.length}-2 match:{first.number}" in asked, asked
+    assert [b.command.split(" club:")[0] for b in response.reply.buttons] == [
+        f"/report {first.length}-2 match:{first.number}",
+        f"/report {first.length}-2 match:{second.number}",
+    ]
