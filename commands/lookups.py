@@ -15,7 +15,7 @@ from commands.session import Session
 from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
-from tournament.model import PlayerId, Refused, Stage, TournamentStatus
+from tournament.model import MatchStatus, PlayerId, Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, Preset, SeasonRules
 from tournament.scoring import example_score
 from tournament.state import Group, TournamentState
@@ -212,12 +212,29 @@ async def bracket(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     if not state.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
         none = msg("bracket.none", tournament=Name(state.name))
+        if state.status is TournamentStatus.GROUPS:
+            return Reply((none, *_knockout_waits_for(state)))
         previous = await _last_played(s, state)
         if previous is None or not previous.stage_matches(Stage.KNOCKOUT, Stage.CONSOLATION):
             return Reply((none,))
         shown = await _bracket_parts(s, previous)
         return Reply((none, msg("lookup.last_played", tournament=Name(previous.name)), *shown))
     return Reply(tuple(await _bracket_parts(s, state)))
+
+
+def _knockout_waits_for(state: TournamentState) -> tuple[Msg, ...]:
+    """Return what the knockout waits for in the groups: the matches still open, and
+    which of them wait for a director."""
+    left = sorted(
+        (m for m in state.stage_matches(Stage.GROUP) if not m.is_final), key=lambda m: m.number
+    )
+    if not left:
+        return ()
+    said = [msg("bracket.waits_for", matches=", ".join(str(m.number) for m in left))]
+    disputed = [str(m.number) for m in left if m.status is MatchStatus.DISPUTED]
+    if disputed:
+        said.append(msg("bracket.waits_disputed", matches=", ".join(disputed)))
+    return tuple(said)
 
 
 async def _bracket_parts(s: Session, state: TournamentState) -> list[Part]:

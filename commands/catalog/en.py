@@ -260,6 +260,8 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} starts {start}; the draw has not been made yet.",
     "standings.none": "{tournament}: the groups have not been drawn yet.",
     "bracket.none": "{tournament}: the knockout has not started yet.",
+    "bracket.waits_for": "It starts once the groups' last matches are played: {matches}.",
+    "bracket.waits_disputed": "Disputed, a director decides: {matches}.",
     "lookup.last_played": "The last one played, {tournament}:",
     "ranking.empty": "No {game} ranking yet: it starts with the first finished tournament, or a director imports the club's ranking (clubtd ranking import).",
     "ranking.season_not_started": "The {year} season has no finished tournament yet: its ranking starts with the first one. This is how the {last} season ended.",

@@ -237,6 +237,8 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} empieza el {start}; todavía no se ha hecho el sorteo.",
     "standings.none": "{tournament}: todavía no se han sorteado los grupos.",
     "bracket.none": "{tournament}: la eliminatoria todavía no ha empezado.",
+    "bracket.waits_for": "Empieza cuando se jueguen los últimos encuentros de grupos: {matches}.",
+    "bracket.waits_disputed": "Impugnados, decide un director: {matches}.",
     "lookup.last_played": "El último que se jugó, {tournament}:",
     "ranking.empty": "Todavía no hay ranking de {game}: empieza con el primer torneo terminado, o un director importa el ranking del club (clubtd ranking import).",
     "ranking.season_not_started": "La temporada {year} aún no tiene ningún torneo terminado: su ranking empieza con el primero. Así terminó la temporada {last}.",

@@ -237,6 +237,8 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "Turniej {tournament} zaczyna się {start}; losowanie jeszcze się nie odbyło.",
     "standings.none": "{tournament}: grupy nie są jeszcze rozlosowane.",
     "bracket.none": "{tournament}: faza pucharowa jeszcze się nie zaczęła.",
+    "bracket.waits_for": "Zacznie się po ostatnich meczach grupowych: {matches}.",
+    "bracket.waits_disputed": "Sporne, rozstrzyga sędzia: {matches}.",
     "lookup.last_played": "Ostatni rozegrany turniej, {tournament}:",
     "ranking.empty": "Nie ma jeszcze rankingu ({game}): zaczyna się po pierwszym zakończonym turnieju albo gdy sędzia zaimportuje ranking klubu (clubtd ranking import).",
     "ranking.season_not_started": "Sezon {year} nie ma jeszcze zakończonego turnieju: jego ranking zacznie się od pierwszego. Tak zakończył się sezon {last}.",

@@ -237,6 +237,8 @@ MESSAGES: dict[str, str] = {
     "schedule.empty": "{tournament} începe pe {start}; tragerea la sorți nu s-a făcut încă.",
     "standings.none": "{tournament}: grupele nu au fost trase încă la sorți.",
     "bracket.none": "{tournament}: eliminatoriile nu au început încă.",
+    "bracket.waits_for": "Încep după ultimele partide din grupe: {matches}.",
+    "bracket.waits_disputed": "Contestate, decide un arbitru: {matches}.",
     "lookup.last_played": "Ultimul turneu jucat, {tournament}:",
     "ranking.empty": "Încă nu există un clasament la {game}: începe cu primul turneu încheiat, sau un organizator importă clasamentul clubului (clubtd ranking import).",
     "ranking.season_not_started": "Sezonul {year} nu are încă niciun turneu încheiat: clasamentul lui începe cu primul. Așa s-a încheiat sezonul {last}.",
