@@ -206,7 +206,22 @@ SAID_IN_LANGUAGES = {
         "help": ("ayuda", "pomoc", "ajutor"),
         "draw": ("sorteo", "sortear", "losuj", "losowanie", "tragere", "sorti"),
         "result": ("resultat", "wyniki", "rezultate", "resultado", "wynik", "rezultat"),
-        "status": ("estado", "stan", "situatie", "stare", "situatia", "situacion"),
+        # A director's glance of the night; "resumen" is not /resume (a paused clock).
+        "status": (
+            "estado",
+            "stan",
+            "situatie",
+            "stare",
+            "situatia",
+            "situacion",
+            "resumen",
+            "przeglad",
+            "podsumowanie",
+            "rezumat",
+            "glance",
+            "overview",
+            "summary",
+        ),
         "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
         # A director's night: the clock, who is here, forfeits, sanctions.
         "pause": ("pausa", "pauza", "wstrzymaj", "opreste"),

@@ -18,6 +18,11 @@ from commands.words import said_in_languages, without_phrase_tail
         ("registro", "register"),
         ("potwierdź", "confirm"),
         ("raport", "report"),
+        # A director's overview, never /resume (a clock) or /cancel (a match).
+        ("resumen", "status"),
+        ("przegląd", "status"),
+        ("rezumat", "status"),
+        ("glance", "status"),
     ],
 )
 def test_a_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
