@@ -31,10 +31,12 @@ _FOR_CHAT = (
 )
 
 
-def _for_chat_listing(*, lateral: bool) -> Select[Any]:
+def _for_chat_listing(*, lateral: bool, locked: bool = True) -> Select[Any]:
     """Return _FOR_CHAT joined with the club's tournaments as `tournaments.list` reads
     them (a row each, or one of NULLs), locked until commit by PostgreSQL's lateral
-    FOR UPDATE: the chat's club and a writing command's locked list in one round trip."""
+    FOR UPDATE: the chat's club and a writing command's locked list in one round trip.
+    Not `locked`: a lock-free unit of work's, whose statements commit as they run (a row
+    lock would only cost that commit a write to disk)."""
     tournaments = t.tournaments
     listed: Any
     if lateral:
@@ -42,9 +44,10 @@ def _for_chat_listing(*, lateral: bool) -> Select[Any]:
             select(*LISTED_COLUMNS)
             .where(tournaments.c.club_id == t.clubs.c.id)
             .order_by(tournaments.c.start, tournaments.c.id)
-            .with_for_update()
-            .lateral("listed")
         )
+        if locked:
+            listed = listed.with_for_update()
+        listed = listed.lateral("listed")
         joined = t.clubs.join(t.chats, t.chats.c.club_id == t.clubs.c.id).outerjoin(listed, true())
     else:  # SQLite: the transaction holds the database's write lock already
         listed = tournaments
@@ -65,6 +68,7 @@ def _for_chat_listing(*, lateral: bool) -> Select[Any]:
 
 _FOR_CHAT_LISTING = _for_chat_listing(lateral=False)
 _FOR_CHAT_LOCKING = _for_chat_listing(lateral=True)
+_FOR_CHAT_LATERAL = _for_chat_listing(lateral=True, locked=False)
 # Built once, as every statement a command runs (building one costs more than running it).
 _BY_ID = select(t.clubs).where(t.clubs.c.id == bindparam("club_id"))
 # A chat moving to another club leaves its old club's cached roster (roster.py) stale.
@@ -129,10 +133,11 @@ class SqlClubRepository(SqlRepository):
         if not listing or self._tournaments is None:
             row = (await conn.execute(_FOR_CHAT, params)).first()
             return None if row is None else self._club(row)
-        lateral = conn.dialect.name == "postgresql"
-        rows = (
-            await conn.execute(_FOR_CHAT_LOCKING if lateral else _FOR_CHAT_LISTING, params)
-        ).all()
+        if conn.dialect.name != "postgresql":
+            query = _FOR_CHAT_LISTING
+        else:
+            query = _FOR_CHAT_LATERAL if self._transaction.lock_free else _FOR_CHAT_LOCKING
+        rows = (await conn.execute(query, params)).all()
         if not rows:
             return None
         club = self._club(rows[0])

@@ -255,8 +255,9 @@ class SqlTournamentRepository(SqlRepository):
             if cached is not None:
                 return cached
         asked = {"tournament_id": tournament_id}
-        query = _BY_ID_LOCKED if for_update else _BY_ID  # built once, locked already
-        head = (_HEAD_LOCKED if for_update else _HEAD, asked)
+        locking = self._locking(for_update)
+        query = _BY_ID_LOCKED if locking else _BY_ID  # built once, locked already
+        head = (_HEAD_LOCKED if locking else _HEAD, asked)
         state = await self._load(query, for_update=for_update, head=head, params=asked)
         if state is None:
             raise NotFound(f"tournament {tournament_id}")
@@ -273,7 +274,7 @@ class SqlTournamentRepository(SqlRepository):
         """Load the tournament `query` finds; `params` bind a prebuilt query, which then
         carries its own FOR UPDATE."""
         conn = await self._conn()
-        if for_update and params is None:
+        if self._locking(for_update) and params is None:
             # SQLite renders no FOR UPDATE: its BEGIN IMMEDIATE already serialises writers.
             query = query.with_for_update()
         cacheable = self._cache is not None and (for_update or self._serialised)
@@ -372,7 +373,7 @@ class SqlTournamentRepository(SqlRepository):
         known = self._listed.get(club_id)
         if known is not None and (known[0] or not for_update):
             return builtins.list(known[1])
-        query = _LISTED_LOCKED if for_update else _LISTED
+        query = _LISTED_LOCKED if self._locking(for_update) else _LISTED
         rows = (await (await self._conn()).execute(query, {"club_id": club_id})).all()
         return builtins.list(self.take_listing(club_id, rows, for_update=for_update))
 
@@ -533,6 +534,11 @@ class SqlTournamentRepository(SqlRepository):
             self._taken.add(state.id)
             self._states_out[state.id] = state
         self.last_save = stats
+
+    def _locking(self, for_update: bool) -> bool:
+        """Whether a read `for_update` takes row locks: not in a lock-free unit of work,
+        whose reads commit as they run (its save checks the version instead)."""
+        return for_update and not self._transaction.lock_free
 
     def known_deadline(self, state: TournamentState) -> tuple[datetime | None] | None:
         """Return the deadline remembered with the rows `state` was loaded as (cached

@@ -13,7 +13,7 @@ too, as the locked unit of work behaves.
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import StaleState
@@ -226,3 +226,30 @@ async def test_a_locked_unit_of_work_is_as_before(
             await uow.commit()
         assert not uow.must_retry_locked
     assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
+
+
+async def test_a_lock_free_read_locks_no_row(engine: AsyncEngine, uow_factory: UowFactory) -> None:
+    """Its reads commit as they run: a row lock would cost each one a write to disk and
+    hold nothing. PostgreSQL marks a row a reader locked (xmax); a locked read does."""
+    if is_sqlite(engine):
+        return  # no row locks: its transaction holds the database
+    club_id, tournament_id, _ = await a_tournament(uow_factory)
+    async with uow_factory() as uow:
+        await uow.clubs.link_chat(club_id, "telegram", "chat-1")
+        await uow.commit()
+
+    async def locker() -> int:
+        async with engine.connect() as conn:
+            query = text("SELECT xmax::text::bigint FROM tournaments WHERE id = :id")
+            return int((await conn.execute(query, {"id": tournament_id})).scalar_one())
+
+    before = await locker()
+    async with uow_factory(lock_free=True) as uow:
+        await uow.clubs.for_chat("telegram", "chat-1", listing=True)  # a command's read
+        await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.tournaments.list(club_id, for_update=True)
+    assert await locker() == before
+    async with uow_factory() as uow:
+        await uow.tournaments.get(tournament_id, for_update=True)
+        await uow.commit()
+    assert await locker() != before
