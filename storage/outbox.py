@@ -138,6 +138,23 @@ def _insert_arrays(
     return statement
 
 
+def _bound_arrays(
+    rows: Sequence[Mapping[str, Any]],
+    audit: Sequence[Mapping[str, Any]],
+    superseding: Sequence[tuple[str, str, str]],
+) -> dict[str, Any]:
+    """Return _insert_arrays' values: a column's array of the outbox rows ("o_"), of the
+    audit rows ("a_", all of one shape) and of the coalesce keys superseded ("s_")."""
+    arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in rows[0]}
+    if audit:
+        arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit[0]})
+    if superseding:
+        for index, name in enumerate(("platform", "chat", "coalesce_key")):
+            arrays[f"s_{name}"] = [key[index] for key in superseding]
+        arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
+    return arrays
+
+
 class SqlOutbox(SqlRepository):
     """Queue messages inside a unit of work."""
 
@@ -223,12 +240,7 @@ class SqlOutbox(SqlRepository):
         if any(tuple(entry) != audit_columns for entry in audit):
             await conn.execute(insert(t.audit_log), audit)  # not one shape: as they came
             audit, audit_columns = [], ()
-        arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in columns}
-        arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit_columns})
-        if superseding:
-            for index, name in enumerate(("platform", "chat", "coalesce_key")):
-                arrays[f"s_{name}"] = [key[index] for key in superseding]
-            arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
+        arrays = _bound_arrays(rows, audit, superseding)
         saving = None if write is None else write.statement
         statement = _insert_arrays(columns, audit_columns, bool(superseding), saving)
         if write is not None:
@@ -261,12 +273,7 @@ class SqlOutbox(SqlRepository):
         ):
             tx.needs_lock("its writes do not fit one statement guarded by its save")
         columns = tuple(rows[0])  # every row has the same keys
-        arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in columns}
-        arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit_columns})
-        if superseding:
-            for index, name in enumerate(("platform", "chat", "coalesce_key")):
-                arrays[f"s_{name}"] = [key[index] for key in superseding]
-            arrays.update(s_pending=PENDING, s_superseded=SUPERSEDED)
+        arrays = _bound_arrays(rows, audit, superseding)
         arrays.update(write.params)
         if remembered:
             arrays.update({f"u_{name}": value for name, value in remembered[0].items()})

@@ -155,3 +155,25 @@ async def saved_elsewhere(uow_factory: UowFactory, tournament_id: int, number: i
         fresh.matches[number].white_score = 1
         await uow.tournaments.save(fresh)
         await uow.commit()
+
+
+def entry(club_id: int, action: str, n: int = 0) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "tournament_id": None,
+        "actor": "ana",
+        "action": action,
+        "detail": {"n": n},
+        "at": NOW + timedelta(seconds=n),
+    }
+
+
+def message(club_id: int, text: str, coalesce: str | None = None) -> dict[str, object]:
+    return {
+        "club_id": club_id,
+        "platform": "telegram",
+        "chat": "chat-1",
+        "payload": {"text": text},
+        "created_at": NOW,
+        "coalesce": coalesce,
+    }

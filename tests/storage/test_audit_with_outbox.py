@@ -20,34 +20,14 @@ from tests.storage.conftest import (
     NOW,
     UowFactory,
     club_with_players,
+    entry,
     load,
+    message,
     midway,
     open_matches,
     saved_elsewhere,
     store,
 )
-
-
-def entry(club_id: int, action: str, n: int = 0) -> dict[str, object]:
-    return {
-        "club_id": club_id,
-        "tournament_id": None,
-        "actor": "ana",
-        "action": action,
-        "detail": {"n": n},
-        "at": NOW + timedelta(seconds=n),
-    }
-
-
-def message(club_id: int, text: str, coalesce: str | None = None) -> dict[str, object]:
-    return {
-        "club_id": club_id,
-        "platform": "telegram",
-        "chat": "chat-1",
-        "payload": {"text": text},
-        "created_at": NOW,
-        "coalesce": coalesce,
-    }
 
 
 async def logged(engine: AsyncEngine) -> list[tuple[str, int]]:

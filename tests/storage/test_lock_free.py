@@ -24,35 +24,15 @@ from tests.storage.conftest import (
     NOW,
     UowFactory,
     club_with_players,
+    entry,
     load,
+    message,
     midway,
     open_matches,
     saved_elsewhere,
     store,
 )
 from tournament.sanctions import Sanction
-
-
-def audit_row(club_id: int, action: str) -> dict[str, object]:
-    return {
-        "club_id": club_id,
-        "tournament_id": None,
-        "actor": "ana",
-        "action": action,
-        "detail": {"by": "ana"},
-        "at": NOW,
-    }
-
-
-def message(club_id: int, text: str, coalesce: str | None = None) -> dict[str, object]:
-    return {
-        "club_id": club_id,
-        "platform": "telegram",
-        "chat": "chat-1",
-        "payload": {"text": text},
-        "created_at": NOW,
-        "coalesce": coalesce,
-    }
 
 
 async def written(engine: AsyncEngine) -> dict[str, list[object]]:
@@ -91,7 +71,7 @@ async def test_a_report_its_audit_its_messages_and_its_update_id_go_in_one_state
         state = await uow.tournaments.get(tournament_id, for_update=True)
         state.matches[number].white_score = 1
         await uow.tournaments.save(state)
-        await uow.audit.add_many([audit_row(club_id, "report")])
+        await uow.audit.add_many([entry(club_id, "report")])
         ids = await uow.outbox.add_many(
             [message(club_id, "result"), message(club_id, "board v2", "board")]
         )
@@ -120,7 +100,7 @@ async def test_a_tournament_changed_since_the_lock_free_read_writes_nothing(
         await saved_elsewhere(uow_factory, tournament_id, first)
         state.matches[second].white_score = 1
         await uow.tournaments.save(state)
-        await uow.audit.add_many([audit_row(club_id, "report")])
+        await uow.audit.add_many([entry(club_id, "report")])
         with pytest.raises(NeedsLock):
             await uow.outbox.add_many([message(club_id, "result")])
         assert uow.must_retry_locked
@@ -200,7 +180,7 @@ async def test_held_writes_without_a_last_statement_give_up_at_the_commit(
         state = await uow.tournaments.get(tournament_id, for_update=True)
         state.matches[number].white_score = 1
         await uow.tournaments.save(state)
-        await uow.audit.add_many([audit_row(club_id, "report")])
+        await uow.audit.add_many([entry(club_id, "report")])
         if is_sqlite(engine):
             await uow.commit()
             return
