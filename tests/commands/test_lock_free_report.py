@@ -2,8 +2,8 @@
 
 On PostgreSQL a `/report` first runs in a lock-free unit of work (storage/transaction.py):
 its one row, its messages and its update id in one statement. One that changes more (the
-night's first result closes the walk-ins) gives up having written nothing and runs
-again, locked; either way it is recorded once and answered once. On SQLite every report
+first command after the round's call also records that call as done) gives up having
+written nothing and runs again, locked; either way it is recorded once and answered once. On SQLite every report
 runs locked, and the same holds.
 """
 
@@ -55,8 +55,8 @@ async def test_reports_are_recorded_once_whether_they_ran_locked_or_not(
     if is_sqlite(engine):
         assert steps == [0, 0, 0, 0]
     else:
-        # The night's first result changes the tournament itself (walk-ins close): run
-        # again, locked; the second is its match's row alone. A redelivery's one
+        # The first command since the round was called also records the call as done
+        # (rows of done_actions): run again, locked; the second is its match's row alone. A redelivery's one
         # statement finds its update id: it wrote nothing, and the locked run says so.
         assert steps == [1, 2, 2, 3]
 
