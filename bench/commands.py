@@ -94,11 +94,12 @@ class _Retries(logging.Handler):
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
-        self.count = 0
+        self.counts: dict[str, int] = defaultdict(int)  # by command word
 
     def emit(self, record: logging.LogRecord) -> None:
-        if "again, locked" in record.getMessage():
-            self.count += 1
+        said = record.getMessage()
+        if "again, locked" in said:
+            self.counts["/" + said.split(":")[0].split()[-1]] += 1
 
 
 async def night(
@@ -290,11 +291,12 @@ async def main() -> None:
             f"PostgreSQL, {args.players} players",
             *(timings, total, "postgresql", writes.trips, writes.waits),
         )
-        reports = len(timings["/report"])
-        print(
-            f"lock-free /report: {reports - again.count} of {reports} in one statement,"
-            f" {again.count} run again, locked (storage/transaction.py)"
-        )
+        for word in ("/report", "/accept"):
+            done, retried = len(timings[word]), again.counts[word]
+            print(
+                f"lock-free {word}: {done - retried} of {done} in one statement,"
+                f" {retried} run again, locked (storage/transaction.py)"
+            )
         print("trips: median round trips to PostgreSQL a command (socket writes)")
         print(
             "waited: median time a command waited for PostgreSQL (the loop idle in epoll:"

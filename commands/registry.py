@@ -268,7 +268,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("checkin", players.checkin, "player"),
     _report(),
     CommandSpec(
-        "accept", players.accept, "player", (Param("match", "match", positional=True), REPORT)
+        "accept",
+        players.accept,
+        "player",
+        (Param("match", "match", positional=True), REPORT),
+        lock_free=True,  # its match's row, and the match it lets start: one statement
     ),
     CommandSpec(
         "dispute", players.dispute, "player", (Param("match", "match", positional=True), REPORT)

@@ -498,24 +498,27 @@ class SqlTournamentRepository(SqlRepository):
             return
         self._versions.pop(state.id, None)  # about to change
         self._listed.clear()  # its status, name or start may change
-        one = _one_row_changed(plans) if not head and not self._serialised else None
-        if one is not None:
-            # A /report's save: one match row. On PostgreSQL the bump and that update go
-            # in one statement, held for the command's next one (the outbox insert takes
-            # it into its own: storage/outbox.py), or sent before it, or at the commit.
-            child, key, row = one
-            fused = {"b_id": state.id, "b_version": before.version, "b_key": key}
-            fused.update({f"r_{name}": value for name, value in row.items()})
-            columns = tuple(row)
+        few = _few_rows_changed(plans) if not head and not self._serialised else None
+        if few is not None:
+            # A /report's save (one match row), an /accept's (that row and the match it
+            # lets start). On PostgreSQL the bump and those updates go in one statement,
+            # held for the command's next one (the outbox insert takes it into its own:
+            # storage/outbox.py), or sent before it, or at the commit.
+            child, changed = few
+            columns = tuple(changed[0][1])
+            fused: dict[str, Any] = {"b_id": state.id, "b_version": before.version}
+            for index, (key, row) in enumerate(changed):
+                fused[f"b_key{index}"] = key
+                fused.update({f"r{index}_{name}": value for name, value in row.items()})
             await self._transaction.hold_write(
                 HeldWrite(
-                    _bumped_update(child, columns),
+                    _bumped_update(child, columns, len(changed)),
                     fused,
                     _stale_unless_one(state.id),
-                    unseen=_bumped_update(child, columns, unseen=True),
+                    unseen=_bumped_update(child, columns, len(changed), unseen=True),
                 )
             )
-            stats.updated[child.table.name] = 1
+            stats.updated[child.table.name] = len(changed)
             plans = []
         else:
             # The version check comes first: it takes the row lock on PostgreSQL, and a
@@ -647,19 +650,27 @@ def _stale_unless_one(tournament_id: int) -> Callable[[int], None]:
     return check
 
 
-def _one_row_changed(
+# The most rows of one table a save rewrites in its one held statement (a result and the
+# matches it lets start); a save of more goes row by row.
+FUSED_ROWS = 4
+
+
+def _few_rows_changed(
     plans: builtins.list[tuple[_Child, Any, Any, Any]],
-) -> tuple[_Child, Any, codec.Row] | None:
-    """Return the child, key and row of a save that changes one existing row and adds
-    or drops none; None for any other save."""
+) -> tuple[_Child, builtins.list[tuple[Any, codec.Row]]] | None:
+    """Return the child and the (key, row) pairs of a save that changes up to FUSED_ROWS
+    existing rows of one table, all of the same columns, and adds or drops none; None
+    for any other save."""
     touched = [plan for plan in plans if plan[1] or plan[2] or plan[3]]
     if len(touched) != 1:
         return None
     child, new, changed, gone = touched[0]
-    if new or gone or len(changed) != 1:
+    if new or gone or not 1 <= len(changed) <= FUSED_ROWS:
         return None
-    key, row = changed[0]
-    return child, key, row
+    columns = tuple(changed[0][1])
+    if any(tuple(row) != columns for _, row in changed):
+        return None
+    return child, changed
 
 
 # A lock-free save's condition: the platform's update id is not among those processed
@@ -677,26 +688,40 @@ _UNSEEN = ~(
 
 
 @functools.cache
-def _bumped_update(child: _Child, columns: tuple[str, ...], *, unseen: bool = False) -> Update:
-    """Return PostgreSQL's version check and bump (_BUMP) and the rewrite of one row of
-    `child` in one statement: the row is updated only if the bump found the version, so
-    the statement's row count is 1 exactly when both happened. The row's values are
-    bound as "r_" + column: a parameter named after a column of `tournaments` would be
-    set by SQLAlchemy in the bump too. `unseen`: the bump also needs the update id of
-    u_platform and u_update_id not processed yet (a lock-free save's)."""
+def _bumped_update(
+    child: _Child, columns: tuple[str, ...], rows: int = 1, *, unseen: bool = False
+) -> Update:
+    """Return PostgreSQL's version check and bump (_BUMP) and the rewrite of `rows` rows
+    of `child` in one statement: each row is updated only if the bump found the version,
+    so the statement's row count (its first row's) is 1 exactly when all happened. Row i
+    is keyed by b_key<i>, its values bound as "r<i>_" + column: a parameter named after a
+    column of `tournaments` would be set by SQLAlchemy in the bump too. `unseen`: the
+    bump also needs the update id of u_platform and u_update_id not processed yet (a
+    lock-free save's)."""
     bump = _BUMP.where(_UNSEEN) if unseen else _BUMP
     bumped = bump.returning(t.tournaments.c.id).cte("bumped")
     table = child.table
     key_column = table.c[child.key]
-    return (
-        update(table)
-        .where(
-            table.c.tournament_id == select(bumped.c.id).scalar_subquery(),
-            key_column == bindparam("b_key", type_=key_column.type),
+    bumped_id = select(bumped.c.id).scalar_subquery()
+
+    def rewrite(index: int) -> Update:
+        return (
+            update(table)
+            .where(
+                table.c.tournament_id == bumped_id,
+                key_column == bindparam(f"b_key{index}", type_=key_column.type),
+            )
+            .values(
+                {name: bindparam(f"r{index}_{name}", type_=table.c[name].type) for name in columns}
+            )
         )
-        .values({name: bindparam(f"r_{name}", type_=table.c[name].type) for name in columns})
-        .add_cte(bumped)
-    )
+
+    statement = rewrite(0).add_cte(bumped)
+    for index in range(1, rows):
+        # Statements of a WITH all run: the others ride along the first.
+        also = rewrite(index).returning(key_column).cte(f"rewrote{index}")
+        statement = statement.add_cte(also)
+    return statement
 
 
 _INSERTS = {child.table.name: insert(child.table) for child in _CHILDREN}

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from storage import StaleState
 from storage import tables as t
 from storage.engine import is_sqlite
+from storage.repositories.tournaments import FUSED_ROWS
 from storage.transaction import NeedsLock
 from tests.storage.conftest import (
     NOW,
@@ -143,10 +144,10 @@ async def test_a_second_write_gives_up_before_anything_is_written(
         assert await uow.updates.remember("telegram", "u-4", NOW)
         state = await uow.tournaments.get(tournament_id, for_update=True)
         state.matches[first].white_score = 1
-        state.matches[second].white_score = 1  # two rows: not one statement's save
+        state.matches[second].white_score = 1
         try:
-            await uow.tournaments.save(state)
-            await uow.sanctions.add(
+            await uow.tournaments.save(state)  # held: two rows, one statement
+            await uow.sanctions.add(  # a write of its own: not one statement
                 club_id,
                 Sanction(
                     id=0,
@@ -233,3 +234,54 @@ async def test_a_lock_free_read_locks_no_row(engine: AsyncEngine, uow_factory: U
         await uow.tournaments.get(tournament_id, for_update=True)
         await uow.commit()
     assert await locker() != before
+
+
+async def test_a_save_of_more_rows_than_one_statement_carries_gives_up(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    club_id, tournament_id, numbers = await a_tournament(uow_factory)
+    assert len(numbers) > FUSED_ROWS
+    async with uow_factory(lock_free=True) as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        for number in numbers[: FUSED_ROWS + 1]:
+            state.matches[number].white_score = 1
+        try:
+            await uow.tournaments.save(state)
+            await uow.outbox.add_many([message(club_id, "result")])
+            await uow.commit()
+        except NeedsLock:
+            assert uow.must_retry_locked and not is_sqlite(engine)
+        else:
+            assert is_sqlite(engine)
+            return
+    stored = await load(uow_factory, tournament_id)
+    assert all(stored.matches[n].white_score != 1 for n in numbers)
+    assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
+
+
+@pytest.mark.parametrize("lock_free", [False, True], ids=["locked", "lock-free"])
+async def test_an_accept_that_lets_the_next_match_start_is_one_statement_too(
+    engine: AsyncEngine, uow_factory: UowFactory, lock_free: bool
+) -> None:
+    """An /accept changes its match and the one it lets start: both rows ride in the
+    outbox insert's statement, guarded by the one version bump."""
+    club_id, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
+    async with uow_factory(lock_free=lock_free) as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[first].white_score = 1
+        state.matches[second].black_score = 2
+        await uow.tournaments.save(state)
+        assert uow.tournaments.last_save is not None
+        assert uow.tournaments.last_save.updated == {"matches": 2}
+        await uow.outbox.add_many([message(club_id, "result")])
+        await uow.commit()
+    stored = await load(uow_factory, tournament_id)
+    assert stored.matches[first].white_score == 1 and stored.matches[second].black_score == 2
+    assert (await written(engine))["outbox"] == [("result", "pending")]
+    # Saved once: the version moved on by one.
+    async with uow_factory() as uow:
+        again = await uow.tournaments.get(tournament_id, for_update=True)
+        again.matches[first].white_score = 0
+        await uow.tournaments.save(again)
+        await uow.commit()
+    assert (await load(uow_factory, tournament_id)).matches[first].white_score == 0
