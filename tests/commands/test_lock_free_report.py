@@ -1,10 +1,10 @@
 """A report is tried without locks, and run again with them when it does more.
 
 On PostgreSQL a `/report` first runs in a lock-free unit of work (storage/transaction.py):
-its one row, its messages and its update id in one statement. One that changes more (the
-first command after the round's call also records that call as done) gives up having
-written nothing and runs again, locked; either way it is recorded once and answered once. On SQLite every report
-runs locked, and the same holds.
+its one row, its messages and its update id in one statement. One that changes more
+(the first command after the round's call also records that call as done) gives up
+having written nothing and runs again, locked; either way it is recorded once and
+answered once. On SQLite every report runs locked, and the same holds.
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ async def test_reports_are_recorded_once_whether_they_ran_locked_or_not(
         assert steps == [0, 0, 0, 0]
     else:
         # The first command since the round was called also records the call as done
-        # (rows of done_actions): run again, locked; the second is its match's row alone. A redelivery's one
-        # statement finds its update id: it wrote nothing, and the locked run says so.
+        # (rows of done_actions): run again, locked; the second is its match's row
+        # alone. A redelivery's one statement finds its update id: it wrote nothing, and
+        # the locked run says so.
         assert steps == [1, 2, 2, 3]
 
 
