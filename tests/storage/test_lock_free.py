@@ -285,3 +285,17 @@ async def test_an_accept_that_lets_the_next_match_start_is_one_statement_too(
         await uow.tournaments.save(again)
         await uow.commit()
     assert (await load(uow_factory, tournament_id)).matches[first].white_score == 0
+
+
+async def test_a_held_save_of_two_rows_without_messages_is_sent_by_the_commit(
+    uow_factory: UowFactory,
+) -> None:
+    _, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
+    async with uow_factory() as uow:
+        state = await uow.tournaments.get(tournament_id, for_update=True)
+        state.matches[first].white_score = 1
+        state.matches[second].black_score = 2
+        await uow.tournaments.save(state)
+        await uow.commit()
+    stored = await load(uow_factory, tournament_id)
+    assert stored.matches[first].white_score == 1 and stored.matches[second].black_score == 2
