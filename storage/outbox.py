@@ -373,8 +373,11 @@ def _row(row: Row[Any], live: Any = None) -> OutboxRow:
 # The sender's statements, built once: it runs them every round and for every message.
 _c = t.outbox.c
 _FREE = _c.leased_until.is_(None) | (_c.leased_until <= bindparam("now"))
-_EXPIRE = (
-    update(t.outbox)
+# Rows past their expiry that no one else is holding: two senders' UPDATEs over the same
+# rows, each waiting for the other's row locks, deadlocked (bench.load, four processes);
+# a held row is expired by the next round.
+_EXPIRABLE = (
+    select(_c.id)
     .where(
         _c.platform == bindparam("b_platform"),
         _c.status == PENDING,
@@ -382,6 +385,11 @@ _EXPIRE = (
         _c.expires_at <= bindparam("now"),
         _FREE,
     )
+    .with_for_update(skip_locked=True)
+)
+_EXPIRE = (
+    update(t.outbox)
+    .where(_c.id.in_(_EXPIRABLE.scalar_subquery()))
     .values(status=EXPIRED, last_attempt_at=bindparam("now"), leased_until=None)
 )
 # Due rows, leased in one statement: SKIP LOCKED passes over the rows another sender is
