@@ -109,13 +109,12 @@ async def handle(
         # cost round trips): when it wrote more than its one row, or its tournament
         # changed meanwhile, it wrote nothing and runs again, locked.
         lock_free = target.lock_free and target.writes
+        asked = _Asked(spec, target, words, parsed, club_hint, owner)
         while True:
             uow = uow_factory(read_only=not target.writes, lock_free=lock_free)
             try:
                 async with uow:
-                    return await _run(
-                        uow, inv, config, spec, target, words, parsed, club_hint, owner, context
-                    )
+                    return await _run(uow, inv, config, asked, context)
             except Exception:
                 if not (lock_free and uow.must_retry_locked):
                     raise
@@ -185,19 +184,24 @@ def _response(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """What a line asks for, read once: run again as it is when a lock-free try gave up."""
+
+    spec: CommandSpec
+    target: CommandSpec  # the subcommand, or the command itself
+    words: tuple[str, ...]
+    parsed: Parsed
+    club_hint: str | None  # `club:` on a button or a line
+    owner: str | None  # `for:` on a button: whom it is for
+
+
 async def _run(
-    uow: UnitOfWork,
-    inv: Invocation,
-    config: CommandConfig,
-    spec: CommandSpec,
-    target: CommandSpec,
-    words: tuple[str, ...],
-    parsed: Parsed,
-    club_hint: str | None,
-    owner: str | None,
-    context: _Context,
+    uow: UnitOfWork, inv: Invocation, config: CommandConfig, asked: _Asked, context: _Context
 ) -> Response | None:
     """Run the command in `uow` and commit; return its response (None: a redelivery)."""
+    spec, target, words, parsed = asked.spec, asked.target, asked.words, asked.parsed
+    club_hint, owner = asked.club_hint, asked.owner
     if inv.update_id and not await uow.updates.remember(inv.platform, inv.update_id, inv.now):
         return None  # a redelivered update: it was handled once already
     if owner is not None and owner != inv.user:
