@@ -12,6 +12,8 @@ too, as the locked unit of work behaves.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -21,6 +23,7 @@ from storage import tables as t
 from storage.engine import is_sqlite
 from storage.repositories.tournaments import FUSED_ROWS
 from storage.transaction import NeedsLock
+from storage.unit_of_work import SqlUnitOfWork
 from tests.storage.conftest import (
     NOW,
     UowFactory,
@@ -34,6 +37,21 @@ from tests.storage.conftest import (
     store,
 )
 from tournament.sanctions import Sanction
+
+
+async def gives_up(
+    engine: AsyncEngine, uow: SqlUnitOfWork, writes: Callable[[], Awaitable[None]]
+) -> bool:
+    """Run `writes` in a lock-free unit of work; return True when they gave up before
+    writing (PostgreSQL: NeedsLock, to run again locked), False when they went through
+    (SQLite, whose unit of work holds the write lock anyway)."""
+    try:
+        await writes()
+    except NeedsLock:
+        assert uow.must_retry_locked and not is_sqlite(engine)
+        return True
+    assert is_sqlite(engine)
+    return False
 
 
 async def written(engine: AsyncEngine) -> dict[str, list[object]]:
@@ -145,26 +163,23 @@ async def test_a_second_write_gives_up_before_anything_is_written(
         state = await uow.tournaments.get(tournament_id, for_update=True)
         state.matches[first].white_score = 1
         state.matches[second].white_score = 1
-        try:
+        sanction = Sanction(
+            id=0,
+            player=1,
+            reason="no_show",
+            origin=tournament_id,
+            applies_to=None,
+            created_at=NOW,
+            note="",
+        )
+
+        async def writes() -> None:
             await uow.tournaments.save(state)  # held: two rows, one statement
-            await uow.sanctions.add(  # a write of its own: not one statement
-                club_id,
-                Sanction(
-                    id=0,
-                    player=1,
-                    reason="no_show",
-                    origin=tournament_id,
-                    applies_to=None,
-                    created_at=NOW,
-                    note="",
-                ),
-            )
+            await uow.sanctions.add(club_id, sanction)  # a write of its own
             await uow.outbox.add_many([message(club_id, "result")])
             await uow.commit()
-        except NeedsLock:
-            assert uow.must_retry_locked and not is_sqlite(engine)
-        else:
-            assert is_sqlite(engine)
+
+        if not await gives_up(engine, uow, writes):
             return
     stored = await load(uow_factory, tournament_id)
     assert stored.matches[first].white_score != 1 and stored.matches[second].white_score != 1
@@ -245,14 +260,13 @@ async def test_a_save_of_more_rows_than_one_statement_carries_gives_up(
         state = await uow.tournaments.get(tournament_id, for_update=True)
         for number in numbers[: FUSED_ROWS + 1]:
             state.matches[number].white_score = 1
-        try:
+
+        async def writes() -> None:
             await uow.tournaments.save(state)
             await uow.outbox.add_many([message(club_id, "result")])
             await uow.commit()
-        except NeedsLock:
-            assert uow.must_retry_locked and not is_sqlite(engine)
-        else:
-            assert is_sqlite(engine)
+
+        if not await gives_up(engine, uow, writes):
             return
     stored = await load(uow_factory, tournament_id)
     assert all(stored.matches[n].white_score != 1 for n in numbers)
