@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from tournament import folding
 from tournament.model import Refused
 
 MAX_LENGTH = 64
+# Skeletons kept per process: a new name is compared with every member's, so each
+# /register or /addplayer worked out the whole club's again (~5 us a name: 1 ms for 200
+# members), and a ranking import of n names n^2 / 2 of them. A few MB at most.
+SKELETONS_KEPT = 32_768
 # Cc control, Cf format (zero-width, bidi overrides, soft hyphen), Cs surrogates, Co
 # private use, Cn unassigned; Zl/Zp line and paragraph separators.
 _DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -47,6 +51,7 @@ def clean(text: str, *, what: str = "name") -> str:
     return name
 
 
+@lru_cache(maxsize=SKELETONS_KEPT)
 def skeleton(name: str) -> str:
     """Return what a name looks like: confusable characters mapped to one prototype.
 
