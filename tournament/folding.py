@@ -10,6 +10,7 @@ name exactly uses `key`.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 # Letters that are not a base letter plus an accent, so NFKD keeps them: typed without
 # the stroke they are the plain letter ("Lucja" for "Łucja", "Dorte" for "Dørte").
@@ -17,6 +18,10 @@ _PLAIN = str.maketrans(
     {"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ı": "i", "ħ": "h", "Ħ": "H"}
 )
 _QUOTES = "\"'“”„«»"
+# Folds kept: a typed name is matched against every member's name folded (a /register
+# folded the whole club's twice, ~8 us a name), and the club's names are the same from
+# one command to the next. A few MB at most.
+_FOLDS_KEPT = 32_768
 
 
 def key(name: str) -> str:
@@ -24,6 +29,7 @@ def key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+@lru_cache(maxsize=_FOLDS_KEPT)
 def loose(text: str) -> str:
     """Return text as chat matching compares it: no accents, case folded, single spaces,
     no surrounding quotes, no leading @."""
