@@ -124,11 +124,15 @@ async def addplayer(s: Session, a: Args) -> Reply:
     parts: list[Msg] = []
     buttons: tuple[Button, ...] = ()
     entered: set[int] = set()
+    # Every member's name, read under the lock with the roster: a new name is checked
+    # against them and the names entered before it (read again for each, ten names
+    # read the club ten times).
+    existing = [k.player.name for k in known.known]
     for member, text in split_names(known, typed):
         if member is None:
-            existing = [p.name for p in await s.uow.players.all(s.club.id)]
             name = naming.clean_new_player(text, existing)
             member = await s.uow.players.add(s.club.id, name, s.now, born=born)
+            existing.append(name)
             s.log("addplayer", player=name)
             new = True
         else:

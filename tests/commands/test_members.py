@@ -73,3 +73,18 @@ async def test_addplayer_keeps_quoted_one_word_names_apart(engine: AsyncEngine) 
     assert (
         await chat.say("ana", "/addplayer carl dora") == "carl dora is now a player of the club."
     )
+
+
+async def test_two_look_alike_new_names_in_one_addplayer_are_refused_whole(
+    engine: AsyncEngine,
+) -> None:
+    """The second name is checked against the first, entered a moment before in the same
+    command (a Cyrillic "А" reads as a Latin "A"): nobody is entered."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer "Bob"')
+    said = await chat.say("ana", '/addplayer "Ana Pérez" "\u0410na Pérez"')
+    assert said.startswith("\u0410na Pérez looks just like Ana Pérez, a player of the club:"), said
+    async with engine.connect() as conn:
+        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+    assert names == ["Bob"]
