@@ -52,6 +52,7 @@ class SqlPlayerRepository(SqlRepository):
         super().__init__(transaction)
         self._roster = roster or RosterView(transaction, None)
         self._added: dict[int, int] = {}  # player id -> club id, of players added here
+        self._names_held: set[int] = set()  # clubs whose names this unit of work locked
 
     async def get(self, player_id: int) -> Player:
         row = (await (await self._conn()).execute(_BY_ID, {"player_id": player_id})).first()
@@ -98,6 +99,13 @@ class SqlPlayerRepository(SqlRepository):
         return [player_of(r) for r in await (await self._conn()).execute(query)]
 
     async def all(self, club_id: int) -> list[Player]:
+        """Return the club's players by id: from its cached roster (a name typed in a
+        club of 300 read them all), unless its names are locked (`lock_names`): what the
+        lock guards is read under it."""
+        if club_id not in self._names_held:
+            roster = await self._roster.roster(club_id)
+            if roster is not None:
+                return [roster.player(p) for p in sorted(roster.players)]
         c = t.players.c
         query = select(t.players).where(c.club_id == club_id).order_by(c.id)
         return [player_of(r) for r in await (await self._conn()).execute(query)]
@@ -108,6 +116,7 @@ class SqlPlayerRepository(SqlRepository):
         PostgreSQL: a transaction-level advisory lock, keyed by the club. SQLite: writes
         begin IMMEDIATE, one transaction at a time, so the names are held already.
         """
+        self._names_held.add(club_id)
         if self._dialect == "postgresql":
             await (await self._conn()).execute(_NAMES_LOCK, {"space": NAMES_LOCK, "club": club_id})
 

@@ -47,9 +47,36 @@ async def test_a_cached_roster_answers_without_a_statement(engine: AsyncEngine) 
             assert await uow.players.accounts_of([ana.id]) == {ana.id: [("console", "ana")]}
             assert await uow.clubs.chats(club.id) == [("console", "club")]
             assert await uow.players.accounts(ana.id) == [("console", "ana")]
+            assert [p.name for p in await uow.players.all(club.id)] == ["Ana"]
         event.remove(engine.sync_engine, "before_cursor_execute", seen)
     reads = [s for s in statements if s.startswith("SELECT")]
     assert len(reads) == 1, reads  # the club's row, with its version: nothing more
+
+
+async def test_names_locked_for_a_new_player_are_read_under_the_lock(engine: AsyncEngine) -> None:
+    """The look-alike check of a new name reads every member under the names lock: a
+    roster cached before the lock could miss one added by another process meanwhile."""
+    club_id = await _club_with_ana(engine)
+    factory = unit_of_work_factory(engine)
+    for _ in range(2):  # cached: loaded by the second unit of work that meets its version
+        async with factory() as uow:
+            await uow.clubs.for_chat("console", "club")
+            await uow.players.all(club_id)
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        async with factory() as uow:
+            await uow.clubs.for_chat("console", "club")
+            await uow.players.lock_names(club_id)
+            assert [p.name for p in await uow.players.all(club_id)] == ["Ana"]
+            await uow.rollback()
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    assert [s for s in statements if "FROM players" in s], statements
 
 
 async def test_every_change_is_seen_at_once(engine: AsyncEngine, database_url: str) -> None:
