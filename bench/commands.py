@@ -4,9 +4,10 @@ Register, confirm, check in, draw, every result (report and accept), the knockou
 the final: each command through `commands.dispatch.handle`, commit included. Prints p50
 and p99 per command and the whole night's total beside the goals of issue 17, then the
 demo night (bot/demo/night.transcript) replayed through the console, sweeps and outbox
-included, per command (the median of five nights). On PostgreSQL it also counts each command's round trips to the
-server (`Writes`). The SQLite night is played again with a short sleep before each
-command, as commands reach a bot: a CPU that idled in between runs the command slower.
+included, per command (the median of five nights). On PostgreSQL it also counts each
+command's round trips to the server (`Writes`). The SQLite night is played again with a
+short sleep before each command, as commands reach a bot: a CPU that idled in between
+runs the command slower.
 Run: python -m bench.commands [--players 46]
 [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
 """
