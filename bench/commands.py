@@ -300,7 +300,7 @@ async def main() -> None:
             f"PostgreSQL, {args.players} players",
             *(timings, total, "postgresql", writes.trips, writes.waits),
         )
-        for word in ("/report", "/accept"):
+        for word in ("/confirm", "/checkin", "/report", "/accept"):
             done, retried = len(timings[word]), again.counts[word]
             print(
                 f"lock-free {word}: {done - retried} of {done} in one statement,"

@@ -263,9 +263,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("claim", "text", example="Xy3kQ9aB1c2d"),
         ),
     ),
-    CommandSpec("confirm", players.confirm, "player"),
+    # An entry's row (and on a chat platform the registration board): one statement.
+    CommandSpec("confirm", players.confirm, "player", lock_free=True),
     _withdraw(),
-    CommandSpec("checkin", players.checkin, "player"),
+    CommandSpec("checkin", players.checkin, "player", lock_free=True),
     _report(),
     CommandSpec(
         "accept",

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     Insert,
     Row,
+    Select,
     Table,
     Update,
     bindparam,
@@ -98,13 +99,7 @@ def _insert_arrays(
     if saved is not None:
         statement = statement.add_cte(saved)
     if audit:
-        logged = _arrays(t.audit_log, audit, "a_", "logged")
-        entries = select(*[logged.c[name] for name in audit]).order_by(logged.c.ordinal)
-        if wrote is not None:
-            entries = entries.where(wrote)
-        statement = statement.add_cte(
-            insert(t.audit_log).from_select(audit, entries).cte("audited")
-        )
+        statement = statement.add_cte(_audited(audit, wrote))
     if superseding:
         stale = _arrays(t.outbox, ("platform", "chat", "coalesce_key"), "s_", "stale")
         older = update(t.outbox).where(
@@ -120,22 +115,54 @@ def _insert_arrays(
             older.values(status=bindparam("s_superseded")).cte("superseded")
         )
     if remembering and wrote is not None:
-        from sqlalchemy.dialects import postgresql
-
-        u = t.processed_updates.c
-        update_id = select(
-            *[bindparam(f"u_{c.name}", type_=c.type) for c in (u.platform, u.update_id, u.at)]
-        ).where(wrote)
-        remembered = (
-            postgresql.insert(t.processed_updates)
-            .from_select(["platform", "update_id", "at"], update_id)
-            .on_conflict_do_nothing(index_elements=["platform", "update_id"])
-        )
-        statement = statement.add_cte(remembered.cte("remembered"))
+        statement = statement.add_cte(_remembered(wrote))
     if saved is not None:
         counted = select(func.count()).select_from(saved).scalar_subquery().label("saved")
         statement = statement.returning(counted)  # after the id
     return statement
+
+
+@functools.cache
+def _saved_last(audit: tuple[str, ...], saving: Any, *, remembering: bool) -> Select[Any]:
+    """Return a lock-free unit of work's last statement when it queues no message: its
+    save, the audit rows (bound as "a_" + column) and, `remembering`, the update id, each
+    written only if the save was; its one row says how many rows the save wrote."""
+    saved = saving.returning(literal_column("1").label("one")).cte("saved")
+    wrote = select(saved.c.one).exists()
+    counted = select(func.count()).select_from(saved).scalar_subquery().label("saved")
+    statement = select(counted).add_cte(saved)
+    if audit:
+        statement = statement.add_cte(_audited(audit, wrote))
+    if remembering:
+        statement = statement.add_cte(_remembered(wrote))
+    return statement
+
+
+def _audited(audit: tuple[str, ...], wrote: Any) -> Any:
+    """Return the insert of the audit rows bound as "a_" + column, in their order (only
+    if `wrote`, when given), as a CTE."""
+    logged = _arrays(t.audit_log, audit, "a_", "logged")
+    entries = select(*[logged.c[name] for name in audit]).order_by(logged.c.ordinal)
+    if wrote is not None:
+        entries = entries.where(wrote)
+    return insert(t.audit_log).from_select(audit, entries).cte("audited")
+
+
+def _remembered(wrote: Any) -> Any:
+    """Return the insert of the update id bound as u_platform, u_update_id and u_at, made
+    only if `wrote` (once: a redelivery's save found it and wrote nothing), as a CTE."""
+    from sqlalchemy.dialects import postgresql
+
+    u = t.processed_updates.c
+    update_id = select(
+        *[bindparam(f"u_{c.name}", type_=c.type) for c in (u.platform, u.update_id, u.at)]
+    ).where(wrote)
+    remembered = (
+        postgresql.insert(t.processed_updates)
+        .from_select(["platform", "update_id", "at"], update_id)
+        .on_conflict_do_nothing(index_elements=["platform", "update_id"])
+    )
+    return remembered.cte("remembered")
 
 
 def _bound_arrays(
@@ -145,7 +172,8 @@ def _bound_arrays(
 ) -> dict[str, Any]:
     """Return _insert_arrays' values: a column's array of the outbox rows ("o_"), of the
     audit rows ("a_", all of one shape) and of the coalesce keys superseded ("s_")."""
-    arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in rows[0]}
+    names = rows[0] if rows else ()  # none: a last statement without messages
+    arrays: dict[str, Any] = {f"o_{name}": [row[name] for row in rows] for name in names}
     if audit:
         arrays.update({f"a_{name}": [e[name] for e in audit] for name in audit[0]})
     if superseding:
@@ -272,28 +300,41 @@ class SqlOutbox(SqlRepository):
             or any(tuple(entry) != audit_columns for entry in audit)
         ):
             tx.needs_lock("its writes do not fit one statement guarded by its save")
-        columns = tuple(rows[0])  # every row has the same keys
         arrays = _bound_arrays(rows, audit, superseding)
         arrays.update(write.params)
         if remembered:
             arrays.update({f"u_{name}": value for name, value in remembered[0].items()})
         saving = write.unseen if remembered else write.statement
-        statement = _insert_arrays(
-            columns,
-            audit_columns,
-            bool(superseding),
-            saving,
-            guarded=True,
-            remembering=bool(remembered),
-        )
-        inserted = (await conn.execute(statement, arrays, last=True)).all()
-        if not inserted:
+        if not rows:
+            last = _saved_last(audit_columns, saving, remembering=bool(remembered))
+            saved = int((await conn.execute(last, arrays, last=True)).scalar_one())
+            inserted: list[Any] = []
+        else:
+            statement = _insert_arrays(
+                tuple(rows[0]),  # every row has the same keys
+                audit_columns,
+                bool(superseding),
+                saving,
+                guarded=True,
+                remembering=bool(remembered),
+            )
+            inserted = list((await conn.execute(statement, arrays, last=True)).all())
+            saved = int(inserted[0].saved) if inserted else 0
+        if not saved:
             # Its save found another version (or the update id processed): it wrote
             # nothing, and the command runs again, locked.
             tx.needs_lock("the tournament changed since it was read")
         tx.seal()
-        write.check(int(inserted[0].saved))
+        write.check(saved)
         return sorted(int(row.id) for row in inserted)
+
+    async def write_last(self) -> None:
+        """Write what a lock-free unit of work holds in its last statement when it queued
+        no message (its commit asks): its save, guarding its audit rows and update id.
+        Without a save held there is nothing to guard them: the commit gives up."""
+        tx = self._transaction
+        if tx.lock_free and not tx.sealed and tx.holds_write:
+            await self._add_last(await tx.connection(keep_write=True), [], [])
 
     @staticmethod
     def _rows(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

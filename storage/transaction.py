@@ -15,9 +15,11 @@ first without locks) begins none: BEGIN and COMMIT are two of a /report's four r
 trips. Its reads commit as they run and lock nothing; its writes are held, and go in
 one last statement that commits by itself and writes only if the tournament it saves is
 still at the version read (and the platform's update id still unseen): the outbox
-insert's (storage/outbox.py). Anything that does not fit that, a second write or a
-version that moved on, raises NeedsLock before anything is written and sets
-`must_retry_locked`: the command runs again, in a transaction that locks.
+insert's (storage/outbox.py), or, when the command queued no message, the one its commit
+sends with the save and the audit rows (`SqlOutbox.write_last`). Anything that does not
+fit that, a second write or a version that moved on, raises NeedsLock before anything is
+written and sets `must_retry_locked`: the command runs again, in a transaction that
+locks.
 """
 
 from __future__ import annotations
@@ -83,6 +85,16 @@ class Transaction:
             raise RuntimeError(f"a lock-free unit of work wrote after its last statement: {why}")
         self.must_retry_locked = True
         raise NeedsLock(f"lock-free unit of work: {why}")
+
+    @property
+    def sealed(self) -> bool:
+        """Whether a lock-free unit of work's last statement went (it committed)."""
+        return self._sealed
+
+    @property
+    def holds_write(self) -> bool:
+        """Whether a save is held for the next statement."""
+        return self._write is not None
 
     def seal(self) -> None:
         """Note that the lock-free unit of work's last statement went: it wrote, and

@@ -111,6 +111,7 @@ class SqlUnitOfWork:
 
     async def commit(self) -> None:
         try:
+            await self.outbox.write_last()  # lock-free without messages: its one statement
             await self.transaction.commit()
         except BaseException:
             self.tournaments.forget()

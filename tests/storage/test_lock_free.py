@@ -107,9 +107,12 @@ async def test_a_report_its_audit_its_messages_and_its_update_id_go_in_one_state
     }
 
 
+@pytest.mark.parametrize("last", ["outbox insert", "commit"])
 async def test_a_tournament_changed_since_the_lock_free_read_writes_nothing(
-    engine: AsyncEngine, uow_factory: UowFactory
+    engine: AsyncEngine, uow_factory: UowFactory, last: str
 ) -> None:
+    """Whichever sends the last statement: the outbox insert, or the commit of a command
+    that queued no message."""
     club_id, tournament_id, (first, second, *_) = await a_tournament(uow_factory)
     async with uow_factory(lock_free=True) as uow:
         assert await uow.updates.remember("telegram", "u-2", NOW)
@@ -121,7 +124,10 @@ async def test_a_tournament_changed_since_the_lock_free_read_writes_nothing(
         await uow.tournaments.save(state)
         await uow.audit.add_many([entry(club_id, "report")])
         with pytest.raises(NeedsLock):
-            await uow.outbox.add_many([message(club_id, "result")])
+            if last == "commit":
+                await uow.commit()
+            else:
+                await uow.outbox.add_many([message(club_id, "result")])
         assert uow.must_retry_locked
     stored = await load(uow_factory, tournament_id)
     assert stored.matches[first].white_score == 1  # the other save
@@ -188,22 +194,38 @@ async def test_a_second_write_gives_up_before_anything_is_written(
         assert (await conn.execute(select(func.count()).select_from(t.sanctions))).scalar() == 0
 
 
-async def test_held_writes_without_a_last_statement_give_up_at_the_commit(
+async def test_a_save_and_its_audit_without_messages_are_the_commits_one_statement(
     engine: AsyncEngine, uow_factory: UowFactory
 ) -> None:
+    """A /confirm or a /checkin queues no message: its commit sends the save, its audit
+    rows and its update id as the last statement, as the outbox insert would."""
     club_id, tournament_id, (number, *_) = await a_tournament(uow_factory)
     async with uow_factory(lock_free=True) as uow:
+        assert await uow.updates.remember("telegram", "u-5", NOW)
         state = await uow.tournaments.get(tournament_id, for_update=True)
         state.matches[number].white_score = 1
         await uow.tournaments.save(state)
-        await uow.audit.add_many([entry(club_id, "report")])
+        await uow.audit.add_many([entry(club_id, "confirm")])
+        await uow.commit()
+        assert not uow.must_retry_locked
+    assert (await load(uow_factory, tournament_id)).matches[number].white_score == 1
+    assert await written(engine) == {"audit": ["confirm"], "outbox": [], "updates": ["u-5"]}
+
+
+async def test_audit_rows_without_a_save_give_up_at_the_commit(
+    engine: AsyncEngine, uow_factory: UowFactory
+) -> None:
+    """Nothing guards them: written alone they could be written twice by the retry."""
+    club_id, _, _ = await a_tournament(uow_factory)
+    async with uow_factory(lock_free=True) as uow:
+        await uow.clubs.for_chat("telegram", "chat-1")
+        await uow.audit.add_many([entry(club_id, "confirm")])
         if is_sqlite(engine):
             await uow.commit()
             return
         with pytest.raises(NeedsLock):
-            await uow.commit()  # a save and audit rows: two statements without messages
+            await uow.commit()
         assert uow.must_retry_locked
-    assert (await load(uow_factory, tournament_id)).matches[number].white_score != 1
     assert await written(engine) == {"audit": [], "outbox": [], "updates": []}
 
 
