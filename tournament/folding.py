@@ -20,8 +20,10 @@ _PLAIN = str.maketrans(
 _QUOTES = "\"'“”„«»"
 # Folds kept: a typed name is matched against every member's name folded (a /register
 # folded the whole club's twice, ~8 us a name), and the club's names are the same from
-# one command to the next. A few MB at most.
+# one command to the next. Only texts as long as a name may be (64 characters) are kept:
+# anyone can type a long line, and 32,768 of them must not sit in memory.
 _FOLDS_KEPT = 32_768
+_KEPT_UP_TO = 64
 
 
 def key(name: str) -> str:
@@ -29,14 +31,20 @@ def key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-@lru_cache(maxsize=_FOLDS_KEPT)
 def loose(text: str) -> str:
     """Return text as chat matching compares it: no accents, case folded, single spaces,
     no surrounding quotes, no leading @."""
+    return _kept_fold(text) if len(text) <= _KEPT_UP_TO else _fold(text)
+
+
+def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     cleaned = bare.strip().strip(_QUOTES).lstrip("@")
     return " ".join(cleaned.split()).casefold()
+
+
+_kept_fold = lru_cache(maxsize=_FOLDS_KEPT)(_fold)
 
 
 def same(a: str, b: str) -> bool:

@@ -202,6 +202,19 @@ def test_finding_11_the_state_cache_is_bounded() -> None:
     assert len(cache) == 3 and cache.take(9, 1) is not None and cache.take(0, 1) is None
 
 
+def test_finding_11_a_long_typed_line_is_folded_but_not_kept() -> None:
+    """Names are folded once per process; a line anyone can type is folded each time,
+    never kept (32,768 long lines would sit in memory)."""
+    from tournament import folding
+
+    long_line = "Zoë " * 500
+    kept = folding._kept_fold.cache_info().currsize
+    assert folding.loose(long_line) == " ".join(["zoe"] * 500)
+    assert folding._kept_fold.cache_info().currsize == kept
+    assert folding.loose(f"Zoë {kept}") == f"zoe {kept}"  # a name's length: kept
+    assert folding._kept_fold.cache_info().currsize == kept + 1
+
+
 # -- 13: odd input got "something went wrong" --
 
 
