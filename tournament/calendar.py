@@ -62,16 +62,22 @@ def local(moment: datetime, zone: str | tzinfo) -> datetime:
 
 
 def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
-    """Return the tournament being played today, else the next one to start."""
+    """Return the tournament being played today, else the next one to start.
+
+    One in play since tonight (or last night) comes first, then one starting today, then
+    one still in play from an earlier night: a final never reported must not take over
+    the next month's night (its /draw answered "the groups are drawn already")."""
     live = [t for t in listed if t.live]
     today = local(now, zone).date()
 
     def on_today(t: Listed) -> bool:
         return local(t.start, zone).date() == today
 
+    tonight = [t for t in live if played_tonight(t, now, zone)]
     for tier in (
-        [t for t in live if t.status in _IN_PLAY],
+        tonight,
         [t for t in live if t.status == TournamentStatus.REGISTRATION and on_today(t)],
+        [t for t in live if t.status in _IN_PLAY and t not in tonight],
     ):
         if len(tier) == 1:
             return Meant(tier[0])

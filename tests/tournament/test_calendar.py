@@ -31,6 +31,20 @@ def test_the_tournament_in_play_comes_first() -> None:
     assert found.chosen is not None and found.chosen.id == 2
 
 
+def test_tonights_tournament_before_one_left_in_play_a_month_ago() -> None:
+    """December's final was never reported: January's night is still January's; between
+    the two nights, December's unfinished business comes first."""
+    rows = listed(
+        (1, "December", datetime(2026, 4, 3, 18, 0, tzinfo=UTC), "knockout"),
+        (2, "January", at(1, 18), "registration"),
+    )
+    found = meant(rows, NOW, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "January"
+    between = datetime(2026, 4, 20, 12, 0, tzinfo=UTC)
+    found = meant(rows, between, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "December"
+
+
 def test_tonight_before_a_later_one_even_if_created_after() -> None:
     found = meant(
         listed((1, "June", at(30, 18), "registration"), (2, "May", at(1, 18), "registration")),
