@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.session import Session
 from tournament.club import Player
 from tournament.model import Refused
@@ -20,7 +20,9 @@ def named_player(a: Args) -> Player:
 def entered(state: TournamentState, player: Player) -> None:
     """Refuse a player who has no entry in the tournament."""
     if player.id not in state.entries:
-        raise Refused("not_entered", name=player.name, tournament=state.name)
+        # Naming the tournament: the one meant by default may be another.
+        example = f"/addplayer {as_typed(player.name)} tournament:{as_typed(state.name)}"
+        raise Refused("not_entered", name=player.name, tournament=state.name, example=example)
 
 
 async def named_entry(s: Session, a: Args) -> tuple[Player, TournamentState]:

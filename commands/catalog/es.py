@@ -547,7 +547,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_tournament": 'Todavía no hay torneo. Un director lo crea: /tournament new name:"Copa de Enero" start:"2026-01-31 20:00"',
     "refused.nobody_waiting": "Nadie espera aprobación. /status muestra el torneo de un vistazo.",
     "refused.not_a_player": "Todavía no te has inscrito: envía /register. Si un director ya te inscribió, pídele un código de reclamación (/director claim) y envíamelo en un chat privado: /register claim:CÓDIGO",
-    "refused.not_entered": "{name} no figura en {tournament}.",
+    "refused.not_entered": "{name} no figura en {tournament}. Para inscribirlo, envía {example}",
     "refused.not_paused": "El conteo de retraso del encuentro {match} no está en pausa.",
     "refused.already_away": "Ya consta como ausente desde el {since}; cuando vuelva: /present y el nombre.",
     "refused.not_present": "No hay llegada registrada: nada que marcar como ausente.",

@@ -88,3 +88,21 @@ async def test_two_look_alike_new_names_in_one_addplayer_are_refused_whole(
     async with engine.connect() as conn:
         names = [r.name for r in await conn.execute(select(t.players.c.name))]
     assert names == ["Bob"]
+
+
+async def test_a_member_not_entered_is_named_with_the_command_that_enters_them(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"May Cup" start:"2026-01-31 20:00" approval:no')
+    await chat.say("ana", '/addplayer "Rocío Núñez" tournament:"May Cup"')
+    await chat.say("ana", '/tournament new name:"June Cup" start:"2026-02-28 20:00" approval:no')
+    said = await chat.say("ana", '/present "rocio nunez" tournament:"June Cup"')
+    example = '/addplayer "Rocío Núñez" tournament:"June Cup"'
+    assert said == f"Rocío Núñez is not entered in June Cup. To enter them, send {example}"
+    assert await chat.say("ana", example) == (
+        "Rocío Núñez, a member of the club, is entered in June Cup (confirmed):"
+        " points and history are theirs."
+    )
+    present = await chat.say("ana", '/present "rocio nunez" tournament:"June Cup"')
+    assert present == "Rocío Núñez is marked present."
