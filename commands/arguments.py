@@ -159,6 +159,18 @@ def start_time(text: str | None, zone: str, now: datetime) -> datetime:
     return start
 
 
+def suggested_start(now: datetime, zone: str) -> datetime:
+    """Return the start a reply gives as an example: the last Saturday of next month at
+    20:00, club time (clubs meet monthly), so what it says to type is never refused as
+    past, nor as too far ahead."""
+    local = now.astimezone(ZoneInfo(zone))
+    year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
+    after = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    last = after - timedelta(days=1)
+    saturday = last - timedelta(days=(last.weekday() - 5) % 7)
+    return datetime(saturday.year, saturday.month, saturday.day, 20, 0, tzinfo=ZoneInfo(zone))
+
+
 def time_zone(text: str) -> str:
     """Return the IANA zone `text` means: exact, any case, or a city only one zone has
     (`Bucharest`); refuse with the closest zones otherwise."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from commands import claims, joining, resolver, views
+from commands import arguments, claims, joining, resolver, views
 from commands.capabilities import bind
 from commands.config import CommandConfig
 from commands.languages import language_of
@@ -33,6 +33,17 @@ log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
 HINTS = frozenset({"usage", "example", "command", "suggestion"})  # refusal params to type
+# Refusals whose reply gives a tournament's start (and name) to copy: `example_start`.
+STARTS_SUGGESTED = frozenset(
+    {
+        "bad_datetime",
+        "no_tournament",
+        "start_in_past",
+        "start_required",
+        "start_too_far",
+        "tournament_name_required",
+    }
+)
 CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
 
 
@@ -121,8 +132,14 @@ async def handle(
                 log.debug("%s: lock-free, it wrote nothing; again, locked", target.name)
                 lock_free = False
     except Refused as refusal:
+        params = dict(refusal.params)
+        if refusal.code in STARTS_SUGGESTED:
+            # A start to copy: a fixed date in the catalog would one day be in the past.
+            at = arguments.suggested_start(inv.now, context.timezone)
+            params |= {"example_start": f"{at:%Y-%m-%d %H:%M}"}
+            params |= {"example_month": When(at, "month")}
         reply = Reply(
-            (msg(f"refused.{refusal.code}", **_params(refusal.params)),),
+            (msg(f"refused.{refusal.code}", **_params(params)),),
             _choice_buttons(inv, parsed, club_hint, target.writes, refusal, context.club_id),
         )
     except ScoreError as error:

@@ -21,10 +21,11 @@ class Name:
 
 @dataclass(frozen=True, slots=True)
 class When:
-    """A moment, shown in the club's time zone."""
+    """A moment, shown in the club's time zone (`month`: its month's name, capitalised as
+    in a tournament's name: "Copa de Enero", "Puchar Stycznia")."""
 
     at: datetime
-    style: Literal["time", "datetime", "date"] = "time"
+    style: Literal["time", "datetime", "date", "month"] = "time"
 
 
 @dataclass(frozen=True, slots=True)

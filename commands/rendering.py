@@ -198,6 +198,10 @@ class Renderer:
         if style == "time":
             return time
         locale = _locale(self.language)
+        if style == "month":
+            # The form a date uses (Polish genitive: "Puchar Grudnia", of December).
+            name = str(locale.months["format"]["wide"][local.month])
+            return name[:1].upper() + name[1:]
         if style == "date":
             return format_skeleton("yMMMEd", local, locale=locale)
         day = format_skeleton("MMMEd", local, locale=locale)
