@@ -8,6 +8,7 @@ Every act is logged with who did it.
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 from commands import arguments, lookups, resolver, views
@@ -147,8 +148,8 @@ async def addplayer(s: Session, a: Args) -> Reply:
         try:
             said, redraw = await _enter(s, state, member, new=new)
         except Refused as refusal:
-            if refusal.code == "walk_in_too_late" and state is not None:
-                raise await _too_late(s, state, typed) from None
+            if refusal.code in _CLOSED and state is not None:
+                raise await _too_late(s, state, typed, refusal.code, born) from None
             if refusal.code not in _AGE or state is None:
                 raise
             # Said to the director, with the command that enters this player.
@@ -165,18 +166,24 @@ async def addplayer(s: Session, a: Args) -> Reply:
     return Reply(tuple(parts), buttons)
 
 
-async def _too_late(s: Session, state: TournamentState, typed: list[str]) -> Refused:
-    """Return the refusal of walk-ins to a tournament with results: with the command
-    that enters them in the one open for entries, when there is exactly one."""
+# Tonight's tournament takes no more entries: it has results, or no walk-ins at all.
+_CLOSED = frozenset({"walk_in_too_late", "walk_in_not_allowed"})
+
+
+async def _too_late(
+    s: Session, state: TournamentState, typed: list[str], code: str, born: date | None
+) -> Refused:
+    """Return the refusal of walk-ins to a tournament that takes none now (`code`): with
+    the command that enters them (`born` as typed) in the one open for entries, when there
+    is exactly one (next month's, opened on the night)."""
     listed = await s.uow.tournaments.list(s.club.id)
     open_ = [t for t in listed if calendar.taking_entries(t, s.now, s.club.timezone)]
     if len(open_) != 1:
-        return Refused("walk_in_too_late", tournament=state.name)
+        return Refused(code, tournament=state.name)
     names = " ".join(as_typed(name) for name in typed)
-    example = f"/addplayer {names} tournament:{as_typed(open_[0].name)}"
-    return Refused(
-        "walk_in_too_late_next", tournament=state.name, next=open_[0].name, example=example
-    )
+    dated = "" if born is None else f" born:{born.isoformat()}"
+    example = f"/addplayer {names}{dated} tournament:{as_typed(open_[0].name)}"
+    return Refused(f"{code}_next", tournament=state.name, next=open_[0].name, example=example)
 
 
 # The age rule (NAV-ENTRY) refused an entry a director made: say it to the director.

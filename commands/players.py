@@ -145,7 +145,7 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
     zone = s.club.timezone
     tonight = {t.id for t in listed if calendar.played_tonight(t, s.now, zone)}
     if entering:
-        pass  # /register: tonight's entries are closed, the next one's are open
+        pass  # /register, /confirm: tonight's entries are closed, the next one's are open
     elif s.player is not None and tonight & set(
         await s.uow.tournaments.of_player(s.player.id, active=True)
     ):
@@ -237,7 +237,9 @@ async def _suspended_not_entered(s: Session, state: TournamentState, player: Pla
 async def confirm(s: Session, a: Args) -> Reply:
     """Confirm attendance of the tournament you entered."""
     player = await s.me()
-    await _open_for_entries(s)
+    # Tonight's tournament, drawn, takes no confirmations: next month's, opened on the
+    # night, is the one a /confirm can be for (else "you confirmed already" misled).
+    await _open_for_entries(s, entering=True)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player)
     attendance.confirm(state, player.id, s.now)

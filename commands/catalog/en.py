@@ -744,6 +744,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_born_required": "{tournament} is for players aged {minimum_age} or over: add {name}'s birth date, for example `/addplayer {example} born:1990-05-31`. Nobody was entered.",
     "refused.addplayer_too_young": "{tournament} is for players aged {minimum_age} or over, and {name} is younger. Nobody was entered.",
     "refused.walk_in_not_allowed": "{tournament} takes no entries after its draw (its preset says walk_ins = false): nothing was changed. Enter them in the next tournament.",
+    "refused.walk_in_not_allowed_next": "{tournament} takes no entries after its draw (its preset says walk_ins = false): nothing was changed. To enter them in {next}, send {example}",
     "tiebreak.lot_drawn": "{above} above {below}: by lot",
     "rules.tie.lot_drawn": "{n}. a lot drawn by the bot, recorded so anyone can check it",
     "word.seed": "seed {seed}",

@@ -714,6 +714,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_born_required": "{tournament} es para jugadores de {minimum_age} años o más: añade la fecha de nacimiento de {name}, por ejemplo `/addplayer {example} born:1990-05-31`. No se inscribió a nadie.",
     "refused.addplayer_too_young": "{tournament} es para jugadores de {minimum_age} años o más, y {name} no los tiene. No se inscribió a nadie.",
     "refused.walk_in_not_allowed": "{tournament} no admite inscripciones después del sorteo (su preset dice walk_ins = false): no se ha cambiado nada. Inscríbelos en el próximo torneo.",
+    "refused.walk_in_not_allowed_next": "{tournament} no admite inscripciones después del sorteo (su preset dice walk_ins = false): no se ha cambiado nada. Para inscribirlos en {next}, envía {example}",
     "tiebreak.lot_drawn": "{above} por delante de {below}: por sorteo",
     "rules.tie.lot_drawn": "{n}. un sorteo hecho por el bot, registrado para que cualquiera lo compruebe",
     "word.seed": "siembra {seed}",

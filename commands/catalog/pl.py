@@ -714,6 +714,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_born_required": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat: dodaj datę urodzenia ({name}), na przykład `/addplayer {example} born:1990-05-31`. Nikogo nie zgłoszono.",
     "refused.addplayer_too_young": "Turniej {tournament} jest dla osób w wieku co najmniej {minimum_age} lat, a {name} nie ma tylu lat. Nikogo nie zgłoszono.",
     "refused.walk_in_not_allowed": "Turniej {tournament} nie przyjmuje zgłoszeń po losowaniu (w jego presecie walk_ins = false): nic nie zmieniono. Zgłoś ich do następnego turnieju.",
+    "refused.walk_in_not_allowed_next": "Turniej {tournament} nie przyjmuje zgłoszeń po losowaniu (w jego presecie walk_ins = false): nic nie zmieniono. Aby zgłosić ich do turnieju {next}, wyślij {example}",
     "tiebreak.lot_drawn": "{above} wyżej niż {below}: losowanie",
     "rules.tie.lot_drawn": "{n}. losowanie przeprowadzone przez bota, zapisane, aby każdy mógł je sprawdzić",
     "word.seed": "rozstawienie {seed}",

@@ -714,6 +714,7 @@ MESSAGES: dict[str, str] = {
     "refused.addplayer_born_required": "{tournament} este pentru jucători de cel puțin {minimum_age} ani: adăugați data nașterii pentru {name}, de exemplu `/addplayer {example} born:1990-05-31`. Nu a fost înscris nimeni.",
     "refused.addplayer_too_young": "{tournament} este pentru jucători de cel puțin {minimum_age} ani, iar {name} nu are această vârstă. Nu a fost înscris nimeni.",
     "refused.walk_in_not_allowed": "{tournament} nu primește înscrieri după tragerea la sorți (presetul său are walk_ins = false): nu s-a schimbat nimic. Înscrieți-i la următorul turneu.",
+    "refused.walk_in_not_allowed_next": "{tournament} nu primește înscrieri după tragerea la sorți (presetul său are walk_ins = false): nu s-a schimbat nimic. Ca să-i înscrieți la {next}, trimiteți {example}",
     "tiebreak.lot_drawn": "{above} înainte de {below}: prin tragere la sorți",
     "rules.tie.lot_drawn": "{n}. o tragere la sorți făcută de bot, înregistrată ca oricine să o poată verifica",
     "word.seed": "cap de serie {seed}",

@@ -69,3 +69,41 @@ async def test_present_twice_names_whom_it_found(engine: AsyncEngine) -> None:
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora")
     assert await chat.say("ana", "/present cr") == "cruz is already checked in."
+
+
+async def test_confirm_on_the_night_confirms_next_months_entry(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    await chat.say("bob", "/register")
+    # bob plays tonight and confirmed tonight's long ago: his /confirm now is February's.
+    reply = await chat.say("bob", "/confirm")
+    assert reply.startswith("Thank you, bob: your place in February Cup"), reply
+    status = await chat.say("ana", '/status tournament:"February Cup"')
+    assert "not confirmed" not in status.lower(), status
+    # Someone playing tonight but not entered next month is told so, not "confirmed".
+    reply = await chat.say("cruz", "/confirm")
+    assert "February Cup" in reply and "/register" in reply, reply
+
+
+async def test_a_walk_in_to_a_night_without_walk_ins_is_shown_the_next_months_command(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    # The Navodari cup takes no walk-ins (its organisers select the entries) and is 18+.
+    await chat.say(
+        "ana",
+        '/tournament new name:"January Cup" preset:navodari-table'
+        ' start:"2026-01-31 20:00" approval:no',
+    )
+    for player in ("bob", "cruz", "dora", "emil"):
+        await chat.say(player, "/register born:1970-01-01")
+        await chat.say(player, "/confirm")
+    chat.at("2026-01-31T19:30")
+    assert (said := await chat.say("ana", "/draw")).startswith("Draw made"), said
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    reply = await chat.say("ana", '/addplayer "Eli Ñúñez" born:1970-01-01')
+    assert reply.startswith("January Cup takes no entries after its draw"), reply
+    line = '/addplayer "Eli Ñúñez" born:1970-01-01 tournament:"February Cup"'
+    assert reply.endswith(f"send {line}"), reply
+    assert "entered" in (said := await chat.say("ana", line)).lower(), said
