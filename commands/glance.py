@@ -113,10 +113,12 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
             for m in matches:
                 parts.append(views.match_line(m, names))
                 # Not begun because a player is still in an earlier match: not forgotten.
-                parts.extend(
-                    msg("glance.waits", match=m.number, earlier=earlier)
-                    for earlier in _waits_for(state, m)
-                )
+                earlier = _waits_for(state, m)
+                if earlier:
+                    numbers = ", ".join(map(str, earlier))
+                    parts.append(
+                        msg("glance.waits", match=m.number, earlier=numbers, count=len(earlier))
+                    )
     return parts
 
 

@@ -372,7 +372,12 @@ def _on_matches_held(
 ) -> list[Notice]:
     numbers = event.matches
     groups = event.groups
-    line = msg("correct.held", matches=", ".join(map(str, numbers)), groups=", ".join(groups))
+    line = msg(
+        "correct.held",
+        matches=", ".join(map(str, numbers)),
+        groups=", ".join(groups),
+        count=len(numbers),
+    )
     return [Notice(Reply((line,)))]
 
 

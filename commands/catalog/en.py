@@ -347,7 +347,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Late ({count}); to stop the clock for a match: `/pause {match} reason:"..."`; to forfeit: /forfeit and the name:',
     "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
-    "glance.waits": "Match {match} waits for match {earlier}, still being played.",
+    "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",
     "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
     "glance.all_clear": "Nothing needs you right now.",
     "help.title": "Commands:",
@@ -622,7 +622,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
     "discord.dms_missed": "{name}, I could not send you this privately (to get it there, allow direct messages from this server's members in Privacy Settings):",
     # -- core --
-    "correct.held": "Matches {matches} wait until group {groups} is complete again: they are announced then.",
+    "correct.held": "{count, plural, one {Match} other {Matches}} {matches} {count, plural, one {waits} other {wait}} until group {groups} is complete again: {count, plural, one {it is} other {they are}} announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
     "me.sanction_served": "Suspension served: you sat out {tournament} ({reason}).",

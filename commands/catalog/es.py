@@ -317,7 +317,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: `/pause {match} reason:"..."`; para dar forfait: /forfeit y el nombre:',
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
-    "glance.waits": "El encuentro {match} espera al encuentro {earlier}, que sigue en juego.",
+    "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",
     "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
     "help.title": "Comandos:",
@@ -592,7 +592,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
     "discord.dms_missed": "{name}, no pude enviarte esto en privado (para recibirlo allí, permite los mensajes directos de los miembros de este servidor en Ajustes de privacidad):",
     # -- core --
-    "correct.held": "Los encuentros {matches} esperan a que el grupo {groups} vuelva a estar completo: se anunciarán entonces.",
+    "correct.held": "{count, plural, one {El encuentro} other {Los encuentros}} {matches} {count, plural, one {espera} other {esperan}} a que el grupo {groups} vuelva a estar completo: se {count, plural, one {anunciará} other {anunciarán}} entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",
     "me.sanction_served": "Suspensión cumplida: no jugaste {tournament} ({reason}).",

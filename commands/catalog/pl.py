@@ -317,7 +317,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: `/pause {match} reason:"..."`; walkower: /forfeit i nazwisko:',
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
-    "glance.waits": "Mecz {match} czeka na mecz {earlier}, który wciąż trwa.",
+    "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",
     "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
     "help.title": "Polecenia:",
@@ -592,7 +592,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
     "discord.dms_missed": "{name}, nie mogę wysłać Ci tego prywatnie (aby dostawać to tam, zezwól na wiadomości prywatne od członków tego serwera w Ustawieniach prywatności):",
     # -- core --
-    "correct.held": "Mecze {matches} czekają, aż grupa {groups} znów będzie zakończona: wtedy zostaną ogłoszone.",
+    "correct.held": "{count, plural, one {Mecz} few {Mecze} many {Mecze} other {Mecze}} {matches} {count, plural, one {czeka} few {czekają} many {czekają} other {czekają}}, aż grupa {groups} znów będzie zakończona: {count, plural, one {wtedy zostanie ogłoszony} few {wtedy zostaną ogłoszone} many {wtedy zostaną ogłoszone} other {wtedy zostaną ogłoszone}}.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",
     "me.sanction_served": "Zawieszenie odbyte ({tournament}); powód: {reason}.",

@@ -317,7 +317,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: `/pause {match} reason:"..."`; pentru neprezentare: /forfeit și numele:',
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
-    "glance.waits": "Partida {match} așteaptă partida {earlier}, care încă se joacă.",
+    "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",
     "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
     "help.title": "Comenzi:",
@@ -592,7 +592,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
     "discord.dms_missed": "{name}, nu v-am putut trimite asta în privat (ca s-o primiți acolo, permiteți mesajele directe de la membrii acestui server în Setări de confidențialitate):",
     # -- core --
-    "correct.held": "Partidele {matches} așteaptă până când grupa {groups} este din nou încheiată: vor fi anunțate atunci.",
+    "correct.held": "{count, plural, one {Partida} few {Partidele} other {Partidele}} {matches} așteaptă până când grupa {groups} este din nou încheiată: {count, plural, one {va fi anunțată} few {vor fi anunțate} other {vor fi anunțate}} atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",
     "me.sanction_served": "Suspendare ispășită: nu ați jucat la {tournament} ({reason}).",

@@ -132,3 +132,19 @@ def test_a_group_round_about_to_start_is_called_in_the_club_once() -> None:
 
 def _text(notice: announce.Notice) -> str:
     return Renderer("en", "UTC", "plain").reply(notice.reply).text
+
+
+@pytest.mark.parametrize(
+    ("matches", "said"),
+    [
+        ((12,), "Match 12 waits until group 1 is complete again: it is announced then."),
+        ((11, 12), "Matches 11, 12 wait until group 1 is complete again: they are announced"),
+    ],
+)
+def test_matches_a_reopened_group_holds_are_named_in_their_number(
+    matches: tuple[int, ...], said: str
+) -> None:
+    state = new_tournament(load_preset("hgv-backgammon"), 6, T, seed=3)
+    (notice,) = announce.notices(state, [ev.MatchesHeld(at=T, matches=matches, groups=("1",))], {})
+    text = Renderer("en", "UTC", "plain").reply(notice.reply).text
+    assert text.startswith(said), text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -93,13 +94,18 @@ async def test_status_lists_the_knockout_matches_a_reopened_group_holds_HGV_4_8(
         await chat.say("ana", f"/result {match.number} {match.length}-0")
         state = await chat.tournament()
     group = state.stage_matches(Stage.GROUP)[0]
-    await chat.say("ana", f"/reopen {group.number}")
+    reopened = await chat.say("ana", f"/reopen {group.number}")
     held = sorted(progress.held(await chat.tournament()))
     assert held
     status = await chat.say("ana", "/status")
     listed = ", ".join(map(str, held))
     assert f"Waiting for group {group.group} to be complete again ({len(held)})" in status
     assert f"matches {listed}." in status
+    # The announcement names the matches it holds, in the number they are.
+    said = re.search(r"(Match|Matches) ([\d, ]+) (waits|wait) until group", reopened)
+    assert said is not None, reopened
+    one = len(said.group(2).split(", ")) == 1
+    assert (said.group(1), said.group(3)) == (("Match", "waits") if one else ("Matches", "wait"))
 
 
 async def test_a_final_started_afresh_names_the_matches_that_send_its_players_HGV_4_8(
