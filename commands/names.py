@@ -91,6 +91,17 @@ def clean_new_player(name: str, existing: Iterable[str]) -> str:
     return cleaned
 
 
+def abbreviates(one: str, other: str) -> bool:
+    """Return whether one name is the other with its last word cut to an initial and a
+    dot ("Grzegorz B." and "Grzegorz Brzęczyszczykiewicz"), either way round, folded."""
+    mine, theirs = folding.loose(one).split(), folding.loose(other).split()
+    if len(mine) != len(theirs) or len(mine) < 2 or mine[:-1] != theirs[:-1]:
+        return False
+    short, full = sorted((mine[-1], theirs[-1]), key=len)
+    initial = short.removesuffix(".")
+    return short.endswith(".") and bool(initial) and full.startswith(initial) and full != short
+
+
 def shorten(name: str, limit: int) -> str:
     """Return a name cut to `limit` characters with an ellipsis (for table cells)."""
     return name if len(name) <= limit else name[: max(limit - 1, 1)] + "…"

@@ -198,7 +198,15 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
         raise Refused("name_taken", name=wanted)
     # "rocio" for the imported "Rocío", "Maria Jose" for "María José": the same member,
     # typed without accents. Not a second player: who it is, and how to claim it.
-    twins = [p for p in everyone if fold(p.name) == fold(wanted)]
+    # So is "Grzegorz B." for the ranked "Grzegorz Brzęczyszczykiewicz" (and the other way
+    # round): a second, 0-point player would split one person's season in two.
+    cut = wanted.rstrip().endswith(".")  # only a name ending in a dot abbreviates another
+    twins = [
+        p
+        for p in everyone
+        if fold(p.name) == fold(wanted)
+        or ((cut or p.name.endswith(".")) and naming.abbreviates(wanted, p.name))
+    ]
     accounts = await s.uow.players.accounts_of([p.id for p in twins]) if twins else {}
     for twin in twins:
         if accounts.get(twin.id):

@@ -2,8 +2,9 @@
 
 Case and accents do not matter, a unique beginning is enough (of the name or of any of
 its words), the chat handle works as well as the display name, and several names may
-be typed without quotes (`/approve eve frank`, `/approve Alice Moreno`). When nothing
-fits, the refusal names the closest names (difflib).
+be typed without quotes (`/approve eve frank`, `/approve Alice Moreno`), and a surname
+cut to its initial (`Zofia K.`) stands for the whole one. When nothing fits, the refusal
+names the closest names (difflib).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from commands.names import abbreviates
 from commands.params import Args, Signature
 from commands.session import Session
 from tournament import folding
@@ -48,7 +50,8 @@ class Roster:
         return cls(known)
 
     def candidates(self, text: str) -> list[Player]:
-        """Return the players `text` may mean: exactly, else by a beginning."""
+        """Return the players `text` may mean: exactly, else by a beginning, else with a
+        surname cut to its initial on either side."""
         wanted = fold(text)
         if not wanted:
             return []
@@ -65,7 +68,15 @@ class Roster:
                 if any(w.startswith(wanted) for n in k.names for w in n.split()[1:])
             ]
             return _unique(words)
-        return []
+        # "Zofia K." for "Zofia Kowalska", "Jorge Pérez" for the imported "Jorge P.".
+        cut = wanted.endswith(".")
+        return _unique(
+            [
+                k.player
+                for k in self.known
+                if any((cut or n.endswith(".")) and abbreviates(wanted, n) for n in k.names)
+            ]
+        )
 
     def one(self, text: str) -> Player:
         """Return the one player `text` means, or refuse saying who it might be."""

@@ -391,3 +391,41 @@ def test_a_preset_without_walk_ins_says_so_after_the_draw(
     assert "Cupa takes no entries after its draw (its preset says walk_ins = false)" in out
     data = _export(clubtd, database_url)
     assert "Dan" not in {p["name"] for p in data["players"]}
+
+
+def test_a_surname_cut_to_its_initial_is_the_member_not_a_new_player(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """The ranking says "Grzegorz Brzęczyszczykiewicz" and "Ana P.": "Grzegorz B." and
+    "Ana Pérez" are them (asked to claim, or entered), never a second, 0-point player;
+    "Grzegorz B." beside a second Grzegorz B... is asked which."""
+    setup = (
+        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
+        "@director ana\n@clock 2026-03-01 12:00\n"
+    )
+    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("Grzegorz Brzęczyszczykiewicz;8\nAna P.;3\nZofia Kowalska;2\n")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
+        + 'grzes: /register name:"Grzegorz B."\n'
+        + 'anita: /register name:"Ana Pérez"\n'
+        + 'ana: /addplayer "Zofia K." "ana perez"\n',
+    )
+    assert "Czy jesteś Grzegorz Brzęczyszczykiewicz, 8,00 pkt w rankingu?" in out, out
+    assert "Czy jesteś Ana P., 3,00 pkt w rankingu?" in out, out
+    assert "Zofia Kowalska (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out, out
+    assert "Ana P. (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out, out
+    assert len(_export(clubtd, database_url)["players"]) == 3
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        'bak: /register name:"Grzegorz Bąk"\nana: /addplayer "Grzegorz B."\n',
+    )
+    assert "Grzegorz B. to może być Grzegorz Brzęczyszczykiewicz, Grzegorz Bąk" in out, out
+    assert len(_export(clubtd, database_url)["players"]) == 4

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from commands import look_alikes, names
 
 
@@ -16,3 +18,24 @@ def test_the_table_maps_cyrillic_and_sequences_as_uts_39_says() -> None:
     assert names.skeleton("Аna") == names.skeleton("Ana")  # Cyrillic А
     assert names.skeleton("Amold") == names.skeleton("Arnold")
     assert names.skeleton("Ana") != names.skeleton("Ann")
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("Grzegorz B.", "Grzegorz Brzęczyszczykiewicz", True),
+        ("grzegorz brzeczyszczykiewicz", "Grzegorz B.", True),  # either way, folded
+        ("Ana Pérez", "ana p.", True),
+        ("María José G.", "Maria Jose Gil", True),
+        ("Grzegorz B.", "Grzegorz Kowalski", False),  # another initial
+        ("Grzegorz B.", "Tomasz Brzęczyszczykiewicz", False),  # another first name
+        ("Grzegorz B", "Grzegorz Brzęczyszczykiewicz", False),  # no dot: a name, not cut
+        ("Ana P.", "Ana P.", False),  # the same name: not an abbreviation of itself
+        ("Ana", "Ana Pérez", False),
+        ("Ana P.", "Ana María Pérez", False),
+    ],
+)
+def test_a_surname_cut_to_its_initial_abbreviates_the_whole(
+    one: str, other: str, same: bool
+) -> None:
+    assert names.abbreviates(one, other) is same
