@@ -32,6 +32,26 @@ def _club(clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str) -> 
     assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
 
 
+# A Polish club's March tournament, opened the day before.
+MARCH = '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
+
+
+def _polish_march(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str, ranking: str, night: str
+) -> str:
+    """Import a Polish club's `ranking` (CSV `name;points` lines), open its March
+    tournament and play `night`; return what the console printed."""
+    setup = (
+        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
+        "@director ana\n@clock 2026-03-01 12:00\n"
+    )
+    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text(ranking, encoding="utf-8")
+    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
+    return _play(clubtd, script, database_url, MARCH + night)
+
+
 def _play(clubtd: Clubtd, script: Script, database_url: str, text: str) -> str:
     result = clubtd("console", "--script", script("n.t", text), "--db", database_url)
     assert result.exit_code == 0, result.stderr
@@ -298,27 +318,17 @@ def test_names_and_words_as_a_polish_club_types_them(
 ) -> None:
     """Typed "lucja", the imported "Łucja" (a stroke is not an accent to NFKD); the colon of
     into:/to: forgotten, `potwierdz` for confirm: understood, in Polish."""
-    setup = (
-        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
-        "@director ana\n@clock 2026-03-01 12:00\n"
-    )
-    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
-    csv = tmp_path / "ranking.csv"
-    csv.write_text("Łucja Wiśniewska;4\nJózef Nowak;3\n", encoding="utf-8")
-    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
-    out = _play(
-        clubtd,
-        script,
-        database_url,
-        '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
-        + 'lucja: /register name:"Lucja Wisniewska"\n'
+    ranking = "Łucja Wiśniewska;4\nJózef Nowak;3\n"
+    night = (
+        'lucja: /register name:"Lucja Wisniewska"\n'
         + 'ana: /addplayer "lucja wisniewska" jozef "adam maly"\n'
         + 'ana: /player rename "adam maly" to "Adam Mały"\n'
         + '@clock 2026-03-06 10:00\nana: /draw\nana: /addplayer "Adam M 2"\n'
         + "ana: /redraw potwierdz\n"
         + 'ana: /player merge "Adam M 2" into "Adam Mały"\n'
-        + "ana: /player merge jozef\n",
+        + "ana: /player merge jozef\n"
     )
+    out = _polish_march(clubtd, script, tmp_path, database_url, ranking, night)
     assert "Czy jesteś Łucja Wiśniewska, 4,00 pkt w rankingu?" in out
     assert "Łucja Wiśniewska (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out
     assert "adam maly nazywa się teraz Adam Mały" in out
@@ -399,23 +409,13 @@ def test_a_surname_cut_to_its_initial_is_the_member_not_a_new_player(
     """The ranking says "Grzegorz Brzęczyszczykiewicz" and "Ana P.": "Grzegorz B." and
     "Ana Pérez" are them (asked to claim, or entered), never a second, 0-point player;
     "Grzegorz B." beside a second Grzegorz B... is asked which."""
-    setup = (
-        '@club name:"Klub" timezone:Europe/Warsaw language:pl\n'
-        "@director ana\n@clock 2026-03-01 12:00\n"
-    )
-    assert clubtd("console", "--script", script("s.t", setup), "--db", database_url).exit_code == 0
-    csv = tmp_path / "ranking.csv"
-    csv.write_text("Grzegorz Brzęczyszczykiewicz;8\nAna P.;3\nZofia Kowalska;2\n")
-    assert clubtd("ranking", "import", str(csv), "--db", database_url).exit_code == 0
-    out = _play(
-        clubtd,
-        script,
-        database_url,
-        '@clock 2026-03-05 18:00\nana: /tournament new name:"Marzec" start:"2026-03-06 10:00"\n'
-        + 'grzes: /register name:"Grzegorz B."\n'
+    ranking = "Grzegorz Brzęczyszczykiewicz;8\nAna P.;3\nZofia Kowalska;2\n"
+    night = (
+        'grzes: /register name:"Grzegorz B."\n'
         + 'anita: /register name:"Ana Pérez"\n'
-        + 'ana: /addplayer "Zofia K." "ana perez"\n',
+        + 'ana: /addplayer "Zofia K." "ana perez"\n'
     )
+    out = _polish_march(clubtd, script, tmp_path, database_url, ranking, night)
     assert "Czy jesteś Grzegorz Brzęczyszczykiewicz, 8,00 pkt w rankingu?" in out, out
     assert "Czy jesteś Ana P., 3,00 pkt w rankingu?" in out, out
     assert "Zofia Kowalska (członek klubu): zgłoszenie do turnieju Marzec przyjęte" in out, out
