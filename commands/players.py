@@ -344,6 +344,10 @@ async def report(s: Session, a: Args) -> Reply:
         elif error.code == "lot_needed":
             # Every phase typed was level (no lot given): the same line, with the lot won.
             example = f"/{again} lot:won"
+        elif error.code == "draughts_total_wrong" and not error.params.get("phase"):
+            converted = views.in_points(found[0], match.length, "/report")
+            if converted is not None:
+                raise converted from None
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
     s.log("report", match=match.number, white=score.white, black=score.black)

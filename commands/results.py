@@ -50,6 +50,11 @@ async def result(s: Session, a: Args) -> Reply:
         if error.code in TIEBREAK_CODES and isinstance(change, FinalScore):
             typed = _white_first(change)[: int(error.params["phase"])]
             example = views.with_tiebreak(f"/result {match.number}", typed)
+        elif error.code == "draughts_total_wrong" and isinstance(change, FinalScore):
+            command = f"/result {match.number}"
+            converted = views.in_points(_white_first(change)[0], match.length, command)
+            if converted is not None:
+                raise converted from None
         elif error.code == "lot_needed" and isinstance(change, FinalScore):
             # A director names the lot by colour (lot:white), not as won or lost.
             level = " ".join(f"{x}-{y}" for x, y in _white_first(change))

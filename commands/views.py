@@ -11,7 +11,7 @@ from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
 from tournament.preset import Game
 from tournament.progress import standings_of
-from tournament.scoring import example_score
+from tournament.scoring import ScoreError, draughts_points_of_games, example_score
 from tournament.standings import Standings
 from tournament.state import Group, Match, Report, TournamentState
 
@@ -140,6 +140,22 @@ def tiebreak_notes(
             players=name_list(names, need.players),
         )
         for need in table.extra_games
+    )
+
+
+def in_points(typed: tuple[int, int], games: int, command: str) -> ScoreError | None:
+    """Return the refusal of a draughts score typed in games (/report 2-0, both games won)
+    that gives it in points (/report 4-0); None when it is not one."""
+    points = draughts_points_of_games(*typed, games)
+    if points is None:
+        return None
+    shown = f"{points[0]}-{points[1]}"
+    return ScoreError(
+        "draughts_games",
+        typed=f"{typed[0]}-{typed[1]}",
+        points=shown,
+        example=f"{command} {shown}",
+        _usage="score.usage" if command == "/report" else "score.usage_result",
     )
 
 

@@ -165,6 +165,15 @@ def example_score(game: Game, length: int) -> tuple[int, int]:
     return won, max(won - 2, 0)
 
 
+def draughts_points_of_games(first: int, second: int, games: int) -> tuple[int, int] | None:
+    """Return a draughts score typed as games won (2-0: both games; 1-0: a win and a
+    draw) in points, 2 a win and 1 a draw (WAR-GAME); None when it cannot be one."""
+    if first < 0 or second < 0 or not 0 < first + second <= games:
+        return None
+    drawn = games - first - second
+    return 2 * first + drawn, 2 * second + drawn
+
+
 def draughts_game_points(outcome: Outcome) -> int:
     """Return a player's points for one draughts game: win 2, draw 1, loss 0 (WAR-GAME)."""
     points = _DRAUGHTS_POINTS.get(outcome)

@@ -463,6 +463,7 @@ MESSAGES: dict[str, str] = {
     "score.cube_in_crawford_game": "This is the Crawford game: no cube (HGV-7.3.2).",
     "score.cube_pointless": "At these scores the cube is not used.",
     "score.draughts_total_wrong": "A draughts score adds up to {total} (2 a game): for example 3-1.",
+    "score.draughts_games": "{typed} counts games: a draughts score counts points, 2 a win and 1 a draw, so that is {points}.",
     "score.draughts_tiebreak_total_wrong": "Tiebreak {phase} adds up to {total} (2 a game): send the whole result again, for example {example}.",
     "score.drawn_match_needs_tiebreak": "The match is level: add the tiebreak ({game}) score, for example {example}.",
     "score.tiebreak_not_needed": "The match was decided: no tiebreak score is needed.",

@@ -433,6 +433,7 @@ MESSAGES: dict[str, str] = {
     "score.cube_in_crawford_game": "Esta es la partida Crawford: sin cubo (HGV-7.3.2).",
     "score.cube_pointless": "Con este marcador no se usa el cubo.",
     "score.draughts_total_wrong": "En damas, el resultado suma {total} (2 por partida): por ejemplo 3-1.",
+    "score.draughts_games": "{typed} cuenta partidas: en damas el resultado cuenta puntos, 2 por victoria y 1 por tablas, así que es {points}.",
     "score.draughts_tiebreak_total_wrong": "El desempate {phase} suma {total} (2 por partida): envía de nuevo el resultado entero, por ejemplo {example}.",
     "score.drawn_match_needs_tiebreak": "El encuentro está empatado: añade el resultado del desempate ({game}), por ejemplo {example}.",
     "score.tiebreak_not_needed": "El encuentro ya estaba decidido: no hace falta resultado de desempate.",

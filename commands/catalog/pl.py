@@ -433,6 +433,7 @@ MESSAGES: dict[str, str] = {
     "score.cube_in_crawford_game": "To partia Crawforda: bez kostki (HGV-7.3.2).",
     "score.cube_pointless": "Przy takim wyniku kostki się nie używa.",
     "score.draughts_total_wrong": "W warcabach wynik musi dawać łącznie {total} (2 pkt na partię): na przykład 3-1.",
+    "score.draughts_games": "{typed} to wynik w partiach: w warcabach liczą się punkty, 2 za wygraną i 1 za remis, czyli {points}.",
     "score.draughts_tiebreak_total_wrong": "Dogrywka {phase} musi dawać łącznie {total} (2 pkt na partię): wyślij cały wynik jeszcze raz, na przykład {example}.",
     "score.drawn_match_needs_tiebreak": "Mecz zakończył się remisem: dopisz wynik dogrywki ({game}), na przykład {example}.",
     "score.tiebreak_not_needed": "Mecz był rozstrzygnięty: wynik dogrywki nie jest potrzebny.",

@@ -433,6 +433,7 @@ MESSAGES: dict[str, str] = {
     "score.cube_in_crawford_game": "Acesta este jocul Crawford: fără cub (HGV-7.3.2).",
     "score.cube_pointless": "La acest scor cubul nu se folosește.",
     "score.draughts_total_wrong": "La dame, scorul adunat trebuie să dea {total} (2 pe joc): de exemplu 3-1.",
+    "score.draughts_games": "{typed} numără jocurile: la dame scorul numără punctele, 2 la victorie și 1 la remiză, deci este {points}.",
     "score.draughts_tiebreak_total_wrong": "Departajarea {phase} trebuie să dea {total} (2 pe joc): trimiteți din nou tot scorul, de exemplu {example}.",
     "score.drawn_match_needs_tiebreak": "Partida este la egalitate: adăugați scorul de departajare ({game}), de exemplu {example}.",
     "score.tiebreak_not_needed": "Partida a fost decisă: nu e nevoie de scor de departajare.",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from commands.players import report_usage
+from tests.commands.chat import Chat
 from tournament.model import Stage
 from tournament.preset import load_preset
 from tournament.scoring import FinalScore, check_final_score
@@ -30,3 +33,23 @@ def test_the_backgammon_hint_is_a_win_of_the_match_length_HGV_5_2() -> None:
     assert report_usage(match_of(7), "backgammon") == "/report 7-5"
     for length in (1, 3, 5, 7):
         check_final_score(rules, "backgammon", length, suggested(length, "backgammon"))
+
+
+async def test_a_draughts_score_typed_in_games_is_answered_in_points_WAR_GAME(
+    engine: AsyncEngine,
+) -> None:
+    """ "/report 2-0" (both games won) is told it is 4-0 in points, and that line records
+    it; a director's /result in games is answered with its /result line in points."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    said = await chat.say(white, "/report 2-0")
+    assert said.startswith("2-0 counts games: a draughts score counts points"), said
+    assert said.endswith("for example /report 4-0."), said
+    await chat.say(white, "/report 4-0")
+    await chat.say(black, "/accept")
+    recorded = (await chat.tournament()).matches[match.number]
+    assert (recorded.white_score, recorded.black_score) == (4, 0)
+    said = await chat.say("ana", f"/result {match.number} 1-0")
+    assert said.endswith(f"for example /result {match.number} 3-1."), said

@@ -19,6 +19,7 @@ from tournament.scoring import (
     add_game,
     check_final_score,
     draughts_game_points,
+    draughts_points_of_games,
     from_reporter,
     game_value,
     max_game_value,
@@ -359,6 +360,24 @@ def test_any_two_game_outcomes_make_a_valid_main_score_WAR_GAME(outcomes: list[s
     black = 2 * len(outcomes) - white
     score = FinalScore(white, black, tiebreaks=((4, 0),) if white == black else ())
     assert check(WAR, len(outcomes), score) == score
+
+
+@pytest.mark.parametrize(
+    ("typed", "points"),
+    [((2, 0), (4, 0)), ((1, 0), (3, 1)), ((0, 1), (1, 3)), ((1, 1), (2, 2)), ((0, 2), (0, 4))],
+)
+def test_a_draughts_score_typed_in_games_is_read_in_points_WAR_GAME(
+    typed: tuple[int, int], points: tuple[int, int]
+) -> None:
+    """Two games, 2 points a win and 1 a draw: "2-0" (both games won) is 4-0."""
+    assert draughts_points_of_games(*typed, 2) == points
+    level = points[0] == points[1]
+    assert check(WAR, 2, FinalScore(*points, tiebreaks=((4, 0),) if level else ()))
+
+
+@pytest.mark.parametrize("typed", [(0, 0), (3, 0), (2, 1), (-1, 1), (3, 1)])
+def test_what_cannot_be_games_is_not_read_as_games_WAR_GAME(typed: tuple[int, int]) -> None:
+    assert draughts_points_of_games(*typed, 2) is None
 
 
 # --- Misc ---
