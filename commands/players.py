@@ -232,6 +232,22 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     return player
 
 
+async def _entered_later(s: Session, state: TournamentState, player: Player) -> str | None:
+    """Return the tournament taking entries that `player` is entered in besides `state`
+    (next month's, opened on this one's night), or None."""
+    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
+    listed = sorted(await s.uow.tournaments.list(s.club.id), key=lambda t: (t.start, t.id))
+    zone = s.club.timezone
+    return next(
+        (
+            t.name
+            for t in listed
+            if t.id != state.id and t.id in entered and calendar.taking_entries(t, s.now, zone)
+        ),
+        None,
+    )
+
+
 async def _suspended_not_entered(s: Session, state: TournamentState, player: Player) -> None:
     """Refuse a player outside the tournament because of a suspension with that reason:
     "send /register" would only meet the suspension."""
@@ -279,7 +295,15 @@ async def withdraw(s: Session, a: Args) -> Reply:
             key = "withdraw.ask_free"  # after the start, free all the same (unconfirmed)
         command = s.again("/withdraw confirm", state)
         ask = msg(key, tournament=Name(state.name), command=Hint(command))
-        return Reply((ask,), (Button(msg("button.withdraw"), command),))
+        buttons = [Button(msg("button.withdraw"), command)]
+        parts = [ask]
+        later = await _entered_later(s, state, player) if how == "left" else None
+        if later is not None:
+            # On tonight's night, "I can't come next month" is the likelier meaning.
+            instead = f"/withdraw tournament:{as_typed(later)}"
+            parts.append(msg("withdraw.or_later", tournament=Name(later), command=Hint(instead)))
+            buttons.append(Button(msg("button.withdraw_from", tournament=Name(later)), instead))
+        return Reply(tuple(parts), tuple(buttons))
     s.events.extend(attendance.withdraw(state, player.id, s.now))
     s.log("withdraw", player=player.name)
     return say(f"withdraw.{how}", tournament=Name(state.name))

@@ -132,3 +132,27 @@ async def test_me_lists_every_entry_still_to_come(engine: AsyncEngine) -> None:
     assert card.index("February Cup") < card.index("March Cup")
     await chat.say("dora", '/withdraw confirm tournament:"March Cup"')
     assert "March Cup" not in await chat.say("dora", "/me", dm=True)
+
+
+async def test_on_the_night_next_months_entry_can_be_withdrawn_too_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Playing tonight, bob types /withdraw: asked about tonight (it is his), and shown
+    the line for next month's entry, which withdraws him from that one alone, free."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    await chat.say("bob", "/register")
+    response = await chat.response("bob", "/withdraw")
+    assert response is not None
+    asked = chat.text(response)
+    assert asked.startswith("Leave January Cup? It is under way"), asked
+    line = '/withdraw tournament:"February Cup"'
+    assert asked.endswith(f"Did you mean February Cup? To withdraw from it instead: {line}")
+    assert [b.command.split(" club:")[0] for b in response.reply.buttons][-1] == line
+    assert "Before the start this carries no sanction" in await chat.say("bob", line)
+    said = await chat.say("bob", '/withdraw confirm tournament:"February Cup"')
+    assert said == "You have withdrawn from February Cup. No sanction applies.", said
+    assert await _sanctions(chat) == []
+    bob = await chat.player_id("bob")
+    assert (await chat.tournament()).entries[bob].status.value == "active"  # still tonight's
