@@ -242,6 +242,7 @@ MESSAGES: dict[str, str] = {
     "ko.replaced": "Match {match}: {forfeiter} forfeited; {replacement} takes the place.",
     "result.reverses_report": "{reporter} had reported {white} {score} {black}, a win for {claimed}; this result gives the match to {winner}. If that was a slip: {command}",
     "correct.score": "Match {match} corrected: {white} {score} {black} (was {before}).",
+    "correct.was_status": "{score}, {status}",
     "correct.void": "Match {match} is void and does not count (was {before}).",
     "correct.reopen": "Match {match} is reopened and will be played again: {white} v {black}.",
     "correct.reason": "Reason: {reason}",

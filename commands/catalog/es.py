@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "ko.replaced": "Encuentro {match}: {forfeiter} dio forfait; {replacement} ocupa su lugar.",
     "result.reverses_report": "{reporter} había anotado {white} {score} {black}, victoria de {claimed}; con este resultado gana {winner}. Si fue un error: {command}",
     "correct.score": "Encuentro {match} corregido: {white} {score} {black} (antes {before}).",
+    "correct.was_status": "{score}, {status}",
     "correct.void": "El encuentro {match} queda anulado y no cuenta (antes {before}).",
     "correct.reopen": "El encuentro {match} se reabre y se jugará de nuevo: {white} contra {black}.",
     "correct.reason": "Motivo: {reason}",

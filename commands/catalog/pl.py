@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "ko.replaced": "Mecz {match}: walkower – {forfeiter}; miejsce zajmuje {replacement}.",
     "result.reverses_report": "{reporter} zgłosił(a) {white} {score} {black} (wygrana: {claimed}); według tego wyniku wygrywa {winner}. Jeśli to pomyłka: {command}",
     "correct.score": "Mecz {match} poprawiony: {white} {score} {black} (było {before}).",
+    "correct.was_status": "{score}, {status}",
     "correct.void": "Mecz {match} unieważniony, nie liczy się (było {before}).",
     "correct.reopen": "Mecz {match} otwarty ponownie, zostanie rozegrany jeszcze raz: {white} – {black}.",
     "correct.reason": "Powód: {reason}",

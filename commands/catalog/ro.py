@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "ko.replaced": "Partida {match}: {forfeiter} a pierdut prin forfait; locul îl ia {replacement}.",
     "result.reverses_report": "{reporter} raportase {white} {score} {black}, deci câștiga {claimed}; cu acest rezultat câștigă {winner}. Dacă a fost o greșeală: {command}",
     "correct.score": "Partida {match} corectată: {white} {score} {black} (înainte {before}).",
+    "correct.was_status": "{score}, {status}",
     "correct.void": "Partida {match} este anulată și nu contează (înainte {before}).",
     "correct.reopen": "Partida {match} se redeschide și se joacă din nou: {white} contra {black}.",
     "correct.reason": "Motiv: {reason}",

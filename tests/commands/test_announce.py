@@ -148,3 +148,19 @@ def test_matches_a_reopened_group_holds_are_named_in_their_number(
     (notice,) = announce.notices(state, [ev.MatchesHeld(at=T, matches=matches, groups=("1",))], {})
     text = Renderer("en", "UTC", "plain").reply(notice.reply).text
     assert text.startswith(said), text
+
+
+@pytest.mark.parametrize(
+    ("was", "said"),
+    [(MatchStatus.FINISHED, "(was 3-1)."), (MatchStatus.FORFEIT, "(was 3-1, forfeit).")],
+)
+def test_a_forfeit_corrected_to_a_played_score_says_it_was_a_forfeit(
+    was: MatchStatus, said: str
+) -> None:
+    """ "Match 6 corrected: ... 3-0 (was 3-0)" read as no change: the forfeit is named."""
+    state = new_tournament(load_preset("hgv-backgammon"), 6, T, seed=3)
+    play_out(state, seed=3)
+    event = dataclasses.replace(sample(ev.ResultCorrected), was=was)
+    notice = announce.notices(state, [event], {})[0]
+    text = Renderer("en", "UTC", "plain").reply(notice.reply).text
+    assert text.split("\n")[0].endswith(said), text
