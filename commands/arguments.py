@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from commands.replies import When
+from tournament import folding
 from tournament.answers import NO_WORDS, YES_WORDS
 from tournament.model import Refused
 
@@ -171,9 +172,38 @@ def suggested_start(now: datetime, zone: str) -> datetime:
     return datetime(saturday.year, saturday.month, saturday.day, 20, 0, tzinfo=ZoneInfo(zone))
 
 
+# Cities as the clubs' languages write them (es, pl, ro), folded: the zones' own names
+# are English ("Warsaw"), and a Polish director types "Warszawa". Only unambiguous ones
+# (no Valencia: Spain's or Venezuela's).
+CITIES = {
+    city: zone
+    for zone, cities in {
+        "Europe/Warsaw": "warszawa varsovia krakow cracovia wroclaw gdansk poznan lodz"
+        " katowice lublin szczecin bydgoszcz",
+        "Europe/Bucharest": "bucuresti bucarest bukareszt constanta navodari cluj cluj-napoca"
+        " iasi timisoara brasov craiova galati ploiesti",
+        "Europe/Madrid": "madryt barcelona sevilla zaragoza malaga bilbao murcia alicante"
+        " palma valladolid granada",
+        "Europe/London": "londres londyn londra",
+        "Europe/Paris": "paryz",
+        "Europe/Rome": "roma rzym",
+        "Europe/Vienna": "viena wieden",
+        "Europe/Prague": "praga",
+        "Europe/Chisinau": "kiszyniow",
+        "America/Mexico_City": "ciudad_de_mexico cdmx",
+        "America/New_York": "nueva_york nowy_jork",
+        "America/Caracas": "maracaibo maracay barquisimeto",
+        "America/Bogota": "medellin cali barranquilla",
+        "Atlantic/Canary": "canarias las_palmas tenerife",
+    }.items()
+    for city in cities.split()
+}
+
+
 def time_zone(text: str) -> str:
-    """Return the IANA zone `text` means: exact, any case, or a city only one zone has
-    (`Bucharest`); refuse with the closest zones otherwise."""
+    """Return the IANA zone `text` means: exact, any case or accents, a city only one
+    zone has (`Bucharest`), or a city as the club writes it (`Warszawa`, `București`);
+    refuse with the closest zones otherwise."""
     text = text.strip()
     try:
         ZoneInfo(text)
@@ -181,17 +211,22 @@ def time_zone(text: str) -> str:
         pass
     else:
         return text
-    wanted = text.lower().replace(" ", "_")
+    wanted = folding.loose(text).replace(" ", "_")
     by_name, by_city = _zones()
     if wanted in by_name:
         return by_name[wanted]
+    if wanted in CITIES:
+        return CITIES[wanted]
     cities = by_city.get(wanted.rsplit("/", 1)[-1], [])
     if len(cities) == 1:
         return cities[0]
-    close = cities or [
-        by_city[c][0]
-        for c in difflib.get_close_matches(wanted.rsplit("/", 1)[-1], list(by_city), n=3)
-    ]
+    known = {city: zones[0] for city, zones in by_city.items()} | CITIES
+    close = cities or list(
+        dict.fromkeys(
+            known[c]
+            for c in difflib.get_close_matches(wanted.rsplit("/", 1)[-1], list(known), n=3)
+        )
+    )
     if close:
         raise Refused("bad_timezone_close", text=text, suggestion=" / ".join(close))
     raise Refused("bad_timezone", text=text)

@@ -16,9 +16,33 @@ def test_a_time_zone_in_any_case_or_by_its_city_is_understood() -> None:
     assert time_zone("UTC") == "UTC"
 
 
+@pytest.mark.parametrize(
+    ("typed", "zone"),
+    [
+        ("Warszawa", "Europe/Warsaw"),
+        ("Łódź", "Europe/Warsaw"),
+        ("București", "Europe/Bucharest"),
+        ("Bucarest", "Europe/Bucharest"),
+        ("Constanța", "Europe/Bucharest"),
+        ("Ciudad de México", "America/Mexico_City"),
+        ("Bogotá", "America/Bogota"),
+        ("Sevilla", "Europe/Madrid"),
+    ],
+)
+def test_a_city_as_the_club_writes_it_is_its_zone(typed: str, zone: str) -> None:
+    """The zones' names are English: a Polish director types "Warszawa", accents kept."""
+    assert time_zone(typed) == zone
+
+
+def test_a_misspelt_native_city_is_answered_with_its_zone() -> None:
+    with pytest.raises(Refused) as refused:
+        time_zone("Warszwa")
+    assert str(refused.value.params["suggestion"]).startswith("Europe/Warsaw")
+
+
 def test_a_misspelt_city_is_answered_with_the_closest_zones() -> None:
     with pytest.raises(Refused) as refused:
-        time_zone("Bucarest")
+        time_zone("Bucuresty")
     assert refused.value.code == "bad_timezone_close"
     assert "Europe/Bucharest" in str(refused.value.params["suggestion"])
     with pytest.raises(Refused) as nowhere:
