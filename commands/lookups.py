@@ -561,5 +561,8 @@ def preset_options(preset: Preset, *, now: bool) -> list[Msg]:
             shown = "|".join(str(choice) for choice in get_args(hint))
         else:
             shown = str(value)
-        lines.append(msg("options.line", key=short, value=shown, description=msg(f"opt.{short}")))
+        # A draughts match is so many games (WAR-V), not a race to so many points.
+        games = preset.game == "draughts" and short.endswith("_length")
+        described = msg(f"opt.{short}.draughts" if games else f"opt.{short}")
+        lines.append(msg("options.line", key=short, value=shown, description=described))
     return lines

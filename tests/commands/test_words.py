@@ -343,3 +343,16 @@ async def test_a_director_is_asked_for_the_lot_by_colour_WAR_V(engine: AsyncEngi
     told = await chat.say("ana", f"/result {match.number} {level} lot:black")
     assert told.startswith(f"Match {match.number}: ") and "lot" in told, told
     assert (await chat.tournament()).matches[match.number].lot_winner == "black"
+
+
+async def test_a_draughts_tournaments_lengths_are_games_not_points_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """A draughts match is two games (match and rematch): its options say so."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:pl")
+    await _created(chat, "", preset="warcaby-100")
+    reply = await chat.say("ana", "/rules")
+    assert "group_length:2: mecze grupowe po tyle partii" in reply, reply
+    assert "final_length:2: finał po tyle partii" in reply, reply
+    assert "punktów" not in reply.split("group_length")[1].split("\n")[0], reply
