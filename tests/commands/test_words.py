@@ -195,6 +195,9 @@ async def test_a_draughts_club_reads_of_lots_not_dice_and_no_gammons_WAR_V(
     await _created(chat, "", preset="warcaby-100")
     rules = await chat.say("ana", "/rules")
     assert "losowanie przeprowadzone przez bota" in rules and "kośćmi" not in rules, rules
+    # A match is two games, match and rematch: its lengths are games, not points.
+    assert "group_length:2: mecze grupowe po tyle partii" in rules, rules
+    assert "final_length:2: finał po tyle partii" in rules and "tylu punktów" not in rules
     for asked in ("/help", "/help report"):
         shown = await chat.say("bob", asked)
         assert not re.search(r"\bgammon", shown) and "/report game" not in shown, shown
@@ -343,16 +346,3 @@ async def test_a_director_is_asked_for_the_lot_by_colour_WAR_V(engine: AsyncEngi
     told = await chat.say("ana", f"/result {match.number} {level} lot:black")
     assert told.startswith(f"Match {match.number}: ") and "lot" in told, told
     assert (await chat.tournament()).matches[match.number].lot_winner == "black"
-
-
-async def test_a_draughts_tournaments_lengths_are_games_not_points_WAR_V(
-    engine: AsyncEngine,
-) -> None:
-    """A draughts match is two games (match and rematch): its options say so."""
-    chat = Chat(engine)
-    await chat.say("ana", "/club language:pl")
-    await _created(chat, "", preset="warcaby-100")
-    reply = await chat.say("ana", "/rules")
-    assert "group_length:2: mecze grupowe po tyle partii" in reply, reply
-    assert "final_length:2: finał po tyle partii" in reply, reply
-    assert "punktów" not in reply.split("group_length")[1].split("\n")[0], reply
