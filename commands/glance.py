@@ -111,7 +111,7 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                 )
             )
             for m in matches:
-                parts.append(views.match_line(m, names))
+                parts.append(views.match_line(m, names, state.preset.game))
                 # Not begun because a player is still in an earlier match: not forgotten.
                 earlier = _waits_for(state, m)
                 if earlier:

@@ -321,7 +321,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     upcoming = state.open_matches_of(player.id)
     if upcoming:
         names = await s.names(set(upcoming[0].players))
-        parts.append(views.match_line(upcoming[0], names))
+        parts.append(views.match_line(upcoming[0], names, state.preset.game))
     return Reply(tuple(parts))
 
 

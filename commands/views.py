@@ -221,8 +221,9 @@ def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Ms
     )
 
 
-def match_line(match: Match, names: Names) -> Msg:
-    """Return one line describing a match and its state."""
+def match_line(match: Match, names: Names, game: Game = "backgammon") -> Msg:
+    """Return one line describing a match and its state (a draughts match's length is
+    games: "(2 games)", not "(to 2)")."""
     params: dict[str, Param] = {
         "number": match.number,
         "white": name(names, match.white),
@@ -242,7 +243,10 @@ def match_line(match: Match, names: Names) -> Msg:
         report = match.report
         params["ws"], params["bs"] = report.white, report.black
         params["score"] = score(report.white, report.black, report.tiebreaks, report.lot_winner)
-    return msg(f"line.{match.status.value}", start=When(match.start), **params)
+    key = f"line.{match.status.value}"
+    if game == "draughts" and match.status is MatchStatus.SCHEDULED:
+        key = "line.scheduled_games"
+    return msg(key, start=When(match.start), **params)
 
 
 def schedule_table(state: TournamentState, matches: list[Match], names: Names) -> Table:

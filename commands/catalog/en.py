@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     "card.reason.director": "a director's decision",
     # -- match lines --
     "line.scheduled": "Match {number}: {white} v {black} at {start} (to {length})",
+    "line.scheduled_games": "Match {number}: {white} v {black} at {start} ({length, plural, one {# game} other {# games}})",
     "line.playing": "Match {number}: {white} {score} {black}, playing",
     "line.pending": "Match {number}: {white} {score} {black}, awaiting the opponent",
     "line.disputed": "Match {number}: {white} v {black} is disputed: a director decides",

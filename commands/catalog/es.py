@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     "card.reason.director": "decisión de un director",
     # -- match lines --
     "line.scheduled": "Encuentro {number}: {white} contra {black} a las {start} (a {length} puntos)",
+    "line.scheduled_games": "Encuentro {number}: {white} contra {black} a las {start} ({length, plural, one {# partida} other {# partidas}})",
     "line.playing": "Encuentro {number}: {white} {score} {black}, en juego",
     "line.pending": "Encuentro {number}: {white} {score} {black}, esperando que el rival lo acepte",
     "line.disputed": "Encuentro {number}: {white} contra {black} está impugnado: decide un director",

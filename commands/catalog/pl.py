@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     "card.reason.director": "decyzja sędziego",
     # -- match lines --
     "line.scheduled": "Mecz {number}: {white} – {black}, godz. {start} (do {length})",
+    "line.scheduled_games": "Mecz {number}: {white} – {black}, godz. {start} ({length, plural, one {# partia} few {# partie} many {# partii} other {# partii}})",
     "line.playing": "Mecz {number}: {white} {score} {black}, w trakcie",
     "line.pending": "Mecz {number}: {white} {score} {black}, czeka na potwierdzenie przeciwnika",
     "line.disputed": "Mecz {number}: {white} – {black} jest sporny: decyduje sędzia",

@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     "card.reason.director": "decizia unui arbitru",
     # -- match lines --
     "line.scheduled": "Partida {number}: {white} – {black} la ora {start} (primul la {length})",
+    "line.scheduled_games": "Partida {number}: {white} – {black} la ora {start} ({length, plural, one {# joc} few {# jocuri} other {# de jocuri}})",
     "line.playing": "Partida {number}: {white} {score} {black}, în joc",
     "line.pending": "Partida {number}: {white} {score} {black}, așteaptă confirmarea adversarului",
     "line.disputed": "Partida {number}: {white} – {black} este contestată: decide un arbitru",

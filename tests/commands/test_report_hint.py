@@ -44,6 +44,10 @@ async def test_a_draughts_score_typed_in_games_is_answered_in_points_WAR_GAME(
     await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
     chat.at("2026-01-31T20:05")
     match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    # The director's glance gives a draughts match's length in games (WAR-V), too.
+    glance = await chat.say("ana", "/status")
+    assert f"Match {match.number}: " in glance and "(2 games)" in glance, glance
+    assert "(to 2)" not in glance, glance
     said = await chat.say(white, "/report 2-0")
     assert said.startswith("2-0 counts games: a draughts score counts points"), said
     assert said.endswith("for example /report 4-0."), said
