@@ -136,8 +136,7 @@ async def handle(
         if refusal.code in STARTS_SUGGESTED:
             # A start to copy: a fixed date in the catalog would one day be in the past.
             at = arguments.suggested_start(inv.now, context.timezone)
-            params |= {"example_start": f"{at:%Y-%m-%d %H:%M}"}
-            params |= {"example_month": When(at, "month")}
+            params |= {"example_start": f"{at:%Y-%m-%d %H:%M}", "example_month": When(at, "month")}
         reply = Reply(
             (msg(f"refused.{refusal.code}", **_params(params)),),
             _choice_buttons(inv, parsed, club_hint, target.writes, refusal, context.club_id),

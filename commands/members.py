@@ -177,7 +177,7 @@ async def _too_late(
     the command that enters them (`born` as typed) in the one open for entries, when there
     is exactly one (next month's, opened on the night)."""
     listed = await s.uow.tournaments.list(s.club.id)
-    open_ = [t for t in listed if calendar.taking_entries(t, s.now, s.club.timezone)]
+    open_ = calendar.open_for_entries(listed, s.now, s.club.timezone)
     if len(open_) != 1:
         return Refused(code, tournament=state.name)
     names = " ".join(as_typed(name) for name in typed)

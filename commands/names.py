@@ -94,6 +94,8 @@ def clean_new_player(name: str, existing: Iterable[str]) -> str:
 def abbreviates(one: str, other: str) -> bool:
     """Return whether one name is the other with its last word cut to an initial and a
     dot ("Grzegorz B." and "Grzegorz Brzęczyszczykiewicz"), either way round, folded."""
+    if not (one.rstrip().endswith(".") or other.rstrip().endswith(".")):
+        return False  # asked of every member: most names end in no dot, and are not folded
     mine, theirs = folding.loose(one).split(), folding.loose(other).split()
     if len(mine) != len(theirs) or len(mine) < 2 or mine[:-1] != theirs[:-1]:
         return False

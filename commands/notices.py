@@ -251,7 +251,7 @@ def _on_report_disputed(
     by = event.by
     match = state.matches[number]
     if match.report is None:  # settled since: say how it stands
-        return [Notice(Reply((views.match_line(match, names),)))]
+        return [Notice(Reply((views.match_line(match, names, state.preset.game),)))]
     line = views.disputed_line(match, names, by=by, game=state.preset.game)
     # The club's directors are called once, where the platform can ping them.
     call = msg("call.directors", directors=Mention("", directors=True), match=number)
@@ -262,7 +262,7 @@ def _on_match_finished(
     state: TournamentState, event: ev.MatchFinished, names: Names, link: str | None
 ) -> list[Notice]:
     match = state.matches[event.match]
-    line = views.match_line(match, names)
+    line = views.match_line(match, names, state.preset.game)
     # A director's decision (a dispute settled, a result set) says why, as a correction.
     why = (msg("correct.reason", reason=event.reason),) if event.reason else ()
     return [Notice(Reply((line, *why)))]

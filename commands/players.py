@@ -150,9 +150,9 @@ async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
         await s.uow.tournaments.of_player(s.player.id, active=True)
     ):
         return  # they play tonight: their commands mean tonight (not once they are out)
-    open_ = [(t.start, t.id) for t in listed if calendar.taking_entries(t, s.now, zone)]
+    open_ = calendar.open_for_entries(listed, s.now, zone)
     if open_:
-        s.choose(min(open_)[1])
+        s.choose(open_[0].id)
 
 
 def _after_the_draw(state: TournamentState, player: Player) -> tuple[Msg, ...]:
@@ -200,12 +200,8 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     # typed without accents. Not a second player: who it is, and how to claim it.
     # So is "Grzegorz B." for the ranked "Grzegorz Brzęczyszczykiewicz" (and the other way
     # round): a second, 0-point player would split one person's season in two.
-    cut = wanted.rstrip().endswith(".")  # only a name ending in a dot abbreviates another
     twins = [
-        p
-        for p in everyone
-        if fold(p.name) == fold(wanted)
-        or ((cut or p.name.endswith(".")) and naming.abbreviates(wanted, p.name))
+        p for p in everyone if fold(p.name) == fold(wanted) or naming.abbreviates(wanted, p.name)
     ]
     accounts = await s.uow.players.accounts_of([p.id for p in twins]) if twins else {}
     for twin in twins:
@@ -236,16 +232,9 @@ async def _entered_later(s: Session, state: TournamentState, player: Player) -> 
     """Return the tournament taking entries that `player` is entered in besides `state`
     (next month's, opened on this one's night), or None."""
     entered = set(await s.uow.tournaments.of_player(player.id, active=True))
-    listed = sorted(await s.uow.tournaments.list(s.club.id), key=lambda t: (t.start, t.id))
-    zone = s.club.timezone
-    return next(
-        (
-            t.name
-            for t in listed
-            if t.id != state.id and t.id in entered and calendar.taking_entries(t, s.now, zone)
-        ),
-        None,
-    )
+    listed = await s.uow.tournaments.list(s.club.id)
+    open_ = calendar.open_for_entries(listed, s.now, s.club.timezone)
+    return next((t.name for t in open_ if t.id != state.id and t.id in entered), None)
 
 
 async def _suspended_not_entered(s: Session, state: TournamentState, player: Player) -> None:
@@ -368,7 +357,7 @@ async def report(s: Session, a: Args) -> Reply:
         elif error.code == "lot_needed":
             # Every phase typed was level (no lot given): the same line, with the lot won.
             example = f"/{again} lot:won"
-        elif error.code == "draughts_total_wrong" and not error.params.get("phase"):
+        elif error.code == "draughts_total_wrong":
             converted = views.in_points(found[0], match.length, "/report")
             if converted is not None:
                 raise converted from None
@@ -377,7 +366,7 @@ async def report(s: Session, a: Args) -> Reply:
     s.log("report", match=match.number, white=score.white, black=score.black)
     names = await s.names(set(match.players))
     if match.is_final:
-        return announced(Reply((views.match_line(match, names),)))
+        return announced(Reply((views.match_line(match, names, state.preset.game),)))
     if match.status is MatchStatus.DISPUTED:
         return say("report.conflict", match=match.number)
     until = match.report.at if match.report else s.now
@@ -449,7 +438,7 @@ async def report_game(s: Session, a: Args) -> Reply:
             ws=match.white_score,
             bs=match.black_score,
         )
-    return announced(Reply((views.match_line(match, names),)))
+    return announced(Reply((views.match_line(match, names, state.preset.game),)))
 
 
 async def pick_match(
@@ -551,7 +540,7 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
         if not waiting and disputed and not agree:
             # /dispute again: say how it stands (a director decides), not "no report".
             names = await s.names(set(disputed[0].players))
-            return Reply((views.match_line(disputed[0], names),))
+            return Reply((views.match_line(disputed[0], names, state.preset.game),))
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number
@@ -563,7 +552,10 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
             # A button of an older report: say how the match stands now, change nothing.
             names = await s.names(set(match.players))
             return Reply(
-                (msg("refused.report_changed", match=number), views.match_line(match, names))
+                (
+                    msg("refused.report_changed", match=number),
+                    views.match_line(match, names, state.preset.game),
+                )
             )
     if agree:
         s.events.extend(reports.accept(state, number, player.id, s.now))
@@ -573,7 +565,7 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
     match = state.matches[number]
     names = await s.names(set(match.players))
     if agree:
-        return announced(Reply((views.match_line(match, names),)))
+        return announced(Reply((views.match_line(match, names, state.preset.game),)))
     # The club's announcement in the chat it hears it in; its own words elsewhere.
     return announced(
         Reply((views.disputed_line(match, names, by=player.id, game=state.preset.game),))

@@ -69,13 +69,8 @@ class Roster:
             ]
             return _unique(words)
         # "Zofia K." for "Zofia Kowalska", "Jorge Pérez" for the imported "Jorge P.".
-        cut = wanted.endswith(".")
         return _unique(
-            [
-                k.player
-                for k in self.known
-                if any((cut or n.endswith(".")) and abbreviates(wanted, n) for n in k.names)
-            ]
+            [k.player for k in self.known if any(abbreviates(wanted, n) for n in k.names)]
         )
 
     def one(self, text: str) -> Player:

@@ -51,8 +51,9 @@ async def result(s: Session, a: Args) -> Reply:
             typed = _white_first(change)[: int(error.params["phase"])]
             example = views.with_tiebreak(f"/result {match.number}", typed)
         elif error.code == "draughts_total_wrong" and isinstance(change, FinalScore):
+            main = _white_first(change)[0]
             command = f"/result {match.number}"
-            converted = views.in_points(_white_first(change)[0], match.length, command)
+            converted = views.in_points(main, match.length, command, "score.usage_result")
             if converted is not None:
                 raise converted from None
         elif error.code == "lot_needed" and isinstance(change, FinalScore):
@@ -180,7 +181,7 @@ async def _set_result(
         aside = (
             () if reversed_report is None else (_reverses(state, match, reversed_report, names),)
         )
-        return announced(Reply((views.match_line(match, names),)), *aside)
+        return announced(Reply((views.match_line(match, names, state.preset.game),)), *aside)
     return await _correct(s, state, match, change, a, again)
 
 
@@ -349,7 +350,9 @@ async def _correct(
     )
     names = await s.names(set(state.entries))
     said = announce.notices(state, events, names)
-    return announced(said[0].reply if said else Reply((views.match_line(match, names),)))
+    return announced(
+        said[0].reply if said else Reply((views.match_line(match, names, state.preset.game),))
+    )
 
 
 async def lot(s: Session, a: Args) -> Reply:

@@ -143,9 +143,11 @@ def tiebreak_notes(
     )
 
 
-def in_points(typed: tuple[int, int], games: int, command: str) -> ScoreError | None:
+def in_points(
+    typed: tuple[int, int], games: int, command: str, usage: str = "score.usage"
+) -> ScoreError | None:
     """Return the refusal of a draughts score typed in games (/report 2-0, both games won)
-    that gives it in points (/report 4-0); None when it is not one."""
+    that gives it in points (/report 4-0), said with `usage`; None when it is not one."""
     points = draughts_points_of_games(*typed, games)
     if points is None:
         return None
@@ -155,7 +157,7 @@ def in_points(typed: tuple[int, int], games: int, command: str) -> ScoreError | 
         typed=f"{typed[0]}-{typed[1]}",
         points=shown,
         example=f"{command} {shown}",
-        _usage="score.usage" if command == "/report" else "score.usage_result",
+        _usage=usage,
     )
 
 
@@ -221,7 +223,7 @@ def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Ms
     )
 
 
-def match_line(match: Match, names: Names, game: Game = "backgammon") -> Msg:
+def match_line(match: Match, names: Names, game: Game) -> Msg:
     """Return one line describing a match and its state (a draughts match's length is
     games: "(2 games)", not "(to 2)")."""
     params: dict[str, Param] = {

@@ -116,6 +116,12 @@ def played_tonight(t: Listed, now: datetime, zone: str) -> bool:
     return t.status in _IN_PLAY and 0 <= days <= 1
 
 
+def open_for_entries(listed: Sequence[Listed], now: datetime, zone: str) -> list[Listed]:
+    """Return the tournaments taking entries (`taking_entries`), the first to start first."""
+    open_ = [t for t in listed if taking_entries(t, now, zone)]
+    return sorted(open_, key=lambda t: (t.start, t.id))
+
+
 def taking_entries(t: Listed, now: datetime, zone: str) -> bool:
     """Return whether `t` takes entries for a night still to come, or today's."""
     today = local(now, zone).date()
