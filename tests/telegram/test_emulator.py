@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +29,7 @@ from storage import tables as t
 from storage.engine import make_engine
 from storage.outbox import OutboxStore
 from storage.unit_of_work import unit_of_work_factory
+from tests.ports import free_port
 from tests.telegram.conftest import Clock
 from tests.telegram.emulator import Client, Emulator, group_chat, person, private_chat
 
@@ -227,9 +227,7 @@ async def test_a_stranger_is_answered_in_the_language_of_their_telegram_app(bot:
 
 async def test_webhook_mode_with_a_secret_token(emulator: Emulator, sqlite_url: str) -> None:
     """With a webhook URL set, updates arrive by HTTP POST carrying the secret token."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     token = f"{next(_tokens)}:HOOK"
     client = emulator.client(token)
     engine = make_engine(sqlite_url)

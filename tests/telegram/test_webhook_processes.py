@@ -9,7 +9,6 @@ import asyncio
 import itertools
 import os
 import signal
-import socket
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -23,6 +22,7 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
+from tests.ports import free_port, free_ports
 from tests.telegram.emulator import Client, Emulator, group_chat, person
 
 CLUBTD = Path(sys.executable).parent / "clubtd"
@@ -35,18 +35,12 @@ START = (datetime.now(UTC) + timedelta(days=30)).strftime("%Y-%m-%d 20:00")
 NEW_CUP = f'/tournament new name:"January Cup" preset:hgv-backgammon start:"{START}" approval:no'
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @dataclass
 class Balancer:
     """A round-robin load balancer in front of the processes' webhooks."""
 
     backends: list[int]
-    port: int = field(default_factory=_free_port)
+    port: int = field(default_factory=free_port)
     routed: Counter[int] = field(default_factory=Counter)
     refused: list[int] = field(default_factory=list)
     _turn: Iterator[int] = field(init=False)
@@ -96,8 +90,8 @@ async def farm(emulator: Emulator, database_url: str, tmp_path: Path) -> AsyncIt
     client = emulator.client(token)
     await client.shim("reset")
     await client.shim("admins", chatId=GROUP_ID, userIds=[ANA["id"]])
-    ports = [_free_port(), _free_port()]
-    balancer = Balancer(ports)
+    *ports, front = free_ports(3)
+    balancer = Balancer(ports, port=front)
     await balancer.start()
     farm = Farm(client, balancer, [], [tmp_path / f"clubtd-{n}.log" for n in range(2)])
     try:

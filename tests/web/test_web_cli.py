@@ -7,7 +7,6 @@ import asyncio
 import io
 import os
 import re
-import socket
 from pathlib import Path
 
 import aiohttp
@@ -17,6 +16,7 @@ from bot.bootstrap import App, command_config
 from bot.runner import serve
 from bot.settings import Settings, SettingsError, listen_address, web_base
 from tests.bot.conftest import Clubtd, invoke
+from tests.ports import free_port
 
 
 def test_the_pages_are_off_by_default_and_links_use_the_listen_address() -> None:
@@ -54,13 +54,6 @@ def test_clubtd_web_refuses_a_bad_listen_address(clubtd: Clubtd) -> None:
     assert "HOST:PORT" in result.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class Probe:
     """An adapter that asks the pages' address once everything started, then stops."""
 
@@ -82,7 +75,7 @@ class Probe:
 
 
 def test_run_serves_the_pages_when_web_listen_is_set(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     seen: list[int] = []
     stop = asyncio.Event()
     settings = Settings(
@@ -104,7 +97,7 @@ def test_run_with_only_the_pages_needs_no_chat_token(tmp_path: Path) -> None:
     stop = asyncio.Event()
     stop.set()  # start, then stop at once
     settings = Settings(
-        web_listen=f"127.0.0.1:{_free_port()}", database_url=f"sqlite:///{tmp_path / 'p.db'}"
+        web_listen=f"127.0.0.1:{free_port()}", database_url=f"sqlite:///{tmp_path / 'p.db'}"
     )
     assert serve(settings, adapters={}, stop=stop, err=io.StringIO()) == 0
 
@@ -157,7 +150,7 @@ def test_clubtd_web_serves_the_clubs_pages_until_stopped(tmp_path: Path) -> None
     assert made.exit_code == 0, made.stderr
     found = re.search(r"/c/[0-9a-f]{32}", made.stdout)
     assert found is not None
-    port = _free_port()
+    port = free_port()
     command = "from bot.cli import main; main()"
     process = subprocess.Popen(
         [sys.executable, "-c", command, "web", "--db", database, "--listen", f"127.0.0.1:{port}"],
