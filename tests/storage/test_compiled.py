@@ -131,7 +131,9 @@ async def test_values_passed_or_written_in_the_statement_are_the_ones_bound(
         mixed = select(c.actor).where(c.action == "by-a", c.club_id == bindparam("club"))
         assert (await fast.execute(mixed, {"club": club_id})).scalars().all() == ["a"]
         defaulted = select(c.actor).where(c.club_id == bindparam("club"), c.at >= since)
-        assert (await fast.execute(defaulted, {"club": club_id})).scalars().all() == ["a", "b"]
+        # No ORDER BY: PostgreSQL returns updated rows in whatever order its heap has them.
+        found = (await fast.execute(defaulted, {"club": club_id})).scalars().all()
+        assert sorted(found) == ["a", "b"]
         later = {"club": club_id, "since": NOW + timedelta(days=1)}
         assert (await fast.execute(defaulted, later)).scalars().all() == []
         named = select(c.actor, c.action).where(c.actor == bindparam("who")).order_by(c.id)
