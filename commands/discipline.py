@@ -7,8 +7,8 @@ from datetime import datetime
 from commands import announce
 from commands.notices import suspension
 from commands.params import Args, as_typed
-from commands.picking import named_entry, named_player, numbered
-from commands.replies import Msg, Name, Reply, announced, msg, say
+from commands.picking import entered, named_entry, named_player, numbered
+from commands.replies import Msg, Name, Reply, announced, msg, refused_line, say
 from commands.session import Session
 from tournament import (
     attendance,
@@ -42,15 +42,32 @@ async def reinstate(s: Session, a: Args) -> Reply:
 
 
 async def present(s: Session, a: Args) -> Reply:
-    """Mark a player present (check them in)."""
-    player, state = await named_entry(s, a)
+    """Mark players present (check them in): /present alice, /present alice bob."""
+    players = a.players("player")
+    if len(players) <= 1:
+        player, state = await named_entry(s, a)
+        return Reply((_check_in(s, state, player),))
+    state = await s.tournament()
+    parts: list[Msg] = []
+    for player in players:
+        try:
+            entered(state, player)
+            parts.append(_check_in(s, state, player))
+        except Refused as refusal:
+            # One of several: the others are marked, this one's line says why not.
+            parts.append(refused_line(refusal))
+    return Reply(tuple(parts))
+
+
+def _check_in(s: Session, state: TournamentState, player: Player) -> Msg:
+    """Mark `player` present for the director; return what to say."""
     _placed(state, player)
     if state.entries[player.id].present_now():
         # Named: a forgiving match may have found someone else than the director meant.
         raise Refused("player_already_present", name=player.name)
     attendance.check_in(state, player.id, s.now, director=True)
     s.log("present", player=player.name)
-    return say("present.done", name=Name(player.name))
+    return msg("present.done", name=Name(player.name))
 
 
 async def away(s: Session, a: Args) -> Reply:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -20,19 +19,18 @@ from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
-from commands.replies import Button, Hint, Msg, Name, Param, Reply, When, msg, say
+from commands.replies import Button, Hint, Name, Reply, When, msg, refusal_params, say
 from commands.resolver import fold
 from commands.session import Invocation, Session, which_tournament
 from commands.words import said_in_languages, without_phrase_tail
 from tournament import folding
 from tournament.club import Club
-from tournament.model import EntryStatus, Refused
+from tournament.model import Refused
 from tournament.scoring import TIEBREAK_CODES, ScoreError
 
 log = logging.getLogger("clubtd.commands")
 
 MAX_BUTTON_TEXT = 200  # a typed command longer than this is not turned into buttons
-HINTS = frozenset({"usage", "example", "command", "suggestion"})  # refusal params to type
 # Refusals whose reply gives a tournament's start (and name) to copy: `example_start`.
 STARTS_SUGGESTED = frozenset(
     {
@@ -138,7 +136,7 @@ async def handle(
             at = arguments.suggested_start(inv.now, context.timezone)
             params |= {"example_start": f"{at:%Y-%m-%d %H:%M}", "example_month": When(at, "month")}
         reply = Reply(
-            (msg(f"refused.{refusal.code}", **_params(params)),),
+            (msg(f"refused.{refusal.code}", **refusal_params(params)),),
             _choice_buttons(inv, parsed, club_hint, target.writes, refusal, context.club_id),
         )
     except ScoreError as error:
@@ -150,7 +148,9 @@ async def handle(
         fallback = views.with_tiebreak("/report", [(2, 2)]) if level else "/report 3-1"
         example = str(error.params.get("example", fallback))
         usage = str(error.params.get("_usage", "score.usage"))  # a director's: /result
-        stated = msg(f"score.{error.code}", **_params({**error.params, "example": Hint(example)}))
+        stated = msg(
+            f"score.{error.code}", **refusal_params({**error.params, "example": Hint(example)})
+        )
         hint = () if level else (msg(usage, example=Hint(example)),)
         reply = Reply((stated, *hint))
     except Exception:
@@ -474,26 +474,3 @@ def _choice_buttons(
     # They repeat typed words: a button no platform carries itself would be stored as a
     # token (typed text in the database), so it is not offered; the reply says what to type.
     return tuple(b for b in bound if len(b.command.encode()) <= CARRIED)
-
-
-def _params(params: Mapping[str, object]) -> dict[str, Param]:
-    """Make refusal parameters renderable; text is user data, so it is escaped."""
-    out: dict[str, Param] = {}
-    for key, value in params.items():
-        if key.startswith("_"):
-            continue  # for the code that answers, not for the message
-        if isinstance(value, bool):
-            out[key] = str(value)
-        elif isinstance(value, int | float):
-            out[key] = value
-        elif isinstance(value, datetime):
-            out[key] = When(value, "datetime")
-        elif isinstance(value, When | Name | Msg | Hint):
-            out[key] = value
-        elif key in HINTS and isinstance(value, str) and value.startswith("/"):
-            out[key] = Hint(value)  # what to type, as the platform types it
-        elif isinstance(value, EntryStatus):
-            out[key] = msg(f"entry.{value.value}")  # "no-show" in the club's words
-        else:
-            out[key] = Name(str(value))
-    return out

@@ -15,7 +15,7 @@ from commands import arguments, lookups, resolver, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
-from commands.replies import Button, Hint, Msg, Name, Reply, announced, msg, say
+from commands.replies import Button, Hint, Msg, Name, Reply, announced, msg, refused_line, say
 from commands.resolver import Roster, fold
 from commands.session import Session
 from tournament import attendance, calendar, roster, sanctions
@@ -129,7 +129,8 @@ async def addplayer(s: Session, a: Args) -> Reply:
     # against them and the names entered before it (read again for each, ten names
     # read the club ten times).
     existing = [k.player.name for k in known.known]
-    for member, text in split_names(known, typed):
+    split = split_names(known, typed)
+    for member, text in split:
         if member is None:
             name = naming.clean_new_player(text, existing)
             member = await s.uow.players.add(s.club.id, name, s.now, born=born)
@@ -150,9 +151,14 @@ async def addplayer(s: Session, a: Args) -> Reply:
         except Refused as refusal:
             if refusal.code in _CLOSED and state is not None:
                 raise await _too_late(s, state, typed, refusal.code, born) from None
+            if refusal.code in _ONE_OF_SEVERAL and len(split) > 1:
+                # One of several: the others are entered, this one's line says why not.
+                parts.append(refused_line(refusal))
+                continue
             if refusal.code not in _AGE or state is None:
                 raise
-            # Said to the director, with the command that enters this player.
+            # Said to the director, with the command that enters this player; a birth
+            # date missing refuses the batch ("Nobody was entered"): it is typed again.
             raise Refused(
                 _AGE[refusal.code],
                 name=member.name,
@@ -185,6 +191,9 @@ async def _too_late(
     example = f"/addplayer {names}{dated} tournament:{as_typed(open_[0].name)}"
     return Refused(f"{code}_next", tournament=state.name, next=open_[0].name, example=example)
 
+
+# Refusals of one player, not of the command: in a batch, a line beside the entered.
+_ONE_OF_SEVERAL = frozenset({"addplayer_already", "addplayer_suspended"})
 
 # The age rule (NAV-ENTRY) refused an entry a director made: say it to the director.
 _AGE = {

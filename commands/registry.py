@@ -9,6 +9,7 @@ parameter descriptions under `arg.<name>`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from commands import (
     clubs,
@@ -195,7 +196,12 @@ def _player() -> CommandSpec:
             Param("into", "text", example='"Rocío"'),
         ),
     )
-    remove = CommandSpec("player remove", members.player_remove, "director", (PLAYER,))
+    remove = CommandSpec(
+        "player remove",
+        members.player_remove,
+        "director",
+        (PLAYER, Param("reason", "text", aliases=("why",))),  # logged, as every override
+    )
     novice = CommandSpec(
         "player novice",
         members.player_novice,
@@ -385,7 +391,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("seed", "integer", description="arg.lot_seed"),
         ),
     ),
-    CommandSpec("present", discipline.present, "director", (PLAYER,)),
+    # Several at once, as a director types arrivals: /present ana bob "Rosa Núñez".
+    CommandSpec("present", discipline.present, "director", (replace(PLAYER, many=True),)),
     CommandSpec(
         "away", discipline.away, "director", (PLAYER, Param("reason", "text", aliases=("why",)))
     ),

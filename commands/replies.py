@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from commands.messages import Hint as Hint
@@ -23,6 +24,7 @@ from commands.messages import msg_data, msg_from_data
 from commands.messages import param_data as param_data
 from commands.messages import param_from_data as param_from_data
 from commands.picture_views import PictureView, from_data, to_data
+from tournament.model import EntryStatus, Refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,3 +153,35 @@ def _part(part: Part) -> dict[str, Any]:
         "rows": [[param_data(v) for v in row] for row in part.rows],
         "notes": [msg_data(n) for n in part.notes],
     }
+
+
+# Refusal parameters that are something to type, not a name.
+_HINTS = frozenset({"usage", "example", "command", "suggestion"})
+
+
+def refusal_params(params: Mapping[str, object]) -> dict[str, Param]:
+    """Make refusal parameters renderable; text is user data, so it is escaped."""
+    out: dict[str, Param] = {}
+    for key, value in params.items():
+        if key.startswith("_"):
+            continue  # for the code that answers, not for the message
+        if isinstance(value, bool):
+            out[key] = str(value)
+        elif isinstance(value, int | float):
+            out[key] = value
+        elif isinstance(value, datetime):
+            out[key] = When(value, "datetime")
+        elif isinstance(value, When | Name | Msg | Hint):
+            out[key] = value
+        elif key in _HINTS and isinstance(value, str) and value.startswith("/"):
+            out[key] = Hint(value)  # what to type, as the platform types it
+        elif isinstance(value, EntryStatus):
+            out[key] = msg(f"entry.{value.value}")  # "no-show" in the club's words
+        else:
+            out[key] = Name(str(value))
+    return out
+
+
+def refused_line(refusal: Refused) -> Msg:
+    """Return a refusal as one line of a reply that goes on (a batch's one name)."""
+    return msg(f"refused.{refusal.code}", **refusal_params(refusal.params))

@@ -195,8 +195,8 @@ def test_a_refusal_parameter_may_be_called_key() -> None:
 
 
 def test_bind_needs_no_registry() -> None:
-    spec = BY_NAME["present"]
-    args = bind(spec.signature, parse("/present Ana"), ("Ana",))
+    spec = BY_NAME["away"]
+    args = bind(spec.signature, parse("/away Ana"), ("Ana",))
     assert args.values == {"player": "Ana"}
 
 

@@ -1,0 +1,79 @@
+"""A director names several players in one command, as on the night: each is done, and
+one that cannot be is a line of the reply saying why, not a refusal of the others."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+NEW_CUP = '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+
+
+async def test_present_marks_several_and_says_who_could_not_be(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", NEW_CUP)
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    await chat.say("eva", "/register")
+    await chat.say("ana", '/player remove eva reason:"moved away"')
+    chat.at("2026-01-31T19:30")
+    await chat.say("bob", "/checkin")
+
+    said = await chat.say("ana", "/present bob cruz dora eva")
+
+    assert "bob is already checked in." in said, said
+    assert "cruz is marked present." in said, said
+    assert "dora is marked present." in said, said
+    assert "eva" in said.splitlines()[-1], said  # her line says why, after the others
+    state = await chat.tournament()
+    present = {p for p, e in state.entries.items() if e.present_now()}
+    assert present == {await chat.player_id(n) for n in ("bob", "cruz", "dora")}
+
+
+async def test_present_of_one_still_refuses_as_before(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", NEW_CUP)
+    await chat.say("bob", "/register")
+    chat.at("2026-01-31T19:30")
+    await chat.say("bob", "/checkin")
+    response = await chat.response("ana", "/present bob")
+    assert response is not None and response.refused
+    assert chat.text(response) == "bob is already checked in."
+
+
+async def test_addplayer_of_several_enters_the_others_beside_one_suspended(
+    engine: AsyncEngine,
+) -> None:
+    """`/addplayer "Rosa Núñez" luis Pedro`, luis suspended from the cup: Rosa and Pedro
+    are entered, luis's line says to lift the suspension first (it was all or nothing,
+    and said only luis's refusal)."""
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("luis", "/register")  # a member of the club, no tournament yet
+    await chat.say("ana", '/sanction luis reason:"left without a word"')
+    await chat.say("ana", NEW_CUP)
+    await chat.say("ana", '/addplayer "Rosa Núñez"')
+
+    said = await chat.say("ana", '/addplayer "Rosa Núñez" luis "Pedro"')
+
+    assert "Rosa Núñez is already entered in January Cup (confirmed)." in said, said
+    assert "luis is suspended from January Cup" in said, said
+    assert "Pedro is entered in January Cup (confirmed)." in said, said
+    state = await chat.tournament()
+    entered = {await chat.player_id(n) for n in ("Rosa Núñez", "Pedro")}
+    assert set(state.entries) == entered
+
+
+async def test_addplayer_of_one_suspended_is_refused_and_changes_nothing(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("luis", "/register")
+    await chat.say("ana", '/sanction luis reason:"left without a word"')
+    await chat.say("ana", NEW_CUP)
+    response = await chat.response("ana", "/addplayer luis")
+    assert response is not None and response.refused
+    assert not (await chat.tournament()).entries
