@@ -34,6 +34,7 @@ async def status(s: Session, a: Args) -> Reply:
     parts.extend(_held(state))
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
+    parts.extend(_coming_up(s, state, names))
     return Reply(tuple(parts), private=True)
 
 
@@ -133,6 +134,24 @@ def _waits_for(state: TournamentState, match: Match) -> list[int]:
             for e in views.still_playing(state, p, match.number, match.start)
         }
     )
+
+
+_COMING_UP_LISTED = 4  # a big club's next round is a count, not a page
+
+
+def _coming_up(s: Session, state: TournamentState, names: Names) -> list[Msg]:
+    """The matches that start next: a quiet glance between rounds still says when the
+    next one is called, and who plays it."""
+    later = [m for m in state.matches.values() if not m.is_final and m.start and m.start > s.now]
+    if not later:
+        return []
+    first = min(m.start for m in later if m.start)
+    batch = sorted((m for m in later if m.start == first), key=lambda m: m.number)
+    parts = [msg("glance.next", count=len(batch))]
+    parts.extend(views.match_line(m, names, state.preset.game) for m in batch[:_COMING_UP_LISTED])
+    if len(batch) > _COMING_UP_LISTED:
+        parts.append(msg("glance.next_more", count=len(batch) - _COMING_UP_LISTED))
+    return parts
 
 
 def _held(state: TournamentState) -> list[Msg]:

@@ -16,6 +16,7 @@ from tournament import (
     progress,
     reports,
 )
+from tournament.club import Player
 from tournament.model import MatchStatus, Refused
 from tournament.scoring import (
     TIEBREAK_CODES,
@@ -68,6 +69,37 @@ async def result(s: Session, a: Args) -> Reply:
         ) from None
 
 
+async def _not_their_match(
+    s: Session, state: TournamentState, match: Match, named: list[Player]
+) -> Refused:
+    """Refuse a /result whose number and names disagree; a side still undecided is the
+    match that sends it ("winner of 8"), and a named player still in that match is told
+    to have its result set first."""
+    by_key = {m.key: m for m in state.matches.values() if m.key is not None}
+    names = await s.names(set(match.players))
+    white = views.fed_side(match, match.white, match.white_from, by_key, names)
+    black = views.fed_side(match, match.black, match.black_from, by_key, names)
+    for player in named:
+        for source in (match.white_from, match.black_from):
+            feeder = by_key.get(source) if source is not None else None
+            if feeder is not None and not feeder.is_final and feeder.involves(player.id):
+                return Refused(
+                    "result_feeder_open",
+                    match=match.number,
+                    white=white,
+                    black=black,
+                    player=Name(player.name),
+                    feeder=feeder.number,
+                )
+    return Refused(
+        "result_not_their_match",
+        match=match.number,
+        names=Name(" / ".join(p.name for p in named)),
+        white=white,
+        black=black,
+    )
+
+
 async def _meant_match(s: Session, state: TournamentState, a: Args) -> tuple[Match, bool]:
     """Return the match a /result names (by number, or by its two players) and whether
     the first score typed is white's."""
@@ -79,14 +111,7 @@ async def _meant_match(s: Session, state: TournamentState, a: Args) -> tuple[Mat
             raise await _no_such_match(s, state, number, a)
         named = [p for p in (first, second) if p is not None]
         if not all(match.involves(p.id) for p in named):
-            names = await s.names(set(match.players))
-            raise Refused(
-                "result_not_their_match",
-                match=number,
-                names=Name(" / ".join(p.name for p in named)),
-                white=views.name(names, match.white),
-                black=views.name(names, match.black),
-            )
+            raise await _not_their_match(s, state, match, named)
         # `/result 16 3-1` gives white's score first, `/result 16 rocio 7-5 alex` rocio's,
         # `/result 16 7-5 alex` alex's opponent's.
         if first is not None:

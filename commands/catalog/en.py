@@ -354,6 +354,8 @@ MESSAGES: dict[str, str] = {
     "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",
     "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
     "glance.all_clear": "Nothing needs you right now.",
+    "glance.next": "{count, plural, one {Next match:} other {Next matches (#):}}",
+    "glance.next_more": "{count, plural, one {and # more at the same time} other {and # more at the same time}}.",
     "help.title": "Commands:",
     "help.line": "{usage}: {summary}",
     "console.help": "In the console: a bare /command is typed by you; write ana: /draw to type as ana, alice (dm): /me to write privately, @director ana to make ana a director, and @wait 10m or @clock 2026-01-31 20:00 to move a virtual clock on.",
@@ -681,6 +683,7 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Match {match} ({white} v {black}): the reports differ. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} or {other_command}.",
     "refused.result_not_their_match": "Match {match} is {white} v {black}, not {names}. Check the number with `/schedule all`, or give the names alone: /result NAME SCORE NAME.",
+    "refused.result_feeder_open": "Match {match} is {white} v {black}: {player} reaches it only when match {feeder} has its result. Set that one first, white's score first: `/result {feeder} SCORE`.",
     "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}, and {waiting, plural, one {# player waits} other {# players wait}} for approval: `/approve all`.",
     "glance.nobody_to_draw": "Nobody can be drawn yet: a player is drawn once approved as a member and confirmed (/confirm) or at the venue (/checkin, /present).",
     "expect.yes_no_or": "yes, no or {others}",

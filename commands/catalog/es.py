@@ -324,6 +324,8 @@ MESSAGES: dict[str, str] = {
     "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",
     "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
+    "glance.next": "{count, plural, one {Próximo encuentro:} other {Próximos encuentros (#):}}",
+    "glance.next_more": "{count, plural, one {y # más a la misma hora} other {y # más a la misma hora}}.",
     "help.title": "Comandos:",
     "help.line": "{usage}: {summary}",
     "console.help": "En la consola: un /comando solo lo escribes tú; escribe ana: /draw para escribir como ana, alice (dm): /me para escribir en privado, @director ana para hacer directora a ana, y @wait 10m o @clock 2026-01-31 20:00 para adelantar un reloj virtual.",
@@ -651,6 +653,7 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Encuentro {match} ({white} contra {black}): los resultados no coinciden. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Director: {command} o {other_command}.",
     "refused.result_not_their_match": "El encuentro {match} es {white} contra {black}, no {names}. Comprueba el número con `/schedule all`, o da solo los nombres: /result NOMBRE RESULTADO NOMBRE.",
+    "refused.result_feeder_open": "El encuentro {match} es {white} contra {black}: {player} llega a él solo cuando el encuentro {feeder} tenga resultado. Anota ese primero, con los puntos de blancas primero: `/result {feeder} RESULTADO`.",
     "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# inscrito} other {# inscritos}} y {waiting, plural, one {# jugador espera} other {# jugadores esperan}} la aprobación: `/approve all`.",
     "glance.nobody_to_draw": "Todavía no se puede sortear a nadie: entra en el sorteo quien está aprobado como socio y ha confirmado (/confirm) o ya está en el local (/checkin, /present).",
     "expect.yes_no_or": "sí, no o {others}",

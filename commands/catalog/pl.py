@@ -324,6 +324,8 @@ MESSAGES: dict[str, str] = {
     "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",
     "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
+    "glance.next": "{count, plural, one {Następny mecz:} few {Następne mecze (#):} many {Następne mecze (#):} other {Następne mecze (#):}}",
+    "glance.next_more": "{count, plural, one {i jeszcze # o tej samej godzinie} few {i jeszcze # o tej samej godzinie} many {i jeszcze # o tej samej godzinie} other {i jeszcze # o tej samej godzinie}}.",
     "help.title": "Polecenia:",
     "help.line": "{usage}: {summary}",
     "console.help": "W konsoli: samo /polecenie wpisujesz Ty; napisz ana: /draw, aby pisać jako ana, alice (dm): /me, aby pisać prywatnie, @director ana, aby ana została sędzią, oraz @wait 10m albo @clock 2026-01-31 20:00, aby przesunąć wirtualny zegar.",
@@ -651,6 +653,7 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Mecz {match} ({white} – {black}): zgłoszone wyniki się różnią. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Sędzia: {command} albo {other_command}.",
     "refused.result_not_their_match": "Mecz {match} to {white} – {black}, a nie {names}. Sprawdź numer przez `/schedule all` albo podaj same nazwiska: /result GRACZ WYNIK GRACZ.",
+    "refused.result_feeder_open": "Mecz {match} to {white} – {black}: {player} trafi do niego dopiero po wyniku meczu {feeder}. Najpierw wpisz tamten, punkty białych najpierw: `/result {feeder} WYNIK`.",
     "tournament.info_waiting": "Turniej {tournament} ({preset}), {start}: {status}, {entries, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}}; na zatwierdzenie {waiting, plural, one {czeka # osoba} few {czekają # osoby} many {czeka # osób} other {czeka # osoby}}: `/approve all`.",
     "glance.nobody_to_draw": "Jeszcze nikogo nie można rozlosować: w losowaniu bierze udział osoba zatwierdzona jako członek klubu, która potwierdziła udział (/confirm) albo jest na miejscu (/checkin, /present).",
     "expect.yes_no_or": "tak, nie albo {others}",

@@ -324,6 +324,8 @@ MESSAGES: dict[str, str] = {
     "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",
     "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
+    "glance.next": "{count, plural, one {Următoarea partidă:} few {Următoarele partide (#):} other {Următoarele partide (#):}}",
+    "glance.next_more": "{count, plural, one {și încă # la aceeași oră} few {și încă # la aceeași oră} other {și încă # la aceeași oră}}.",
     "help.title": "Comenzi:",
     "help.line": "{usage}: {summary}",
     "console.help": "În consolă: o /comandă simplă o scrieți dumneavoastră; scrieți ana: /draw pentru a scrie ca ana, alice (dm): /me pentru un mesaj privat, @director ana pentru a o face pe ana organizator, și @wait 10m sau @clock 2026-01-31 20:00 pentru a avansa un ceas virtual.",
@@ -651,6 +653,7 @@ MESSAGES: dict[str, str] = {
     # -- words --
     "report.disputed_both": "Partida {match} ({white} – {black}): scorurile raportate diferă. {reporter}: {white} {score} {black}; {other}: {white} {other_score} {black}. Arbitru: {command} sau {other_command}.",
     "refused.result_not_their_match": "Partida {match} este {white} – {black}, nu {names}. Verificați numărul cu `/schedule all` sau dați doar numele: /result JUCĂTOR SCOR JUCĂTOR.",
+    "refused.result_feeder_open": "Partida {match} este {white} – {black}: {player} ajunge în ea abia după rezultatul partidei {feeder}. Stabiliți-l întâi pe acela, cu punctele albului întâi: `/result {feeder} SCOR`.",
     "tournament.info_waiting": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}}, iar {waiting, plural, one {# jucător așteaptă} few {# jucători așteaptă} other {# de jucători așteaptă}} aprobarea: `/approve all`.",
     "glance.nobody_to_draw": "Încă nu poate fi tras nimeni la sorți: intră la tragere cine e aprobat ca membru și și-a confirmat venirea (/confirm) sau e deja la locul de joc (/checkin, /present).",
     "expect.yes_no_or": "da, nu sau {others}",

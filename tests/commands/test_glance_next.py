@@ -1,0 +1,67 @@
+"""Between rounds the director's /status says which match is called next, and a /result
+for a knockout match a player has not reached yet says which match to settle first."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import Stage
+
+
+async def test_a_quiet_glance_says_which_match_is_next(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    chat.at("2026-01-31T19:40")
+
+    said = await chat.say("ana", "/status")
+
+    lines = said.splitlines()
+    assert "Nothing needs you right now." in lines, said
+    at = lines.index("Next match:")
+    assert lines[at + 1] == f"Match {match.number}: {white} v {black} at 20:00 (to 3)", said
+
+
+async def test_a_busy_glance_lists_the_next_round_after_what_needs_the_director(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    players = [f"p{i}" for i in range(1, 13)]  # four groups of three: four matches at once
+    await chat.night(*players)
+    chat.at("2026-01-31T19:40")
+    said = await chat.say("ana", "/status")
+    assert "Next matches (4):" in said, said
+    chat.at("2026-01-31T20:05")
+    said = await chat.say("ana", "/status")
+    assert said.index("Started, no result yet (4)") < said.index("Next matches (4):"), said
+
+
+async def test_a_result_for_a_final_not_reached_yet_names_the_match_to_settle_first(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T23:00")
+    for match in sorted((await chat.tournament()).matches.values(), key=lambda m: m.number):
+        await chat.say("ana", f"/result {match.number} 3-1")
+    state = await chat.tournament()
+    knockout = [m for m in state.matches.values() if m.stage is Stage.KNOCKOUT]
+    final = max(knockout, key=lambda m: m.number)
+    feeder = next(m for m in knockout if not m.is_final and m is not final)
+    seeded = final.white or final.black
+    assert seeded is not None and feeder.white is not None
+    ids = {await chat.player_id(n): n for n in ("bob", "cruz", "dora")}
+
+    response = await chat.response(
+        "ana", f"/result {final.number} {ids[feeder.white]} 7-5 {ids[seeded]}"
+    )
+
+    assert response is not None and response.refused
+    said = chat.text(response)
+    assert f"winner of {feeder.number}" in said, said
+    assert f"{ids[feeder.white]} reaches it only when match {feeder.number} has its result" in (
+        said
+    )
+    assert f"/result {feeder.number} SCORE" in said, said
+    assert "?" not in said.split(":")[0], said
