@@ -104,6 +104,16 @@ def abbreviates(one: str, other: str) -> bool:
     return short.endswith(".") and bool(initial) and full.startswith(initial) and full != short
 
 
+def first_name_of(one: str, other: str) -> bool:
+    """Return whether `one`, a single word, is the first word of `other`, a name of
+    several ("andres" and "Andrés Bello"), folded: a chat account's first name beside a
+    member a director entered under the whole name."""
+    if " " in one.strip() or " " not in other.strip():
+        return False  # asked of every member: most pairs end here, unfolded
+    word, words = folding.loose(one).split(), folding.loose(other).split()
+    return len(word) == 1 and len(words) > 1 and words[0] == word[0]
+
+
 def shorten(name: str, limit: int) -> str:
     """Return a name cut to `limit` characters with an ellipsis (for table cells)."""
     return name if len(name) <= limit else name[: max(limit - 1, 1)] + "…"

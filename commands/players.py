@@ -200,8 +200,14 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
     # typed without accents. Not a second player: who it is, and how to claim it.
     # So is "Grzegorz B." for the ranked "Grzegorz Brzęczyszczykiewicz" (and the other way
     # round): a second, 0-point player would split one person's season in two.
+    # And a chat account's first name alone ("andres") for a member entered whole
+    # ("Andrés Bello"): asked, not made a second player beside them.
     twins = [
-        p for p in everyone if fold(p.name) == fold(wanted) or naming.abbreviates(wanted, p.name)
+        p
+        for p in everyone
+        if fold(p.name) == fold(wanted)
+        or naming.abbreviates(wanted, p.name)
+        or naming.first_name_of(wanted, p.name)
     ]
     accounts = await s.uow.players.accounts_of([p.id for p in twins]) if twins else {}
     for twin in twins:

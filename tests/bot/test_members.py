@@ -429,3 +429,25 @@ def test_a_surname_cut_to_its_initial_is_the_member_not_a_new_player(
     )
     assert "Grzegorz B. to może być Grzegorz Brzęczyszczykiewicz, Grzegorz Bąk" in out, out
     assert len(_export(clubtd, database_url)["players"]) == 4
+
+
+def test_a_chat_first_name_is_asked_about_the_member_entered_whole(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """The director entered "Andrés Bello" (no chat account); next month "andres" (his
+    Telegram first name) types /register: asked whether he is Andrés Bello, never made a
+    second player beside him. Another Andrés registers with his whole name."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY
+        + 'ana: /addplayer "Andrés Bello"\n'
+        + "andres: /register\n"
+        + 'andres: /register name:"Andrés García"\n',
+    )
+    assert "Are you Andrés Bello, already on the club list?" in out, out
+    assert "Andrés García, you are entered in January Cup" in out, out
+    names = sorted(p["name"] for p in _export(clubtd, database_url)["players"])
+    assert names == ["Ana P.", "Andrés Bello", "Andrés García", "Jorge P.", "María José", "Rocío"]

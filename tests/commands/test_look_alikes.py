@@ -39,3 +39,18 @@ def test_a_surname_cut_to_its_initial_abbreviates_the_whole(
     one: str, other: str, same: bool
 ) -> None:
     assert names.abbreviates(one, other) is same
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("andres", "Andrés Bello", True),
+        ("ANDRÉS", "andres bello", True),
+        ("Andrés Bello", "andres", False),  # the whole name is not a first name
+        ("andres", "Andrés", False),  # the same one word: a twin, not a first name
+        ("bello", "Andrés Bello", False),  # the surname alone is not asked about
+        ("andres b", "Andrés Bello", False),
+    ],
+)
+def test_a_single_word_is_the_first_name_of_a_whole_name(one: str, other: str, same: bool) -> None:
+    assert names.first_name_of(one, other) is same
