@@ -89,7 +89,7 @@ async def export_club(
 def _sanction(
     sanction: Sanction, tournaments: dict[int, str], statuses: dict[int, str]
 ) -> dict[str, Any]:
-    # "active" is false once the suspension was served (its tournament was played),
+    # "active" is false once the suspension was served (its tournament was drawn),
     # lifted or excused; "status" says which.
     standing = sanction_rules.standing(sanction, statuses)
     return {

@@ -57,16 +57,21 @@ def bind_pending(
 def standing(sanction: Sanction, statuses: Mapping[int, str]) -> str:
     """Return where a sanction stands: "active", "served", "lifted" or "excused".
 
-    A suspension is served once the tournament it bars the player from has been played
-    (`statuses` maps the club's tournaments to their status). A cancelled one is not
+    A suspension is served once the tournament it bars the player from has been drawn
+    without them (`statuses` maps the club's tournaments to their status): they sat it
+    out, finished or not (a Last Chance final never reported left February "knockout"
+    for ever, and March's /me said the suspension still stood). A cancelled one is not
     served: cancelling moves the suspension on to the next tournament.
     """
     if not sanction.active:
         return sanction.ended_by or "lifted"
     target = statuses.get(sanction.applies_to) if sanction.applies_to is not None else None
-    if target == TournamentStatus.FINISHED:
+    if target in _DRAWN:
         return "served"
     return "active"
+
+
+_DRAWN = frozenset({TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED})
 
 
 def suspension_for(

@@ -199,3 +199,33 @@ async def test_excusing_a_latecomer_says_what_lateness_takes_CLUB_NO_SHOW(
     assert reply.startswith(f"dora is not a no-show: they are late for match {number}"), reply
     assert f'/pause {number} reason:"..."' in reply and '/forfeit dora reason:"..."' in reply
     assert "has nothing to excuse" in await chat.say("ana", '/excuse bob reason:"x"')
+
+
+async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """February's night was played without dora, but one match was never reported: the
+    tournament stays "knockout". Her suspension is served (she sat it out); in March her
+    /me said it still stood, "a director can lift it"."""
+    chat = await dora_suspended_then_february(engine)
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    chat.at("2026-02-28T19:30")
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/checkin")
+    await chat.say("ana", "/draw")
+    (before,) = await sanctions_of(chat, "dora")
+    assert (before["active"], before["status"]) == (False, "served")
+    chat.at("2026-03-01T10:00")
+    await chat.say("ana", MARCH)
+    me = await chat.say("dora", "/me", dm=True)
+    assert "You are suspended" not in me, me
+    assert "Suspension served: you sat out February Cup" in me, me
+    assert "dora, you are entered in March Cup" in await chat.say("dora", "/register")
+
+
+MARCH = (
+    '/tournament new name:"March Cup" preset:hgv-backgammon '
+    'start:"2026-03-28 20:00" approval:no'
+)
