@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from commands.arguments import time_zone
 from commands.catalog import LANGUAGES
 from commands.parsing import QUOTES, Parsed, ParseError, parse
+from tournament.model import Refused
 
 
 class TranscriptError(Exception):
@@ -190,11 +191,14 @@ def _club(rest: str, number: int) -> ClubStep:
     if "name" in values and not values["name"].strip():
         raise TranscriptError(number, "@club name is empty")
     if "timezone" in values:
+        # Read as /club reads it: `timezone:Warszawa` is Europe/Warsaw here too.
         try:
-            ZoneInfo(values["timezone"])
-        except (ZoneInfoNotFoundError, ValueError):
+            values["timezone"] = time_zone(values["timezone"])
+        except Refused as refused:
+            close = refused.params.get("suggestion")
+            hint = f" (did you mean {close}?)" if close else " (use an IANA name)"
             raise TranscriptError(
-                number, f"@club: unknown time zone {values['timezone']!r}"
+                number, f"@club: unknown time zone {values['timezone']!r}{hint}"
             ) from None
     if "language" in values and values["language"] not in LANGUAGES:
         raise TranscriptError(

@@ -26,6 +26,14 @@ def test_club_directive_reads_quoted_name_zone_and_language() -> None:
     assert step == ClubStep("HG Backgammon", "America/Caracas", "en")
 
 
+def test_club_directive_reads_a_city_as_the_club_writes_it() -> None:
+    """As `/club timezone:Warszawa` does: the transcript of a Polish club starts so."""
+    assert parse_line("@club timezone:Warszawa", 1) == ClubStep(None, "Europe/Warsaw", None)
+    assert parse_line("@club timezone:bucuresti", 1).timezone == "Europe/Bucharest"
+    with pytest.raises(TranscriptError, match="did you mean Europe/Warsaw"):
+        parse_line("@club timezone:Warszwa", 1)
+
+
 def test_club_directive_without_options_keeps_the_defaults() -> None:
     assert parse_line("@club", 1) == ClubStep(None, None, None)
 
