@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, views
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.picking import numbered
 from commands.replies import Button, Hint, Msg, Name, Reply, Table, announced, msg
 from commands.session import Session
@@ -53,8 +53,15 @@ async def result(s: Session, a: Args) -> Reply:
             example = views.with_tiebreak(f"/result {match.number}", typed)
         elif error.code == "draughts_total_wrong" and isinstance(change, FinalScore):
             main = _white_first(change)[0]
-            command = f"/result {match.number}"
-            converted = views.in_points(main, match.length, command, "score.usage_result")
+            command, then, usage = f"/result {match.number}", "", "score.usage_result"
+            first, second = a.player("player"), a.player("opponent")
+            if first is not None and second is not None:
+                # Said as typed, the first named player's score first: "jan 2-0 łukasz"
+                # was answered "0-2 counts games", white's (łukasz's) first.
+                main = main if white_first else (main[1], main[0])
+                command += f" {as_typed(first.name)}"
+                then, usage = f" {as_typed(second.name)}", "score.usage_result_named"
+            converted = views.in_points(main, match.length, command, usage, then=then)
             if converted is not None:
                 raise converted from None
         elif error.code == "lot_needed" and isinstance(change, FinalScore):

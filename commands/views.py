@@ -144,10 +144,11 @@ def tiebreak_notes(
 
 
 def in_points(
-    typed: tuple[int, int], games: int, command: str, usage: str = "score.usage"
+    typed: tuple[int, int], games: int, command: str, usage: str = "score.usage", then: str = ""
 ) -> ScoreError | None:
     """Return the refusal of a draughts score typed in games (/report 2-0, both games won)
-    that gives it in points (/report 4-0), said with `usage`; None when it is not one."""
+    that gives it in points (/report 4-0), said with `usage`; None when it is not one.
+    `then` follows the score in the line to send (`/result 1 jan 4-0 łukasz`)."""
     points = draughts_points_of_games(*typed, games)
     if points is None:
         return None
@@ -156,7 +157,7 @@ def in_points(
         "draughts_games",
         typed=f"{typed[0]}-{typed[1]}",
         points=shown,
-        example=f"{command} {shown}",
+        example=f"{command} {shown}{then}",
         _usage=usage,
     )
 

@@ -762,6 +762,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "seed {seed}",
     "ranking.prizes_note": "Prizes: yes once a player has played at least {needed} of the season's {of} official tournaments, as the annual prizes need.",
     "score.usage_result": "Set it with white's score first, for example {example}.",
+    "score.usage_result_named": "Set it so, the first player named scoring first: {example}.",
     # -- security --
     "refused.button_not_yours": "This button is for someone else: nothing changed. Type the command yourself if you meant to (/help shows how).",
     "refused.other_club": "That button or command names another club; this chat is {club}. Nothing changed.",

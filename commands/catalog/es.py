@@ -732,6 +732,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "siembra {seed}",
     "ranking.prizes_note": "Premios: sí cuando el jugador ha jugado al menos {needed} de los {of} torneos oficiales de la temporada, lo que exigen los premios anuales.",
     "score.usage_result": "Anótalo con los puntos de blancas primero, por ejemplo {example}.",
+    "score.usage_result_named": "Anótalo así, con los puntos del primer jugador nombrado primero: {example}.",
     # -- security --
     "refused.button_not_yours": "Este botón es para otra persona: no ha cambiado nada. Si querías hacerlo tú, escribe el comando (/help explica cómo).",
     "refused.other_club": "Ese botón o comando nombra otro club; este chat es {club}. No ha cambiado nada.",

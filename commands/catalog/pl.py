@@ -732,6 +732,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "rozstawienie {seed}",
     "ranking.prizes_note": "Nagrody: tak, gdy zawodnik zagrał w co najmniej {needed} z {of} oficjalnych turniejów sezonu – tyle wymagają nagrody roczne.",
     "score.usage_result": "Wpisz wynik, punkty białych pierwsze, na przykład {example}.",
+    "score.usage_result_named": "Wpisz tak, punkty pierwszego podanego gracza najpierw: {example}.",
     # -- security --
     "refused.button_not_yours": "Ten przycisk jest dla kogoś innego: nic się nie zmieniło. Jeśli chcesz to zrobić dla siebie, wpisz polecenie (/help podpowie jak).",
     "refused.other_club": "Ten przycisk lub polecenie dotyczy innego klubu; ten czat to {club}. Nic się nie zmieniło.",

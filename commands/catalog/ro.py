@@ -732,6 +732,7 @@ MESSAGES: dict[str, str] = {
     "word.seed": "cap de serie {seed}",
     "ranking.prizes_note": "Premii: da după ce jucătorul a jucat cel puțin {needed} din cele {of} turnee oficiale ale sezonului, cât cer premiile anuale.",
     "score.usage_result": "Stabiliți scorul cu punctele albului întâi, de exemplu {example}.",
+    "score.usage_result_named": "Stabiliți-l așa, cu punctele primului jucător numit întâi: {example}.",
     # -- security --
     "refused.button_not_yours": "Acest buton este pentru altcineva: nu s-a schimbat nimic. Dacă voiați să o faceți dumneavoastră, scrieți comanda (/help arată cum).",
     "refused.other_club": "Acest buton sau această comandă numește alt club; acest chat este {club}. Nu s-a schimbat nimic.",

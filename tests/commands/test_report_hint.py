@@ -57,3 +57,8 @@ async def test_a_draughts_score_typed_in_games_is_answered_in_points_WAR_GAME(
     assert (recorded.white_score, recorded.black_score) == (4, 0)
     said = await chat.say("ana", f"/result {match.number} 1-0")
     assert said.endswith(f"for example /result {match.number} 3-1."), said
+    # Players named: the line is said as typed, the first named player's score first
+    # ("jan 2-0 łukasz", jan black, was answered "0-2 counts games").
+    said = await chat.say("ana", f"/result {match.number} {black} 2-0 {white}")
+    assert said.startswith("2-0 counts games"), said
+    assert said.endswith(f"/result {match.number} {black} 4-0 {white}."), said
