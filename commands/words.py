@@ -254,6 +254,10 @@ def said_in_languages(word: str, rest: str) -> str | None:
     meant = SAID_IN_LANGUAGES.get(word)
     if meant in ("report", "result") and word in _RESULT_WORDS:
         return "report" if _SCORE_ONLY.fullmatch(rest) else "result"
+    if meant in ("checkin", "present"):
+        # "/prezent mihai ana": a director naming who is here; "/presente" alone: a
+        # player arriving.
+        return "present" if rest.strip() else "checkin"
     return meant
 
 

@@ -52,6 +52,22 @@ def test_a_result_word_is_a_report_when_only_a_score_follows(
 
 
 @pytest.mark.parametrize(
+    ("typed", "rest", "meant"),
+    [
+        ("prezent", "", "checkin"),  # a player arriving
+        ("presente", "", "checkin"),
+        ("prezent", "mihai ana", "present"),  # a director naming who is here
+        ("presente", "rosa", "present"),
+        ("obecny", "jan", "present"),
+    ],
+)
+def test_an_arrival_word_with_names_is_the_directors_present(
+    typed: str, rest: str, meant: str
+) -> None:
+    assert said_in_languages(fold(typed), rest) == meant
+
+
+@pytest.mark.parametrize(
     ("typed", "rest", "kept"),
     [
         ("tragere", "la sorți", ""),  # Romanian "the draw" is three words

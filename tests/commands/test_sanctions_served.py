@@ -226,6 +226,5 @@ async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HG
 
 
 MARCH = (
-    '/tournament new name:"March Cup" preset:hgv-backgammon '
-    'start:"2026-03-28 20:00" approval:no'
+    '/tournament new name:"March Cup" preset:hgv-backgammon start:"2026-03-28 20:00" approval:no'
 )
