@@ -37,6 +37,17 @@ async def dora_suspended_then_february(engine: AsyncEngine) -> Chat:
     return chat
 
 
+async def draw_february_without_dora(chat: Chat) -> None:
+    """Enter, confirm and check in the others, and draw February."""
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    chat.at("2026-02-28T19:30")
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/checkin")
+    await chat.say("ana", "/draw")
+
+
 async def test_a_served_suspension_is_inactive_in_the_export_and_served_in_me_HGV_2_3_6(
     engine: AsyncEngine,
 ) -> None:
@@ -45,13 +56,7 @@ async def test_a_served_suspension_is_inactive_in_the_export_and_served_in_me_HG
     assert (before["applies_to"], before["active"]) == ("February Cup", True)
     # February is open for entries: /me names it rather than "the next tournament"
     assert "You are suspended from February Cup" in await chat.say("dora", "/me", dm=True)
-    for player in ("bob", "cruz", "eva"):
-        await chat.say(player, "/register")
-        await chat.say(player, "/confirm")
-    chat.at("2026-02-28T19:30")
-    for player in ("bob", "cruz", "eva"):
-        await chat.say(player, "/checkin")
-    await chat.say("ana", "/draw")
+    await draw_february_without_dora(chat)
     chat.at("2026-02-28T20:05")
     await play_to_the_end(chat)
     (after,) = await sanctions_of(chat, "dora")
@@ -208,13 +213,7 @@ async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HG
     tournament stays "knockout". Her suspension is served (she sat it out); in March her
     /me said it still stood, "a director can lift it"."""
     chat = await dora_suspended_then_february(engine)
-    for player in ("bob", "cruz", "eva"):
-        await chat.say(player, "/register")
-        await chat.say(player, "/confirm")
-    chat.at("2026-02-28T19:30")
-    for player in ("bob", "cruz", "eva"):
-        await chat.say(player, "/checkin")
-    await chat.say("ana", "/draw")
+    await draw_february_without_dora(chat)
     (before,) = await sanctions_of(chat, "dora")
     assert (before["active"], before["status"]) == (False, "served")
     chat.at("2026-03-01T10:00")
