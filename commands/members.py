@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from commands import arguments, lookups, resolver, views
+from commands import arguments, entering, lookups, resolver, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.parsing import QUOTES
@@ -121,6 +121,7 @@ async def addplayer(s: Session, a: Args) -> Reply:
     born = arguments.born_by(a.date("born"), s.now.date())
     await s.uow.players.lock_names(s.club.id)  # the look-alike check and the insert: one step
     known = await Roster.of(s)
+    await entering.open_for_entries(s, walk_ins=True)
     state = await s.maybe_tournament()
     parts: list[Msg] = []
     buttons: tuple[Button, ...] = ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from commands import arguments, claims, members, views
+from commands import arguments, claims, entering, members, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
@@ -50,7 +50,7 @@ async def register(s: Session, a: Args) -> Reply:
     if born is not None and player.born != born:
         player.born = born
         await s.uow.players.save(player)
-    await _open_for_entries(s, entering=True)
+    await entering.open_for_entries(s, entering=True)
     state = await s.maybe_tournament()
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
@@ -129,30 +129,6 @@ async def _named_other(s: Session, player: Player, typed: str) -> Msg | None:
         )
     command = f'/player rename "{player.name}" to:"{wanted}"'
     return msg("register.name_kept", name=Name(player.name), command=Hint(command))
-
-
-async def _open_for_entries(s: Session, *, entering: bool = False) -> None:
-    """Make the tournament taking entries the session's, when the one in play is not the
-    player's night: next month's entries open on the night this month's is played, and a
-    night left unfinished (a dispute never settled) stays in play into next month."""
-    if s.chosen:
-        return
-    # Locked as the session's own listing will be: that listing is then this one.
-    listed = await s.uow.tournaments.list(s.club.id, for_update=s.writes)
-    in_play = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
-    if not any(t.status in in_play for t in listed):
-        return
-    zone = s.club.timezone
-    tonight = {t.id for t in listed if calendar.played_tonight(t, s.now, zone)}
-    if entering:
-        pass  # /register, /confirm: tonight's entries are closed, the next one's are open
-    elif s.player is not None and tonight & set(
-        await s.uow.tournaments.of_player(s.player.id, active=True)
-    ):
-        return  # they play tonight: their commands mean tonight (not once they are out)
-    open_ = calendar.open_for_entries(listed, s.now, zone)
-    if open_:
-        s.choose(open_[0].id)
 
 
 def _after_the_draw(state: TournamentState, player: Player) -> tuple[Msg, ...]:
@@ -258,7 +234,7 @@ async def confirm(s: Session, a: Args) -> Reply:
     player = await s.me()
     # Tonight's tournament, drawn, takes no confirmations: next month's, opened on the
     # night, is the one a /confirm can be for (else "you confirmed already" misled).
-    await _open_for_entries(s, entering=True)
+    await entering.open_for_entries(s, entering=True)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player)
     attendance.confirm(state, player.id, s.now)
@@ -275,7 +251,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
     """Withdraw after a confirmation: free before the start (HGV-2.3.6); later it carries
     a suspension, and after the draw the remaining matches are lost (HGV-2.3.5)."""
     player = await s.me()
-    await _open_for_entries(s)
+    await entering.open_for_entries(s)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player)
     attendance.active_entry(state, player.id)
@@ -307,7 +283,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
 async def checkin(s: Session, a: Args) -> Reply:
     """Say you are at the venue (CLUB-PRESENCE)."""
     player = await s.me()
-    await _open_for_entries(s)
+    await entering.open_for_entries(s)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player)
     attendance.check_in(state, player.id, s.now)

@@ -77,3 +77,24 @@ async def test_addplayer_of_one_suspended_is_refused_and_changes_nothing(
     response = await chat.response("ana", "/addplayer luis")
     assert response is not None and response.refused
     assert not (await chat.tournament()).entries
+
+
+async def test_addplayer_a_month_later_enters_next_month_not_a_night_left_open(
+    engine: AsyncEngine,
+) -> None:
+    """January's Last Chance final was never reported, so January stays in play; on
+    3 February the director's /addplayer went to January ("it has results already").
+    A night left open takes nobody: the entry is February's."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:30")
+    match, _white, _black = await chat.first_match("bob", "cruz", "dora")
+    await chat.say("ana", f"/result {match.number} 3-1")
+    chat.at("2026-02-03T10:00")
+    await chat.say(
+        "ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no'
+    )
+
+    said = await chat.say("ana", '/addplayer "Rosa Núñez"')
+
+    assert said == "Rosa Núñez is entered in February Cup (confirmed).", said
