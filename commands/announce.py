@@ -10,9 +10,9 @@ from commands import pictures, views
 from commands.messages import When
 from commands.notices import SAYS, Names
 from commands.notices import Notice as Notice  # where the session imports it from
-from commands.replies import Reply, msg
+from commands.replies import Name, Reply, msg
 from tournament import events as ev
-from tournament.model import Stage
+from tournament.model import Stage, TournamentStatus
 from tournament.state import TournamentState
 
 # Automatic effects that change results or sanctions: the audit log records them.
@@ -105,12 +105,33 @@ def notices(
         bracket_due = False
     out.extend(_standings_notices(state, standings_due, names))
     out.extend(_round_calls(state, events, names))
+    out.extend(_finish_waits(state, events, names))
     # The live bracket is a picture only: where pictures cannot be shown, the result
     # and "next match" lines already say the same, one message per event.
     live = pictures.bracket_picture(state, names, text=False) if bracket_due else None
     if live is not None:
         out.append(Notice(Reply((live,)), coalesce=f"bracket:{state.id}"))
     return out
+
+
+def _finish_waits(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:
+    """Once the final has its result, a tournament that does not finish says which
+    matches it waits for: a Last Chance final never reported left February in play, its
+    ranking points never given, and nobody was told."""
+    if state.status is TournamentStatus.FINISHED:
+        return []
+    finals = {m.number for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final"}
+    decided = any(
+        isinstance(e, ev.MatchFinished | ev.MatchForfeited) and e.match in finals for e in events
+    )
+    if not decided or not all(state.matches[n].is_final for n in finals):
+        return []
+    waiting = sorted((m for m in state.matches.values() if not m.is_final), key=lambda m: m.number)
+    if not waiting:
+        return []
+    lines = [views.match_line(m, names, state.preset.game) for m in waiting]
+    said = msg("finish.waits", tournament=Name(state.name), count=len(waiting))
+    return [Notice(Reply((said, *lines)))]
 
 
 def _round_calls(state: TournamentState, events: list[ev.Event], names: Names) -> list[Notice]:

@@ -353,6 +353,7 @@ MESSAGES: dict[str, str] = {
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
     "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",
     "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
+    "finish.waits": "{tournament} finishes, and its ranking points are given, once {count, plural, one {this match has its result} other {these # matches have their results}}:",
     "glance.all_clear": "Nothing needs you right now.",
     "glance.next": "{count, plural, one {Next match:} other {Next matches (#):}}",
     "glance.next_more": "{count, plural, one {and # more at the same time} other {and # more at the same time}}.",

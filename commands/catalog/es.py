@@ -323,6 +323,7 @@ MESSAGES: dict[str, str] = {
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
     "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",
     "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
+    "finish.waits": "{tournament} termina, y reparte sus puntos de ranking, cuando {count, plural, one {este encuentro tenga resultado} other {estos # encuentros tengan resultado}}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",
     "glance.next": "{count, plural, one {Próximo encuentro:} other {Próximos encuentros (#):}}",
     "glance.next_more": "{count, plural, one {y # más a la misma hora} other {y # más a la misma hora}}.",

@@ -323,6 +323,7 @@ MESSAGES: dict[str, str] = {
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
     "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",
     "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
+    "finish.waits": "{tournament} zakończy się, a punkty rankingowe zostaną przyznane, gdy {count, plural, one {ten mecz będzie miał wynik} few {te # mecze będą miały wyniki} many {tych # meczów będzie miało wyniki} other {te # meczu będą miały wyniki}}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",
     "glance.next": "{count, plural, one {Następny mecz:} few {Następne mecze (#):} many {Następne mecze (#):} other {Następne mecze (#):}}",
     "glance.next_more": "{count, plural, one {i jeszcze # o tej samej godzinie} few {i jeszcze # o tej samej godzinie} many {i jeszcze # o tej samej godzinie} other {i jeszcze # o tej samej godzinie}}.",

@@ -323,6 +323,7 @@ MESSAGES: dict[str, str] = {
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
     "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",
     "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
+    "finish.waits": "{tournament} se încheie, iar punctele de clasament se acordă, când {count, plural, one {această partidă are rezultat} few {aceste # partide au rezultat} other {aceste # de partide au rezultat}}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
     "glance.next": "{count, plural, one {Următoarea partidă:} few {Următoarele partide (#):} other {Următoarele partide (#):}}",
     "glance.next_more": "{count, plural, one {și încă # la aceeași oră} few {și încă # la aceeași oră} other {și încă # la aceeași oră}}.",

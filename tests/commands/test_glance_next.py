@@ -65,3 +65,30 @@ async def test_a_result_for_a_final_not_reached_yet_names_the_match_to_settle_fi
     )
     assert f"/result {feeder.number} SCORE" in said, said
     assert "?" not in said.split(":")[0], said
+
+
+async def test_a_final_reported_before_the_last_chance_says_what_the_finish_waits_for(
+    engine: AsyncEngine,
+) -> None:
+    """February's final was reported, its Last Chance final never was: the tournament
+    stayed in play, its ranking points never given, and nobody was told. The final's
+    announcement now says which match the finish waits for (HGV-7.4.13)."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T23:00")
+    said = ""
+    while True:
+        state = await chat.tournament()
+        ready = [m for m in state.matches.values() if m.is_ready and not m.is_final]
+        playing = [m for m in ready if m.stage is not Stage.CONSOLATION] or ready
+        if not playing or playing[0].stage is Stage.CONSOLATION:
+            break
+        match = min(playing, key=lambda m: m.number)
+        chat.posted.clear()
+        await chat.say("ana", f"/result {match.number} {match.length}-1")
+        said = "\n".join(text for _chat, text in chat.posted)
+    last_chance = next(m for m in state.matches.values() if m.stage is Stage.CONSOLATION)
+    assert "January Cup finishes, and its ranking points are given, once this match" in said
+    assert f"Match {last_chance.number}: " in said, said
+    await chat.say("ana", f"/result {last_chance.number} {last_chance.length}-1")
+    assert (await chat.tournament()).status.value == "finished"
