@@ -118,13 +118,11 @@ def _finish_waits(state: TournamentState, events: list[ev.Event], names: Names) 
     """Once the final has its result, a tournament that does not finish says which
     matches it waits for: a Last Chance final never reported left February in play, its
     ranking points never given, and nobody was told."""
-    if state.status is TournamentStatus.FINISHED:
-        return []
+    ended = {e.match for e in events if isinstance(e, ev.MatchFinished | ev.MatchForfeited)}
+    if not ended or state.status is not TournamentStatus.KNOCKOUT:
+        return []  # most results: a command's own path pays for nothing more
     finals = {m.number for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final"}
-    decided = any(
-        isinstance(e, ev.MatchFinished | ev.MatchForfeited) and e.match in finals for e in events
-    )
-    if not decided or not all(state.matches[n].is_final for n in finals):
+    if not finals & ended or not all(state.matches[n].is_final for n in finals):
         return []
     waiting = sorted((m for m in state.matches.values() if not m.is_final), key=lambda m: m.number)
     if not waiting:
