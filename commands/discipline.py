@@ -37,7 +37,9 @@ async def reinstate(s: Session, a: Args) -> Reply:
     said = announce.notices(state, events, await s.names(set(state.entries)))
     parts = [part for notice in said[:1] for part in notice.reply.parts]
     aside = [msg("reinstate.lifted", name=Name(player.name))] if lifted else []
-    aside.append(msg("reinstate.checkin", name=Name(player.name)))
+    if attendance.checkin_open(state, s.now):
+        # Weeks before the night there is no arrival to register again yet.
+        aside.append(msg("reinstate.checkin", name=Name(player.name)))
     return announced(Reply(tuple(parts)), *aside)
 
 

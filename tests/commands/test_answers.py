@@ -116,3 +116,16 @@ def test_only_the_messages_of_the_commands_own_events_answer_it() -> None:
     answering = [n for n in said if n.answers]
     assert [n.reply.parts[0].key for n in answering] == ["reinstate.club"]  # type: ignore[union-attr]
     assert not any(n.answers for n in announce.notices(state, fell_due + own, names))
+
+
+async def test_a_reinstatement_weeks_before_asks_for_no_check_in(engine: AsyncEngine) -> None:
+    """Reinstated in December for a night in January: "checks in again with /checkin"
+    read as if he had to do something now; it is said once check-in is open."""
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00"')
+    await chat.say("dora", "/register")
+    await chat.say("dora", "/withdraw")
+    await chat.say("dora", "/withdraw confirm")
+    said = await chat.say("ana", '/reinstate dora reason:"changed her mind"')
+    assert "dora is back in the tournament." in said, said
+    assert "/checkin" not in said, said
