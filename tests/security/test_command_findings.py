@@ -375,6 +375,7 @@ async def test_c4_a_paced_reply_loses_no_part(engine: AsyncEngine) -> None:
     await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-01 20:00" approval:no')
     await chat.say("bob", "/register")
     await chat.say("bob", "/withdraw confirm")
+    chat.at("2026-02-01T19:30")  # check-in open: the director hears "checks in again" too
     inv = Invocation(
         "console", "club", "ana", "ana", '/reinstate bob reason:"by mistake"', chat.now
     )
