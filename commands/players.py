@@ -335,7 +335,13 @@ async def report(s: Session, a: Args) -> Reply:
         # The hint shows this match's own length: a final to 7 is not reported 3-1.
         example = report_usage(match, state.preset.game)
         if error.code in TIEBREAK_CODES:
-            example = views.with_tiebreak("/report", found[: int(error.params["phase"])])
+            phase = int(error.params["phase"])
+            if error.code == "draughts_tiebreak_total_wrong":
+                total = int(error.params["total"])
+                converted = views.phase_in_points(found, phase, total, "/report")
+                if converted is not None:
+                    raise converted from None
+            example = views.with_tiebreak("/report", found[:phase])
         elif error.code == "lot_needed":
             # Every phase typed was level (no lot given): the same line, with the lot won.
             example = f"/{again} lot:won"

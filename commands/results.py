@@ -49,8 +49,16 @@ async def result(s: Session, a: Args) -> Reply:
         example = f"/result {match.number} {won}-{lost}"
         code = error.code
         if error.code in TIEBREAK_CODES and isinstance(change, FinalScore):
-            typed = _white_first(change)[: int(error.params["phase"])]
-            example = views.with_tiebreak(f"/result {match.number}", typed)
+            phase, command = int(error.params["phase"]), f"/result {match.number}"
+            if error.code == "draughts_tiebreak_total_wrong":
+                total = int(error.params["total"])
+                phases = _white_first(change)
+                converted = views.phase_in_points(
+                    phases, phase, total, command, "score.usage_result"
+                )
+                if converted is not None:
+                    raise converted from None
+            example = views.with_tiebreak(command, _white_first(change)[:phase])
         elif error.code == "draughts_total_wrong" and isinstance(change, FinalScore):
             main = _white_first(change)[0]
             command, then, usage = f"/result {match.number}", "", "score.usage_result"

@@ -162,6 +162,31 @@ def in_points(
     )
 
 
+def phase_in_points(
+    phases: Sequence[tuple[int, int]],
+    phase: int,
+    total: int,
+    command: str,
+    usage: str = "score.usage",
+) -> ScoreError | None:
+    """Return the refusal of a draughts tiebreak `phase` (1-based) typed in games
+    (`/report 2-2 2-0`: both tiebreak games won) that gives it in points (`2-2 4-0`);
+    None when it is not one. `total` is the phase's points, 2 a game."""
+    if not 0 < phase < len(phases):
+        return None
+    points = draughts_points_of_games(*phases[phase], total // 2)
+    if points is None:
+        return None
+    fixed = [*phases[:phase], points, *phases[phase + 1 :]]
+    return ScoreError(
+        "draughts_games",
+        typed=f"{phases[phase][0]}-{phases[phase][1]}",
+        points=f"{points[0]}-{points[1]}",
+        example=f"{command} " + " ".join(f"{w}-{b}" for w, b in fixed),
+        _usage=usage,
+    )
+
+
 def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:
     """Return `command` with the scores typed and a sample tiebreak added: what to send
     when a level match needs its tiebreak (the same command, one score longer)."""

@@ -62,3 +62,25 @@ async def test_a_draughts_score_typed_in_games_is_answered_in_points_WAR_GAME(
     said = await chat.say("ana", f"/result {match.number} {black} 2-0 {white}")
     assert said.startswith("2-0 counts games"), said
     assert said.endswith(f"/result {match.number} {black} 4-0 {white}."), said
+
+
+async def test_a_draughts_tiebreak_typed_in_games_is_answered_in_points_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """A level match (2-2) and its tiebreak typed in games ("2-0", both tiebreak games
+    won) was told only "tiebreak 1 adds up to 4"; the line in points is given, and it
+    records the result."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    said = await chat.say(white, "/report 2-2 2-0")
+    assert said.startswith("2-0 counts games"), said
+    assert said.endswith("for example /report 2-2 4-0."), said
+    said = await chat.say("ana", f"/result {match.number} 2-2 0-2")
+    assert said.startswith("0-2 counts games"), said
+    assert said.endswith(f"/result {match.number} 2-2 0-4."), said
+    await chat.say("ana", f"/result {match.number} 2-2 0-4")
+    recorded = (await chat.tournament()).matches[match.number]
+    assert recorded.tiebreaks == ((0, 4),)
+    assert recorded.winner == await chat.player_id(black)  # black won the tiebreak
