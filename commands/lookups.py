@@ -298,7 +298,9 @@ async def ranking(s: Session, a: Args) -> Reply:
     if not rows:
         return say("ranking.empty", game=msg(f"game.{game}"))
     names = await s.names({r.player for r in rows})
-    table = _ranking_table(title, rows, names, season_rules)
+    # Prizes are a season's (HGV-8): the all-time table has no Prizes column or note.
+    prizes = which != "alltime"
+    table = _ranking_table(title, rows, names, season_rules if prizes else None, prizes=prizes)
     drawn = [
         (
             r.rank,
@@ -309,7 +311,8 @@ async def ranking(s: Session, a: Args) -> Reply:
         )
         for r in rows
     ]
-    return Reply((*lead, pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn)))
+    picture = pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn, prizes=prizes)
+    return Reply((*lead, picture))
 
 
 def _season_rows(
@@ -347,6 +350,8 @@ def _ranking_table(
     rows: Sequence[ranking_rules.RankingRow],
     names: Mapping[PlayerId, str],
     season_rules: SeasonRules | None,
+    *,
+    prizes: bool = True,
 ) -> Table:
     """Return a ranking as a table: carried-over points and the prize note when they apply."""
     shows_carried = any(r.carried for r in rows)
@@ -357,7 +362,7 @@ def _ranking_table(
             float(r.points),
             *((float(r.carried),) if shows_carried else ()),
             r.tournaments,
-            msg("word.yes" if r.prize_eligible else "word.no"),
+            *((msg("word.yes" if r.prize_eligible else "word.no"),) if prizes else ()),
         )
         for r in rows
     )
@@ -367,7 +372,7 @@ def _ranking_table(
         msg("col.points"),
         *((msg("col.carried"),) if shows_carried else ()),
         msg("col.tournaments"),
-        msg("col.prize_eligible"),
+        *((msg("col.prize_eligible"),) if prizes else ()),
     )
     notes: tuple[Msg, ...] = (msg("ranking.carried_note"),) if shows_carried else ()
     if season_rules is not None:

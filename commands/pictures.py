@@ -286,8 +286,11 @@ def card_view(
     )
 
 
-def ranking_view(title: Msg, rows: list[tuple[int, str, float, int, bool]]) -> RankingView:
-    """Return a ranking table: (rank, name, points, tournaments, prize-eligible) rows."""
+def ranking_view(
+    title: Msg, rows: list[tuple[int, str, float, int, bool]], *, prizes: bool = True
+) -> RankingView:
+    """Return a ranking table: (rank, name, points, tournaments, prize-eligible) rows;
+    without `prizes` (the all-time table: prizes are a season's) no Prizes column."""
     return RankingView(
         title=title,
         header=(
@@ -295,7 +298,7 @@ def ranking_view(title: Msg, rows: list[tuple[int, str, float, int, bool]]) -> R
             msg("col.player"),
             msg("col.points"),
             msg("col.tournaments"),
-            msg("col.prize_eligible"),
+            *((msg("col.prize_eligible"),) if prizes else ()),
         ),
         lines=tuple(
             RankingLine(rank, Name(name), points, played, eligible)
@@ -353,12 +356,11 @@ def card_picture(
 
 
 def ranking_picture(
-    name: str, table: Table, rows: list[tuple[int, str, float, int, bool]]
+    name: str, table: Table, rows: list[tuple[int, str, float, int, bool]], *, prizes: bool = True
 ) -> Picture:
     """Return a ranking as a picture, with its text table as its twin."""
-    return Picture(
-        name=name, view=ranking_view(table.title, rows), caption=table.title, fallback=(table,)
-    )
+    view = ranking_view(table.title, rows, prizes=prizes)
+    return Picture(name=name, view=view, caption=table.title, fallback=(table,))
 
 
 # -- JSON for the outbox --

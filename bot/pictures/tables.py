@@ -233,14 +233,15 @@ def card(view: CardView, text: Text, value: Value) -> Canvas:
 
 
 def ranking(view: RankingView, text: Text, value: Value) -> Canvas:
-    """Draw the season ranking: the podium bold, prize eligibility in green."""
-    rank, player, points, played, prizes = (text(h) for h in view.header)
+    """Draw a ranking: the podium bold, prize eligibility in green (a season's: the
+    all-time table has no Prizes column)."""
+    rank, player, points, played, *prizes = (text(h) for h in view.header)
     columns = [
         Column(rank, 70),
         Column(player, 0, "l"),
         Column(points, 140),
         Column(played, 130),
-        Column(prizes, 130),
+        *(Column(p, 130) for p in prizes),
     ]
     yes, no = text(Msg("word.yes", {})), text(Msg("word.no", {}))
     rows = [
@@ -250,10 +251,10 @@ def ranking(view: RankingView, text: Text, value: Value) -> Canvas:
                 value(line.player),
                 value(line.points),
                 str(line.tournaments),
-                yes if line.eligible else no,
+                *((yes if line.eligible else no,) if prizes else ()),
             ),
             bold=line.rank <= 3,
-            colours={4: WIN if line.eligible else MUTED},
+            colours={4: WIN if line.eligible else MUTED} if prizes else {},
         )
         for line in view.lines
     ]

@@ -254,3 +254,14 @@ def test_ranking_points_are_written_as_the_club_language_writes_decimals() -> No
     drawn_en = draw(ranking, "en", ZONE).metrics.drawn
     assert "2,30" in drawn_ro and "12,75" in drawn_ro
     assert "2.30" in drawn_en and "12.75" in drawn_en
+
+
+def test_the_all_time_ranking_is_drawn_without_a_prizes_column() -> None:
+    """Prizes are a season's (HGV-8): the all-time table drew "Prizes: no" for everyone."""
+    rows = [(1, "Ana Popescu", 2.3, 4, True), (2, "Bogdan Ionescu", 12.75, 3, False)]
+    title = msg("title.ranking_all_time", club="Club Navodari")
+    season = draw(ranking_view(title, rows), "en", ZONE).metrics.drawn
+    all_time = draw(ranking_view(title, rows, prizes=False), "en", ZONE).metrics.drawn
+    assert "Prizes" in season and "yes" in season
+    assert "Prizes" not in all_time and "yes" not in all_time and "no" not in all_time
+    assert "Bogdan Ionescu" in all_time and "12.75" in all_time
