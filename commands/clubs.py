@@ -77,9 +77,9 @@ async def _exactly(s: Session, a: Args, verb: str) -> Player | Reply:
     if not isinstance(typed, str) or fold(typed) in names:
         return player
     command = f'/director {verb} "{player.name}"'
-    ask = msg(
-        "director.exact_name", name=Name(player.name), typed=Name(typed), command=Hint(command)
-    )
+    # A claim code is not a right: "director rights go only by an exact name" misled.
+    key = "director.exact_name_claim" if verb == "claim" else "director.exact_name"
+    ask = msg(key, name=Name(player.name), typed=Name(typed), command=Hint(command))
     if '"' in player.name:
         return Reply((ask,))
     return Reply((ask,), (Button(msg("button.yes_name", name=Name(player.name)), command),))

@@ -768,6 +768,7 @@ MESSAGES: dict[str, str] = {
     "refused.button_not_yours": "This button is for someone else: nothing changed. Type the command yourself if you meant to (/help shows how).",
     "refused.other_club": "That button or command names another club; this chat is {club}. Nothing changed.",
     "director.exact_name": "Director rights go only by an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
+    "director.exact_name_claim": "A claim code goes only to an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
     "button.yes_name": "Yes, {name}",
     "refused.claim_in_private": "Send claim codes only to me in a private chat, never in a group: everyone here can read them. If that was a real code it no longer works: ask a director for a new one (/director claim).",
     "refused.bad_claim_code": "That claim code does not work: it is mistyped, used or expired. Ask a director for a new one (/director claim) and send it to me here: /register claim:CODE",

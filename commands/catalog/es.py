@@ -738,6 +738,7 @@ MESSAGES: dict[str, str] = {
     "refused.button_not_yours": "Este botón es para otra persona: no ha cambiado nada. Si querías hacerlo tú, escribe el comando (/help explica cómo).",
     "refused.other_club": "Ese botón o comando nombra otro club; este chat es {club}. No ha cambiado nada.",
     "director.exact_name": "Los permisos de director solo se dan con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
+    "director.exact_name_claim": "Un código de reclamación solo se da con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
     "button.yes_name": "Sí, {name}",
     "refused.claim_in_private": "Envíame los códigos de reclamación solo por chat privado, nunca en un grupo: aquí todos pueden leerlos. Si era un código válido, ya no sirve: pide uno nuevo a un director (/director claim).",
     "refused.bad_claim_code": "Ese código de reclamación no sirve: está mal escrito, ya se usó o caducó. Pide uno nuevo a un director (/director claim) y envíamelo aquí: /register claim:CÓDIGO",

@@ -261,6 +261,9 @@ async def test_c6_rights_go_only_by_an_exact_name_or_a_confirmation(engine: Asyn
         assert 'Did you mean Anastasia? Type /director add "Anastasia"'.replace("add", verb) in (
             answer
         )
+        # A claim code is not a right: each is said as what it is.
+        said = "A claim code goes" if verb == "claim" else "Director rights go"
+        assert answer.startswith(said), answer
     assert "Only directors" in await chat.say("anastasia", "/draw")  # nothing was given
     (button,) = response.reply.buttons
     assert "for:ana" in button.command  # the confirmation is the asker's own
