@@ -52,6 +52,15 @@ async def register(s: Session, a: Args) -> Reply:
         await s.uow.players.save(player)
     await entering.open_for_entries(s, entering=True)
     state = await s.maybe_tournament()
+    if a.text("claim") is not None and state is not None and attendance.entered(state, player.id):
+        # The member a director entered claims their account: being entered is why they
+        # came, not a refusal ("you registered already" undid the claim it answered).
+        return say(
+            "register.claimed_entered",
+            name=Name(player.name),
+            tournament=Name(state.name),
+            start=When(state.start, "datetime"),
+        )
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
         late = () if state is None else _after_the_draw(state, player)

@@ -451,3 +451,23 @@ def test_a_chat_first_name_is_asked_about_the_member_entered_whole(
     assert "Andrés García, you are entered in January Cup" in out, out
     names = sorted(p["name"] for p in _export(clubtd, database_url)["players"])
     assert names == ["Ana P.", "Andrés Bello", "Andrés García", "Jorge P.", "María José", "Rocío"]
+
+
+def test_a_member_entered_by_the_director_claims_the_account_while_entered(
+    clubtd: Clubtd, script: Script, tmp_path: Path, database_url: str
+) -> None:
+    """The director entered Rocío in January; she claims her account with the code:
+    "you registered already" refused the claim it answered (its link rolled back), so
+    a member entered in a tournament could not claim until it was over."""
+    _club(clubtd, script, tmp_path, database_url)
+    out = _play(
+        clubtd,
+        script,
+        database_url,
+        JANUARY + "ana: /addplayer rocío\nana (dm): /director claim rocío\n",
+    )
+    code = out.split("claim:")[-1].split()[0].strip(".")
+    out = _play(clubtd, script, database_url, f"rocio (dm): /register claim:{code}\n")
+    assert "Rocío, this chat account is yours now, and you are entered in January Cup" in out
+    out = _play(clubtd, script, database_url, "rocio (dm): /me\n")
+    assert "January Cup: entered; confirmed: yes" in out, out
