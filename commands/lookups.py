@@ -168,7 +168,7 @@ async def schedule(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     mine = s.player is not None and a.choice("which") != "all" and s.player.id in state.entries
     if s.player is not None and mine:
-        matches = state.matches_of(s.player.id)
+        matches = sorted(state.matches_of(s.player.id), key=lambda m: m.number)
     else:
         matches = sorted(state.matches.values(), key=lambda m: m.number)
     if not matches:

@@ -364,7 +364,7 @@ def _on_match_reset(
     number = event.match
     match = state.matches[number]
     # A side nobody holds yet is the match that sends one ("winner of 6"), not "?".
-    by_key = {m.key: m for m in state.matches.values() if m.key is not None}
+    by_key = views.feeders(state)
     white = views.fed_side(match, event.white, match.white_from, by_key, names)
     black = views.fed_side(match, event.black, match.black_from, by_key, names)
     return [Notice(Reply((msg("correct.reset", match=number, white=white, black=black),)))]

@@ -250,8 +250,13 @@ def card_view(
 ) -> CardView:
     """Return a player's matches as a card: round, time, opponent, colour, result."""
     lines = []
+    by_key = views.feeders(state)
     for m in matches:
-        opponent = m.opponent_of(player)
+        # An opponent still to be decided is the match that sends one ("winner of 8").
+        if m.white == player:
+            opponent = views.fed_side(m, m.black, m.black_from, by_key, names)
+        else:
+            opponent = views.fed_side(m, m.white, m.white_from, by_key, names)
         if m.is_final and m.winner is not None:
             status: MatchState = "done"
         elif m.is_ready:
@@ -264,7 +269,7 @@ def card_view(
                 number=m.number,
                 round=views.round_label(m),
                 start=When(m.start) if m.start else "",
-                opponent=views.name(names, opponent),
+                opponent=opponent,
                 piece=m.side_of(player),
                 score=f"{mine}-{theirs}" if m.status is not MatchStatus.SCHEDULED else "",
                 status=msg(f"status.{m.status.value}"),

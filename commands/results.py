@@ -90,7 +90,7 @@ async def _not_their_match(
     """Refuse a /result whose number and names disagree; a side still undecided is the
     match that sends it ("winner of 8"), and a named player still in that match is told
     to have its result set first."""
-    by_key = {m.key: m for m in state.matches.values() if m.key is not None}
+    by_key = views.feeders(state)
     names = await s.names(set(match.players))
     white = views.fed_side(match, match.white, match.white_from, by_key, names)
     black = views.fed_side(match, match.black, match.black_from, by_key, names)

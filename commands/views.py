@@ -278,14 +278,16 @@ def match_line(match: Match, names: Names, game: Game) -> Msg:
 
 
 def schedule_table(state: TournamentState, matches: list[Match], names: Names) -> Table:
-    """Return matches as a table: number, round, start, white, black, score, status."""
+    """Return matches as a table: number, round, start, white, black, score, status; a
+    side nobody holds yet is the match that sends one ("winner of 8"), not "?"."""
+    by_key = feeders(state)
     rows = tuple(
         (
             m.number,
             round_label(m),
             When(m.start) if m.start else "",
-            name(names, m.white),
-            name(names, m.black),
+            fed_side(m, m.white, m.white_from, by_key, names),
+            fed_side(m, m.black, m.black_from, by_key, names),
             f"{m.white_score}-{m.black_score}",
             msg(f"status.{m.status.value}"),
         )
@@ -312,6 +314,11 @@ def round_label(match: Match) -> Msg:
     if match.stage is Stage.CONSOLATION:
         return msg("round.consolation", name=msg(f"round.{match.round_name}"))
     return msg(f"round.{match.round_name or 'knockout'}")
+
+
+def feeders(state: TournamentState) -> dict[str, Match]:
+    """Return the bracket's matches by key, for `fed_side`."""
+    return {m.key: m for m in state.matches.values() if m.key is not None}
 
 
 def fed_side(

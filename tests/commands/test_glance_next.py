@@ -65,6 +65,14 @@ async def test_a_result_for_a_final_not_reached_yet_names_the_match_to_settle_fi
     )
     assert f"/result {feeder.number} SCORE" in said, said
     assert "?" not in said.split(":")[0], said
+    # The schedule, everyone's and the seeded player's own (in match order), says so too.
+    for asked, user in (("/schedule all", "ana"), ("/schedule", ids[seeded])):
+        table = await chat.say(user, asked)
+        (line,) = [row for row in table.splitlines() if row.split()[:1] == [str(final.number)]]
+        assert f"winner of {feeder.number}" in line and "?" not in line, table
+    own = await chat.say(ids[seeded], "/schedule")
+    numbers = [int(row.split()[0]) for row in own.splitlines() if row.split()[0].isdigit()]
+    assert numbers == sorted(numbers), own
 
 
 async def test_a_final_reported_before_the_last_chance_says_what_the_finish_waits_for(
