@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
+from tournament import folding
+
 if TYPE_CHECKING:
     from tournament.club import Player
 
@@ -85,7 +87,8 @@ class Param:
         lowered = text.strip().lower()
         if lowered in self.choices:
             return lowered
-        return self.synonyms.get(lowered)
+        # A word said in the club's language, with or without its accents (histórico).
+        return self.synonyms.get(lowered) or self.synonyms.get(folding.loose(lowered))
 
 
 # A preset's options by the names clubs give them (HGV-7.4.13's "Last Chance", "El Último

@@ -346,3 +346,51 @@ SUBCOMMAND_WORDS = {
     }.items()
     for word in words
 }
+
+
+# /ranking's tables as a club names them (folded): /ranking temporada, /ranking histórico,
+# /ranking nowicjusze, /ranking începători.
+RANKING_WORDS = {
+    **{w: "season" for w in ("temporada", "sezon", "sezonu", "sezonul", "anual", "roczny")},
+    **{
+        w: "alltime"
+        for w in (
+            "all-time",
+            "historic",
+            "all",
+            "historico",
+            "historica",
+            "historia",
+            "total",
+            "ogolny",
+            "wszechczasow",
+            "istoric",
+            "istoricul",
+            "general",
+        )
+    },
+    **{
+        w: "novice"
+        for w in (
+            "novices",
+            "novato",
+            "novatos",
+            "novata",
+            "novatas",
+            "nowicjusz",
+            "nowicjusze",
+            "nowicjuszy",
+            "poczatkujacy",
+            "incepator",
+            "incepatori",
+            "incepatorii",
+            "debutant",
+            "debutanti",
+        )
+    },
+}
+# Games as clubs name them: damas, warcaby, dame (draughts); table, tavla (backgammon).
+GAME_WORDS = {
+    **{w: "draughts" for w in ("damas", "warcaby", "dame", "checkers", "warcab")},
+    **{w: "backgammon" for w in ("table", "tabla", "tavla", "tryktrak", "tric-trac")},
+}

@@ -279,3 +279,19 @@ def test_a_hint_echoing_a_contradicted_report_is_shown_not_refused() -> None:
     parsed = parse("/report gané 3-1")
     spec, words = select(BY_NAME[parsed.name], parsed)
     assert given_values(spec.signature, parsed, words) == {"score": ["3-1"]}
+
+
+def test_ranking_tables_and_games_said_in_the_clubs_language() -> None:
+    """/ranking temporada was refused: "temporada is not one of the options"."""
+    for typed, meant in (
+        ("temporada", "season"),
+        ("histórico", "alltime"),
+        ("historico", "alltime"),
+        ("nowicjusze", "novice"),
+        ("începători", "novice"),
+        ("novato", "novice"),
+    ):
+        assert bound(f"/ranking {typed}").values["which"] == meant, typed
+    assert bound("/ranking game:damas").values["game"] == "draughts"
+    assert bound("/ranking game:warcaby").values["game"] == "draughts"
+    assert bound("/ranking game:table").values["game"] == "backgammon"
