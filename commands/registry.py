@@ -482,7 +482,10 @@ def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, .
     """Return the subcommand a line names (its first word), and the words after it."""
     if parsed.args and spec.subcommands:
         first = parsed.args[0].lower()
-        first = SUBCOMMAND_WORDS.get(folding.loose(first), first)
+        said = SUBCOMMAND_WORDS.get(folding.loose(first))
+        if said == "game" and parsed.args[1:2] and parsed.args[1][:1].isdigit():
+            said = None  # "/report partida 3-1": "partida" is the match, its score follows
+        first = said or first
         for sub in spec.subcommands:
             if sub.word == first:
                 return sub, parsed.args[1:]

@@ -295,6 +295,11 @@ ALL_WORDS = {
 }
 GAME_KINDS = {"simple": "single", "linie": "single", "double": "gammon", "mart": "gammon"}
 GAME_KINDS |= {"triple": "backgammon"}
+# The same said in the clubs' languages (folded): sencilla, doble, triple; pojedyncza,
+# podwójna, mars, potrójna; simplu, dublu, triplu.
+GAME_KINDS |= {w: "single" for w in ("sencilla", "sencillo", "pojedyncza", "simplu")}
+GAME_KINDS |= {w: "gammon" for w in ("doble", "podwojna", "mars", "dublu", "dubla")}
+GAME_KINDS |= {w: "backgammon" for w in ("potrojna", "triplu", "tripla")}
 # How people say "three to one" between the numbers: `3 to 1`, `3 a 1` (es), `3 do 1`
 # (pl), `3 la 1` (ro), `3 x 1`.
 SCORE_JOINERS = ("-", ":", "–", "—", "/", "to", "a", "do", "la", "x")
@@ -343,6 +348,8 @@ SUBCOMMAND_WORDS = {
         "merge": ("fusionar", "unir", "połącz", "scal", "unește"),
         "join": ("unirse", "dołącz", "alătură"),
         "novice": ("novato", "novata", "początkujący", "początkująca", "începător"),
+        # /report partida gammon: one backgammon game, as a club calls it.
+        "game": ("partida", "juego", "partia", "gra", "joc", "jocul"),
     }.items()
     for word in words
 }

@@ -295,3 +295,20 @@ def test_ranking_tables_and_games_said_in_the_clubs_language() -> None:
     assert bound("/ranking game:damas").values["game"] == "draughts"
     assert bound("/ranking game:warcaby").values["game"] == "draughts"
     assert bound("/ranking game:table").values["game"] == "backgammon"
+
+
+def test_a_backgammon_game_said_in_the_clubs_language_HGV_5_2() -> None:
+    """/report partida gammon and /report game doble were "I did not understand"."""
+    for line, kind in (
+        ("/report partida gammon", "gammon"),
+        ("/report juego doble", "gammon"),
+        ("/report gra podwójna", "gammon"),
+        ("/report joc dublu", "gammon"),
+        ("/report partida sencilla", "single"),
+        ("/report game triplu", "backgammon"),
+    ):
+        args = bound(line)
+        assert (args.command, args.values["kind"]) == ("report game", kind), line
+    # "partida" is a match too: a score after it is the match's, not one game's.
+    spec, _words = select(BY_NAME["report"], parse("/report partida 3-1"))
+    assert spec.name == "report"
