@@ -337,12 +337,20 @@ async def player_novice(s: Session, a: Args) -> Reply:
     the novice ranking."""
     player = _named(a, "player")
     novice = a.choice("state") != "off"
+    state = await s.maybe_tournament()
+    entry = None if state is None else state.entries.get(player.id)
+    open_entry = state is not None and entry is not None and state.status not in _OVER
+    if player.novice == novice and not (open_entry and entry and entry.novice != novice):
+        # Typed twice: said so, rather than "plays in the novice category from now on".
+        raise Refused(
+            "novice_already" if novice else "novice_not",
+            name=player.name,
+            as_typed=as_typed(player.name),
+        )
     player.novice = novice
     await s.uow.players.save(player)
     parts = [msg("player.novice_on" if novice else "player.novice_off", name=Name(player.name))]
-    state = await s.maybe_tournament()
-    entry = None if state is None else state.entries.get(player.id)
-    if state is not None and entry is not None and state.status not in _OVER:
+    if state is not None and entry is not None and open_entry:
         entry.novice = novice
         parts.append(msg("player.novice_entry", tournament=Name(state.name)))
     s.log("player_novice", player=player.name, novice=novice)

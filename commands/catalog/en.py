@@ -655,6 +655,8 @@ MESSAGES: dict[str, str] = {
     "player.removed": "{name} is taken out of {tournament}.",
     "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send {command}.",
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: `/lift {name} reason:"..."` first, if that is right.',
+    "refused.novice_already": "{name} already plays in the novice category. To take them out: /player novice {as_typed} off",
+    "refused.novice_not": "{name} does not play in the novice category. To put them in: /player novice {as_typed}",
     "refused.addplayer_already": "{name} is already entered in {tournament} (confirmed).",
     "refused.walk_in_finished": "{tournament} is over: nobody can join it now. Enter players in the next tournament once it is created.",
     "refused.walk_in_too_late_next": "{tournament} has results already, so nobody can join its groups now: nothing was changed. To enter them in {next}, send {example}",

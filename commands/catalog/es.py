@@ -625,6 +625,8 @@ MESSAGES: dict[str, str] = {
     "player.removed": "{name} queda fuera de {tournament}.",
     "redraw.ask": "¿Volver a sortear {tournament}? Se sustituyen los grupos y el horario de encuentros. Envía {command}.",
     "refused.addplayer_suspended": '{name} tiene una suspensión para {tournament}: si procede, primero `/lift {name} reason:"..."`.',
+    "refused.novice_already": "{name} ya juega en la categoría de novatos. Para sacarlo: /player novice {as_typed} off",
+    "refused.novice_not": "{name} no juega en la categoría de novatos. Para ponerlo: /player novice {as_typed}",
     "refused.addplayer_already": "{name} ya tiene su inscripción en {tournament} (confirmada).",
     "refused.walk_in_finished": "{tournament} ya terminó: nadie puede incorporarse. Inscribe a los jugadores en el próximo torneo cuando esté creado.",
     "refused.walk_in_too_late_next": "{tournament} ya tiene resultados, así que nadie puede entrar en sus grupos: no se ha cambiado nada. Para inscribirlos en {next}, envía {example}",

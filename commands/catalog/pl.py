@@ -625,6 +625,8 @@ MESSAGES: dict[str, str] = {
     "player.removed": "{name} nie gra już w turnieju {tournament}.",
     "redraw.ask": "Losować {tournament} jeszcze raz? Grupy i terminarz meczów zostaną zastąpione. Wyślij {command}.",
     "refused.addplayer_suspended": '{name}: zawieszenie na turniej {tournament}. Jeśli to słuszne, najpierw `/lift {name} reason:"..."`.',
+    "refused.novice_already": "{name} już gra w kategorii początkujących. Aby to cofnąć: /player novice {as_typed} off",
+    "refused.novice_not": "{name} nie gra w kategorii początkujących. Aby dodać: /player novice {as_typed}",
     "refused.addplayer_already": "{name}: zgłoszenie do turnieju {tournament} już jest (z potwierdzeniem).",
     "refused.walk_in_finished": "Turniej {tournament} się zakończył: nikt już do niego nie dołączy. Zgłoś zawodników do następnego turnieju, gdy zostanie utworzony.",
     "refused.walk_in_too_late_next": "Turniej {tournament} ma już wyniki, więc nikt nie dołączy do jego grup: nic nie zmieniono. Aby zgłosić ich do turnieju {next}, wyślij {example}",

@@ -625,6 +625,8 @@ MESSAGES: dict[str, str] = {
     "player.removed": "{name} nu mai este pe lista turneului {tournament}.",
     "redraw.ask": "Refaceți tragerea la sorți pentru {tournament}? Grupele și programul partidelor se înlocuiesc. Trimiteți {command}.",
     "refused.addplayer_suspended": '{name} are o suspendare pentru {tournament}: dacă e cazul, mai întâi `/lift {name} reason:"..."`.',
+    "refused.novice_already": "{name} joacă deja în categoria începătorilor. Pentru a-l scoate: /player novice {as_typed} off",
+    "refused.novice_not": "{name} nu joacă în categoria începătorilor. Pentru a-l adăuga: /player novice {as_typed}",
     "refused.addplayer_already": "{name} are deja înscrierea la {tournament} (confirmată).",
     "refused.walk_in_finished": "{tournament} s-a încheiat: nimeni nu mai poate intra. Înscrieți jucătorii la următorul turneu, după ce este creat.",
     "refused.walk_in_too_late_next": "{tournament} are deja rezultate, deci nimeni nu mai poate intra în grupe: nu s-a schimbat nimic. Ca să-i înscrieți la {next}, trimiteți {example}",

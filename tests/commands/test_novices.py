@@ -65,3 +65,19 @@ async def test_a_novice_ranking_without_novices_says_how_to_have_some(
         "No novice has finished a backgammon tournament yet. A director puts a player in"
         " the novice category: /player novice alice"
     ), nobody
+
+
+async def test_a_novice_marked_twice_is_told_so_HGV_NOVICE(engine: AsyncEngine) -> None:
+    """The second /player novice said "plays in the novice category from now on" again."""
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("bob", "/register")
+    await chat.say("ana", "/player novice bob")
+    response = await chat.response("ana", "/player novice bob")
+    assert response is not None and response.refused
+    assert chat.text(response) == (
+        "bob already plays in the novice category. To take them out: /player novice bob off"
+    )
+    await chat.say("ana", "/player novice bob off")
+    said = await chat.say("ana", "/player novice bob off")
+    assert said.startswith("bob does not play in the novice category"), said
