@@ -310,5 +310,6 @@ def test_a_backgammon_game_said_in_the_clubs_language_HGV_5_2() -> None:
         args = bound(line)
         assert (args.command, args.values["kind"]) == ("report game", kind), line
     # "partida" is a match too: a score after it is the match's, not one game's.
-    spec, _words = select(BY_NAME["report"], parse("/report partida 3-1"))
-    assert spec.name == "report"
+    for line in ("/report partida 3-1", "/report mecz 3-1", "/report meci 3-1"):
+        args = bound(line)
+        assert (args.command, args.values["score"]) == ("report", [(3, 1)]), line
