@@ -18,7 +18,7 @@ from tournament import (
     sanctions,
 )
 from tournament.club import Player
-from tournament.model import EntryStatus, PlayerId, Refused
+from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused
 from tournament.state import TournamentState
 
 
@@ -26,7 +26,12 @@ async def reinstate(s: Session, a: Args) -> Reply:
     """Undo a withdrawal, no-show or removal, with a reason; lift the suspension it caused."""
     reason = a.text("reason") or ""
     player, state = await named_entry(s, a)
-    events = attendance.reinstate(state, player.id, s.now)
+    try:
+        events = attendance.reinstate(state, player.id, s.now)
+    except Refused as refusal:
+        if refusal.code != "entry_already_active":
+            raise
+        raise _forfeit_to_undo(state, player) or refusal from None
     s.events.extend(events)
     lifted = sanctions.caused_by(await s.uow.sanctions.for_club(s.club.id), player.id, state.id)
     for record in lifted:
@@ -41,6 +46,21 @@ async def reinstate(s: Session, a: Args) -> Reply:
         # Weeks before the night there is no arrival to register again yet.
         aside.append(msg("reinstate.checkin", name=Name(player.name)))
     return announced(Reply(tuple(parts)), *aside)
+
+
+def _forfeit_to_undo(state: TournamentState, player: Player) -> Refused | None:
+    """Return the refusal of a /reinstate meant for a forfeit ("he came back"): the entry
+    is active, and the match given away is undone by /reopen, not by reinstating."""
+    lost = [
+        m.number
+        for m in state.matches_of(player.id)
+        if m.status is MatchStatus.FORFEIT and player.id in m.forfeited_by
+    ]
+    if not lost:
+        return None
+    number = max(lost)
+    command = f"/reopen {number}"
+    return Refused("reinstate_forfeit", name=player.name, match=number, command=command)
 
 
 async def present(s: Session, a: Args) -> Reply:

@@ -228,7 +228,7 @@ SAID_IN_LANGUAGES = {
         "resume": ("reanudar", "wznow", "wznowienie", "reia", "reluare", "porneste"),
         "present": ("presente", "prezenta"),
         "away": ("ausente", "nieobecny", "nieobecna", "absent", "absenta"),
-        "forfeit": ("forfait", "walkower", "neprezentare"),
+        "forfeit": ("forfait", "walkower", "walkover", "neprezentare"),
         "excuse": ("excusar", "justificar", "usprawiedliw", "usprawiedliwienie", "scuza"),
         "reopen": ("reabrir", "otworz", "redeschide"),
         "sanction": ("sancion", "sancionar", "kara", "zawieszenie", "sanctiune", "suspendare"),

@@ -526,6 +526,7 @@ MESSAGES: dict[str, str] = {
     "refused.correction_needs_confirmation": "Corregir el encuentro {match} cambia los jugadores de encuentros ya jugados: {matches}. Añade confirm para seguir.",
     "refused.no_tie_to_settle": "El grupo {group} no tiene ningún empate pendiente de partidas extra.",
     "refused.entry_already_active": "Ese jugador está jugando: no hay nada que restituir.",
+    "refused.reinstate_forfeit": "{name} está jugando: su inscripción no necesita volver. Para deshacer el forfait del encuentro {match}: {command} (o fija su resultado con /result {match}).",
     "refused.no_group_tie": "¿Qué grupo? `/lot GRUPO`, por ejemplo `/lot 2`.",
     "refused.match_disputed": "El encuentro {match} está impugnado: un director fijará el resultado.",
     "refused.match_not_ready": "El encuentro {match} todavía no se puede jugar: aún no se saben sus jugadores.",

@@ -526,6 +526,7 @@ MESSAGES: dict[str, str] = {
     "refused.correction_needs_confirmation": "Poprawka meczu {match} zmienia graczy meczów już rozegranych: {matches}. Dopisz confirm, aby kontynuować.",
     "refused.no_tie_to_settle": "W grupie {group} żaden remis nie czeka na gry dodatkowe.",
     "refused.entry_already_active": "Ten gracz gra: nie ma czego przywracać.",
+    "refused.reinstate_forfeit": "{name} gra: zgłoszenia nie trzeba przywracać. Aby cofnąć walkower w meczu {match}: {command} (albo wpisz jego wynik przez /result {match}).",
     "refused.no_group_tie": "Która grupa? `/lot GRUPA`, na przykład `/lot 2`.",
     "refused.match_disputed": "Mecz {match} jest sporny: wynik ustali sędzia.",
     "refused.match_not_ready": "Meczu {match} nie można jeszcze rozegrać: nie wiadomo, kto w nim gra.",

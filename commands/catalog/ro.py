@@ -526,6 +526,7 @@ MESSAGES: dict[str, str] = {
     "refused.correction_needs_confirmation": "Corectarea partidei {match} schimbă jucătorii unor partide deja jucate: {matches}. Adăugați confirm pentru a continua.",
     "refused.no_tie_to_settle": "Grupa {group} nu are nicio egalitate care așteaptă linii suplimentare.",
     "refused.entry_already_active": "Jucătorul joacă: nu este nimic de reintegrat.",
+    "refused.reinstate_forfeit": "{name} joacă: înscrierea nu trebuie reintegrată. Pentru a anula forfaitul din partida {match}: {command} (sau stabiliți rezultatul cu /result {match}).",
     "refused.no_group_tie": "Care grupă? `/lot GRUPA`, de exemplu `/lot 2`.",
     "refused.match_disputed": "Partida {match} este contestată: un arbitru va stabili rezultatul.",
     "refused.match_not_ready": "Partida {match} nu se poate juca încă: încă nu se știe cine o joacă.",

@@ -129,3 +129,19 @@ async def test_a_reinstatement_weeks_before_asks_for_no_check_in(engine: AsyncEn
     said = await chat.say("ana", '/reinstate dora reason:"changed her mind"')
     assert "dora is back in the tournament." in said, said
     assert "/checkin" not in said, said
+
+
+async def test_a_reinstatement_meant_for_a_forfeit_points_to_reopen(engine: AsyncEngine) -> None:
+    """A Romanian director forfeited radu ("he left"), he came back, and /reinstate radu
+    said only "the player is playing: nothing to reinstate"; the forfeit is undone by
+    /reopen of its match, and the refusal says so."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    match, white, _black = await chat.first_match("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    said = await chat.say("ana", f'/walkover {white} reason:"left"')
+    assert f'/forfeit {white} reason:"left"' in said, said  # the word, answered with the line
+    await chat.say("ana", f'/forfeit {white} reason:"left"')
+    said = await chat.say("ana", f'/reinstate {white} reason:"came back"')
+    assert said.startswith(f"{white} is playing: the entry needs no reinstating."), said
+    assert f"/reopen {match.number}" in said, said
