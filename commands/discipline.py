@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from commands import announce
-from commands.notices import suspension
+from commands.notices import sanction_reason, suspension
 from commands.params import Args, as_typed
 from commands.picking import entered, named_entry, named_player, numbered
 from commands.replies import Msg, Name, Reply, announced, msg, refused_line, say
@@ -187,7 +187,8 @@ async def sanction(s: Session, a: Args) -> Reply:
     )
     await s.uow.sanctions.add(s.club.id, record)
     s.log("sanction", player=player.name, reason=reason)
-    s.notify(Reply((suspension(msg("reason.director"), barred),)), player=player.id)
+    said = sanction_reason("reason", "director", reason)
+    s.notify(Reply((suspension(said, barred),)), player=player.id)
     return say("sanction.done", name=Name(player.name))
 
 

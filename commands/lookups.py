@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Literal, get_args, get_origin, get_type_hints
 
-from commands import pictures, views
+from commands import notices, pictures, views
 from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Hint, Msg, Name, Param, Part, Reply, Table, When, msg, say
@@ -108,7 +108,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                 f"{key}.suspended_from",
                 tournament=Name(state.name),
                 start=When(state.start, "datetime"),
-                reason=msg(f"{reasons}.{barred.reason}"),
+                reason=notices.sanction_reason(reasons, barred.reason, barred.note),
                 **named,
             )
         )
@@ -127,7 +127,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         if sanction.player != player.id or sanction is barred:
             continue
         standing = sanctions.standing(sanction, statuses)
-        reason = msg(f"{reasons}.{sanction.reason}")
+        reason = notices.sanction_reason(reasons, sanction.reason, sanction.note)
         if standing == "active" and sanction.applies_to in titles:
             # The tournament it bars them from exists already (next month's, open while
             # this one is played): named, not "the next tournament".

@@ -189,6 +189,15 @@ def naming_the_bar(notice: Notice, barred: Listed) -> Notice:
     return replace(notice, reply=replace(notice.reply, parts=(named, *notice.reply.parts[1:])))
 
 
+def sanction_reason(kind: str, reason: str, note: str) -> Msg:
+    """Return why a player is suspended, as `kind` ("reason", or "card.reason" said of
+    them) words it: a director's own words follow "a director's decision"."""
+    said = msg(f"{kind}.{reason}")
+    if reason == "director" and note.strip():
+        return msg("reason.with_note", reason=said, note=Name(note.strip()))
+    return said
+
+
 def suspension(reason: Param, barred: Listed | None) -> Msg:
     """Tell a player they are suspended: from the tournament it bars them from, once that
     exists, else from the club's next tournament."""

@@ -118,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "reason.no_show": "you confirmed and did not come",
     "reason.left": "you left during the tournament",
     "reason.director": "a director's decision",
+    "reason.with_note": "{reason} (“{note}”)",
     "card.reason.no_show": "confirmed and did not come",
     "card.reason.left": "left during the tournament",
     "card.reason.director": "a director's decision",

@@ -118,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "reason.no_show": "confirmaste y no viniste",
     "reason.left": "te fuiste durante el torneo",
     "reason.director": "decisión de un director",
+    "reason.with_note": "{reason} («{note}»)",
     "card.reason.no_show": "confirmó y no vino",
     "card.reason.left": "se fue durante el torneo",
     "card.reason.director": "decisión de un director",

@@ -118,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "reason.no_show": "nieobecność mimo potwierdzenia udziału",
     "reason.left": "opuszczenie turnieju w trakcie gry",
     "reason.director": "decyzja sędziego",
+    "reason.with_note": "{reason} („{note}”)",
     "card.reason.no_show": "nieobecność mimo potwierdzenia udziału",
     "card.reason.left": "opuszczenie turnieju w trakcie gry",
     "card.reason.director": "decyzja sędziego",

@@ -118,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "reason.no_show": "ați confirmat și nu ați venit",
     "reason.left": "ați plecat în timpul turneului",
     "reason.director": "decizia unui arbitru",
+    "reason.with_note": "{reason} („{note}”)",
     "card.reason.no_show": "a confirmat și nu a venit",
     "card.reason.left": "a plecat în timpul turneului",
     "card.reason.director": "decizia unui arbitru",

@@ -227,3 +227,16 @@ async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HG
 MARCH = (
     '/tournament new name:"March Cup" preset:hgv-backgammon start:"2026-03-28 20:00" approval:no'
 )
+
+
+async def test_a_directors_suspension_tells_the_player_the_directors_words_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """ "/sanction piotr reason:spóźnienie" told piotr only "a director's decision"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    told = [text for who, text in chat.posted if who == "user:dora"]
+    assert told[-1].endswith("a director's decision (“insulted a player”)."), told
+    me = await chat.say("dora", "/me", dm=True)
+    assert "a director's decision (“insulted a player”)" in me, me
