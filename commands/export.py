@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from commands.ports import UnitOfWork
+from commands.resolver import tournament_named
 from tournament import calendar, folding, ranking
 from tournament import sanctions as sanction_rules
 from tournament.club import Club
@@ -59,7 +60,9 @@ async def export_club(
     listed = await uow.tournaments.list(club.id)
     names_by_id = {t.id: t.name for t in listed}
     if tournament is not None:
-        state = await uow.tournaments.by_name(club.id, tournament)
+        # Named as a command names it: `--tournament febrero` finds "Copa de Febrero".
+        named = tournament_named(listed, tournament)
+        state = None if named is None else await uow.tournaments.get(named.id)
         if state is None:
             known = ", ".join(t.name for t in listed) or "none"
             raise ExportError(f"no tournament called {tournament!r} (tournaments: {known})")

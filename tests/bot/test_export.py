@@ -213,6 +213,10 @@ def test_export_one_tournament_or_a_missing_one(
     one = clubtd("export", "--db", database_url, "--tournament", "april cup")
     assert one.exit_code == 0, one.stderr
     assert [t["name"] for t in json.loads(one.stdout)["tournaments"]] == ["April Cup"]
+    # Named as a chat command names it: a word of the name, its beginning.
+    forgiving = clubtd("export", "--db", database_url, "--tournament", "apr")
+    assert forgiving.exit_code == 0, forgiving.stderr
+    assert [t["name"] for t in json.loads(forgiving.stdout)["tournaments"]] == ["April Cup"]
     missing = clubtd("export", "--db", database_url, "--tournament", "May Cup")
     assert missing.exit_code == 2
     assert "no tournament called 'May Cup'" in missing.stderr
