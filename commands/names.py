@@ -60,7 +60,9 @@ def skeleton(name: str) -> str:
     member of its look-alike class, spaces ignored.
     """
     prototypes, sequences = _prototypes(), _sequences()
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    # ł, đ, ø have no accent to drop (no decomposition): as their base letter, "Lukasz
+    # Zolc" reads like "Łukasz Żółć", as "Rocio" reads like "Rocío".
+    folded = unicodedata.normalize("NFKC", folding.plain(name)).casefold()
     out = []
     for char in unicodedata.normalize("NFD", folded):
         category = unicodedata.category(char)

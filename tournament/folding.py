@@ -26,6 +26,12 @@ _FOLDS_KEPT = 32_768
 _KEPT_UP_TO = 64
 
 
+def plain(text: str) -> str:
+    """Return text with the letters no decomposition takes apart (ł, đ, ø, ı, ħ) as their
+    base letter, as accents come off: "Łukasz" reads as "Lukasz"."""
+    return text.translate(_PLAIN)
+
+
 def key(name: str) -> str:
     """Return a name as the database compares it: case folded, single spaces, no ends."""
     return " ".join(name.split()).casefold()

@@ -107,6 +107,22 @@ def test_a_name_that_reads_like_another_is_refused_as_the_chat_refuses_it(
     assert exported["ranking"] == []
 
 
+def test_a_name_without_its_polish_letters_reads_like_the_member(
+    clubtd: Clubtd, tmp_path: Path, script: Script, database_url: str
+) -> None:
+    """ "Lukasz Zolc" in the file beside the club's "Łukasz Żółć": refused as the accents
+    are, not made a second player (Ł has no accent to drop)."""
+    chat = script("club.t", '@club name:"Klub"\nlukasz: /register name:"Łukasz Żółć"\n')
+    assert clubtd("console", "--script", chat, "--db", database_url).exit_code == 0
+    csv = tmp_path / "ranking.csv"
+    csv.write_text("Lukasz Zolc;3,5\nJan Kowalski;2\n", "utf-8")
+    result = clubtd("ranking", "import", str(csv), "--db", database_url)
+    assert result.exit_code == 2, result.stdout
+    assert "'Lukasz Zolc' reads like 'Łukasz Żółć' (Klub)" in result.stderr, result.stderr
+    exported = json.loads(clubtd("export", "--db", database_url).stdout)
+    assert [p["name"] for p in exported["players"]] == ["Łukasz Żółć"]
+
+
 SPREADSHEET = (
     "Pos;Jugador;Puntos\n1;María José;0,30\n2;Rocío;0,49\n3;Ana Pérez;6,40\n4;Íñigo;0,30\n"
 )

@@ -54,3 +54,11 @@ def test_a_surname_cut_to_its_initial_abbreviates_the_whole(
 )
 def test_a_single_word_is_the_first_name_of_a_whole_name(one: str, other: str, same: bool) -> None:
     assert names.first_name_of(one, other) is same
+
+
+def test_a_letter_with_a_stroke_reads_like_its_base_letter() -> None:
+    """Ł, đ, ø have no accent to drop: "Lukasz Zolc" in a ranking file made a second
+    player beside the club's "Łukasz Żółć" (ó and ż were dropped, Ł was not)."""
+    assert names.look_alike("Lukasz Zolc", ["Jan Kowalski", "Łukasz Żółć"]) == "Łukasz Żółć"
+    assert names.look_alike("Đorđe", ["Dorde"]) == "Dorde"
+    assert names.look_alike("Lukasz Zolc", ["Łukasz Kot"]) is None
