@@ -15,7 +15,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from commands.ports import UnitOfWork
-from commands.resolver import tournament_named
 from tournament import calendar, folding, ranking
 from tournament import sanctions as sanction_rules
 from tournament.club import Club
@@ -61,7 +60,7 @@ async def export_club(
     names_by_id = {t.id: t.name for t in listed}
     if tournament is not None:
         # Named as a command names it: `--tournament febrero` finds "Copa de Febrero".
-        named = tournament_named(listed, tournament)
+        named = calendar.named(listed, tournament)
         state = None if named is None else await uow.tournaments.get(named.id)
         if state is None:
             known = ", ".join(t.name for t in listed) or "none"

@@ -17,8 +17,7 @@ from typing import Any
 from commands.names import abbreviates
 from commands.params import Args, Signature
 from commands.session import Session
-from tournament import folding
-from tournament.calendar import Listed
+from tournament import calendar, folding
 from tournament.club import Player
 from tournament.model import Refused
 
@@ -141,31 +140,10 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
     return replace(args, values=values, typed=typed)
 
 
-def tournament_named(listed: Sequence[Listed], text: str) -> Listed | None:
-    """Return the tournament `text` names, forgivingly (`februarie` finds "Cupa
-    Februarie", `cupa feb` too); the latest of that name; None when none or several."""
-    wanted = fold(text)
-    # Of tournaments sharing a name, one called off comes first, so the live one wins.
-    ordered = sorted(listed, key=lambda t: (t.live, t.start))
-    folded = {t.id: fold(t.name) for t in ordered}
-    exact = [t for t in ordered if folded[t.id] == wanted]
-    starts = [t for t in ordered if folded[t.id].startswith(wanted)]
-    # Forgiving like player names: any word of the name, by its beginning.
-    by_words = [
-        row
-        for row in ordered
-        if all(any(w.startswith(t) for w in folded[row.id].split()) for t in wanted.split())
-    ]
-    found = exact or starts or by_words
-    if wanted and found and len({folded[t.id] for t in found}) == 1:
-        return found[-1]  # the latest of that name
-    return None
-
-
 async def choose_tournament(s: Session, text: str) -> None:
     """Make the tournament `text` names the session's, or refuse with the club's list."""
     listed = await s.uow.tournaments.list(s.club.id)
-    named = tournament_named(listed, text)
+    named = calendar.named(listed, text)
     if named is not None:
         s.choose(named.id)
         return

@@ -98,6 +98,27 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
     return Meant(None)
 
 
+def named(listed: Sequence[Listed], text: str) -> Listed | None:
+    """Return the tournament `text` names, forgivingly (`februarie` finds "Cupa
+    Februarie", `cupa feb` too); the latest of that name; None when none or several."""
+    wanted = folding.loose(text)
+    # Of tournaments sharing a name, one called off comes first, so the live one wins.
+    ordered = sorted(listed, key=lambda t: (t.live, t.start))
+    folded = {t.id: folding.loose(t.name) for t in ordered}
+    exact = [t for t in ordered if folded[t.id] == wanted]
+    starts = [t for t in ordered if folded[t.id].startswith(wanted)]
+    # Forgiving like player names: any word of the name, by its beginning.
+    by_words = [
+        row
+        for row in ordered
+        if all(any(w.startswith(t) for w in folded[row.id].split()) for t in wanted.split())
+    ]
+    found = exact or starts or by_words
+    if wanted and found and len({folded[t.id] for t in found}) == 1:
+        return found[-1]  # the latest of that name
+    return None
+
+
 def last_played(listed: Sequence[Listed], before: Listed) -> Listed | None:
     """Return the latest finished tournament that started before `before`: what a look-up
     shows while `before`, the one meant now, has nothing to show yet."""

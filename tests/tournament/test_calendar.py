@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournament.calendar import Listed, cancel, last_played, meant
+from tournament.calendar import Listed, cancel, last_played, meant, named
 from tournament.model import Refused, TournamentStatus
 from tournament.preset import load_preset
 from tournament.state import TournamentState
@@ -151,3 +151,21 @@ def test_the_last_played_is_the_latest_finished_before_the_one_meant() -> None:
     found = last_played(rows, rows[3])
     assert found is not None and found.name == "April"
     assert last_played(rows, rows[0]) is None
+
+
+def test_a_tournament_is_named_forgivingly_the_latest_of_its_name() -> None:
+    """`febrero` is "Copa de Febrero", `cupa feb` too; a name shared by two seasons is
+    the latest; a word that fits two names is nobody's."""
+    club = listed(
+        (1, "Copa de Enero", at(2, 20), "finished"),
+        (2, "Copa de Febrero", at(9, 20), "knockout"),
+        (3, "Copa de Enero", at(30, 20), "registration"),
+    )
+    found = named(club, "febrero")
+    assert found is not None and found.id == 2
+    found = named(club, "COPA DE ENERO")
+    assert found is not None and found.id == 3
+    found = named(club, "copa feb")
+    assert found is not None and found.id == 2
+    assert named(club, "copa") is None
+    assert named(club, "") is None
