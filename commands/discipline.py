@@ -66,9 +66,6 @@ def _forfeit_to_undo(state: TournamentState, player: Player) -> Refused | None:
 async def present(s: Session, a: Args) -> Reply:
     """Mark players present (check them in): /present alice, /present alice bob."""
     players = a.players("player")
-    if len(players) <= 1:
-        player, state = await named_entry(s, a)
-        return Reply((_check_in(s, state, player),))
     state = await s.tournament()
     parts: list[Msg] = []
     for player in players:
@@ -76,6 +73,8 @@ async def present(s: Session, a: Args) -> Reply:
             entered(state, player)
             parts.append(_check_in(s, state, player))
         except Refused as refusal:
+            if len(players) == 1:
+                raise
             # One of several: the others are marked, this one's line says why not.
             parts.append(refused_line(refusal))
     return Reply(tuple(parts))

@@ -27,15 +27,12 @@ async def open_for_entries(s: Session, *, entering: bool = False, walk_ins: bool
         return
     zone = s.club.timezone
     tonight = {t.id for t in listed if calendar.played_tonight(t, s.now, zone)}
-    if walk_ins:
-        if tonight:
-            return  # tonight's walk-ins, or its refusal that names next month's line
-    elif entering:
-        pass
-    elif s.player is not None and tonight & set(
-        await s.uow.tournaments.of_player(s.player.id, active=True)
-    ):
-        return  # they play tonight: their commands mean tonight (not once they are out)
+    if walk_ins and tonight:
+        return  # tonight's walk-ins, or its refusal that names next month's line
+    if not (walk_ins or entering) and s.player is not None:
+        playing = set(await s.uow.tournaments.of_player(s.player.id, active=True))
+        if tonight & playing:
+            return  # they play tonight: their commands mean tonight (not once they are out)
     open_ = calendar.open_for_entries(listed, s.now, zone)
     if open_:
         s.choose(open_[0].id)

@@ -338,9 +338,8 @@ async def player_novice(s: Session, a: Args) -> Reply:
     player = _named(a, "player")
     novice = a.choice("state") != "off"
     state = await s.maybe_tournament()
-    entry = None if state is None else state.entries.get(player.id)
-    open_entry = state is not None and entry is not None and state.status not in _OVER
-    if player.novice == novice and not (open_entry and entry and entry.novice != novice):
+    entry = None if state is None or state.status in _OVER else state.entries.get(player.id)
+    if player.novice == novice and (entry is None or entry.novice == novice):
         # Typed twice: said so, rather than "plays in the novice category from now on".
         raise Refused(
             "novice_already" if novice else "novice_not",
@@ -350,7 +349,7 @@ async def player_novice(s: Session, a: Args) -> Reply:
     player.novice = novice
     await s.uow.players.save(player)
     parts = [msg("player.novice_on" if novice else "player.novice_off", name=Name(player.name))]
-    if state is not None and entry is not None and open_entry:
+    if state is not None and entry is not None:
         entry.novice = novice
         parts.append(msg("player.novice_entry", tournament=Name(state.name)))
     s.log("player_novice", player=player.name, novice=novice)

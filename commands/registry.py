@@ -41,6 +41,7 @@ from commands.words import (
     LANGUAGE_NAMES,
     LOT_WON_LOST,
     LOT_WORDS,
+    MATCH_WORDS,
     ON_OFF,
     RANKING_WORDS,
     SUBCOMMAND_WORDS,
@@ -478,19 +479,13 @@ def every_command() -> Iterator[CommandSpec]:
 BY_PATH: dict[str, CommandSpec] = {spec.name: spec for spec in every_command()}
 
 
-# A match as a player names it before its score: "/report partida 3-1", "mecz 2-0".
-_MATCH_WORDS = frozenset(
-    {"match", "partida", "juego", "encuentro", "mecz", "gra", "partia", "meci", "joc"}
-)
-
-
 def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, ...]]:
     """Return the subcommand a line names (its first word), and the words after it."""
     if parsed.args and spec.subcommands:
         first = parsed.args[0].lower()
         said = SUBCOMMAND_WORDS.get(folding.loose(first))
         scored = parsed.args[1:2] and parsed.args[1][:1].isdigit()
-        if spec.name == "report" and scored and folding.loose(first) in _MATCH_WORDS:
+        if spec.name == "report" and scored and folding.loose(first) in MATCH_WORDS:
             # "/report partida 3-1": the match named, then its score (not one game).
             return spec, parsed.args[1:]
         first = said or first

@@ -174,17 +174,9 @@ def phase_in_points(
     None when it is not one. `total` is the phase's points, 2 a game."""
     if not 0 < phase < len(phases):
         return None
-    points = draughts_points_of_games(*phases[phase], total // 2)
-    if points is None:
-        return None
-    fixed = [*phases[:phase], points, *phases[phase + 1 :]]
-    return ScoreError(
-        "draughts_games",
-        typed=f"{phases[phase][0]}-{phases[phase][1]}",
-        points=f"{points[0]}-{points[1]}",
-        example=f"{command} " + " ".join(f"{w}-{b}" for w, b in fixed),
-        _usage=usage,
-    )
+    before = "".join(f" {w}-{b}" for w, b in phases[:phase])
+    after = "".join(f" {w}-{b}" for w, b in phases[phase + 1 :])
+    return in_points(phases[phase], total // 2, command + before, usage, then=after)
 
 
 def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:

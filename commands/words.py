@@ -353,6 +353,11 @@ SUBCOMMAND_WORDS = {
     }.items()
     for word in words
 }
+# A match as a player names it before its score (folded): "/report partida 3-1" is the
+# match's score, not one game; "mecz 2-0", "meci 5-3".
+MATCH_WORDS = frozenset(
+    {"match", "partida", "juego", "encuentro", "mecz", "gra", "partia", "meci", "joc"}
+)
 
 
 # /ranking's tables as a club names them (folded): /ranking temporada, /ranking histórico,
