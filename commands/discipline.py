@@ -18,7 +18,7 @@ from tournament import (
     sanctions,
 )
 from tournament.club import Player
-from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused
+from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.state import TournamentState
 
 
@@ -175,6 +175,10 @@ async def sanction(s: Session, a: Args) -> Reply:
         if barred is None:
             raise Refused("already_suspended_next", name=player.name)
         raise Refused("already_suspended", name=player.name, tournament=barred.name)
+    # Given before a tournament is drawn, it bars the one after: the player plays this one
+    # and is told so, not "the next tournament" while entered in it.
+    open_now = state is not None and state.status is TournamentStatus.REGISTRATION
+    after = state.name if state is not None and open_now and barred is None else None
     record = sanctions.Sanction(
         id=0,
         player=player.id,
@@ -187,7 +191,9 @@ async def sanction(s: Session, a: Args) -> Reply:
     await s.uow.sanctions.add(s.club.id, record)
     s.log("sanction", player=player.name, reason=reason)
     said = sanction_reason("reason", "director", reason)
-    s.notify(Reply((suspension(said, barred),)), player=player.id)
+    s.notify(Reply((suspension(said, barred, after=after),)), player=player.id)
+    if after is not None:
+        return say("sanction.done_after", name=Name(player.name), tournament=Name(after))
     return say("sanction.done", name=Name(player.name))
 
 

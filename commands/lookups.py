@@ -140,6 +140,10 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                     **named,
                 )
             )
+        elif standing == "active" and statuses.get(sanction.origin or 0) == "registration":
+            # Given before its tournament was drawn: it bars the one after (/sanction).
+            after = Name(titles[sanction.origin or 0])
+            parts.append(msg("me.sanction_after", tournament=after, reason=reason))
         elif standing == "active":
             parts.append(msg("me.sanction", reason=reason))
         elif standing == "served" and sanction.applies_to is not None:

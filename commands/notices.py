@@ -198,9 +198,12 @@ def sanction_reason(kind: str, reason: str, note: str) -> Msg:
     return said
 
 
-def suspension(reason: Param, barred: Listed | None) -> Msg:
+def suspension(reason: Param, barred: Listed | None, *, after: str | None = None) -> Msg:
     """Tell a player they are suspended: from the tournament it bars them from, once that
-    exists, else from the club's next tournament."""
+    exists, else from the club's next tournament (`after` the one still to be played
+    that it was given in, which they may play)."""
+    if barred is None and after is not None:
+        return msg("sanction.you_after", tournament=Name(after), reason=reason)
     if barred is None:
         return msg("sanction.you", reason=reason)
     return msg(

@@ -240,3 +240,32 @@ async def test_a_directors_suspension_tells_the_player_the_directors_words_HGV_2
     assert told[-1].endswith("a director's decision (“insulted a player”)."), told
     me = await chat.say("dora", "/me", dm=True)
     assert "a director's decision (“insulted a player”)" in me, me
+
+
+async def test_a_suspension_given_while_entries_are_open_names_what_it_follows_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """On 10 December a director suspended jan, entered and confirmed in the December
+    Cup: the reply, his message and /me said "the club's next tournament", and he could
+    not tell whether he may play on the 19th. He may: it bars the one after, and says so."""
+    chat = Chat(engine)
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" preset:hgv-backgammon start:"2026-01-31 20:00"'
+    )
+    for player in ("bob", "cruz", "dora", "eva"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    said = await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    assert said == "dora is suspended from the club's next tournament after January Cup.", said
+    told = [text for where, text in chat.posted if where == "user:dora"]
+    assert any("next tournament after January Cup: a director's decision" in t for t in told)
+    card = await chat.say("dora", "/me", dm=True)
+    assert "Suspended from the next tournament after January Cup" in card, card
+    # She plays January; February, once opened, is the one she sits out.
+    chat.at("2026-01-31T19:30")
+    for player in ("bob", "cruz", "dora", "eva"):
+        await chat.say(player, "/checkin")
+    assert "dora" in await chat.say("ana", "/draw")
+    await chat.say("ana", FEBRUARY)
+    card = await chat.say("dora", "/me", dm=True)
+    assert "You are suspended from February Cup" in card, card
