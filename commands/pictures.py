@@ -264,6 +264,13 @@ def card_view(
         else:
             status = "waiting"
         mine, theirs = m.score_of(player), (m.black_score if m.white == player else m.white_score)
+        said = msg(f"status.{m.status.value}")
+        if m.status is MatchStatus.PENDING and m.report is not None:
+            # The reported score, and whose answer it awaits: theirs, or this player's.
+            report = m.report
+            white = m.white == player
+            mine, theirs = (report.white, report.black) if white else (report.black, report.white)
+            said = msg("status.pending" if report.by == player else "status.to_answer")
         lines.append(
             CardLine(
                 number=m.number,
@@ -272,7 +279,7 @@ def card_view(
                 opponent=opponent,
                 piece=m.side_of(player),
                 score=f"{mine}-{theirs}" if m.status is not MatchStatus.SCHEDULED else "",
-                status=msg(f"status.{m.status.value}"),
+                status=said,
                 state=status,
             )
         )

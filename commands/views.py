@@ -280,14 +280,26 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
             When(m.start) if m.start else "",
             fed_side(m, m.white, m.white_from, by_key, names),
             fed_side(m, m.black, m.black_from, by_key, names),
-            f"{m.white_score}-{m.black_score}",
-            msg(f"status.{m.status.value}"),
+            *_score_and_status(m, names),
         )
         for m in matches
     )
     return Table(
         title=msg("title.schedule", tournament=Name(state.name)), header=_MATCH_HEADER, rows=rows
     )
+
+
+def _score_and_status(match: Match, names: Names) -> tuple[str, Msg]:
+    """Return a schedule row's score and status: a reported score awaiting the opponent
+    is shown, with whose answer it awaits (a player read "0-0, awaiting opponent" of the
+    match they were asked to accept)."""
+    report = match.report
+    if match.status is MatchStatus.PENDING and report is not None:
+        answers = match.black if report.by == match.white else match.white
+        return f"{report.white}-{report.black}", msg(
+            "status.pending_for", name=name(names, answers)
+        )
+    return f"{match.white_score}-{match.black_score}", msg(f"status.{match.status.value}")
 
 
 def table_number(state: TournamentState, match: Match) -> int:

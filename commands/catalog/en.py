@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "status.scheduled": "to play",
     "status.playing": "playing",
     "status.pending": "awaiting opponent",
+    "status.pending_for": "awaiting {name}'s answer",
+    "status.to_answer": "to accept",
     "status.disputed": "DISPUTED",
     "status.finished": "final",
     "status.forfeit": "forfeit",

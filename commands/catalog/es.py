@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "status.scheduled": "por jugar",
     "status.playing": "en juego",
     "status.pending": "espera al rival",
+    "status.pending_for": "espera la respuesta de {name}",
+    "status.to_answer": "por aceptar",
     "status.disputed": "IMPUGNADO",
     "status.finished": "terminado",
     "status.forfeit": "forfait",

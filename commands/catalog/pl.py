@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "status.scheduled": "do rozegrania",
     "status.playing": "w trakcie",
     "status.pending": "czeka na przeciwnika",
+    "status.pending_for": "czeka na odpowiedź: {name}",
+    "status.to_answer": "do przyjęcia",
     "status.disputed": "SPORNY",
     "status.finished": "zakończony",
     "status.forfeit": "walkower",

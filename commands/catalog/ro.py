@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "status.scheduled": "de jucat",
     "status.playing": "în joc",
     "status.pending": "așteaptă adversarul",
+    "status.pending_for": "așteaptă răspunsul: {name}",
+    "status.to_answer": "de acceptat",
     "status.disputed": "CONTESTATĂ",
     "status.finished": "încheiată",
     "status.forfeit": "forfait",
