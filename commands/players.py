@@ -354,6 +354,13 @@ async def report(s: Session, a: Args) -> Reply:
         elif error.code == "lot_needed":
             # Every phase typed was level (no lot given): the same line, with the lot won.
             example = f"/{again} lot:won"
+        elif error.code == "below_floor" and state.preset.game == "backgammon":
+            # A score at least the lateness points already on the board, yours first.
+            floor = (int(error.params["white"]), int(error.params["black"]))
+            if match.white != player.id:
+                floor = (floor[1], floor[0])
+            mine, theirs = found[0]
+            example = f"/report {max(mine, floor[0])}-{max(theirs, floor[1])}"
         elif error.code == "draughts_total_wrong":
             converted = views.in_points(found[0], match.length, "/report")
             if converted is not None:
@@ -505,7 +512,13 @@ def _narrowed(
     report is then refused for the first, with its reason."""
     narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
-        narrowed = [m for m in narrowed if fits(m)] or narrowed[:1]
+        fitting = [m for m in narrowed if fits(m)]
+        if not fitting or fitting[0] is not narrowed[0]:
+            # The score cannot end the match being played (lateness points already on
+            # it, say) but could end a later one: that is a mistake, not a report of a
+            # match still to come. Refused for the first, with the reason.
+            return narrowed[:1]
+        narrowed = fitting
     return narrowed
 
 
