@@ -231,6 +231,7 @@ MESSAGES: dict[str, str] = {
     "correct.reopen": "Mecz {match} otwarty ponownie, zostanie rozegrany jeszcze raz: {white} – {black}.",
     "correct.reason": "Powód: {reason}",
     "correct.reset": "Mecz {match} zaczyna się od nowa: {white} – {black}.",
+    "correct.reset_open": "Mecz {match} zaczyna się od nowa; jego zawodnicy nie są jeszcze znani.",
     "correct.conflict": "Mecze już rozegrane między graczami, których wyniki już nie wskazują: {matches}. Decyduje sędzia: /reopen NUMER albo /result NUMER WYNIK.",
     "correct.placements": "Turniej {tournament}: miejsca i punkty rankingowe poprawione. Zwycięzca: {champion} (było {previous}).",
     "correct.unfinished": "Turniej {tournament} nie jest już zakończony: miejsca i punkty czekają na otwarte mecze.",

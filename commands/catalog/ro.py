@@ -231,6 +231,7 @@ MESSAGES: dict[str, str] = {
     "correct.reopen": "Partida {match} se redeschide și se joacă din nou: {white} contra {black}.",
     "correct.reason": "Motiv: {reason}",
     "correct.reset": "Partida {match} începe de la zero: {white} contra {black}.",
+    "correct.reset_open": "Partida {match} începe de la zero; jucătorii ei nu se cunosc încă.",
     "correct.conflict": "Partide deja jucate între jucători pe care rezultatele nu-i mai dau: {matches}. Decide un arbitru: /reopen NUMĂR sau /result NUMĂR SCOR.",
     "correct.placements": "{tournament}: clasamentul final și punctele de clasament corectate. Câștigător: {champion} (înainte {previous}).",
     "correct.unfinished": "{tournament} nu mai este încheiat: clasamentul și punctele așteaptă partidele deschise.",
