@@ -177,8 +177,9 @@ async def sanction(s: Session, a: Args) -> Reply:
         raise Refused("already_suspended", name=player.name, tournament=barred.name)
     # Given before a tournament is drawn, it bars the one after: the player plays this one
     # and is told so, not "the next tournament" while entered in it.
-    open_now = state is not None and state.status is TournamentStatus.REGISTRATION
-    after = state.name if state is not None and open_now and barred is None else None
+    after = None
+    if state is not None and state.status is TournamentStatus.REGISTRATION and barred is None:
+        after = state.name
     record = sanctions.Sanction(
         id=0,
         player=player.id,

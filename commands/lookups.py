@@ -140,9 +140,9 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                     **named,
                 )
             )
-        elif standing == "active" and statuses.get(sanction.origin or 0) == "registration":
-            # Given before its tournament was drawn: it bars the one after (/sanction).
-            after = Name(titles[sanction.origin or 0])
+        elif standing == "active" and (origin := _open_origin(sanction, statuses)) is not None:
+            # It bars the tournament after the one it was given in (/sanction).
+            after = Name(titles[origin])
             parts.append(msg("me.sanction_after", tournament=after, reason=reason))
         elif standing == "active":
             parts.append(msg("me.sanction", reason=reason))
@@ -150,6 +150,14 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
             served = Name(titles.get(sanction.applies_to, ""))
             parts.append(msg(f"{key}.sanction_served", tournament=served, reason=reason, **named))
     return Reply(tuple(parts), private=True)
+
+
+def _open_origin(sanction: sanctions.Sanction, statuses: Mapping[int, str]) -> int | None:
+    """Return the tournament a suspension was given in while it still took entries."""
+    origin = sanction.origin
+    if origin is not None and statuses.get(origin) == TournamentStatus.REGISTRATION.value:
+        return origin
+    return None
 
 
 async def _set_language(s: Session, player: Player, language: str) -> Reply:

@@ -508,8 +508,9 @@ async def pick_match(
 def _narrowed(
     started: list[Match], player: PlayerId, fits: Callable[[Match], bool] | None
 ) -> list[Match]:
-    """Return the candidates a new report can mean, or all of them when none can: the
-    report is then refused for the first, with its reason."""
+    """Return the candidates a new report can mean; the first alone when the score cannot
+    end it (the report is then refused for it, with its reason), also when a later one
+    could."""
     narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
         fitting = [m for m in narrowed if fits(m)]

@@ -295,10 +295,8 @@ def _score_and_status(match: Match, names: Names) -> tuple[str, Msg]:
     match they were asked to accept)."""
     report = match.report
     if match.status is MatchStatus.PENDING and report is not None:
-        answers = match.black if report.by == match.white else match.white
-        return f"{report.white}-{report.black}", msg(
-            "status.pending_for", name=name(names, answers)
-        )
+        answers = name(names, match.opponent_of(report.by))
+        return f"{report.white}-{report.black}", msg("status.pending_for", name=answers)
     return f"{match.white_score}-{match.black_score}", msg(f"status.{match.status.value}")
 
 
