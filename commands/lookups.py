@@ -437,14 +437,39 @@ def season_now(s: Session) -> int:
 
 async def seed_order(s: Session) -> tuple[int, ...]:
     """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8): the season of the
-    tournament's game, points carried over from the imported ranking included."""
+    tournament's game, points carried over from the imported ranking included; before
+    the season's first tournament is played, how the last season ended."""
     state = await s.tournament()
     game = state.preset.game
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
-    year = await season_year(s)
-    season = [r for r in records if r.tournament_id in year]
-    rows = ranking_rules.season_table(season, state.preset.season)
-    imported = await s.uow.rankings.imported(s.club.id, game, year=season_now(s))
+    listed = await s.uow.tournaments.list(s.club.id)
+    now = season_now(s)
+    order = await _season_order(s, listed, records, game, now, state.preset.season)
+    if order:
+        return order
+    # Seed 004, 7.2: the groups are always filled by the last official ranking, the one
+    # the last tournament played made. In January that is last season's final table,
+    # not a lot among "newcomers" that could put its best two in one group.
+    last = _last_season(listed, records, now, s.club.timezone)
+    if last is not None:
+        return await _season_order(s, listed, records, game, last, state.preset.season)
+    # No season played with the bot: the ranking the club brought, whenever imported.
+    imported = await s.uow.rankings.imported(s.club.id, game)
+    return ranking_rules.seed_ranking((), [(p, Decimal(v)) for p, v in imported])
+
+
+async def _season_order(
+    s: Session,
+    listed: Sequence[calendar.Listed],
+    records: Sequence[ranking_rules.TournamentRecord],
+    game: str,
+    year: int,
+    rules: SeasonRules,
+) -> tuple[int, ...]:
+    """Return season `year`'s ranking order, its imported points included."""
+    season = _season_rows(records, calendar.in_season(listed, year, s.club.timezone))
+    rows = ranking_rules.season_table(season, rules)
+    imported = await s.uow.rankings.imported(s.club.id, game, year=year)
     return ranking_rules.seed_ranking(rows, [(p, Decimal(v)) for p, v in imported])
 
 

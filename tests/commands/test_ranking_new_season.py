@@ -36,3 +36,23 @@ async def test_a_club_without_any_ranked_season_still_hears_there_is_none_HGV_8(
     await chat.night("bob", "cruz", "dora", start="2026-12-19 20:00")
     reply = await chat.say("bob", "/ranking")
     assert reply.startswith("No backgammon ranking yet"), reply
+
+
+async def test_a_seasons_first_draw_is_seeded_by_how_the_last_season_ended_HGV_7_2_1(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    players = ("bob", "cruz", "dora", "emil", "fede", "gil")
+    await chat.night(*players, start="2026-12-19 20:00")
+    chat.at("2026-12-19T20:05")
+    await play_to_the_end(chat)
+    december = await chat.tournament()
+    best = [p.player for p in sorted(december.placements, key=lambda p: p.place)][:2]
+    chat.at("2027-01-20T18:00")
+    await chat.night(*players, start="2027-01-30 20:00")
+    january = await chat.tournament()
+    assert january.id != december.id and january.groups, "January was drawn"
+    seeds = {e.seed: e.player for e in january.entries.values()}
+    # The 2027 season has no points yet: its first draw is seeded by December's table
+    # (its champion and finalist first), not by a lot among six "newcomers".
+    assert [seeds[1], seeds[2]] == best, (seeds, best)
