@@ -37,6 +37,7 @@ from commands.replies import (
     When,
     msg,
 )
+from tournament import folding
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Stage
 from tournament.progress import qualifiers_of, standings_of
 from tournament.state import Group, Match, TournamentState
@@ -278,7 +279,7 @@ def card_view(
                 start=When(m.start) if m.start else "",
                 opponent=opponent,
                 piece=m.side_of(player),
-                score=f"{mine}-{theirs}" if m.status is not MatchStatus.SCHEDULED else "",
+                score=_card_score(m, player, mine, theirs),
                 status=said,
                 state=status,
             )
@@ -328,7 +329,9 @@ def file_name(state: TournamentState, *parts: str) -> str:
 
 
 def _slug(text: str) -> str:
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    # ł and the like have no accent to drop: "Łęcki" is "lecki", not "ecki".
+    plain = folding.plain(text)
+    ascii_text = unicodedata.normalize("NFKD", plain).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40]
 
 
@@ -353,6 +356,19 @@ def bracket_picture(state: TournamentState, names: Names, *, text: bool = True) 
         caption=msg("title.bracket", tournament=Name(state.name)),
         fallback=(views.bracket_table(state, names),) if text else (),
     )
+
+
+def _card_score(match: Match, player: PlayerId, mine: int, theirs: int) -> str:
+    """Return a card's score from the player's side; a level draughts match's tiebreak
+    phases too, which say who won it (WAR-V): "2-2 (3-1)"."""
+    if match.status is MatchStatus.SCHEDULED:
+        return ""
+    said = f"{mine}-{theirs}"
+    if match.tiebreaks and match.status is not MatchStatus.PENDING:
+        white = match.white == player
+        phases = ", ".join(f"{w}-{b}" if white else f"{b}-{w}" for w, b in match.tiebreaks)
+        said += f" ({phases})"
+    return said
 
 
 def card_picture(

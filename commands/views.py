@@ -231,7 +231,8 @@ def disputed_line(match: Match, names: Names, *, by: PlayerId, game: Game) -> Ms
     }
     counter = report.counter
     if counter is None:
-        return msg("report.disputed", **params)
+        # A draughts match's length is games: "(2 games)", not "(a match to 2)".
+        return msg("report.disputed_games" if game == "draughts" else "report.disputed", **params)
     return msg(
         "report.disputed_both",
         other=name(names, counter.by),
@@ -289,7 +290,7 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
     )
 
 
-def _score_and_status(match: Match, names: Names) -> tuple[str, Msg]:
+def _score_and_status(match: Match, names: Names) -> tuple[str | Msg, Msg]:
     """Return a schedule row's score and status: a reported score awaiting the opponent
     is shown, with whose answer it awaits (a player read "0-0, awaiting opponent" of the
     match they were asked to accept)."""
@@ -297,7 +298,16 @@ def _score_and_status(match: Match, names: Names) -> tuple[str, Msg]:
     if match.status is MatchStatus.PENDING and report is not None:
         answers = name(names, match.opponent_of(report.by))
         return f"{report.white}-{report.black}", msg("status.pending_for", name=answers)
-    return f"{match.white_score}-{match.black_score}", msg(f"status.{match.status.value}")
+    status = msg(f"status.{match.status.value}")
+    if match.tiebreaks or match.lot_winner is not None:
+        # A level draughts match: its tiebreak or lot says who won it (WAR-V), "2-2" not.
+        phases = ", ".join(f"{w}-{b}" for w, b in match.tiebreaks)
+        plain = f"{match.white_score}-{match.black_score}"
+        if match.lot_winner is None:
+            return f"{plain} ({phases})", status
+        side = msg(f"word.{match.lot_winner}")
+        return msg("score.cell_lot", score=plain, phases=phases, side=side), status
+    return f"{match.white_score}-{match.black_score}", status
 
 
 def table_number(state: TournamentState, match: Match) -> int:

@@ -21,6 +21,7 @@ from bot.pictures.canvas import (
     Canvas,
     badge_width,
     font,
+    width_of,
     wrap,
 )
 from commands.pictures import CardView, GroupView, RankingView
@@ -62,6 +63,16 @@ def _widths(columns: Sequence[Column], width: float) -> list[float]:
     flexible = [c for c in columns if c.width == 0]
     share = (width - fixed) / max(len(flexible), 1)
     return [c.width or share for c in columns]
+
+
+def _fitted(label: str, cells: Sequence[str], least: float, most: float, pad: float) -> float:
+    """Return a column's width: its widest cell (bold, as the next match is drawn) or its
+    label, padded, between `least` and `most` pixels."""
+    widest = max(
+        [width_of(label, font(SMALL, bold=True))]
+        + [width_of(cell, font(FONT, bold=True)) for cell in cells]
+    )
+    return min(max(widest + pad, least), most)
 
 
 def _notes_height(lines: Sequence[str], width: float) -> tuple[list[str], int]:
@@ -201,13 +212,17 @@ def group_table(view: GroupView, text: Text, value: Value) -> Canvas:
 def card(view: CardView, text: Text, value: Value) -> Canvas:
     """Draw a player's matches: the next one highlighted, results in green or grey."""
     number, round_, time, opponent, score, status = (text(h) for h in view.header)
+    rounds = [text(line.round) for line in view.lines]
+    scores = [line.score for line in view.lines]
+    statuses = [text(line.status) for line in view.lines]
+    # Sized to what they hold ("2-2 (3-1)", "do rozegrania"), the opponent takes the rest.
     columns = [
         Column(number, 70),
-        Column(round_, 240, "l"),
+        Column(round_, _fitted(round_, rounds, 120, 240, 24), "l"),
         Column(time, 100, "l"),
         Column(opponent, 0, "l"),
-        Column(score, 110),
-        Column(status, 170),
+        Column(score, _fitted(score, scores, 110, 200, 26)),
+        Column(status, _fitted(status, statuses, 170, 280, 26)),
     ]
     rows = [
         Row(

@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "score.plain": "{white}-{black}",
     "score.with_tiebreaks": "{white}-{black} (tiebreak {phases})",
     "score.with_lot": "{white}-{black} (tiebreak {phases}; {side} won the lot)",
+    "score.cell_lot": "{score} ({phases}; lot: {side})",
     "word.removed": "results removed",
     "word.to_be_decided": "?",
     "word.winner_of": "winner of {match}",
@@ -229,6 +230,7 @@ MESSAGES: dict[str, str] = {
     ),
     "report.replaces": "It replaces your earlier report, {score}.",
     "report.disputed": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first (a match to {length}). Director: {command} sets the reported score.",
+    "report.disputed_games": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first ({length, plural, one {# game} other {# games}}, 2 points a win, 1 a draw). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Which match? Tap one, or add its number: {example}",
     # -- tournament --

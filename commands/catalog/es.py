@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "score.plain": "{white}-{black}",
     "score.with_tiebreaks": "{white}-{black} (desempate {phases})",
     "score.with_lot": "{white}-{black} (desempate {phases}; sorteo para las {side})",
+    "score.cell_lot": "{score} ({phases}; sorteo: {side})",
     "word.removed": "resultados anulados",
     "word.to_be_decided": "?",
     "word.winner_of": "ganador del {match}",
@@ -206,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.replaces": "Sustituye a tu resultado anterior, {score}.",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
+    "report.disputed_games": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero ({length, plural, one {# partida} other {# partidas}}, 2 puntos por victoria, 1 por tablas). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número: {example}",
     # -- tournament --

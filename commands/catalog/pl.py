@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "score.plain": "{white}-{black}",
     "score.with_tiebreaks": "{white}-{black} (dogrywka {phases})",
     "score.with_lot": "{white}-{black} (dogrywka {phases}; losowanie wygrały {side})",
+    "score.cell_lot": "{score} ({phases}; los: {side})",
     "word.removed": "wyniki anulowane",
     "word.to_be_decided": "?",
     "word.winner_of": "zwycięzca meczu {match}",
@@ -206,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
     "report.replaces": "Zastępuje Twoje wcześniejsze zgłoszenie: {score}.",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
+    "report.disputed_games": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze ({length, plural, one {# partia} few {# partie} many {# partii} other {# partii}}, 2 pkt za wygraną, 1 za remis). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer: {example}",
     # -- tournament --

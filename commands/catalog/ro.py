@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "score.plain": "{white}-{black}",
     "score.with_tiebreaks": "{white}-{black} (departajare {phases})",
     "score.with_lot": "{white}-{black} (departajare {phases}; piesele {side} au câștigat la sorți)",
+    "score.cell_lot": "{score} ({phases}; sorți: {side})",
     "word.removed": "rezultate anulate",
     "word.to_be_decided": "?",
     "word.winner_of": "câștigătorul partidei {match}",
@@ -206,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.replaces": "Înlocuiește rezultatul raportat anterior, {score}.",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
+    "report.disputed_games": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele ({length, plural, one {# joc} few {# jocuri} other {# de jocuri}}, 2 puncte victoria, 1 remiza). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei: {example}",
     # -- tournament --

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.pictures import CardView
+from commands.replies import Picture
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
 from tournament.state import Match
@@ -78,3 +80,41 @@ async def test_a_correction_to_a_level_score_shows_its_tiebreak_WAR_V(
     reply = await chat.say("ana", f"/result {match.number} 2-2 1-3")
     corrected = f"Match {match.number} corrected: {white} 2-2 (tiebreak 1-3) {black} (was 3-1)."
     assert corrected in reply, reply
+
+
+async def test_a_disputed_draughts_match_is_told_in_games_not_as_a_match_to_two_WAR_GAME(
+    engine: AsyncEngine,
+) -> None:
+    chat, _match, white, black = await draughts_night(engine)
+    await chat.say(white, "/report 3-1")
+    said = await chat.say(black, "/dispute")
+    assert "is disputed by" in said, said
+    # A draughts match is two games: its disputer is told how a score adds up there.
+    assert "(2 games, 2 points a win, 1 a draw)" in said, said
+    assert "a match to 2" not in said, said
+
+
+async def test_the_schedule_shows_the_tiebreak_that_decided_a_level_match_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat, match, _white, _black = await draughts_night(engine)
+    await chat.say("ana", f"/result {match.number} 2-2 3-1")
+    schedule = await chat.say("ana", "/schedule all")
+    row = next(line for line in schedule.splitlines() if line.split()[:1] == [str(match.number)])
+    # "2-2" alone says nothing of who won; the tiebreak does.
+    assert "2-2 (3-1)" in row, row
+
+
+async def test_a_players_card_shows_the_tiebreak_from_their_side_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat, match, white, black = await draughts_night(engine)
+    await chat.say("ana", f"/result {match.number} 2-2 3-1")
+    scores = {}
+    for name in (white, black):
+        response = await chat.response(name, "/schedule")
+        assert response is not None
+        (card,) = [p.view for p in response.reply.parts if isinstance(p, Picture)]
+        assert isinstance(card, CardView)
+        scores[name] = next(line.score for line in card.lines if line.number == match.number)
+    assert scores == {white: "2-2 (3-1)", black: "2-2 (1-3)"}, scores

@@ -6,6 +6,7 @@ look at them (tests/pictures/golden/*.png) before committing.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -25,6 +26,7 @@ from commands.pictures import (
     GroupView,
     bracket_view,
     card_view,
+    file_name,
     group_view,
     ranking_view,
 )
@@ -208,6 +210,21 @@ def test_a_schedule_card_and_the_ranking(tmp_path: Path) -> None:
     assert_like_golden("ranking", draw(ranking, "ro", ZONE).png(), tmp_path)
 
 
+def test_a_cards_scores_and_states_are_drawn_whole_WAR_V() -> None:
+    state = simulated(12, waves=2)
+    player = state.groups[0].players[0]
+    card = card_view(state, player, state.matches_of(player), player_names(12))
+    # A level draughts match shows its tiebreak, a Polish state is long: neither is cut.
+    lines = tuple(
+        dataclasses.replace(line, score="2-2 (3-1)", status=msg("status.scheduled"))
+        for line in card.lines
+    )
+    drawn = draw(dataclasses.replace(card, lines=lines), "pl", ZONE)
+    cut = [text for text, _ in drawn.metrics.shortened]
+    assert "2-2 (3-1)" not in cut and "do rozegrania" not in cut, cut
+    assert "2-2 (3-1)" in drawn.metrics.drawn and "do rozegrania" in drawn.metrics.drawn
+
+
 def test_a_picture_travels_through_the_outbox_as_json() -> None:
     state = simulated(12, waves=4, consolation=True)
     names = player_names(12)
@@ -265,3 +282,9 @@ def test_the_all_time_ranking_is_drawn_without_a_prizes_column() -> None:
     assert "Prizes" in season and "yes" in season
     assert "Prizes" not in all_time and "yes" not in all_time and "no" not in all_time
     assert "Bogdan Ionescu" in all_time and "12.75" in all_time
+
+
+def test_a_pictures_file_name_keeps_letters_without_an_accent_to_drop() -> None:
+    state = simulated(12, waves=2)
+    state.name = "Puchar Łodzi"
+    assert file_name(state, "matches", "Tomasz Łęcki") == "puchar-lodzi-matches-tomasz-lecki"
