@@ -113,6 +113,8 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
             )
             for m in matches:
                 parts.append(views.match_line(m, names, state.preset.game))
+                if key == "glance.late":
+                    parts.append(_who_is_late(s, state, m, names))
                 # Not begun because a player is still in an earlier match: not forgotten.
                 earlier = _waits_for(state, m)
                 if earlier:
@@ -121,6 +123,17 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                         msg("glance.waits", match=m.number, earlier=numbers, count=len(earlier))
                     )
     return parts
+
+
+def _who_is_late(s: Session, state: TournamentState, match: Match, names: Names) -> Msg:
+    """Return who of a late match is not here, and when they lose it by forfeit: the
+    director sees whom to call, and by when (HGV-2.3.1)."""
+    absent = [p for p in match.players if not state.entries[p].present_at(s.now)]
+    players = Name(", ".join(names.get(p, f"#{p}") for p in absent))
+    at = due.forfeit_at(state, match)
+    if at is None:
+        return msg("glance.absent_paused", players=players, count=len(absent))
+    return msg("glance.absent", players=players, count=len(absent), at=When(at))
 
 
 def _waits_for(state: TournamentState, match: Match) -> list[int]:

@@ -309,6 +309,14 @@ def late_at(state: TournamentState, match: Match, at: datetime) -> bool:
     return not began_by(state, match, at)
 
 
+def forfeit_at(state: TournamentState, match: Match) -> datetime | None:
+    """Return when a player still absent from `match` loses it by forfeit (HGV-2.3.1);
+    None while the director has its clock paused."""
+    assert match.start is not None
+    rules = state.preset.lateness
+    return clock_reads(match.start, match.pauses, minutes(forfeit_minutes(rules, match.length)))
+
+
 def began_by(state: TournamentState, match: Match, at: datetime) -> bool:
     """Return whether a match has begun by `at`: under way or played, or both players
     there together since its start (no lateness runs for it any more, HGV-2.3.1)."""

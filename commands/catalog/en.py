@@ -359,6 +359,8 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",
     "glance.start_passed": "The start ({start}) has passed and the groups are not drawn: {count, plural, one {# player} other {# players}} can be drawn now with /draw.",
     "glance.late": 'Late ({count}); to stop the clock for a match: `/pause {match} reason:"..."`; to forfeit: /forfeit and the name:',
+    "glance.absent": "Not here: {players}; the match is forfeited at {at} if still absent.",
+    "glance.absent_paused": "Not here: {players}; the match's clock is paused.",
     "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
     "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",

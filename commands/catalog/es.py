@@ -329,6 +329,8 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",
     "glance.start_passed": "La hora de inicio ({start}) ya pasó y los grupos no están sorteados: {count, plural, one {se puede sortear a # jugador} other {se puede sortear a # jugadores}} ahora con /draw.",
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: `/pause {match} reason:"..."`; para dar forfait: /forfeit y el nombre:',
+    "glance.absent": "No {count, plural, one {ha llegado} other {han llegado}}: {players}; a las {at} pierde el encuentro por incomparecencia si sigue sin llegar.",
+    "glance.absent_paused": "No {count, plural, one {ha llegado} other {han llegado}}: {players}; el reloj del encuentro está en pausa.",
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
     "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",

@@ -329,6 +329,8 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "W losowaniu {count, plural, one {może teraz wziąć udział # osoba} few {mogą teraz wziąć udział # osoby} many {może teraz wziąć udział # osób} other {może teraz wziąć udział # osoby}}: /draw.",
     "glance.start_passed": "Godzina rozpoczęcia ({start}) minęła, a grupy nie są rozlosowane: {count, plural, one {w losowaniu może wziąć udział # osoba} few {w losowaniu mogą wziąć udział # osoby} many {w losowaniu może wziąć udział # osób} other {w losowaniu może wziąć udział # osoby}}, wyślij /draw.",
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: `/pause {match} reason:"..."`; walkower: /forfeit i nazwisko:',
+    "glance.absent": "Brak przy stole: {players}; walkower o godz. {at}, jeśli nieobecność potrwa.",
+    "glance.absent_paused": "Brak przy stole: {players}; zegar meczu jest zatrzymany.",
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
     "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",

@@ -329,6 +329,8 @@ MESSAGES: dict[str, str] = {
     "glance.ready_to_draw": "{count, plural, one {Acum poate intra la tragerea la sorți # jucător} few {Acum pot intra la tragerea la sorți # jucători} other {Acum pot intra la tragerea la sorți # de jucători}}: /draw.",
     "glance.start_passed": "Ora de start ({start}) a trecut și grupele nu sunt trase la sorți: {count, plural, one {poate intra acum # jucător} few {pot intra acum # jucători} other {pot intra acum # de jucători}}, cu /draw.",
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: `/pause {match} reason:"..."`; pentru neprezentare: /forfeit și numele:',
+    "glance.absent": "Lipsă: {players}; la ora {at} partida se pierde prin neprezentare, dacă lipsa continuă.",
+    "glance.absent_paused": "Lipsă: {players}; ceasul partidei este oprit.",
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
     "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",

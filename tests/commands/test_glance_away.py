@@ -4,6 +4,8 @@ its start (HGV-2.3.1): a player a director let go after it began is not late for
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
@@ -19,7 +21,7 @@ def _listed(status: str) -> tuple[str, str]:
             into = late
         elif line.startswith("Started, no result yet ("):
             into = started
-        elif line.startswith("Match ") and into is not None:
+        elif line.startswith(("Match ", "Not here: ")) and into is not None:
             into.append(line)
         else:
             into = None
@@ -48,3 +50,31 @@ async def test_a_player_let_go_during_a_begun_match_is_not_late_for_it(
 async def test_a_match_due_while_its_player_is_away_is_late(engine: AsyncEngine) -> None:
     number, late, started = await _away_then_status(engine, "19:50", "20:05")
     assert f"Match {number}:" in late and f"Match {number}:" not in started, (late, started)
+
+
+async def test_a_late_match_names_who_is_not_here_and_when_it_is_forfeited_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    _, late, _ = await _away_then_status(engine, "19:50", "20:05")
+    chat_line = late.splitlines()[-1]
+    # Three lateness steps of 10 minutes reach a group match's length: 20:30.
+    assert chat_line.startswith("Not here: "), late
+    assert "forfeited at 20:30 if still absent" in chat_line, late
+
+
+async def test_a_late_match_whose_clock_is_paused_says_so_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    dora = await chat.player_id("dora")
+    state = await chat.tournament()
+    match = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
+    assert match.start is not None
+    chat.at(f"{match.start + timedelta(minutes=5):%Y-%m-%dT%H:%M}")
+    status = await chat.say("ana", "/status")
+    forfeit = f"{match.start + timedelta(minutes=30):%H:%M}"
+    assert f"Not here: dora; the match is forfeited at {forfeit}" in status, status
+    await chat.say("ana", f'/pause {match.number} reason:"bus late"')
+    status = await chat.say("ana", "/status")
+    assert "Not here: dora; the match's clock is paused." in status, status
