@@ -70,7 +70,7 @@ async def present(s: Session, a: Args) -> Reply:
     parts: list[Msg] = []
     for player in players:
         try:
-            entered(state, player)
+            await entered(s, state, player)
             parts.append(_check_in(s, state, player))
         except Refused as refusal:
             if len(players) == 1:

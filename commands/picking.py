@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from commands.params import Args, as_typed
 from commands.session import Session
+from tournament import sanctions
 from tournament.club import Player
 from tournament.model import Refused
 from tournament.state import TournamentState
@@ -17,9 +18,13 @@ def named_player(a: Args) -> Player:
     return player
 
 
-def entered(state: TournamentState, player: Player) -> None:
-    """Refuse a player who has no entry in the tournament."""
+async def entered(s: Session, state: TournamentState, player: Player) -> None:
+    """Refuse a player who has no entry in the tournament; one suspended from it is told
+    so, with the way to lift it ("/addplayer" would only meet the suspension)."""
     if player.id not in state.entries:
+        suspensions = await s.uow.sanctions.for_club(s.club.id)
+        if sanctions.suspension_for(suspensions, player.id, state.id) is not None:
+            raise Refused("addplayer_suspended", name=player.name, tournament=state.name)
         # Naming the tournament: the one meant by default may be another.
         example = f"/addplayer {as_typed(player.name)} tournament:{as_typed(state.name)}"
         raise Refused("not_entered", name=player.name, tournament=state.name, example=example)
@@ -29,7 +34,7 @@ async def named_entry(s: Session, a: Args) -> tuple[Player, TournamentState]:
     """Return the named player and the tournament they entered."""
     player = named_player(a)
     state = await s.tournament()
-    entered(state, player)
+    await entered(s, state, player)
     return player, state
 
 

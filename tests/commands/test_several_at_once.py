@@ -98,3 +98,23 @@ async def test_addplayer_a_month_later_enters_next_month_not_a_night_left_open(
     said = await chat.say("ana", '/addplayer "Rosa Núñez"')
 
     assert said == "Rosa Núñez is entered in February Cup (confirmed).", said
+
+
+async def test_present_of_a_suspended_player_names_the_suspension_not_addplayer_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """A director typing /present for a member suspended from tonight's cup was told to
+    /addplayer him, which only met the suspension: the reply now names it."""
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("luis", "/register")
+    await chat.say("ana", '/sanction luis reason:"left without a word"')
+    await chat.say("ana", NEW_CUP)
+    await chat.say("ana", '/addplayer "Rosa Núñez"')
+    response = await chat.response("ana", "/present luis")
+    assert response is not None and response.refused
+    said = chat.text(response)
+    assert said.startswith("luis is suspended from January Cup: /lift luis"), said
+    assert "/addplayer" not in said, said
+    both = await chat.say("ana", '/present "Rosa Núñez" luis')
+    assert "luis is suspended from January Cup" in both and "Rosa Núñez" in both, both
