@@ -159,7 +159,7 @@ MESSAGES: dict[str, str] = {
     "register.checkin_open": "Potwierdzanie obecności już trwa: wyślij /checkin, gdy będziesz na miejscu.",
     "present.done": "{name}: obecność odnotowana.",
     "away.done": "{name}: nieobecność odnotowana; spóźnienie liczy się w meczach zaplanowanych w tym czasie.",
-    "approve.done": "{count, plural, one {Zatwierdzono jako członka klubu} few {Zatwierdzono jako członków klubu} many {Zatwierdzono jako członków klubu} other {Zatwierdzono jako członków klubu}}: {players}. Ich zgłoszenia nie wymagają już zatwierdzenia.",
+    "approve.done": "{count, plural, one {Zatwierdzono jako członka klubu} few {Zatwierdzono jako członków klubu} many {Zatwierdzono jako członków klubu} other {Zatwierdzono jako członków klubu}}: {players}. Kolejne zgłoszenia nie wymagają już zatwierdzenia.",
     "approve.already": "{players}: {count, plural, one {już jest członkiem} few {już są członkami} many {już są członkami} other {już są członkami}}.",
     "approve.you": "Jesteś teraz członkiem klubu {club}: Twoje zgłoszenia nie wymagają już zatwierdzenia.",
     "approve.you_entered": "Jesteś teraz członkiem klubu {club}, a Twoje zgłoszenie do turnieju {tournament} jest zatwierdzone.",

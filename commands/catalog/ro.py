@@ -159,7 +159,7 @@ MESSAGES: dict[str, str] = {
     "register.checkin_open": "Înregistrarea sosirii este deja deschisă: trimiteți /checkin când ajungeți la locul de joc.",
     "present.done": "{name}: prezență înregistrată.",
     "away.done": "{name}: absență înregistrată; întârzierea se socotește pentru partidele programate între timp.",
-    "approve.done": "{count, plural, one {Aprobat ca membru al clubului} few {Aprobați ca membri ai clubului} other {Aprobați ca membri ai clubului}}: {players}. Înscrierile lor nu mai au nevoie de aprobare.",
+    "approve.done": "{count, plural, one {Aprobat ca membru al clubului} few {Aprobați ca membri ai clubului} other {Aprobați ca membri ai clubului}}: {players}. Înscrierile următoare nu mai au nevoie de aprobare.",
     "approve.already": "{players}: {count, plural, one {este deja membru} few {sunt deja membri} other {sunt deja membri}}.",
     "approve.you": "Acum sunteți membru al clubului {club}: înscrierile dumneavoastră nu mai au nevoie de aprobare.",
     "approve.you_entered": "Acum sunteți membru al clubului {club}, iar înscrierea la {tournament} este aprobată.",
