@@ -193,6 +193,8 @@ def score(
         return msg("score.plain", white=white, black=black)
     phases = ", ".join(f"{w}-{b}" for w, b in tiebreaks)
     key = "score.with_lot" if lot is not None else "score.with_tiebreaks"
+    if lot is not None and not tiebreaks:
+        key = "score.lot_only"  # an extra game a director's /lot decided (NAV-TIE)
     return msg(
         key, white=white, black=black, phases=phases, side=msg(f"word.{lot}") if lot else ""
     )
@@ -306,6 +308,8 @@ def _score_and_status(match: Match, names: Names) -> tuple[str | Msg, Msg]:
         if match.lot_winner is None:
             return f"{plain} ({phases})", status
         side = msg(f"word.{match.lot_winner}")
+        # An extra game the director's /lot decided has no tiebreak phases of its own.
+        phases = f"{phases}; " if phases else ""
         return msg("score.cell_lot", score=plain, phases=phases, side=side), status
     return f"{match.white_score}-{match.black_score}", status
 
