@@ -193,6 +193,10 @@ class RankingRepository(Protocol):
         ...
 
     async def imported_games(self, club_id: int) -> list[str]: ...
+    async def imported_year(self, club_id: int, game: str) -> int | None:
+        """Return the year a game's ranking was imported in (None: none, or undated)."""
+        ...
+
     async def replace_imported(
         self,
         club_id: int,

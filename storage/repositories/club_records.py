@@ -112,6 +112,13 @@ class SqlRankingRepository(SqlRepository):
         query = select(c.game).where(c.club_id == club_id).distinct().order_by(c.game)
         return [r.game for r in await (await self._conn()).execute(query)]
 
+    async def imported_year(self, club_id: int, game: str) -> int | None:
+        """Return the year a game's ranking was imported in (None: none, or undated)."""
+        c = t.ranking_imports.c
+        query = select(func.max(c.imported_at)).where(c.club_id == club_id, c.game == game)
+        at = (await (await self._conn()).execute(query)).scalar()
+        return None if at is None else at.year
+
     async def replace_imported(
         self,
         club_id: int,

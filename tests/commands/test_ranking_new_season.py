@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from decimal import Decimal
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
@@ -56,3 +59,48 @@ async def test_a_seasons_first_draw_is_seeded_by_how_the_last_season_ended_HGV_7
     # The 2027 season has no points yet: its first draw is seeded by December's table
     # (its champion and finalist first), not by a lot among six "newcomers".
     assert [seeds[1], seeds[2]] == best, (seeds, best)
+
+
+async def _imported_in_december(chat: Chat, players: tuple[str, ...]) -> None:
+    """Make the players members, then import the club's ranking on 10 December 2026:
+    best first, as the club had it."""
+    await chat.say("ana", '/club name:"HG"')
+    for name in players:
+        await chat.say(name, "/register")
+    rows = [
+        (await chat.player_id(name), Decimal(len(players) - i)) for i, name in enumerate(players)
+    ]
+    async with chat.uow_factory() as uow:
+        club = await uow.clubs.for_chat("console", "club")
+        assert club is not None
+        await uow.rankings.replace_imported(
+            club.id, rows, "backgammon", datetime(2026, 12, 10, tzinfo=UTC)
+        )
+        await uow.commit()
+
+
+async def test_a_ranking_imported_in_december_is_how_that_season_ended_in_january_HGV_8(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    chat.at("2026-12-10T12:00")
+    await _imported_in_december(chat, ("emil", "dora", "cruz", "bob"))
+    chat.at("2027-01-05T18:00")
+    january = await chat.say("bob", "/ranking")
+    # Not "no ranking yet, or a director imports one": the director did.
+    assert "This is how the 2026 season ended." in january, january
+    assert january.index("emil") < january.index("dora") < january.index("bob"), january
+
+
+async def test_a_seasons_first_draw_is_seeded_by_a_ranking_imported_last_season_HGV_7_2_1(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    chat.at("2026-12-10T12:00")
+    players = ("emil", "dora", "cruz", "bob", "fede", "gil")
+    await _imported_in_december(chat, players)
+    chat.at("2027-01-20T18:00")
+    await chat.night(*players, start="2027-01-30 20:00")
+    january = await chat.tournament()
+    seeds = {e.seed: e.player for e in january.entries.values()}
+    assert [seeds[1], seeds[2]] == [await chat.player_id(n) for n in ("emil", "dora")], seeds
