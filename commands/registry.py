@@ -252,11 +252,28 @@ def _tournament() -> CommandSpec:
             REASON,
         ),
     )
+    move = CommandSpec(
+        "tournament move",
+        tournaments.tournament_move,
+        "director",
+        (
+            Param(
+                "name",
+                "tournament",
+                required=True,
+                positional=True,
+                aliases=("tournament",),
+                example='"May Cup"',
+            ),
+            Param("start", "datetime", required=True),
+            REASON,
+        ),
+    )
     return CommandSpec(
         "tournament",
         tournaments.tournament_info,
         "director",
-        subcommands=(new, listed, cancel, info),
+        subcommands=(new, listed, move, cancel, info),
         writes=False,
     )
 

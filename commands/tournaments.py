@@ -159,6 +159,37 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     return announced(told)
 
 
+async def tournament_move(s: Session, a: Args) -> Reply:
+    """Move a tournament not drawn yet to another start (the venue is taken, say)."""
+    reason = a.text("reason") or ""
+    state = await s.tournament()
+    start = arguments.start_time(a.text("start"), s.club.timezone, s.now)
+    if start == state.start:
+        raise Refused("move_same_start", tournament=state.name, start=When(start, "datetime"))
+    was = state.start
+    other_day = calendar.move(state, start, s.club.timezone)
+    s.log(
+        "tournament_move",
+        name=state.name,
+        start=start.isoformat(),
+        was=was.isoformat(),
+        reason=reason,
+    )
+    told = Reply(
+        (
+            msg(
+                "tournament.moved_day" if other_day else "tournament.moved",
+                tournament=Name(state.name),
+                start=When(start, "datetime"),
+                was=When(was, "datetime"),
+                reason=Name(reason),
+            ),
+        )
+    )
+    s.notify(told)  # the club's other chats hear it too; this one only once
+    return announced(told)
+
+
 def _switch_word(value: str) -> str:
     """Return a yes or no typed in any club language as the preset reads it; a number
     (`group_length:1`) or another word stays as typed."""

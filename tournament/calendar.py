@@ -1,4 +1,4 @@
-"""A club's calendar: which tournament a command means, and calling one off.
+"""A club's calendar: which tournament a command means, moving and calling one off.
 
 Without a `tournament:` option a command acts on the tournament being played today,
 else the next one to start; when that is still ambiguous (two tonight, or two starting
@@ -168,6 +168,26 @@ def check_new_name(name: str, listed: Sequence[Listed]) -> None:
     opened while this one is played (clubs open the entries on the night)."""
     if any(folding.loose(t.name) == folding.loose(name) and not t.done for t in listed):
         raise Refused("tournament_exists", name=name)
+
+
+def move(state: TournamentState, start: datetime, zone: str | tzinfo) -> bool:
+    """Move a tournament not drawn yet to `start`; return whether it moves to another day.
+
+    Confirmations and check-ins were given for the day it was to be played: on another
+    day they no longer hold (a player who confirmed the 13th and cannot come on the 20th
+    is no no-show, HGV-2.3.6), and the reminders to confirm and to check in go out again.
+    """
+    if state.status is not TournamentStatus.REGISTRATION:
+        raise Refused("move_drawn", tournament=state.name)
+    other_day = local(start, zone).date() != local(state.start, zone).date()
+    state.start = start
+    if other_day:
+        for entry in state.entries.values():
+            entry.confirmed_at = None
+            entry.presence.clear()
+        for key in ("remind:confirm", "remind:checkin"):
+            state.done.pop(key, None)
+    return other_day
 
 
 def cancel(state: TournamentState) -> None:
