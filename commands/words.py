@@ -343,6 +343,16 @@ SUBCOMMAND_WORDS = {
         "new": ("nuevo", "nueva", "nowy", "nowa", "nou", "nouă"),
         "list": ("lista", "listar", "listado", "pokaż"),
         "cancel": ("cancelar", "anular", "anuluj", "odwołaj", "anulează"),
+        "move": (
+            "mover",
+            "aplazar",
+            "trasladar",
+            "przenieś",
+            "przenieść",
+            "przełóż",
+            "mută",
+            "amână",
+        ),
         "info": ("información", "informacja", "informații"),
         # /withdraw sí: the answer to "withdraw? to go on: /withdraw confirm".
         "confirm": (*CONFIRM_WORDS, "yes", "sí", "tak", "da"),

@@ -84,3 +84,17 @@ async def test_a_move_needs_a_reason_and_a_new_start(engine: AsyncEngine) -> Non
     state = await chat.tournament()
     assert state.start == datetime(2026, 3, 14, 20, 0, tzinfo=UTC)
     assert all(e.confirmed for e in state.entries.values())
+
+
+async def test_a_move_is_typed_in_the_clubs_words(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await _entered(chat)
+    for word, start in (
+        ("mover", "2026-03-21"),
+        ("przenieść", "2026-03-22"),
+        ("mută", "2026-03-23"),
+    ):
+        said = await chat.say(
+            "ana", f'/tournament {word} "March Cup" start:"{start} 20:00" reason:"x"'
+        )
+        assert said.startswith("March Cup moves to"), (word, said)
