@@ -11,6 +11,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from commands.params import DATETIME_EXAMPLE
 from commands.replies import When
 from tournament import folding
 from tournament.answers import NO_WORDS, YES_WORDS
@@ -170,6 +171,14 @@ def suggested_start(now: datetime, zone: str) -> datetime:
     last = after - timedelta(days=1)
     saturday = last - timedelta(days=(last.weekday() - 5) % 7)
     return datetime(saturday.year, saturday.month, saturday.day, 20, 0, tzinfo=ZoneInfo(zone))
+
+
+def dated(usage: str, now: datetime, zone: str) -> str:
+    """Return a usage line with its example start one a director may copy: the start
+    `suggested_start` gives, not a fixed date that is one day in the past."""
+    if DATETIME_EXAMPLE not in usage:
+        return usage
+    return usage.replace(DATETIME_EXAMPLE, f'"{suggested_start(now, zone):%Y-%m-%d %H:%M}"')
 
 
 # Cities as the clubs' languages write them (es, pl, ro), folded: the zones' own names

@@ -131,6 +131,9 @@ async def handle(
                 lock_free = False
     except Refused as refusal:
         params = dict(refusal.params)
+        usage = params.get("usage")
+        if isinstance(usage, str):
+            params["usage"] = arguments.dated(usage, inv.now, context.timezone)
         if refusal.code in STARTS_SUGGESTED:
             # A start to copy: a fixed date in the catalog would one day be in the past.
             at = arguments.suggested_start(inv.now, context.timezone)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from commands import arguments
 from commands.lookups import preset_options
 from commands.params import Args
 from commands.replies import Hint, Msg, Reply, msg
@@ -22,8 +23,11 @@ async def help_(
 ) -> Reply:
     """List the commands you may use; /help COMMAND explains one and its options."""
 
+    def dated(usage: str) -> str:
+        return arguments.dated(usage, s.now, s.club.timezone)
+
     def line(spec: CommandSpec) -> Msg:
-        usage = Hint(spec.help_usage())  # in the slash menu's form on Discord
+        usage = Hint(dated(spec.help_usage()))  # in the slash menu's form on Discord
         return msg("help.line", usage=usage, summary=msg(spec.summary_key))
 
     try:
@@ -47,7 +51,11 @@ async def help_(
             parts.append(line(one))
             for param in one.signature.params:
                 parts.append(
-                    msg("help.param", name=param.usage(), description=msg(param.description_key))
+                    msg(
+                        "help.param",
+                        name=dated(param.usage()),
+                        description=msg(param.description_key),
+                    )
                 )
             if one.preset_options:
                 parts.extend(preset_options(load_preset(PRESET_NAMES[0]), now=False))

@@ -32,6 +32,9 @@ ParamType = Literal[
     "choice",
 ]
 
+# A start as the usage lines show it; shown to a person, it becomes a start to come
+# (`arguments.dated`): a fixed date in a usage line is one day in the past.
+DATETIME_EXAMPLE = '"2026-01-31 20:00"'
 _EXAMPLES: Mapping[str, str] = {
     "text": '"..."',
     "integer": "1",
@@ -39,7 +42,7 @@ _EXAMPLES: Mapping[str, str] = {
     "player": "alice",
     "match": "5",
     "date": "1950-03-02",
-    "datetime": '"2026-01-31 20:00"',
+    "datetime": DATETIME_EXAMPLE,
     "preset": "hgv-backgammon",
     "tournament": '"May Cup"',
     "choice": "",

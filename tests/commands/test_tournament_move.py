@@ -98,3 +98,18 @@ async def test_a_move_is_typed_in_the_clubs_words(engine: AsyncEngine) -> None:
             "ana", f'/tournament {word} "March Cup" start:"{start} 20:00" reason:"x"'
         )
         assert said.startswith("March Cup moves to"), (word, said)
+
+
+async def test_usage_lines_show_a_start_to_come_not_a_fixed_past_date(
+    engine: AsyncEngine,
+) -> None:
+    """A director reading /help in December saw start:"2026-01-31 20:00", in the past."""
+    chat = Chat(engine)
+    chat.at("2026-12-05T12:00")
+    await chat.say("ana", '/club name:"HG"')
+    helped = await chat.say("ana", "/help tournament")
+    # The last Saturday of next month at 20:00, as the refusals of a past start suggest.
+    assert 'start:"2027-01-30 20:00"' in helped, helped
+    assert "2026-01-31" not in helped, helped
+    asked = await chat.say("ana", "/tournament move")
+    assert 'start:"2027-01-30 20:00"' in asked, asked
