@@ -118,3 +118,22 @@ async def test_present_of_a_suspended_player_names_the_suspension_not_addplayer_
     assert "/addplayer" not in said, said
     both = await chat.say("ana", '/present "Rosa Núñez" luis')
     assert "luis is suspended from January Cup" in both and "Rosa Núñez" in both, both
+
+
+async def test_a_player_removed_twice_is_named_with_the_way_back(engine: AsyncEngine) -> None:
+    """The second /player remove said "That player is not entered": it is the same
+    player, out already, and /reinstate brings them back."""
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("luis", "/register")  # a member, no tournament yet
+    await chat.say("ana", NEW_CUP)
+    await chat.say("ana", '/addplayer "El Mamut" Pedro')
+    await chat.say("ana", '/player remove "el mamut"')
+    response = await chat.response("ana", '/player remove "el mamut"')
+    assert response is not None and response.refused
+    assert chat.text(response) == (
+        'El Mamut is already out of January Cup. To bring them back: /reinstate "El Mamut" '
+        'reason:"..."'
+    ), chat.text(response)
+    said = await chat.say("ana", "/player remove luis")
+    assert said == "luis is not entered in January Cup: /status shows who is.", said
