@@ -31,7 +31,8 @@ async def reinstate(s: Session, a: Args) -> Reply:
     except Refused as refusal:
         if refusal.code != "entry_already_active":
             raise
-        raise _forfeit_to_undo(state, player) or refusal from None
+        named = Refused("entry_already_active", name=player.name, tournament=state.name)
+        raise _forfeit_to_undo(state, player) or named from None
     s.events.extend(events)
     lifted = sanctions.caused_by(await s.uow.sanctions.for_club(s.club.id), player.id, state.id)
     for record in lifted:

@@ -572,7 +572,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_replaced": "Match {match} belonged to a bracket the corrected results replaced: it no longer counts, and cannot be changed.",
     "refused.correction_needs_confirmation": "Correcting match {match} changes the players of matches already played: {matches}. Add confirm to go ahead.",
     "refused.no_tie_to_settle": "Group {group} has no tie waiting for extra games.",
-    "refused.entry_already_active": "That player is playing: there is nothing to reinstate.",
+    "refused.entry_already_active": "{name} is playing in {tournament}: there is nothing to reinstate.",
     "refused.reinstate_forfeit": "{name} is playing: the entry needs no reinstating. To undo the forfeit of match {match}: {command} (or set its result with /result {match}).",
     "refused.no_group_tie": "Which group? `/lot GROUP`, for example `/lot 2`.",
     "refused.match_disputed": "Match {match} is disputed: a director will set the result.",

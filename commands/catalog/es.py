@@ -542,7 +542,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_replaced": "El encuentro {match} era de un cuadro que los resultados corregidos reemplazaron: ya no cuenta y no se puede cambiar.",
     "refused.correction_needs_confirmation": "Corregir el encuentro {match} cambia los jugadores de encuentros ya jugados: {matches}. Añade confirm para seguir.",
     "refused.no_tie_to_settle": "El grupo {group} no tiene ningún empate pendiente de partidas extra.",
-    "refused.entry_already_active": "Ese jugador está jugando: no hay nada que restituir.",
+    "refused.entry_already_active": "{name} está jugando en {tournament}: no hay nada que restituir.",
     "refused.reinstate_forfeit": "{name} está jugando: su inscripción no necesita volver. Para deshacer el forfait del encuentro {match}: {command} (o fija su resultado con /result {match}).",
     "refused.no_group_tie": "¿Qué grupo? `/lot GRUPO`, por ejemplo `/lot 2`.",
     "refused.match_disputed": "El encuentro {match} está impugnado: un director fijará el resultado.",

@@ -542,7 +542,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_replaced": "Mecz {match} należał do drabinki, którą zastąpiły poprawione wyniki: już się nie liczy i nie można go zmienić.",
     "refused.correction_needs_confirmation": "Poprawka meczu {match} zmienia graczy meczów już rozegranych: {matches}. Dopisz confirm, aby kontynuować.",
     "refused.no_tie_to_settle": "W grupie {group} żaden remis nie czeka na gry dodatkowe.",
-    "refused.entry_already_active": "Ten gracz gra: nie ma czego przywracać.",
+    "refused.entry_already_active": "{name} gra w turnieju {tournament}: nie ma czego przywracać.",
     "refused.reinstate_forfeit": "{name} gra: zgłoszenia nie trzeba przywracać. Aby cofnąć walkower w meczu {match}: {command} (albo wpisz jego wynik przez /result {match}).",
     "refused.no_group_tie": "Która grupa? `/lot GRUPA`, na przykład `/lot 2`.",
     "refused.match_disputed": "Mecz {match} jest sporny: wynik ustali sędzia.",

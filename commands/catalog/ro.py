@@ -542,7 +542,7 @@ MESSAGES: dict[str, str] = {
     "refused.match_replaced": "Partida {match} făcea parte dintr-un tablou înlocuit de rezultatele corectate: nu mai contează și nu poate fi schimbată.",
     "refused.correction_needs_confirmation": "Corectarea partidei {match} schimbă jucătorii unor partide deja jucate: {matches}. Adăugați confirm pentru a continua.",
     "refused.no_tie_to_settle": "Grupa {group} nu are nicio egalitate care așteaptă linii suplimentare.",
-    "refused.entry_already_active": "Jucătorul joacă: nu este nimic de reintegrat.",
+    "refused.entry_already_active": "{name} joacă la {tournament}: nu este nimic de reintegrat.",
     "refused.reinstate_forfeit": "{name} joacă: înscrierea nu trebuie reintegrată. Pentru a anula forfaitul din partida {match}: {command} (sau stabiliți rezultatul cu /result {match}).",
     "refused.no_group_tie": "Care grupă? `/lot GRUPA`, de exemplu `/lot 2`.",
     "refused.match_disputed": "Partida {match} este contestată: un arbitru va stabili rezultatul.",

@@ -137,3 +137,12 @@ async def test_a_player_removed_twice_is_named_with_the_way_back(engine: AsyncEn
     ), chat.text(response)
     said = await chat.say("ana", "/player remove luis")
     assert said == "luis is not entered in January Cup: /status shows who is.", said
+
+
+async def test_reinstating_a_player_who_plays_names_them(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/club name:"HG"')
+    await chat.say("ana", NEW_CUP)
+    await chat.say("ana", "/addplayer Pedro")
+    said = await chat.say("ana", '/reinstate pedro reason:"by mistake"')
+    assert said == "Pedro is playing in January Cup: there is nothing to reinstate.", said
