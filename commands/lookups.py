@@ -483,12 +483,14 @@ async def rules(s: Session, a: Args) -> Reply:
     if state is None:
         raise Refused("no_tournament")
     options = preset_options(state.preset, now=True)
-    return Reply((*rules_summary(state.preset), *options), private=True)
+    said = rules_summary(state.preset, official=state.official)
+    return Reply((*said, *options), private=True)
 
 
-def rules_summary(preset: Preset) -> tuple[Msg, ...]:
+def rules_summary(preset: Preset, *, official: bool = True) -> tuple[Msg, ...]:
     """Say the preset's rules in plain words, each from its own numbers (never a fixed
-    text that a club's overrides would make untrue)."""
+    text that a club's overrides would make untrue); a friendly earns no ranking points
+    (HGV-8), and says so instead of what each place is worth."""
     entry, g = preset.entry, preset.groups
     draughts = preset.game == "draughts"
     parts = [msg("rules.preset", preset=preset.id, game=msg(f"game.{preset.game}"))]
@@ -517,7 +519,7 @@ def rules_summary(preset: Preset) -> tuple[Msg, ...]:
         for n, name in enumerate(g.tiebreaks, 1)
     )
     parts.extend(_knockout_and_lateness(preset))
-    parts.extend(_reporting_and_ranking(preset))
+    parts.extend(_reporting_and_ranking(preset, official=official))
     return tuple(parts)
 
 
@@ -557,7 +559,7 @@ def _knockout_and_lateness(preset: Preset) -> list[Msg]:
     return parts
 
 
-def _reporting_and_ranking(preset: Preset) -> list[Msg]:
+def _reporting_and_ranking(preset: Preset, *, official: bool) -> list[Msg]:
     """Say how results are reported and what each place is worth in the ranking."""
     parts: list[Msg] = []
     # The example ends a group match of this preset: a match to 5 is not reported 3-1.
@@ -569,6 +571,9 @@ def _reporting_and_ranking(preset: Preset) -> list[Msg]:
             example=Hint(f"/report {won}-{lost}"),
         )
     )
+    if not official:
+        parts.append(msg("rules.friendly"))
+        return parts
     points = preset.ranking
     # Points are numbers the renderer writes as the club's language does (0,25 in es/pl/ro).
     places: Param = ""

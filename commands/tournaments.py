@@ -77,7 +77,10 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     # One message: the club's chats hear of it, and in the chat where it was typed that
     # announcement is the reply (Session.finish does not post it twice).
     opened = say(
-        "tournament.open", tournament=Name(name), start=When(start, "datetime"), preset=preset.id
+        "tournament.open" if state.official else "tournament.open_friendly",
+        tournament=Name(name),
+        start=When(start, "datetime"),
+        preset=preset.id,
     )
     s.notify(opened)
     if not open_too:

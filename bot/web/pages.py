@@ -70,7 +70,7 @@ class MatchRow:
 class PlacementRow:
     place: Param
     player: Param
-    points: float
+    points: Param | None  # None: a friendly's place earns no ranking points (HGV-8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +178,7 @@ def tournament_view(
         if not state.groups
         else ()
     )
+    placed = views.placements_table(state, names)  # the chat's table, row for row
     return TournamentPage(
         club=club,
         club_path=club_path(token),
@@ -197,10 +198,10 @@ def tournament_view(
         results=tuple(_row(state, m, names) for m in ordered if m.is_final),
         # The chat's placements table, row for row: shared places as a range ("5–8").
         placements=tuple(
-            PlacementRow(place, player, points if isinstance(points, float) else 0.0)
-            for place, player, points in views.placements_table(state, names).rows
+            PlacementRow(place, player, points[0] if points else None)
+            for place, player, *points in placed.rows
         ),
-        placements_title=msg("title.placements", tournament=Name(state.name)),
+        placements_title=placed.title,
         data=tournament_object(state, dict(names), ZoneInfo(club.timezone)),
     )
 

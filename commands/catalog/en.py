@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "picture.champion": "Champion",
     "picture.card_title": "{player}: your matches",
     "title.placements": "{tournament}: final places and ranking points",
+    "title.placements_friendly": "{tournament}: final places (a friendly: no ranking points)",
     "title.ranking_season": "{club}: season ranking",
     "title.ranking_season_game": "{club}: season ranking, {game}",
     "title.ranking_past_season": "{club}: {year} season ranking, final",
@@ -236,6 +237,7 @@ MESSAGES: dict[str, str] = {
     "pick.match": "Which match? Tap one, or add its number: {example}",
     # -- tournament --
     "tournament.open": "{tournament} is open for entries: starts {start}. Send /register to enter.",
+    "tournament.open_friendly": "{tournament}, a friendly (no ranking points), is open for entries: starts {start}. Send /register to enter.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# entry} other {# entries}}.",
     "tournament.others_open": "Also open for entries: {others}. Commands act on the tournament played today, else the next to start; add {example} to act on this one.",
     "tournament.list_title": "{club}: tournaments",
@@ -652,6 +654,7 @@ MESSAGES: dict[str, str] = {
     "correct.held": "{count, plural, one {Match} other {Matches}} {matches} {count, plural, one {waits} other {wait}} until group {groups} is complete again: {count, plural, one {it is} other {they are}} announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
+    "rules.friendly": "A friendly: it does not count for the season ranking and earns no ranking points.",
     "me.sanction_served": "Suspension served: you sat out {tournament} ({reason}).",
     "arg.me_player": "directors: a player whose card to show",
     "card.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to the opponent at {at}.",

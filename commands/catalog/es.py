@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "picture.champion": "Campeón",
     "picture.card_title": "{player}: tus encuentros",
     "title.placements": "{tournament}: puestos finales y puntos de ranking",
+    "title.placements_friendly": "{tournament}: puestos finales (amistoso: sin puntos de ranking)",
     "title.ranking_season": "{club}: ranking de la temporada",
     "title.ranking_season_game": "{club}: ranking de la temporada, {game}",
     "title.ranking_past_season": "{club}: ranking final de la temporada {year}",
@@ -213,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número: {example}",
     # -- tournament --
     "tournament.open": "Inscripciones abiertas para {tournament}: empieza el {start}. Envía /register para inscribirte.",
+    "tournament.open_friendly": "Inscripciones abiertas para {tournament}, amistoso (sin puntos de ranking): empieza el {start}. Envía /register para inscribirte.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# inscrito} other {# inscritos}}.",
     "tournament.others_open": "También con inscripciones abiertas: {others}. Los comandos actúan sobre el torneo que se juega hoy, si no sobre el próximo en empezar; añade {example} para actuar sobre este.",
     "tournament.list_title": "{club}: torneos",
@@ -622,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "correct.held": "{count, plural, one {El encuentro} other {Los encuentros}} {matches} {count, plural, one {espera} other {esperan}} a que el grupo {groups} vuelva a estar completo: se {count, plural, one {anunciará} other {anunciarán}} entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",
+    "rules.friendly": "Torneo amistoso: no cuenta para el ranking de la temporada ni da puntos de ranking.",
     "me.sanction_served": "Suspensión cumplida: no jugaste {tournament} ({reason}).",
     "arg.me_player": "directores: el jugador cuya ficha ver",
     "card.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para el rival a las {at}.",

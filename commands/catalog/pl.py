@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "picture.champion": "Mistrz",
     "picture.card_title": "{player}: twoje mecze",
     "title.placements": "{tournament}: miejsca końcowe i punkty rankingowe",
+    "title.placements_friendly": "{tournament}: miejsca końcowe (turniej towarzyski: bez punktów rankingowych)",
     "title.ranking_season": "{club}: ranking sezonu",
     "title.ranking_season_game": "{club}: ranking sezonu, {game}",
     "title.ranking_past_season": "{club}: końcowy ranking sezonu {year}",
@@ -213,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer: {example}",
     # -- tournament --
     "tournament.open": "Zapisy na turniej {tournament} są otwarte: start {start}. Wyślij /register, aby się zapisać.",
+    "tournament.open_friendly": "Zapisy na turniej towarzyski {tournament} (bez punktów rankingowych) są otwarte: start {start}. Wyślij /register, aby się zapisać.",
     "tournament.info": "Turniej {tournament} ({preset}), {start}: {status}, {entries, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}}.",
     "tournament.others_open": "Zapisy trwają też do: {others}. Polecenia dotyczą turnieju granego dziś, a jeśli go nie ma, najbliższego; dodaj {example}, aby działać na tym.",
     "tournament.list_title": "{club}: turnieje",
@@ -622,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "correct.held": "{count, plural, one {Mecz} few {Mecze} many {Mecze} other {Mecze}} {matches} {count, plural, one {czeka} few {czekają} many {czekają} other {czekają}}, aż grupa {groups} znów będzie zakończona: {count, plural, one {wtedy zostanie ogłoszony} few {wtedy zostaną ogłoszone} many {wtedy zostaną ogłoszone} other {wtedy zostaną ogłoszone}}.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",
+    "rules.friendly": "Turniej towarzyski: nie liczy się do rankingu sezonu i nie daje punktów rankingowych.",
     "me.sanction_served": "Zawieszenie odbyte ({tournament}); powód: {reason}.",
     "arg.me_player": "sędziowie: zawodnik, którego kartę pokazać",
     "card.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",

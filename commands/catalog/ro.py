@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "picture.champion": "Campion",
     "picture.card_title": "{player}: partidele tale",
     "title.placements": "{tournament}: locurile finale și punctele pentru clasament",
+    "title.placements_friendly": "{tournament}: locurile finale (amical: fără puncte de clasament)",
     "title.ranking_season": "{club}: clasamentul sezonului",
     "title.ranking_season_game": "{club}: clasamentul sezonului, {game}",
     "title.ranking_past_season": "{club}: clasamentul final al sezonului {year}",
@@ -213,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei: {example}",
     # -- tournament --
     "tournament.open": "Înscrierile la {tournament} sunt deschise: începe pe {start}. Trimiteți /register pentru înscriere.",
+    "tournament.open_friendly": "Înscrierile la {tournament}, turneu amical (fără puncte de clasament), sunt deschise: începe pe {start}. Trimiteți /register pentru înscriere.",
     "tournament.info": "{tournament} ({preset}), {start}: {status}, {entries, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}}.",
     "tournament.others_open": "Înscrieri deschise și la: {others}. Comenzile se aplică turneului care se joacă azi, altfel celui care începe primul; adăugați {example} pentru acesta.",
     "tournament.list_title": "{club}: turnee",
@@ -622,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "correct.held": "{count, plural, one {Partida} few {Partidele} other {Partidele}} {matches} așteaptă până când grupa {groups} este din nou încheiată: {count, plural, one {va fi anunțată} few {vor fi anunțate} other {vor fi anunțate}} atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",
+    "rules.friendly": "Turneu amical: nu contează pentru clasamentul sezonului și nu aduce puncte de clasament.",
     "me.sanction_served": "Suspendare ispășită: nu ați jucat la {tournament} ({reason}).",
     "arg.me_player": "arbitri: jucătorul a cărui fișă să fie afișată",
     "card.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
