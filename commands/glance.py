@@ -132,8 +132,8 @@ def _who_is_late(s: Session, state: TournamentState, match: Match, names: Names)
     players = Name(", ".join(names.get(p, f"#{p}") for p in absent))
     at = due.forfeit_at(state, match)
     if at is None:
-        return msg("glance.absent_paused", players=players, count=len(absent))
-    return msg("glance.absent", players=players, count=len(absent), at=When(at))
+        return msg("glance.absent_paused", players=players)
+    return msg("glance.absent", players=players, at=When(at))
 
 
 def _waits_for(state: TournamentState, match: Match) -> list[int]:

@@ -407,28 +407,19 @@ def placements_table(state: TournamentState, names: Names) -> Table:
     """Return the final places, with each one's ranking points; a friendly's without
     (HGV-8: it earns none, and a column of points would say it did)."""
     ranges = shared_ranges([p.place for p in state.placements])
+    placed = [
+        (place_label(*ranges[p.place]) if p.place is not None else "-", name(names, p.player))
+        for p in state.placements
+    ]
     if not state.official:
         return Table(
             title=msg("title.placements_friendly", tournament=Name(state.name)),
             header=(msg("col.place"), msg("col.player")),
-            rows=tuple(
-                (
-                    place_label(*ranges[p.place]) if p.place is not None else "-",
-                    name(names, p.player),
-                )
-                for p in state.placements
-            ),
+            rows=tuple(placed),
         )
-    rows = tuple(
-        # Points as a number, written as the club's language writes it (2,30 in es/pl/ro),
-        # like the season ranking beside it.
-        (
-            place_label(*ranges[p.place]) if p.place is not None else "-",
-            name(names, p.player),
-            float(p.points),
-        )
-        for p in state.placements
-    )
+    # Points as a number, written as the club's language writes it (2,30 in es/pl/ro),
+    # like the season ranking beside it.
+    rows = tuple((*row, float(p.points)) for row, p in zip(placed, state.placements, strict=True))
     return Table(
         title=msg("title.placements", tournament=Name(state.name)),
         header=(msg("col.place"), msg("col.player"), msg("col.points")),
