@@ -58,6 +58,15 @@ MATCH_FIRST = Param("match", "match", required=True, positional=True)
 # Which report an Accept or Dispute button answers (its sequence number in the match).
 REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
+# The tournament a /tournament subcommand acts on, typed first: /tournament cancel "May Cup".
+NAMED_TOURNAMENT = Param(
+    "name",
+    "tournament",
+    required=True,
+    positional=True,
+    aliases=("tournament",),
+    example='"May Cup"',
+)
 # A correction that changes played pairings goes ahead only with this word.
 CONFIRM = Param("confirm", "choice", positional=True, choices=("confirm",), synonyms=CONFIRM_WORDS)
 # Which state a correction's confirm button was offered for (the button fills it in).
@@ -241,14 +250,7 @@ def _tournament() -> CommandSpec:
         tournaments.tournament_cancel,
         "director",
         (
-            Param(
-                "name",
-                "tournament",
-                required=True,
-                positional=True,
-                aliases=("tournament",),
-                example='"May Cup"',
-            ),
+            NAMED_TOURNAMENT,
             REASON,
         ),
     )
@@ -257,14 +259,7 @@ def _tournament() -> CommandSpec:
         tournaments.tournament_move,
         "director",
         (
-            Param(
-                "name",
-                "tournament",
-                required=True,
-                positional=True,
-                aliases=("tournament",),
-                example='"May Cup"',
-            ),
+            NAMED_TOURNAMENT,
             Param("start", "datetime", required=True),
             REASON,
         ),

@@ -32,14 +32,14 @@ class Clock:
         return self.now
 
 
-async def played(chat: Chat, *, language: str = "en") -> str:
+async def played(chat: Chat, *, language: str = "en", extra: str = "") -> str:
     """Play a small night to its end; return the club page's path."""
     if language != "en":
         await chat.say("ana", f"/club language:{language}")
     reply = await chat.say("ana", "/club web:on")
     found = PATH.search(reply)
     assert found is not None, reply
-    await chat.night("bob", "carol", "dave", "erin")
+    await chat.night("bob", "carol", "dave", "erin", extra=extra)
     for _ in range(40):
         state = await chat.tournament()
         if state.status.value == "finished":
@@ -281,20 +281,9 @@ async def test_the_page_shows_shared_places_as_the_chat_does_PLACE_SHARE(
 async def test_a_friendlys_page_shows_places_without_points_HGV_8(
     chat: Chat, client: TestClient[Any, Any]
 ) -> None:
-    reply = await chat.say("ana", "/club web:on")
-    found = PATH.search(reply)
-    assert found is not None, reply
-    await chat.night("bob", "carol", "dave", "erin", extra="official:no")
-    for _ in range(40):
-        state = await chat.tournament()
-        if state.status.value == "finished":
-            break
-        match = min(
-            (m for m in state.matches.values() if m.is_ready and not m.is_final),
-            key=lambda m: m.number,
-        )
-        await chat.say("ana", f"/result {match.number} {match.length}-1")
-    html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
+    club = await played(chat, extra="official:no")
+    state = await chat.tournament()
+    html = await (await client.get(f"{club}/t/{state.id}")).text()
     placements = html.split('id="placements"')[1].split("</section>")[0]
     assert "a friendly: no ranking points" in placements, placements
     assert "Points" not in placements, placements
