@@ -208,7 +208,11 @@ def _match_view(
             score=score,
             won=decided and player is not None and match.winner == player,
             lot=lot_side == colour,
-            bye=after_play_in and source is None and player is not None,
+            # A forfeiter's last victim stepping in (HGV-2.3.8) came by no bye.
+            bye=after_play_in
+            and source is None
+            and player is not None
+            and views.in_place_of(state, match, player) is None,
         )
 
     if decided:

@@ -354,6 +354,21 @@ def fed_side(
     return name(names, player)
 
 
+def in_place_of(state: TournamentState, match: Match, player: PlayerId) -> PlayerId | None:
+    """Return the knockout forfeiter whose place `player` took in `match` (HGV-2.3.8): the
+    winner of an earlier match of its bracket that `player` lost. None: no such match (a
+    side without a feeding match is then a bye)."""
+    for earlier in state.stage_matches(match.stage):
+        if (
+            earlier.round < match.round
+            and earlier.is_final
+            and player in earlier.players
+            and earlier.winner not in (None, player)
+        ):
+            return earlier.winner
+    return None
+
+
 def bracket_table(state: TournamentState, names: Names) -> Table:
     """Return the knockout by round: who meets whom next ("winner of 13"), who had a bye,
     and who won each match (the lot winner too, WAR-V)."""
@@ -371,6 +386,11 @@ def bracket_table(state: TournamentState, names: Names) -> Table:
             and match.stage in first_round
             and match.round > first_round[match.stage]
         ):
+            forfeiter = in_place_of(state, match, player)
+            if forfeiter is not None:
+                return msg(
+                    "word.in_place_of", name=name(names, player), forfeiter=name(names, forfeiter)
+                )
             return msg("word.after_bye", name=name(names, player))  # straight into round 2
         return fed_side(match, player, source, by_key, names)
 

@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     "word.winner_of": "winner of {match}",
     "word.loser_of": "loser of {match}",
     "word.after_bye": "{name} (bye)",
+    "word.in_place_of": "{name} (in place of {forfeiter})",
     "button.tournament": "{tournament}",
     "button.confirm": "Confirm",
     "button.checkin": "Check in",

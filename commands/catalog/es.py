@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     "word.winner_of": "ganador del {match}",
     "word.loser_of": "perdedor del {match}",
     "word.after_bye": "{name} (exento)",
+    "word.in_place_of": "{name} (en lugar de {forfeiter})",
     "button.tournament": "{tournament}",
     "button.confirm": "Confirmar",
     "button.checkin": "Ya estoy aquí",

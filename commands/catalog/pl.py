@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     "word.winner_of": "zwycięzca meczu {match}",
     "word.loser_of": "przegrany meczu {match}",
     "word.after_bye": "{name} (wolny los)",
+    "word.in_place_of": "{name} (zamiast: {forfeiter})",
     "button.tournament": "{tournament}",
     "button.confirm": "Potwierdź",
     "button.checkin": "Jestem na miejscu",

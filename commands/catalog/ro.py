@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     "word.winner_of": "câștigătorul partidei {match}",
     "word.loser_of": "învinsul partidei {match}",
     "word.after_bye": "{name} (calificat direct)",
+    "word.in_place_of": "{name} (în locul: {forfeiter})",
     "button.tournament": "{tournament}",
     "button.confirm": "Confirm",
     "button.checkin": "Am sosit",
