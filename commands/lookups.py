@@ -75,7 +75,9 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     state = await s.maybe_tournament()
     if state is not None and player.id in state.entries:
         parts.append(_entry_line(state, player.id))
-        matches = state.matches_of(player.id)
+        # In the night's order, as /schedule shows them: a knockout played before a group
+        # round's published time (early, HGV-2.3.4) is not listed above it.
+        matches = sorted(state.matches_of(player.id), key=lambda m: m.number)
         if matches:
             names = await s.names({q for m in matches for q in m.players})
             parts.append(views.schedule_table(state, matches, names))

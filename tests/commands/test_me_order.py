@@ -1,0 +1,40 @@
+"""/me lists a player's matches in the night's order, as /schedule does: group rounds
+played early (HGV-2.3.4) let the knockout start before a round's published time, and
+the card still reads group first, then knockout."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import Stage, TournamentStatus
+
+PLAYERS = ("bob", "cruz", "dora", "emil", "fede", "gil")
+
+
+async def test_me_lists_the_group_before_the_knockout_played_early_HGV_2_3_4(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    chat.at("2026-01-31T20:05")  # every group match reported before its round's time
+    for _ in range(20):
+        state = await chat.tournament()
+        if state.status is TournamentStatus.KNOCKOUT:
+            break
+        ready = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {ready.number} {ready.length}-1")
+    knockout = state.stage_matches(Stage.KNOCKOUT)[0]
+    assert knockout.white is not None and knockout.start is not None
+    names = {await chat.player_id(n): n for n in PLAYERS}
+    group = [m for m in state.matches_of(knockout.white) if m.stage is Stage.GROUP]
+    assert any(m.start is not None and m.start > knockout.start for m in group), (
+        "the night has a group match published after the knockout's start"
+    )
+    shown = await chat.say(names[knockout.white], "/me")
+    rows = [line.split() for line in shown.splitlines()]
+    numbers = [int(row[0]) for row in rows if row and row[0].isdigit()]
+    assert numbers == sorted(numbers) and knockout.number in numbers, shown
