@@ -42,17 +42,25 @@ def copy_parsed(parsed: Parsed) -> Parsed:
     return Parsed(parsed.name, parsed.args, dict(parsed.options))
 
 
+_WIDE_SLASH = "\uff0f"  # FULLWIDTH SOLIDUS
+_SENTENCE_END = ".,;:!?…"
+
+
 def parse(text: str) -> Parsed:
     """Parse one command line."""
     stripped = text.strip()
     if not stripped:
         raise ParseError("empty")
+    if stripped.startswith(_WIDE_SLASH):
+        stripped = "/" + stripped[1:]  # a phone's full-width keyboard: ／confirm
     if not stripped.startswith("/"):
         raise ParseError("not_a_command")
     tokens = _tokens(stripped[1:])
     if not tokens or tokens[0][1]:
         raise ParseError("not_a_command")
-    name, glued = _command_word(tokens[0][0].split("@", 1)[0].lower())
+    # A phone's sentence ending on the word alone: "/confirm." and "/me!" are commands.
+    word = tokens[0][0].split("@", 1)[0].lower().rstrip(_SENTENCE_END)
+    name, glued = _command_word(word)
     if not name or not (name.isalnum() or all(c.isalnum() or c == "_" for c in name)):
         raise ParseError("not_a_command")
     args: list[str] = [glued] if glued else []

@@ -346,3 +346,12 @@ async def test_a_director_is_asked_for_the_lot_by_colour_WAR_V(engine: AsyncEngi
     told = await chat.say("ana", f"/result {match.number} {level} lot:black")
     assert told.startswith(f"Match {match.number}: ") and "lot" in told, told
     assert (await chat.tournament()).matches[match.number].lot_winner == "black"
+
+
+def test_a_command_typed_with_a_phones_sentence_end_or_wide_slash_is_the_command() -> None:
+    """A phone's keyboard adds a full stop or types a full-width slash: "/confirm." and
+    "／confirm" went unanswered, read as chat."""
+    assert parse("/confirm.").name == "confirm"
+    assert parse("/me!").name == "me"
+    assert parse("\uff0fconfirm").name == "confirm"
+    assert parse("/report. 3-1") == parse("/report 3-1")
