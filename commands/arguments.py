@@ -17,11 +17,15 @@ from tournament import folding
 from tournament.answers import NO_WORDS, YES_WORDS
 from tournament.model import Refused
 
-_SCORE = re.compile(r"^(\d{1,3})\s*[-:–—/]\s*(\d{1,3})$")
+# The marks between a score's two numbers: 3-1, 3:1, 3–1, 3/1, and 3x1 as a score is
+# written in Latin America.
+SCORE_MARKS = "-:–—/xX×"
+_SCORE = re.compile(rf"^(\d{{1,3}})\s*[{SCORE_MARKS}]\s*(\d{{1,3}})$")
+_SCORE_ANYWHERE = re.compile(rf"\d{{1,3}}\s*[{SCORE_MARKS}]\s*\d{{1,3}}")
 
 
 def score(text: str, *, usage: str) -> tuple[int, int]:
-    """Read "3-1" (also 3:1, 3–1) as (first, second)."""
+    """Read "3-1" (also 3:1, 3–1, 3x1) as (first, second)."""
     found = _SCORE.match(text.strip())
     if not found:
         raise Refused("bad_score", text=text, usage=usage)
@@ -31,8 +35,8 @@ def score(text: str, *, usage: str) -> tuple[int, int]:
 def scores(args: tuple[str, ...], *, usage: str) -> list[tuple[int, int]]:
     """Read one or more scores: the match, then any tiebreak phases (WAR-V)."""
     joined = " ".join(args)
-    parts = re.findall(r"\d{1,3}\s*[-:–—/]\s*\d{1,3}", joined)
-    leftover = re.sub(r"\d{1,3}\s*[-:–—/]\s*\d{1,3}", "", joined).strip()
+    parts = _SCORE_ANYWHERE.findall(joined)
+    leftover = _SCORE_ANYWHERE.sub("", joined).strip()
     if not parts or leftover:
         raise Refused("bad_score", text=joined or "?", usage=usage)
     return [score(part, usage=usage) for part in parts]

@@ -33,7 +33,7 @@ from commands.params import (
 FOR_SOMEONE = {"checkin": ("checkin_for_someone", "/present")}
 _INTEGER = re.compile(r"^-?\d{1,9}$")
 _MATCH = re.compile(r"^#?\d{1,6}$")
-_SCORE = re.compile(r"^\d{1,3}\s*[-:–—/]\s*\d{1,3}$")
+_SCORE = re.compile(rf"^\d{{1,3}}\s*[{arguments.SCORE_MARKS}]\s*\d{{1,3}}$")
 
 
 def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:

@@ -355,3 +355,11 @@ def test_a_command_typed_with_a_phones_sentence_end_or_wide_slash_is_the_command
     assert parse("/me!").name == "me"
     assert parse("\uff0fconfirm").name == "confirm"
     assert parse("/report. 3-1") == parse("/report 3-1")
+
+
+async def test_a_score_written_3x1_is_reported(engine: AsyncEngine) -> None:
+    """'3x1' is how a score is written in much of Latin America; it was refused."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    assert "recorded" in await chat.say("bob", "/report 3x1")
