@@ -18,6 +18,7 @@ from commands.words import said_in_languages, without_phrase_tail
         ("registro", "register"),
         ("potwierdź", "confirm"),
         ("raport", "report"),
+        ("klasyfikacja", "standings"),  # Polish: the group tables, as a club says it
         # A director's overview, never /resume (a clock) or /cancel (a match).
         ("resumen", "status"),
         ("przegląd", "status"),
