@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
-from tournament import folding
+from tournament import due, folding
 from tournament.model import Refused, TournamentStatus
 from tournament.state import TournamentState
 
@@ -185,8 +185,7 @@ def move(state: TournamentState, start: datetime, zone: str | tzinfo) -> bool:
         for entry in state.entries.values():
             entry.confirmed_at = None
             entry.presence.clear()
-        for key in ("remind:confirm", "remind:checkin"):
-            state.done.pop(key, None)
+        due.remind_again(state)
     return other_day
 
 

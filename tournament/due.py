@@ -27,6 +27,10 @@ from tournament.lateness import both_present_from, clock_reads, forfeit_minutes,
 from tournament.model import FINAL_STATUSES, EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.state import Entry, Match, Penalty, TournamentState, minutes
 
+# The tournament's reminders, by their keys in `state.done` (sent once each).
+CONFIRM_REMINDER = "remind:confirm"
+CHECKIN_REMINDER = "remind:checkin"
+
 
 @dataclass(frozen=True, slots=True)
 class DueAction:
@@ -238,16 +242,23 @@ def _order(action: DueAction) -> tuple[datetime, int, str]:
     return (action.due, action.match or 0, action.key)
 
 
+def remind_again(state: TournamentState) -> None:
+    """Let the reminders to confirm and to check in go out again (a tournament moved to
+    another day: those sent were for the old one)."""
+    for key in (CONFIRM_REMINDER, CHECKIN_REMINDER):
+        state.done.pop(key, None)
+
+
 def _tournament_reminders(state: TournamentState) -> list[DueAction]:
     reminders = state.preset.reminders
     created = state.created_at or state.start - timedelta(days=365)
     actions = []
     if state.status is TournamentStatus.REGISTRATION:
         due = state.start - minutes(reminders.confirm_minutes_before)
-        actions.append(DueAction("remind:confirm", max(due, created), "confirm_reminder"))
+        actions.append(DueAction(CONFIRM_REMINDER, max(due, created), "confirm_reminder"))
     if state.status in (TournamentStatus.REGISTRATION, TournamentStatus.GROUPS):
         due = state.start - minutes(reminders.checkin_minutes_before)
-        actions.append(DueAction("remind:checkin", max(due, created), "checkin_open"))
+        actions.append(DueAction(CHECKIN_REMINDER, max(due, created), "checkin_open"))
     return actions
 
 
@@ -295,7 +306,7 @@ def _match_actions(
         actions.append(DueAction(key, due, "lateness", number, step))
         if first:
             break
-    due = clock_reads(match.start, match.pauses, minutes(forfeit_minutes(rules, match.length)))
+    due = forfeit_at(state, match)
     if due is not None and (began is None or due < began):
         actions.append(DueAction(f"forfeit:{number}", due, "forfeit", number))
     return actions
