@@ -326,18 +326,14 @@ async def player_remove(s: Session, a: Args) -> Reply:
     """Take a player out of a tournament before its draw: /player remove alice."""
     player = _named(a, "player")
     state = await s.tournament()
-    entry = state.entries.get(player.id)
-    if entry is None:
-        raise Refused("remove_not_entered", name=player.name, tournament=state.name)
-    if entry.status is not EntryStatus.ACTIVE and player.id not in roster.waiting_for_draw(state):
-        # Typed twice, or after a withdrawal: said so, with the way back.
-        raise Refused(
-            "remove_already_out",
-            name=player.name,
-            tournament=state.name,
-            command=f'/reinstate {as_typed(player.name)} reason:"..."',
-        )
-    roster.remove(state, player.id, s.now)
+    try:
+        roster.remove(state, player.id, s.now)
+    except Refused as refusal:
+        if refusal.code not in ("remove_not_entered", "remove_already_out"):
+            raise
+        # Said of the player named, and one already out with the way back.
+        command = f'/reinstate {as_typed(player.name)} reason:"..."'
+        raise Refused(refusal.code, **refusal.params, name=player.name, command=command) from None
     s.log("player_remove", player=player.name, reason=a.text("reason") or "")
     return say("player.removed", name=Name(player.name), tournament=Name(state.name))
 

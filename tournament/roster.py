@@ -103,8 +103,10 @@ def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Take a player out of the entry list, before the draw (a director's act)."""
     entry = state.entries.get(player)
     walked_in = player in waiting_for_draw(state)
-    if entry is None or (entry.status is not EntryStatus.ACTIVE and not walked_in):
+    if entry is None:
         raise Refused("remove_not_entered", tournament=state.name)
+    if entry.status is not EntryStatus.ACTIVE and not walked_in:
+        raise Refused("remove_already_out", tournament=state.name)  # withdrawn, removed
     if state.status is not TournamentStatus.REGISTRATION and not walked_in:
         raise Refused("remove_after_draw", tournament=state.name)
     entry.status = EntryStatus.REMOVED
