@@ -298,8 +298,7 @@ async def ranking(s: Session, a: Args) -> Reply:
         played = _season_rows(records, calendar.in_season(listed, now, s.club.timezone))
         rows = _season_table(played, season_rules, carried)
         title = _title("title.ranking_season", s, game, several)
-        imported = await s.uow.rankings.imported_year(s.club.id, game)
-        last = None if rows else _last_season(listed, records, now, s.club.timezone, imported)
+        last = None if rows else await _last_season(s, listed, records, game, now)
         if last is not None:
             # January: the new season has nothing yet, and "no ranking" would read as if
             # the club had none; last season's final table is what members look for.
@@ -348,18 +347,19 @@ def _season_table(
     return ranking_rules.all_time_table(records, carried=carried)
 
 
-def _last_season(
+async def _last_season(
+    s: Session,
     listed: Sequence[calendar.Listed],
     records: Sequence[ranking_rules.TournamentRecord],
+    game: str,
     now: int,
-    zone: str,
-    imported: int | None = None,
 ) -> int | None:
-    """Return the latest season before `now` that has ranking points, if any (HGV-8):
-    played, or imported that year (a club's ranking brought in December is how that
-    season ended)."""
+    """Return the latest season before `now` that has `game`'s ranking points, if any
+    (HGV-8): played, or imported that year (a club's ranking brought in December is how
+    that season ended)."""
     ranked = {r.tournament_id for r in records}
-    years = [calendar.season(t.start, zone) for t in listed if t.id in ranked]
+    years = [calendar.season(t.start, s.club.timezone) for t in listed if t.id in ranked]
+    imported = await s.uow.rankings.imported_year(s.club.id, game)
     years += [imported] if imported is not None else []
     return max((y for y in years if y < now), default=None)
 
@@ -457,8 +457,7 @@ async def seed_order(s: Session) -> tuple[int, ...]:
     # Seed 004, 7.2: the groups are always filled by the last official ranking, the one
     # the last tournament played made. In January that is last season's final table,
     # not a lot among "newcomers" that could put its best two in one group.
-    imported = await s.uow.rankings.imported_year(s.club.id, game)
-    last = _last_season(listed, records, now, s.club.timezone, imported)
+    last = await _last_season(s, listed, records, game, now)
     if last is None:
         return order
     return await _season_order(s, listed, records, game, last, state.preset.season)
