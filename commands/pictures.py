@@ -369,8 +369,7 @@ def _card_score(match: Match, player: PlayerId, mine: int, theirs: int) -> str:
         return ""
     said = f"{mine}-{theirs}"
     if match.tiebreaks and match.status is not MatchStatus.PENDING:
-        white = match.white == player
-        phases = ", ".join(f"{w}-{b}" if white else f"{b}-{w}" for w, b in match.tiebreaks)
+        phases = views.tiebreak_phases(match.tiebreaks, black_first=match.white != player)
         said += f" ({phases})"
     return said
 

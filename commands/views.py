@@ -185,13 +185,19 @@ def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:
     return f"{command} " + " ".join(f"{x}-{y}" for x, y in (*phases, (3, 1)))
 
 
+def tiebreak_phases(tiebreaks: Sequence[tuple[int, int]], *, black_first: bool = False) -> str:
+    """Return a level match's tiebreak phases as numbers, white's first (or black's):
+    "3-1, 2-2"."""
+    return ", ".join(f"{b}-{w}" if black_first else f"{w}-{b}" for w, b in tiebreaks)
+
+
 def score(
     white: int, black: int, tiebreaks: tuple[tuple[int, int], ...] = (), lot: str | None = None
 ) -> Msg:
     """Return a score as shown, white first, with draughts tiebreak phases (WAR-V)."""
     if not tiebreaks and lot is None:
         return msg("score.plain", white=white, black=black)
-    phases = ", ".join(f"{w}-{b}" for w, b in tiebreaks)
+    phases = tiebreak_phases(tiebreaks)
     key = "score.with_lot" if lot is not None else "score.with_tiebreaks"
     if lot is not None and not tiebreaks:
         key = "score.lot_only"  # an extra game a director's /lot decided (NAV-TIE)
@@ -303,7 +309,7 @@ def _score_and_status(match: Match, names: Names) -> tuple[str | Msg, Msg]:
     status = msg(f"status.{match.status.value}")
     if match.tiebreaks or match.lot_winner is not None:
         # A level draughts match: its tiebreak or lot says who won it (WAR-V), "2-2" not.
-        phases = ", ".join(f"{w}-{b}" for w, b in match.tiebreaks)
+        phases = tiebreak_phases(match.tiebreaks)
         plain = f"{match.white_score}-{match.black_score}"
         if match.lot_winner is None:
             return f"{plain} ({phases})", status
