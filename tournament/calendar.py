@@ -13,11 +13,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
-from tournament import due, folding
+from tournament import folding
 from tournament.model import Refused, TournamentStatus
 from tournament.state import TournamentState
 
 _IN_PLAY = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
+# The tournament's reminders (`due` sends them), by their keys in `state.done`: a move
+# to another day forgets them, so they go out again for the new one. Here, not in
+# `due`, so the calendar loads without the rules of play (`clubtd export` does).
+CONFIRM_REMINDER = "remind:confirm"
+CHECKIN_REMINDER = "remind:checkin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +190,8 @@ def move(state: TournamentState, start: datetime, zone: str | tzinfo) -> bool:
         for entry in state.entries.values():
             entry.confirmed_at = None
             entry.presence.clear()
-        due.remind_again(state)
+        for key in (CONFIRM_REMINDER, CHECKIN_REMINDER):
+            state.done.pop(key, None)  # sent for the old day: due sends them again
     return other_day
 
 

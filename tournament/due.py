@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from tournament import forfeits, progress, reports
+from tournament.calendar import CHECKIN_REMINDER, CONFIRM_REMINDER
 from tournament.events import (
     CheckinOpen,
     ConfirmReminder,
@@ -26,10 +27,6 @@ from tournament.events import (
 from tournament.lateness import both_present_from, clock_reads, forfeit_minutes, point_steps
 from tournament.model import FINAL_STATUSES, EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.state import Entry, Match, Penalty, TournamentState, minutes
-
-# The tournament's reminders, by their keys in `state.done` (sent once each).
-CONFIRM_REMINDER = "remind:confirm"
-CHECKIN_REMINDER = "remind:checkin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,13 +237,6 @@ def _no_show_forfeit(state: TournamentState, match: Match, at: datetime) -> list
 
 def _order(action: DueAction) -> tuple[datetime, int, str]:
     return (action.due, action.match or 0, action.key)
-
-
-def remind_again(state: TournamentState) -> None:
-    """Let the reminders to confirm and to check in go out again (a tournament moved to
-    another day: those sent were for the old one)."""
-    for key in (CONFIRM_REMINDER, CHECKIN_REMINDER):
-        state.done.pop(key, None)
 
 
 def _tournament_reminders(state: TournamentState) -> list[DueAction]:
