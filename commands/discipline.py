@@ -156,6 +156,11 @@ async def excuse(s: Session, a: Args) -> Reply:
             raise Refused(
                 "excuse_late", name=player.name, match=late, as_typed=as_typed(player.name)
             )
+        penalised = None if state is None else overrides.penalised_match(state, player.id)
+        if penalised is not None:
+            # Arrived late: the points stand, and cancelling them is another command.
+            number, points = penalised
+            raise Refused("excuse_penalised", name=player.name, match=number, points=points)
         raise Refused("nothing_to_excuse", name=player.name)
     for record in records:
         sanctions.end(record, s.now, how="excused", note=reason)

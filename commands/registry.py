@@ -45,6 +45,7 @@ from commands.words import (
     ON_OFF,
     RANKING_WORDS,
     SUBCOMMAND_WORDS,
+    VOID_WORDS,
     YES_NO,
 )
 from commands.words import SAID_IN_LANGUAGES as SAID_IN_LANGUAGES
@@ -380,7 +381,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Param("player", "player", positional=True),
             Param("score", "score", positional=True, many=True),
             Param("opponent", "player", positional=True, example="bob"),
-            Param("void", "choice", positional=True, choices=("void",)),
+            Param("void", "choice", positional=True, choices=("void",), synonyms=VOID_WORDS),
             Param(
                 "lot",
                 "choice",

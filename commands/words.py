@@ -284,6 +284,34 @@ def without_phrase_tail(word: str, rest: str) -> str:
     return rest
 
 
+# `void` as a club types it: /result 5 nulo, /result 5 unieważnij, /result 5 anulat.
+VOID_WORDS = {
+    word: "void"
+    for word in (
+        "nulo",
+        "nula",
+        "anular",
+        "anulado",
+        "anulada",
+        "anulo",
+        "unieważnij",
+        "uniewaznij",
+        "unieważniony",
+        "uniewazniony",
+        "nieważny",
+        "niewazny",
+        "anuluj",
+        "anulat",
+        "anulată",
+        "anulata",
+        "anulează",
+        "anuleaza",
+        "nul",
+        "nulă",
+    )
+}
+
+
 # "all" as a club says it: /approve todos, /approve wszystkich, /schedule toate.
 ALL_WORDS = {
     word: "all"

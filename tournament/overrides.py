@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tournament.model import MatchStatus, Refused
+from tournament.model import MatchStatus, PlayerId, Refused
 from tournament.state import Match, Penalty, Span, TournamentState
 
 
@@ -46,6 +46,21 @@ def cancel_penalties(state: TournamentState, number: int) -> list[Penalty]:
         else:
             match.white_score -= penalty.points
     return cancelled
+
+
+def penalised_match(state: TournamentState, player: PlayerId) -> tuple[int, int] | None:
+    """Return the open match where lateness points stand against `player`, and how many:
+    what a director can still cancel (CLUB-BOTH-ABSENT)."""
+    points: dict[int, int] = {}
+    for penalty in state.penalties.values():
+        if penalty.against == player and not penalty.cancelled:
+            match = state.matches.get(penalty.match)
+            if match is not None and not match.is_final:
+                points[penalty.match] = points.get(penalty.match, 0) + penalty.points
+    if not points:
+        return None
+    number = min(points)
+    return number, points[number]
 
 
 def _waiting_match(state: TournamentState, number: int) -> Match:

@@ -95,6 +95,9 @@ def report_game(
     if state.preset.game != "backgammon":
         raise Refused("games_only_backgammon")
     if match.report is not None:
+        if match.report.by != by:
+            # The opponent's score waits for this player: a game more is not the answer.
+            raise Refused("report_waits_for_you", match=match.number)
         raise Refused("report_pending", match=match.number)
     played = game_by_game(state, match)
     played = add_game(

@@ -202,7 +202,7 @@ MESSAGES: dict[str, str] = {
     "lift.done": "Se levantan las sanciones de {name}.",
     "pause.done": "Encuentro {match}: el conteo de retraso está en pausa. `/resume {match}` lo reanuda.",
     "resume.done": "Encuentro {match}: el conteo de retraso vuelve a correr.",
-    "cancel.done": "Encuentro {match}: se anulan {points, plural, one {# punto} other {# puntos}} por retraso.",
+    "cancel.done": "Encuentro {match}: {points, plural, one {se anula # punto} other {se anulan # puntos}} por retraso.",
     # -- results --
     "report.recorded": "Encuentro {match}: {white} {score} {black} anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a los {minutes, plural, one {# minuto} other {# minutos}}.",
     "report.recorded_no_account": "Encuentro {match}: {white} {score} {black} anotado. {opponent} no tiene cuenta en el chat: queda firme a los {minutes, plural, one {# minuto} other {# minutos}}, salvo que un director lo fije con /result.",
@@ -589,6 +589,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_excuse": "{name} no tiene nada que justificar.",
     "refused.report_said_lost": 'Escribiste "{said}", pero {score} es una victoria tuya: tus puntos van primero. Si perdiste: `{example}`',
     "refused.report_said_won": 'Escribiste "{said}", pero {score} es una derrota tuya: tus puntos van primero. Si ganaste: `{example}`',
+    "refused.excuse_penalised": '{name} no es una ausencia: llegó tarde al encuentro {match} y {points, plural, one {tiene # punto} other {tiene # puntos}} de retraso en contra. Para {points, plural, one {anularlo} other {anularlos}}: `/cancel {match} reason:"..."`.',
+    "refused.report_waits_for_you": "El encuentro {match} tiene un resultado de tu rival esperando tu respuesta: `/accept {match}` si es correcto, `/dispute {match}` si no lo es.",
     "refused.excuse_late": '{name} no es una ausencia: llega tarde al encuentro {match} y el retraso corre. Para parar su reloj: `/pause {match} reason:"..."`; para darlo por perdido: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "El resultado del encuentro {match} lo enviaste tú; tu rival lo acepta o lo impugna.",
     "refused.player_name_required": "Añade el nombre del jugador: {usage}",

@@ -589,6 +589,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_excuse": "{name} nie ma nic do usprawiedliwienia.",
     "refused.report_said_lost": 'Napisano "{said}", ale {score} to Twoja wygrana: Twoje punkty są pierwsze. Jeśli przegrana: `{example}`',
     "refused.report_said_won": 'Napisano "{said}", ale {score} to Twoja przegrana: Twoje punkty są pierwsze. Jeśli wygrana: `{example}`',
+    "refused.excuse_penalised": '{name} nie jest nieobecnością: spóźnił(a) się na mecz {match} i {points, plural, one {ma # punkt} few {ma # punkty} many {ma # punktów} other {ma # punktu}} karnych za spóźnienie. Aby je anulować: `/cancel {match} reason:"..."`.',
+    "refused.report_waits_for_you": "W meczu {match} wynik zgłoszony przez przeciwnika czeka na twoją odpowiedź: `/accept {match}`, jeśli jest dobry, `/dispute {match}`, jeśli nie.",
     "refused.excuse_late": '{name} nie jest nieobecny: spóźnia się na mecz {match} i spóźnienie biegnie. Aby zatrzymać jego zegar: `/pause {match} reason:"..."`; aby oddać mecz walkowerem: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Wynik meczu {match} zgłaszasz Ty; przeciwnik go akceptuje albo kwestionuje.",
     "refused.player_name_required": "Dodaj imię zawodnika: {usage}",

@@ -202,7 +202,7 @@ MESSAGES: dict[str, str] = {
     "lift.done": "{name}: sancțiunile au fost ridicate.",
     "pause.done": "Partida {match}: cronometrul întârzierii este oprit. `/resume {match}` îl repornește.",
     "resume.done": "Partida {match}: cronometrul întârzierii merge din nou.",
-    "cancel.done": "Partida {match}: s-au anulat {points, plural, one {# punct} few {# puncte} other {# de puncte}} de întârziere.",
+    "cancel.done": "Partida {match}: {points, plural, one {s-a anulat # punct} few {s-au anulat # puncte} other {s-au anulat # de puncte}} de întârziere.",
     # -- results --
     "report.recorded": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}.",
     "report.recorded_no_account": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}, dacă un arbitru nu îl stabilește cu /result.",
@@ -589,6 +589,8 @@ MESSAGES: dict[str, str] = {
     "refused.nothing_to_excuse": "{name} nu are nimic de scuzat.",
     "refused.report_said_lost": 'Ați scris "{said}", dar {score} este o victorie pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați pierdut: `{example}`',
     "refused.report_said_won": 'Ați scris "{said}", dar {score} este o înfrângere pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați câștigat: `{example}`',
+    "refused.excuse_penalised": '{name} nu este o absență: a întârziat la partida {match} și {points, plural, one {are # punct} few {are # puncte} other {are # de puncte}} de întârziere împotrivă. Pentru a le anula: `/cancel {match} reason:"..."`.',
+    "refused.report_waits_for_you": "Partida {match} are un rezultat al adversarului care așteaptă răspunsul tău: `/accept {match}` dacă e corect, `/dispute {match}` dacă nu.",
     "refused.excuse_late": '{name} nu este neprezentare: întârzie la partida {match}, iar întârzierea curge. Pentru a opri ceasul ei: `/pause {match} reason:"..."`; pentru a da partida pierdută: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Rezultatul partidei {match} l-ați anunțat chiar dumneavoastră; adversarul îl acceptă sau îl contestă.",
     "refused.player_name_required": "Adăugați numele jucătorului: {usage}",

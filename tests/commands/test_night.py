@@ -102,3 +102,24 @@ async def test_a_cube_that_is_no_number_is_refused_with_what_to_type(
     assert reply == "two is not a cube value: write cube:2 (1, 2, 4 ... 64)."
     state = await chat.tournament()
     assert all(not m.games for m in state.matches.values())
+
+
+async def test_a_game_typed_against_the_opponents_report_asks_for_an_answer_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """bob's games ended the match (3-0, waiting for cruz); cruz typed "/report game" and
+    read "already has a report waiting for your opponent", though it waited for him."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    await chat.say("bob", "/report game gammon")
+    await chat.say("bob", "/report game")
+    (match,) = (await chat.tournament()).matches.values()
+    reply = await chat.say("cruz", "/report game")
+    assert reply == (
+        f"Match {match.number} has your opponent's report waiting for your answer: "
+        f"/accept {match.number} if it is right, /dispute {match.number} if it is not."
+    ), reply
+    assert (await chat.tournament()).matches[match.number].report == match.report
+    reply = await chat.say("bob", "/report game")
+    assert reply == f"Match {match.number} already has a report waiting for your opponent."

@@ -206,6 +206,29 @@ async def test_excusing_a_latecomer_says_what_lateness_takes_CLUB_NO_SHOW(
     assert "has nothing to excuse" in await chat.say("ana", '/excuse bob reason:"x"')
 
 
+async def test_excusing_a_player_who_came_late_names_the_points_to_cancel_CLUB_BOTH_ABSENT(
+    engine: AsyncEngine,
+) -> None:
+    """dora came 15 minutes late, a point down; "/excuse dora reason:traffic" answered
+    "dora has nothing to excuse", and the director never learnt of /cancel."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", check_in=("bob", "cruz", "eva"))
+    chat.at("2026-01-31T20:15")
+    await chat.say("dora", "/checkin")
+    dora = await chat.player_id("dora")
+    state = await chat.tournament()
+    number = min(m.number for m in state.matches.values() if dora in (m.white, m.black))
+    reply = await chat.say("ana", '/excuse dora reason:"stuck in traffic"')
+    assert reply.startswith(
+        f"dora is not a no-show: they came late to match {number}, and 1 lateness point"
+    ), reply
+    assert f'/cancel {number} reason:"..."' in reply, reply
+    after = await chat.tournament()
+    assert [p.points for p in after.penalties.values() if not p.cancelled] == [1]
+    await chat.say("ana", f'/cancel {number} reason:"stuck in traffic"')
+    assert "has nothing to excuse" in await chat.say("ana", '/excuse dora reason:"x"')
+
+
 async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HGV_2_3_6(
     engine: AsyncEngine,
 ) -> None:

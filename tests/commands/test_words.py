@@ -11,6 +11,7 @@ from commands.binding import bind
 from commands.dispatch import handle
 from commands.parsing import parse
 from commands.rendering import Renderer
+from commands.replies import Reply, msg
 from commands.session import Invocation
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
@@ -363,3 +364,34 @@ async def test_a_score_written_3x1_is_reported(engine: AsyncEngine) -> None:
     await chat.night("bob", "cruz")
     chat.at("2026-01-31T20:05")
     assert "recorded" in await chat.say("bob", "/report 3x1")
+
+
+def test_void_is_typed_in_the_clubs_language_HGV_4_8() -> None:
+    """ "/result 19 nulo" answered "nobody here is called nulo"."""
+    from commands.registry import BY_NAME, select
+
+    for typed in ("void", "nulo", "anular", "unieważnij", "anuluj", "anulat", "anulează"):
+        parsed = parse(f'/result 19 {typed} reason:"x"')
+        target, words = select(BY_NAME[parsed.name], parsed)
+        args = bind(target.signature, parsed, words)
+        assert args.choice("void") == "void", typed
+        assert args.player("player") is None, typed
+
+
+async def test_one_cancelled_lateness_point_is_said_in_the_singular_CLUB_BOTH_ABSENT(
+    engine: AsyncEngine,
+) -> None:
+    """Spanish read "se anulan 1 punto", Romanian "s-au anulat 1 punct"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", check_in=("bob",))
+    chat.at("2026-01-31T20:12")
+    await chat.say("cruz", "/checkin")
+    (match,) = (await chat.tournament()).matches.values()
+    await chat.say("ana", "/club language:es")
+    reply = await chat.say("ana", f'/cancel {match.number} reason:"tráfico"')
+    assert reply == f"Encuentro {match.number}: se anula 1 punto por retraso.", reply
+    for points, said in ((1, "s-a anulat 1 punct"), (3, "s-au anulat 3 puncte")):
+        line = Reply((msg("cancel.done", match=2, points=points),))
+        assert Renderer("ro", "UTC", "plain").reply(line).text == (
+            f"Partida 2: {said} de întârziere."
+        )
