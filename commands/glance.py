@@ -31,6 +31,7 @@ async def status(s: Session, a: Args) -> Reply:
     if state.status is TournamentStatus.REGISTRATION:
         parts.extend(_before_the_draw(s, state, active, names))
     parts.extend(_matches_waiting(s, state, names))
+    parts.extend(_without_winner(state, names))
     parts.extend(_held(state))
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
@@ -164,6 +165,24 @@ def _coming_up(s: Session, state: TournamentState, names: Names) -> list[Msg]:
     parts.extend(views.match_line(m, names, state.preset.game) for m in batch[:_COMING_UP_LISTED])
     if len(batch) > _COMING_UP_LISTED:
         parts.append(msg("glance.next_more", count=len(batch) - _COMING_UP_LISTED))
+    return parts
+
+
+def _without_winner(state: TournamentState, names: Names) -> list[Msg]:
+    """The knockout matches void or lost by both players: the bracket waits for a winner."""
+    matches = progress.without_winner(state)
+    if not matches:
+        return []
+    first = matches[0]
+    parts = [
+        msg(
+            "glance.no_winner",
+            count=len(matches),
+            command=Hint(views.result_command(first, game=state.preset.game)),
+            reopen=Hint(f"/reopen {first.number}"),
+        )
+    ]
+    parts.extend(views.match_line(m, names, state.preset.game) for m in matches)
     return parts
 
 

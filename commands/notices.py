@@ -12,11 +12,24 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
-from commands.replies import Button, Link, Mention, Msg, Name, Param, Reply, Table, When, msg
+from commands.replies import (
+    Button,
+    Hint,
+    Link,
+    Mention,
+    Msg,
+    Name,
+    Param,
+    Reply,
+    Table,
+    When,
+    msg,
+)
 from tournament import events as ev
+from tournament import progress
 from tournament.calendar import Listed
 from tournament.model import MatchStatus, PlayerId, Stage
-from tournament.state import TournamentState
+from tournament.state import Match, TournamentState
 
 Names = Mapping[PlayerId, str]
 
@@ -160,7 +173,7 @@ def _on_match_forfeited(
         ws=match.white_score,
         bs=match.black_score,
     )
-    return [Notice(Reply((line,)))]
+    return [Notice(Reply((line, *_no_winner(state, match))))]
 
 
 def _on_no_show(
@@ -367,7 +380,24 @@ def _on_result_corrected(
     ]
     if reason:
         parts.append(msg("correct.reason", reason=reason))
+    if change == "void":
+        parts.extend(_no_winner(state, match))
     return [Notice(Reply(tuple(parts)))]
+
+
+def _no_winner(state: TournamentState, match: Match) -> list[Msg]:
+    """Say, of a knockout match left without a winner, what the director does now: the
+    bracket cannot go on from it by itself."""
+    if match not in progress.without_winner(state):
+        return []
+    return [
+        msg(
+            "correct.no_winner",
+            match=match.number,
+            command=Hint(views.result_command(match, game=state.preset.game)),
+            reopen=Hint(f"/reopen {match.number}"),
+        )
+    ]
 
 
 def _on_match_reset(

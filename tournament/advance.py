@@ -441,6 +441,22 @@ def held(state: TournamentState) -> frozenset[int]:
     return frozenset(found)
 
 
+def without_winner(state: TournamentState) -> list[Match]:
+    """Return the bracket matches that ended with nobody to send on, void or lost by both
+    players (CLUB-BOTH-ABSENT): the knockout cannot go on from them, nor the tournament
+    finish, until a director gives each a winner or has it played again."""
+    if state.status is not TournamentStatus.KNOCKOUT:
+        return []
+    return sorted(
+        (
+            m
+            for m in state.indexed().stage(*MAIN_STAGES, Stage.CONSOLATION)
+            if m.key is not None and m.is_final and m.winner is None
+        ),
+        key=lambda m: m.number,
+    )
+
+
 def hold_unready(state: TournamentState, at: datetime) -> list[Event]:
     """Take the start time off the published matches that now wait for a group."""
     numbers = sorted(n for n in held(state) if state.matches[n].start is not None)

@@ -21,6 +21,7 @@ from tournament.advance import (
     reseed,
     start_knockout,
     vacate_last_chance,
+    without_winner,
 )
 from tournament.draw import DrawInputs, draw_groups, fingerprint
 from tournament.events import (
@@ -83,6 +84,7 @@ __all__ = [
     "standings_of",
     "touched",
     "winners",
+    "without_winner",
 ]
 
 

@@ -654,6 +654,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",
     "discord.dms_missed": "{name}, I could not send you this privately (to get it there, allow direct messages from this server's members in Privacy Settings):",
     # -- core --
+    "correct.no_winner": "Match {match} is in the knockout and now has no winner: the match it feeds waits for one. Director: {command} gives it a winner; {reopen} has it played again.",
     "correct.held": "{count, plural, one {Match} other {Matches}} {matches} {count, plural, one {waits} other {wait}} until group {groups} is complete again: {count, plural, one {it is} other {they are}} announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",
@@ -775,6 +776,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_suspended": "{name} is already suspended from {tournament}: /me shows why. To change the reason: /lift, then /sanction again.",
     "refused.already_suspended_next": "{name} is already suspended from the club's next tournament: /me shows why. To change the reason: /lift, then /sanction again.",
     "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
+    "glance.no_winner": "No winner ({count}): the knockout waits for these; give each a winner, for example {command}, or have it played again: {reopen}.",
     "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
     "help.club.web": "the club's public pages: their link; on or off",
     "page.penalty": "{name} late at {at}: {points, plural, one {# point} other {# points}} to the opponent",

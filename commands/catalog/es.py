@@ -624,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, no puedo enviarte mensajes directos: permite los mensajes directos de los miembros de este servidor (Ajustes de privacidad) para recibir los avisos y los botones.",
     "discord.dms_missed": "{name}, no pude enviarte esto en privado (para recibirlo allí, permite los mensajes directos de los miembros de este servidor en Ajustes de privacidad):",
     # -- core --
+    "correct.no_winner": "El encuentro {match} es de la eliminatoria y ahora no tiene ganador: el encuentro siguiente lo espera. Director: {command} le da un ganador; {reopen} hace que se juegue de nuevo.",
     "correct.held": "{count, plural, one {El encuentro} other {Los encuentros}} {matches} {count, plural, one {espera} other {esperan}} a que el grupo {groups} vuelva a estar completo: se {count, plural, one {anunciará} other {anunciarán}} entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",
@@ -745,6 +746,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_suspended": "{name} ya tiene una suspensión para {tournament}: /me muestra el motivo. Para cambiar el motivo: /lift y luego /sanction de nuevo.",
     "refused.already_suspended_next": "{name} ya tiene una suspensión para el próximo torneo del club: /me muestra el motivo. Para cambiar el motivo: /lift y luego /sanction de nuevo.",
     "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
+    "glance.no_winner": "Sin ganador ({count}): la eliminatoria los espera; dale un ganador a cada uno, por ejemplo {command}, o que se juegue de nuevo: {reopen}.",
     "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
     "help.club.web": "las páginas públicas del club: su enlace; on u off",
     "page.penalty": "{name} llegó tarde ({at}): {points, plural, one {# punto} other {# puntos}} para el rival",

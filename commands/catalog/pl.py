@@ -624,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nie mogę wysyłać Ci wiadomości prywatnych: zezwól na wiadomości prywatne od członków tego serwera (Ustawienia prywatności), aby dostawać przypomnienia i przyciski.",
     "discord.dms_missed": "{name}, nie mogę wysłać Ci tego prywatnie (aby dostawać to tam, zezwól na wiadomości prywatne od członków tego serwera w Ustawieniach prywatności):",
     # -- core --
+    "correct.no_winner": "Mecz {match} należy do fazy pucharowej i nie ma teraz zwycięzcy: następny mecz na niego czeka. Sędzia: {command} wyznacza zwycięzcę; {reopen} każe rozegrać go od nowa.",
     "correct.held": "{count, plural, one {Mecz} few {Mecze} many {Mecze} other {Mecze}} {matches} {count, plural, one {czeka} few {czekają} many {czekają} other {czekają}}, aż grupa {groups} znów będzie zakończona: {count, plural, one {wtedy zostanie ogłoszony} few {wtedy zostaną ogłoszone} many {wtedy zostaną ogłoszone} other {wtedy zostaną ogłoszone}}.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",
@@ -745,6 +746,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_suspended": "{name} ma już zawieszenie na {tournament}: /me pokazuje powód. Aby zmienić powód: /lift, potem znowu /sanction.",
     "refused.already_suspended_next": "{name} ma już zawieszenie na następny turniej klubu: /me pokazuje powód. Aby zmienić powód: /lift, potem znowu /sanction.",
     "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
+    "glance.no_winner": "Bez zwycięzcy ({count}): faza pucharowa na nie czeka; wyznacz zwycięzcę każdego, na przykład {command}, albo każ rozegrać od nowa: {reopen}.",
     "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
     "help.club.web": "publiczne strony klubu: ich link; on albo off",
     "page.penalty": "{name} spóźnienie ({at}): {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika",

@@ -624,6 +624,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_closed": "{name}, nu vă pot trimite mesaje directe: permiteți mesajele directe de la membrii acestui server (Setări de confidențialitate) ca să primiți mementourile și butoanele.",
     "discord.dms_missed": "{name}, nu v-am putut trimite asta în privat (ca s-o primiți acolo, permiteți mesajele directe de la membrii acestui server în Setări de confidențialitate):",
     # -- core --
+    "correct.no_winner": "Partida {match} este din eliminatorii și acum nu are câștigător: partida următoare îl așteaptă. Director: {command} îi dă un câștigător; {reopen} o face să se joace din nou.",
     "correct.held": "{count, plural, one {Partida} few {Partidele} other {Partidele}} {matches} așteaptă până când grupa {groups} este din nou încheiată: {count, plural, one {va fi anunțată} few {vor fi anunțate} other {vor fi anunțate}} atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",
@@ -745,6 +746,7 @@ MESSAGES: dict[str, str] = {
     "refused.already_suspended": "{name} are deja o suspendare pentru {tournament}: /me arată motivul. Pentru alt motiv: /lift, apoi din nou /sanction.",
     "refused.already_suspended_next": "{name} are deja o suspendare pentru următorul turneu al clubului: /me arată motivul. Pentru alt motiv: /lift, apoi din nou /sanction.",
     "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
+    "glance.no_winner": "Fără câștigător ({count}): eliminatoriile le așteaptă; dă fiecăreia un câștigător, de exemplu {command}, sau să se joace din nou: {reopen}.",
     "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
     "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",
     "page.penalty": "{name} întârziere ({at}): {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar",

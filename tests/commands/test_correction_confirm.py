@@ -160,3 +160,41 @@ async def test_a_confirmation_for_a_named_tournament_names_it_HGV_4_8(
     assert f"To go ahead: {command}" in reply, reply
     done = await chat.say("ana", command)
     assert f"Match {final.number} is reopened" in done, done
+
+
+async def test_a_voided_knockout_match_tells_the_director_it_needs_a_winner_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """A semi-final voided the next day ("they did not really play") left its final
+    "bob v winner of 5" for ever; /status said nothing was pending, and the night never
+    ended. The club and /status now say the bracket waits for a winner, and how to give
+    one; the director's /result then lets the final be played."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    state = await chat.tournament()
+    while state.status is TournamentStatus.GROUPS:
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+        state = await chat.tournament()
+    semi = min(
+        (m for m in state.stage_matches(Stage.KNOCKOUT) if m.is_ready), key=lambda m: m.number
+    )
+    await chat.say("ana", f"/result {semi.number} {semi.length}-1")
+    reply = await chat.say("ana", f'/result {semi.number} void reason:"not really played"')
+    assert f"Match {semi.number} is void" in reply, reply
+    assert (
+        f"Match {semi.number} is in the knockout and now has no winner: the match it feeds"
+        f" waits for one. Director: /result {semi.number} {semi.length}-"
+    ) in reply, reply
+    assert f"/reopen {semi.number} has it played again." in reply, reply
+    glance = await chat.say("ana", "/status")
+    assert "No winner (1): the knockout waits for these" in glance, glance
+    assert f"or have it played again: /reopen {semi.number}." in glance, glance
+    await chat.say("ana", f'/result {semi.number} {semi.length}-0 reason:"checked"')
+    assert "No winner" not in await chat.say("ana", "/status")
+    await play_to_the_end(chat)
+    assert (await chat.tournament()).status is TournamentStatus.FINISHED

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tournament import attendance, corrections, due, progress, reports
+from tournament import attendance, corrections, due, forfeits, progress, reports
 from tournament.events import (
     MatchesHeld,
     MatchFinished,
@@ -511,3 +511,21 @@ def test_deciding_a_reopened_group_match_that_undoes_a_played_pairing_asks_first
     assert all(state.matches[n].status is MatchStatus.SCHEDULED for n in found[undoing])
     _complete(state, random.Random(0), LATER)
     assert_same_as_replay(state)
+
+
+def test_a_bracket_match_left_without_a_winner_is_named_until_it_has_one_HGV_4_8() -> None:
+    """A knockout match voided, or lost by both players (CLUB-BOTH-ABSENT), sends nobody
+    on: the bracket waits there, and `without_winner` names it for the director."""
+    state = groups_played()
+    first, second = sorted(
+        (m for m in state.stage_matches(Stage.KNOCKOUT) if m.is_ready and m.key),
+        key=lambda m: m.number,
+    )[:2]
+    assert progress.without_winner(state) == []
+    reports.record_result(state, first, won_by_other(first), LATER, how="director")
+    corrections.correct(state, first.number, "void", LATER, confirmed=True)
+    forfeits.forfeit_match(state, second, second.players, LATER, reason="late")
+    assert second.status is MatchStatus.DOUBLE_FORFEIT
+    assert [m.number for m in progress.without_winner(state)] == [first.number, second.number]
+    corrections.correct(state, first.number, won_by_other(first), LATER, confirmed=True)
+    assert [m.number for m in progress.without_winner(state)] == [second.number]
