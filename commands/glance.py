@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from commands import views
-from commands.params import Args
+from commands import lookups, views
+from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
@@ -29,7 +29,8 @@ async def status(s: Session, a: Args) -> Reply:
     if waiting:
         parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
     if state.status is TournamentStatus.REGISTRATION:
-        parts.extend(_before_the_draw(s, state, active, names))
+        barred = await lookups.suspended_from(s, state)
+        parts.extend(_before_the_draw(s, state, active, names, barred))
     parts.extend(_matches_waiting(s, state, names))
     parts.extend(_without_winner(state, names))
     parts.extend(_held(state))
@@ -40,10 +41,22 @@ async def status(s: Session, a: Args) -> Reply:
 
 
 def _before_the_draw(
-    s: Session, state: TournamentState, active: list[Entry], names: Names
+    s: Session, state: TournamentState, active: list[Entry], names: Names, barred: frozenset[int]
 ) -> list[Msg]:
-    """Before the draw: who has not said they come, and who is not at the venue yet."""
+    """Before the draw: who has not said they come, who is not at the venue yet, and who
+    a suspension keeps out of the draw (HGV-2.3.6)."""
     parts: list[Msg] = []
+    suspended = [e for e in active if e.player in barred]
+    if suspended:
+        parts.append(
+            msg(
+                "glance.suspended",
+                count=len(suspended),
+                players=Name(", ".join(names[e.player] for e in suspended)),
+                example=Hint(f'/lift {as_typed(names[suspended[0].player])} reason:"..."'),
+            )
+        )
+    active = [e for e in active if e.player not in barred]
     unconfirmed = [e for e in active if e.approved and not e.confirmed and not e.checked_in]
     if unconfirmed:
         parts.append(

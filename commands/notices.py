@@ -297,6 +297,9 @@ def _on_groups_drawn(
     state: TournamentState, event: ev.GroupsDrawn, names: Names, link: str | None
 ) -> list[Notice]:
     drawn: list[Msg | Table] = [views.draw_line(state, event)]
+    if event.barred:
+        players = Name(views.name_list(names, event.barred))
+        drawn.append(msg("draw.barred", players=players))
     drawn += [views.group_table(state, group, names) for group in state.groups]
     first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
     drawn.append(views.schedule_table(state, first, names))

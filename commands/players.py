@@ -228,10 +228,15 @@ async def _entered_later(s: Session, state: TournamentState, player: Player) -> 
     return next((t.name for t in open_ if t.id != state.id and t.id in entered), None)
 
 
-async def _suspended_not_entered(s: Session, state: TournamentState, player: Player) -> None:
+async def _suspended_not_entered(
+    s: Session, state: TournamentState, player: Player, *, entered_too: bool = False
+) -> None:
     """Refuse a player outside the tournament because of a suspension with that reason:
-    "send /register" would only meet the suspension."""
-    if player.id in state.entries:
+    "send /register" would only meet the suspension. `entered_too`: one entered before
+    the suspension was decided as well (they are not drawn: HGV-2.3.6)."""
+    if player.id in state.entries and not (
+        entered_too and state.status is TournamentStatus.REGISTRATION
+    ):
         return
     suspensions = await s.uow.sanctions.for_club(s.club.id)
     if sanctions.suspension_for(suspensions, player.id, state.id) is not None:
@@ -245,7 +250,7 @@ async def confirm(s: Session, a: Args) -> Reply:
     # night, is the one a /confirm can be for (else "you confirmed already" misled).
     await entering.open_for_entries(s, entering=True)
     state = await s.tournament()
-    await _suspended_not_entered(s, state, player)
+    await _suspended_not_entered(s, state, player, entered_too=True)
     attendance.confirm(state, player.id, s.now)
     # Said in the club's chat, among the others' confirmations: it names whose it is.
     return say(
@@ -294,7 +299,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     player = await s.me()
     await entering.open_for_entries(s)
     state = await s.tournament()
-    await _suspended_not_entered(s, state, player)
+    await _suspended_not_entered(s, state, player, entered_too=True)
     attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]

@@ -100,6 +100,8 @@ class GroupsDrawn(Event):
     groups: int
     matches: int
     seed: int
+    # Entered, but suspended from this tournament: taken out, not drawn (HGV-2.3.6).
+    barred: tuple[PlayerId, ...] = ()
 
 
 @frozen

@@ -89,11 +89,27 @@ __all__ = [
 
 
 def draw(
-    state: TournamentState, ranking: Sequence[PlayerId], at: datetime, *, seed: int | None = None
+    state: TournamentState,
+    ranking: Sequence[PlayerId],
+    at: datetime,
+    *,
+    seed: int | None = None,
+    barred: frozenset[PlayerId] = frozenset(),
 ) -> list[Event]:
-    """Draw the groups and publish their round robins (HGV-7.2.1, NAV-I, HGV-2.3.4)."""
+    """Draw the groups and publish their round robins (HGV-7.2.1, NAV-I, HGV-2.3.4).
+
+    The `barred` players, suspended from this tournament (HGV-2.3.5, HGV-2.3.6), are not
+    drawn: an entry made before the suspension was decided is taken out here.
+    """
     if state.status is not TournamentStatus.REGISTRATION:
         raise Refused("already_drawn", tournament=state.name)
+    taken_out: list[PlayerId] = []
+    for player in sorted(barred):
+        entry = state.entries.get(player)
+        if entry is not None and entry.status is EntryStatus.ACTIVE:
+            entry.status = EntryStatus.REMOVED
+            entry.withdrawn_at = at
+            taken_out.append(player)
     players = [
         p for p in state.playing() if state.entries[p].confirmed or state.entries[p].checked_in
     ]
@@ -128,7 +144,13 @@ def draw(
     scheduled = _schedule_groups(state, at)
     state.status = TournamentStatus.GROUPS
     events: list[Event] = [
-        GroupsDrawn(at=at, groups=len(state.groups), matches=scheduled, seed=seed)
+        GroupsDrawn(
+            at=at,
+            groups=len(state.groups),
+            matches=scheduled,
+            seed=seed,
+            barred=tuple(taken_out),
+        )
     ]
     return events + settle(state, at)
 

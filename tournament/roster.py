@@ -114,7 +114,13 @@ def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     return entry
 
 
-def redraw(state: TournamentState, ranking: tuple[PlayerId, ...], at: datetime) -> list[Event]:
+def redraw(
+    state: TournamentState,
+    ranking: tuple[PlayerId, ...],
+    at: datetime,
+    *,
+    barred: frozenset[PlayerId] = frozenset(),
+) -> list[Event]:
     """Draw the groups again, before the first result, with whoever is entered now.
 
     The players the first draw left out (neither confirmed nor here) are taken back into
@@ -138,7 +144,7 @@ def redraw(state: TournamentState, ranking: tuple[PlayerId, ...], at: datetime) 
     state.draw = None
     state.memo.clear()
     state.status = TournamentStatus.REGISTRATION
-    return progress.draw(state, ranking, at, seed=seed)
+    return progress.draw(state, ranking, at, seed=seed, barred=barred)
 
 
 def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:

@@ -292,3 +292,42 @@ async def test_a_suspension_given_while_entries_are_open_names_what_it_follows_H
     await chat.say("ana", FEBRUARY)
     card = await chat.say("dora", "/me", dm=True)
     assert "You are suspended from February Cup" in card, card
+
+
+async def test_a_suspension_decided_after_the_entry_keeps_the_player_out_of_the_draw_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Valencia's tono entered March in January, was a no-show in February, and played
+    March all the same: the suspension was only checked at /register. Confirming and
+    checking in now meet it, /status names it, and the draw leaves the entry out."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    await chat.say("ana", FEBRUARY)
+    await chat.say("dora", '/register tournament:"February Cup"')
+    # Tonight's tournament is January's: the suspension bars from February.
+    await chat.say("ana", '/sanction dora reason:"insulted a player"')
+    (barring,) = await sanctions_of(chat, "dora")
+    assert (barring["applies_to"], barring["active"]) == ("February Cup", True)
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    refused = await chat.say("dora", "/confirm")
+    assert refused.startswith("dora, you are suspended from February Cup"), refused
+    chat.at("2026-02-28T19:30")
+    for player in ("bob", "cruz", "eva"):
+        await chat.say(player, "/checkin")
+    refused = await chat.say("dora", "/checkin")
+    assert refused.startswith("dora, you are suspended from February Cup"), refused
+    glance = await chat.say("ana", "/status")
+    assert "Suspended from this tournament (1): dora. Not drawn" in glance, glance
+    assert 'to let one play: /lift dora reason:"...".' in glance, glance
+    assert "3 players can be drawn now: /draw." in glance, glance
+    drawn = await chat.say("ana", "/draw")
+    assert "Not drawn, suspended from this tournament: dora." in drawn, drawn
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    assert all(dora not in group.players for group in state.groups)
+    assert state.entries[dora].status.value == "removed"
+    (served,) = await sanctions_of(chat, "dora")
+    assert (served["active"], served["status"]) == (False, "served")

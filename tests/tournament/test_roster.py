@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 
 from tests.tournament.nights import Night, at
-from tournament import attendance, due, reports, roster
+from tournament import attendance, due, progress, reports, roster
+from tournament.events import GroupsDrawn
 from tournament.model import EntryStatus, Refused, TournamentStatus
 from tournament.scoring import named_first
 
@@ -155,3 +156,18 @@ def test_a_walk_in_who_leaves_in_the_minute_of_the_new_draw_waits_for_no_draw() 
     attendance.withdraw(night.state, 4, at("20:06"))
     assert night.state.entries[4].status is EntryStatus.WITHDRAWN
     assert roster.waiting_for_draw(night.state) == []
+
+
+def test_a_suspended_entry_is_taken_out_by_the_draw_and_the_new_draw_HGV_2_3_6() -> None:
+    """An entry made before a suspension barred the player (a no-show of the month in
+    between) is not drawn: it is removed, and the draw's event names it."""
+    night = Night(group_size=4)
+    night.enter("ana", "bob", "cid", "dan")
+    events = progress.draw(night.state, (), at("19:55"), barred=frozenset({night.id("dan"), 99}))
+    dan = night.state.entries[night.id("dan")]
+    assert dan.status is EntryStatus.REMOVED
+    assert {p for g in night.state.groups for p in g.players} == {1, 2, 3}
+    (drawn,) = [e for e in events if isinstance(e, GroupsDrawn)]
+    assert drawn.barred == (night.id("dan"),)
+    roster.redraw(night.state, (), at("19:58"), barred=frozenset({night.id("dan")}))
+    assert {p for g in night.state.groups for p in g.players} == {1, 2, 3}
