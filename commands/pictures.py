@@ -124,7 +124,13 @@ def group_view(state: TournamentState, group: Group, names: Names) -> GroupView:
         ),
         lines=tuple(lines),
         legend=tuple(legend) if started else (),
-        notes=views.tiebreak_notes(table, names, game=state.preset.game) if complete else (),
+        notes=(
+            views.tiebreak_notes(
+                table, names, game=state.preset.game, by_lot=views.drawn_by_lot(state, group)
+            )
+            if complete
+            else ()
+        ),
     )
 
 

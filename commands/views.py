@@ -12,7 +12,7 @@ from tournament.placements import shared_ranges
 from tournament.preset import Game
 from tournament.progress import standings_of
 from tournament.scoring import ScoreError, draughts_points_of_games, example_score
-from tournament.standings import Standings
+from tournament.standings import Standings, TiebreakNote
 from tournament.state import Group, Match, Report, TournamentState
 
 Names = Mapping[PlayerId, str]
@@ -92,7 +92,7 @@ def group_table(state: TournamentState, group: Group, names: Names) -> Table:
         rows=rows,
         # Mid-group ties are provisional: explain them once the group is complete.
         notes=(
-            tiebreak_notes(table, names, game=state.preset.game)
+            tiebreak_notes(table, names, game=state.preset.game, by_lot=drawn_by_lot(state, group))
             if group_complete(state, group)
             else ()
         ),
@@ -118,14 +118,37 @@ def group_complete(state: TournamentState, group: Group) -> bool:
     )
 
 
+def drawn_by_lot(state: TournamentState, group: Group) -> frozenset[PlayerId]:
+    """Return the players of a group's extra games a director's lot decided (NAV-TIE)."""
+    return frozenset(
+        p
+        for m in state.stage_matches(Stage.TIEBREAK)
+        if m.group == group.name and m.lot_winner is not None and m.status is not MatchStatus.VOID
+        for p in m.players
+    )
+
+
 def tiebreak_notes(
-    table: Standings, names: Names, *, game: Game = "backgammon"
+    table: Standings,
+    names: Names,
+    *,
+    game: Game = "backgammon",
+    by_lot: frozenset[PlayerId] = frozenset(),
 ) -> tuple[Msg, ...]:
-    """Explain every tie the standings broke: "ana above dora: more wins among ..."."""
+    """Explain every tie the standings broke: "ana above dora: more wins among ...".
+
+    Extra games a lot decided (`by_lot`: their players) broke the tie by that lot, and
+    say so: "won the extra game" named games nobody played.
+    """
     waiting = {p for need in table.extra_games for p in need.players}
+
+    def criterion(note: TiebreakNote) -> str:
+        lot = note.criterion == "extra_game" and {note.above, note.below} <= by_lot
+        return "lot" if lot else note.criterion
+
     return tuple(
         msg(
-            lot_key(f"tiebreak.{note.criterion}", game),
+            lot_key(f"tiebreak.{criterion(note)}", game),
             above=name(names, note.above),
             below=name(names, note.below),
             a=note.values[0],

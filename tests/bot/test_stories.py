@@ -255,6 +255,11 @@ def test_a_tie_that_never_ends_is_settled_by_lot_with_the_seed_NAV_TIE(
     assert lines[table] == "[21:20] #club: [picture: cupa-group-1.png]"
     rows = [line.split()[1] for line in lines[table + 3 : table + 6]]
     assert rows == list(order), lines[table : table + 8]
+    # Said as what it was: "won the extra game" named games nobody played.
+    assert lines[table + 6 : table + 8] == [
+        f"  {order[0]} above {order[1]}: by lot (dice)",
+        f"  {order[1]} above {order[2]}: by lot (dice)",
+    ], lines[table : table + 9]
     assert any(line.startswith("[21:20] #club: The group stage is over.") for line in lines)
     final = f"[21:20] #club: Final, match 10: {order[0]} (white) v {order[1]} at 21:23."
     assert final in lines
