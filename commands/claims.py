@@ -32,8 +32,20 @@ _KEY = PREFIX + "{club}.{player}"
 _CODE = re.compile(r"([0-9]{1,9})-[A-Za-z0-9_-]{8,64}")
 
 
+# A code is read off a phone or a slip of paper, often by an older player: no 0/o, 1/l/i
+# nor capitals to tell apart. 31 symbols, 15 of them: 74 random bits.
+_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+_SYMBOLS = 15
+
+
 def _hash(code: str) -> str:
     return hashlib.sha256(code.strip().encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _as_meant(code: str) -> str:
+    """Return a code as issued, in lower case: a phone keyboard capitalises a first letter,
+    and a code copied off paper may be written in capitals."""
+    return code.strip().lower()
 
 
 def club_of(code: str | None) -> int | None:
@@ -44,8 +56,11 @@ def club_of(code: str | None) -> int | None:
 
 async def issue(s: Session, player: Player) -> tuple[str, datetime]:
     """Store a fresh code for `player` (the last one issued is the one that counts)."""
-    # 72 random bits, after the club's id: typed once by the person it is given to.
-    code = f"{s.club.id}-{secrets.token_urlsafe(9)}"
+    # 74 random bits, after the club's id: typed once by the person it is given to, in
+    # groups of five.
+    symbols = "".join(secrets.choice(_ALPHABET) for _ in range(_SYMBOLS))
+    groups = "-".join(symbols[i : i + 5] for i in range(0, _SYMBOLS, 5))
+    code = f"{s.club.id}-{groups}"
     expires = s.now + timedelta(days=CLAIM_DAYS)
     key = _KEY.format(club=s.club.id, player=player.id)
     await s.uow.meta.set(key, f"{_hash(code)} {expires.isoformat()}")
@@ -64,11 +79,13 @@ def expired(value: str, now: datetime) -> bool:
 async def _holder(s: Session, code: str) -> int | None:
     """Return the player of this club whose live code `code` is."""
     prefix = _KEY.format(club=s.club.id, player="")
-    wanted = _hash(code)
+    # As typed, for a code issued before codes were lower case (they were case-sensitive).
+    wanted = {_hash(code), _hash(_as_meant(code))}
     found = None
     for key, value in (await s.uow.meta.starting(prefix)).items():
         digest = value.partition(" ")[0]
-        if hmac.compare_digest(digest, wanted) and not expired(value, s.now):
+        matches = [hmac.compare_digest(digest, w) for w in sorted(wanted)]
+        if any(matches) and not expired(value, s.now):
             found = int(key.removeprefix(prefix))
     return found
 

@@ -336,3 +336,19 @@ async def test_a4_claim_codes_are_pruned_after_seven_days(engine: AsyncEngine) -
     assert await stored() == 1  # the used one went with the sweep; Ana's still waits
     await chat.wait(7 * 24 * 60)
     assert await stored() == 0  # expired after 7 days
+
+
+async def test_a4_a_claim_code_reads_without_look_alikes_and_takes_capitals(
+    engine: AsyncEngine,
+) -> None:
+    """Codes like "1-70nPvI8Cc7tl" were read to older players off a phone: I or l, C or
+    c? A code is lower case now, in groups of five, without 0, o, 1, l or i, and typed
+    in capitals (as written down, or a phone's capital first letter) it still works."""
+    chat = Chat(engine)
+    await entered_ana(chat)
+    code = await claim_code(chat, "Ana P.")
+    club, *groups = code.split("-")
+    assert club.isdigit() and [len(g) for g in groups] == [5, 5, 5], code
+    assert set("".join(groups)) <= set("23456789abcdefghjkmnpqrstuvwxyz"), code
+    answer = await in_dm(chat, "4242", f"/register claim:{code.upper()}")
+    assert "Ana P." in answer and "claim code" not in answer, answer
