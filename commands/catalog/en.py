@@ -819,7 +819,7 @@ MESSAGES: dict[str, str] = {
     "slash.arg.result_score": "the score, the first player's points first, e.g. 3-1",
     "slash.arg.match": "the match number, e.g. 5",
     "slash.arg.name": "a name, e.g. Ana P.",
-    "slash.arg.start": "the start in club time, e.g. 2026-01-31 20:00",
+    "slash.arg.start": "the start in club time: YYYY-MM-DD HH:MM",
     "slash.arg.to": "the new name, e.g. Zofia Kowalska",
     "slash.arg.schedule_which": "everyone's matches instead of yours",
     "slash.arg.all_waiting": "approve everyone who is waiting",

@@ -789,7 +789,7 @@ MESSAGES: dict[str, str] = {
     "slash.arg.result_score": "el resultado, primero los puntos del primer jugador, p. ej. 3-1",
     "slash.arg.match": "el número de la partida, p. ej. 5",
     "slash.arg.name": "un nombre, p. ej. Ana P.",
-    "slash.arg.start": "el inicio en hora del club, p. ej. 2026-01-31 20:00",
+    "slash.arg.start": "el inicio en hora del club: AAAA-MM-DD HH:MM",
     "slash.arg.to": "el nombre nuevo, p. ej. Zofia Kowalska",
     "slash.arg.schedule_which": "las partidas de todos en vez de las tuyas",
     "slash.arg.all_waiting": "aprobar a todos los que esperan",

@@ -789,7 +789,7 @@ MESSAGES: dict[str, str] = {
     "slash.arg.result_score": "wynik, najpierw punkty pierwszego zawodnika, np. 3-1",
     "slash.arg.match": "numer meczu, np. 5",
     "slash.arg.name": "nazwa, np. Ana P.",
-    "slash.arg.start": "start w czasie klubu, np. 2026-01-31 20:00",
+    "slash.arg.start": "start w czasie klubu: RRRR-MM-DD GG:MM",
     "slash.arg.to": "nowa nazwa, np. Zofia Kowalska",
     "slash.arg.schedule_which": "mecze wszystkich zamiast Twoich",
     "slash.arg.all_waiting": "zatwierdź wszystkich czekających",

@@ -789,7 +789,7 @@ MESSAGES: dict[str, str] = {
     "slash.arg.result_score": "scorul, întâi punctele primului jucător, de ex. 3-1",
     "slash.arg.match": "numărul meciului, de ex. 5",
     "slash.arg.name": "un nume, de ex. Ana P.",
-    "slash.arg.start": "începutul, ora clubului, de ex. 2026-01-31 20:00",
+    "slash.arg.start": "începutul, ora clubului: AAAA-LL-ZZ HH:MM",
     "slash.arg.to": "numele nou, de ex. Zofia Kowalska",
     "slash.arg.schedule_which": "meciurile tuturor în loc de ale dumneavoastră",
     "slash.arg.all_waiting": "aprobă pe toți cei care așteaptă",
