@@ -182,12 +182,15 @@ def apply(state: TournamentState, action: DueAction) -> list[Event]:
         )
         return [ConfirmReminder(at=at, players=players)] if players else []
     if action.kind == "checkin_open":
-        players = tuple(
-            e.player
+        # The club hears it whenever someone entered may still check in: an entry who
+        # never confirmed is drawn once here too. Only the confirmed are reminded.
+        waiting = [
+            e
             for e in state.entries.values()
-            if e.status is EntryStatus.ACTIVE and e.approved and e.confirmed and not e.checked_in
-        )
-        return [CheckinOpen(at=at, players=players)] if players else []
+            if e.status is EntryStatus.ACTIVE and e.approved and not e.checked_in
+        ]
+        players = tuple(e.player for e in waiting if e.confirmed)
+        return [CheckinOpen(at=at, players=players)] if waiting else []
     assert action.match is not None
     match = state.matches[action.match]
     if action.kind == "accept":

@@ -106,6 +106,19 @@ def test_reminders_fall_due_at_the_preset_offsets() -> None:
     assert due.sweep(night.state, checkin_at) == []
 
 
+def test_check_in_opens_for_the_club_also_when_nobody_confirmed_CLUB_PRESENCE() -> None:
+    """Entered, none confirmed: the club heard nothing when check-in opened, though an
+    entry who checks in is drawn. Only confirmed entries get a reminder of their own."""
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", confirm=False)
+    checkin_at = night.state.start - timedelta(
+        minutes=night.state.preset.reminders.checkin_minutes_before
+    )
+    events = due.sweep(night.state, checkin_at)
+    opened = [e for e in events if isinstance(e, CheckinOpen)]
+    assert [e.players for e in opened] == [()]
+
+
 def test_a_match_reminder_names_the_opponent_and_the_start() -> None:
     night = Night("hgv-backgammon")
     night.enter("ana", "bob", "cruz", check_in=at("19:00"))
