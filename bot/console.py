@@ -158,6 +158,10 @@ class ConsoleBot:
             await uow.commit()
         self._known = False
 
+    def _language(self) -> str | None:
+        """Return the console club's language, once it has a club."""
+        return None if self._club_id is None else self._clubs[self._club_id].language
+
     @property
     def club(self) -> Club:
         if self._club_id is None:
@@ -203,6 +207,9 @@ class ConsoleBot:
             text=text,
             now=now,
             private=private,
+            # The console is one club's terminal: a stranger writing it privately speaks
+            # the club's language, as a chat app would say the person's own.
+            locale=self._language() if private else None,
         )
         response = await handle(inv, uow_factory=self.uow_factory, config=self.config)
         if text.lstrip().lower().startswith("/club"):

@@ -237,8 +237,11 @@ async def _run(
         )
     else:
         # A claim code names its club: privately, a newcomer has no club yet.
-        claiming = claims.club_of(parsed.option("claim")) if spec.name == "register" else None
-        session = await _open(uow, inv, config, target, context, club_hint, claiming)
+        code = parsed.option("claim") if spec.name == "register" else None
+        claiming = claims.club_of(code)
+        session = await _open(
+            uow, inv, config, target, context, club_hint, claiming, code_typed=bool(code)
+        )
         try:
             args = bind_line(target, words, parsed)
         except Refused as refusal:
@@ -304,6 +307,8 @@ async def _open(
     context: _Context,
     club_hint: str | None = None,
     claiming: int | None = None,
+    *,
+    code_typed: bool = False,
 ) -> Session:
     configured = (inv.platform, inv.user) in config.directors
     club = await _club(uow, inv, club_hint, configured, claiming, listing=spec.writes)
@@ -315,7 +320,9 @@ async def _open(
             raise Refused("join_pending", club=waiting.name)
     if club is None:
         if inv.private:
-            raise Refused("dm_no_club")
+            # A claim code that names no club is mistyped: "register in your club's
+            # group first" would send its person away from the one way in.
+            raise Refused("bad_claim_code" if code_typed else "dm_no_club")
         if not (inv.chat_admin or configured):
             raise Refused("no_club_here")
         # INTERFACE 5: a chat becomes a club the first time a director uses a command there.

@@ -43,3 +43,19 @@ def test_the_same_in_spanish(clubtd: Clubtd, script: Script, database_url: str) 
     said = _confirm_reply(clubtd, script, database_url, " language:es")
     assert "Todavía no te has inscrito" in said
     assert "/register claim:CÓDIGO" in said
+
+
+def test_a_stranger_writing_privately_is_answered_in_the_clubs_language(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """The console is one club's terminal: a Polish club's newcomer writing the bot
+    privately read English, and a mistyped claim code sent him to "register where your
+    club meets" instead of saying the code does not work."""
+    night = NIGHT.format(language=" language:pl") + (
+        "jan (dm): /me\njan (dm): /register claim:ZLY-KOD\n"
+    )
+    result = clubtd("console", "--script", script("n.t", night), "--db", database_url)
+    assert result.exit_code == 0, result.stderr
+    me, code = result.stdout.splitlines()[-2:]
+    assert me.startswith("[15:00] @jan: Najpierw zapisz się tam, gdzie spotyka się"), me
+    assert code.startswith("[15:00] @jan: Ten kod przejęcia nie działa"), code
