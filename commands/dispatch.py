@@ -354,7 +354,13 @@ async def _open(
         is_director=is_director,
         player=player,
         writes=spec.writes,
+        own_first=spec.role == "player" and spec.name != "register",
+        own_entry=spec.name in OWN_ENTRY_COMMANDS,
     )
+
+
+# Commands about the asker's own entry: they mean the tournament the asker entered.
+OWN_ENTRY_COMMANDS = frozenset({"confirm", "checkin", "withdraw", "me", "schedule"})
 
 
 async def _club(

@@ -31,6 +31,7 @@ async def me(s: Session, a: Args) -> Reply:
             raise Refused("card_directors_only", command="/me")
         if a.choice("language") is not None:
             raise Refused("card_language_own", command=f"/me language:{a.choice('language')}")
+        s.own_entry = False  # another player's card: not the director's own entry
         return await _card(s, asked, as_director=True)
     player = await s.me()
     if (language := a.choice("language")) is not None:

@@ -73,6 +73,12 @@ class Session:
     is_director: bool
     player: Player | None
     writes: bool = True  # False: a look-up, which neither locks nor changes anything
+    # A player's command: among several tournaments it could mean, the one the asker
+    # is entered in (if only one) is meant. Not /register: it enters another one.
+    own_first: bool = False
+    # A command about the asker's own entry (/confirm, /me ...): when the next tournament
+    # to start is not theirs, the one upcoming tournament they entered is meant.
+    own_entry: bool = False
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -148,10 +154,43 @@ class Session:
         listed = await self.uow.tournaments.list(self.club.id, for_update=self.writes)
         found = calendar.meant(listed, self.now, self.club.timezone)
         if found.chosen is not None:
-            return found.chosen.id
+            return await self._entered_instead(found.chosen, listed)
         if found.candidates:
+            mine = await self._entered_among([t.id for t in found.candidates])
+            if mine is not None:
+                return mine
             raise which_tournament([t.name for t in found.candidates])
         return None
+
+    async def _entered_instead(self, chosen: Listed, listed: Sequence[Listed]) -> int:
+        """Return `chosen`, or the one upcoming tournament the asking player entered when
+        `chosen` (the next to start) is not theirs: bob, in the afternoon's cup only, was
+        told on the eve "you are not entered in Morning: send /register", and entered
+        the morning's by mistake."""
+        if (
+            not self.own_entry
+            or self.player is None
+            or chosen.status is not TournamentStatus.REGISTRATION
+        ):
+            return chosen.id
+        entered = set(await self.uow.tournaments.of_player(self.player.id, active=True))
+        if chosen.id in entered:
+            return chosen.id
+        mine = [
+            t
+            for t in listed
+            if t.id in entered and t.status is TournamentStatus.REGISTRATION and t.start > self.now
+        ]
+        return mine[0].id if len(mine) == 1 else chosen.id
+
+    async def _entered_among(self, candidates: list[int]) -> int | None:
+        """Return the only one of `candidates` the asking player is entered in, if any:
+        for them the command is not ambiguous (three tournaments on one day, bob in one)."""
+        if not self.own_first or self.player is None:
+            return None
+        entered = set(await self.uow.tournaments.of_player(self.player.id, active=True))
+        mine = [c for c in candidates if c in entered]
+        return mine[0] if len(mine) == 1 else None
 
     def adopt(self, state: TournamentState) -> None:
         """Make a newly created tournament the session's tournament."""

@@ -187,3 +187,44 @@ def test_an_unfinished_may_cup_leaves_the_june_entries_to_june(
         ("May Cup", "groups"),
         ("June Cup", "registration"),
     ]
+
+
+def test_a_players_command_means_the_one_tournament_they_entered(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """A morning, an afternoon and a night cup on one day; bob entered the afternoon's.
+    On the eve his /confirm answered "you are not entered in Morning: send /register"
+    (the next to start), and /register entered him there by mistake; on the day his
+    /confirm and /schedule were asked "which tournament?" though he is in only one.
+    /register still asks on the day (it enters another one), as does a director."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
+        'ana: /tournament new name:"Afternoon" start:"2026-05-02 18:00" approval:no\n'
+        'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
+        'bob: /register tournament:"Afternoon"\n'
+        "bob: /confirm\n"
+        "bob: /me\n"
+        "@clock 2026-05-02 09:00\n"
+        "bob: /schedule\n"
+        "bob: /withdraw\n"
+        "bob: /register\n"
+        "ana: /status\n",
+    )
+    assert lines[-9:] == [
+        "[18:00] #club: Thank you, bob: your place in Afternoon (Sat, May 2, 18:00) is confirmed.",
+        "[18:00] #club: bob",
+        "  Afternoon: entered; confirmed: yes; present: no.",
+        "[09:00] #club: Afternoon starts Sat, May 2, 18:00; the draw has not been made yet.",
+        "[09:00] #club: Withdraw from Afternoon? Before the start this carries no sanction."
+        " To go ahead: /withdraw confirm",
+        "  [Yes, withdraw: /withdraw confirm]",
+        '[09:00] #club: Which tournament? Add tournament:"Morning" · tournament:"Afternoon" ·'
+        ' tournament:"Night" to the command.',
+        '[09:00] #club: Which tournament? Add tournament:"Morning" · tournament:"Afternoon" ·'
+        ' tournament:"Night" to the command.',
+        '  [Morning: /status tournament:"Morning"] [Afternoon: /status tournament:"Afternoon"]'
+        ' [Night: /status tournament:"Night"]',
+    ], lines[-9:]
