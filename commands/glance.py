@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commands import lookups, views
 from commands.params import Args, as_typed
-from commands.replies import Hint, Msg, Name, Reply, Table, When, msg
+from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
 from tournament import attendance, due, progress
@@ -46,36 +46,24 @@ def _before_the_draw(
     """Before the draw: who has not said they come, who is not at the venue yet, and who
     a suspension keeps out of the draw (HGV-2.3.6)."""
     parts: list[Msg] = []
+
+    def listing(key: str, entries: list[Entry], **more: Param) -> None:
+        if entries:
+            players = Name(", ".join(names[e.player] for e in entries))
+            parts.append(msg(key, count=len(entries), players=players, **more))
+
     suspended = [e for e in active if e.player in barred]
     if suspended:
-        parts.append(
-            msg(
-                "glance.suspended",
-                count=len(suspended),
-                players=Name(", ".join(names[e.player] for e in suspended)),
-                example=Hint(f'/lift {as_typed(names[suspended[0].player])} reason:"..."'),
-            )
-        )
+        lift = f'/lift {as_typed(names[suspended[0].player])} reason:"..."'
+        listing("glance.suspended", suspended, example=Hint(lift))
     active = [e for e in active if e.player not in barred]
-    unconfirmed = [e for e in active if e.approved and not e.confirmed and not e.checked_in]
-    if unconfirmed:
-        parts.append(
-            msg(
-                "glance.unconfirmed",
-                count=len(unconfirmed),
-                players=Name(", ".join(names[e.player] for e in unconfirmed)),
-            )
-        )
+    listing(
+        "glance.unconfirmed",
+        [e for e in active if e.approved and not e.confirmed and not e.checked_in],
+    )
     not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
     if not_here and attendance.checkin_open(state, s.now):
-        parts.append(
-            msg(
-                "glance.not_here",
-                count=len(not_here),
-                players=Name(", ".join(names[e.player] for e in not_here)),
-                example=Name(names[not_here[0].player]),
-            )
-        )
+        listing("glance.not_here", not_here, example=Name(names[not_here[0].player]))
     drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
     if not drawable:

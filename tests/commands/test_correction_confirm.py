@@ -12,6 +12,20 @@ from tests.commands.playing import play_to_the_end
 from tournament import corrections, progress
 from tournament.model import MatchStatus, Refused, Stage, TournamentStatus
 from tournament.scoring import FinalScore
+from tournament.state import TournamentState
+
+
+async def groups_by_director(chat: Chat) -> TournamentState:
+    """The director types every group result, white winning; return the state after."""
+    state = await chat.tournament()
+    while state.status is TournamentStatus.GROUPS:
+        match = min(
+            (m for m in state.matches.values() if m.is_ready and not m.is_final),
+            key=lambda m: m.number,
+        )
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+        state = await chat.tournament()
+    return state
 
 
 async def test_reopening_a_finished_final_asks_for_confirm_and_says_what_it_undoes_HGV_4_8(
@@ -45,14 +59,7 @@ async def test_a_reopened_group_result_that_undoes_a_played_knockout_match_asks_
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", "eva", "finn")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    while state.status is TournamentStatus.GROUPS:
-        match = min(
-            (m for m in state.matches.values() if m.is_ready and not m.is_final),
-            key=lambda m: m.number,
-        )
-        await chat.say("ana", f"/result {match.number} {match.length}-0")
-        state = await chat.tournament()
+    state = await groups_by_director(chat)
     for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
         await chat.say("ana", f"/result {match.number} {match.length}-0")
     state = await chat.tournament()
@@ -85,14 +92,7 @@ async def test_status_lists_the_knockout_matches_a_reopened_group_holds_HGV_4_8(
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", "eva", "finn", "gus")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    while state.status is TournamentStatus.GROUPS:
-        match = min(
-            (m for m in state.matches.values() if m.is_ready and not m.is_final),
-            key=lambda m: m.number,
-        )
-        await chat.say("ana", f"/result {match.number} {match.length}-0")
-        state = await chat.tournament()
+    state = await groups_by_director(chat)
     group = state.stage_matches(Stage.GROUP)[0]
     reopened = await chat.say("ana", f"/reopen {group.number}")
     held = sorted(progress.held(await chat.tournament()))
@@ -172,14 +172,7 @@ async def test_a_voided_knockout_match_tells_the_director_it_needs_a_winner_HGV_
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", "eva")
     chat.at("2026-01-31T20:05")
-    state = await chat.tournament()
-    while state.status is TournamentStatus.GROUPS:
-        match = min(
-            (m for m in state.matches.values() if m.is_ready and not m.is_final),
-            key=lambda m: m.number,
-        )
-        await chat.say("ana", f"/result {match.number} {match.length}-0")
-        state = await chat.tournament()
+    state = await groups_by_director(chat)
     semi = min(
         (m for m in state.stage_matches(Stage.KNOCKOUT) if m.is_ready), key=lambda m: m.number
     )
