@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from commands import lookups, views
+from commands import views
 from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
@@ -29,7 +29,7 @@ async def status(s: Session, a: Args) -> Reply:
     if waiting:
         parts.append(msg("glance.waiting", players=", ".join(names[e.player] for e in waiting)))
     if state.status is TournamentStatus.REGISTRATION:
-        barred = await lookups.suspended_from(s, state)
+        barred = await s.suspended_from(state)
         parts.extend(_before_the_draw(s, state, active, names, barred))
     parts.extend(_matches_waiting(s, state, names))
     parts.extend(_without_winner(state, names))

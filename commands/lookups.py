@@ -443,16 +443,6 @@ def season_now(s: Session) -> int:
     return calendar.season(s.now, s.club.timezone)
 
 
-async def suspended_from(s: Session, state: TournamentState) -> frozenset[int]:
-    """Return the players an active suspension bars from `state` (HGV-2.3.5, HGV-2.3.6):
-    the draw leaves them out, entered before the suspension or not."""
-    return frozenset(
-        sanction.player
-        for sanction in await s.uow.sanctions.for_club(s.club.id)
-        if sanction.active and sanction.applies_to == state.id
-    )
-
-
 async def seed_order(s: Session) -> tuple[int, ...]:
     """Return the ranking that seeds the next draw (HGV-7.2.1, HGV-8): the season of the
     tournament's game, points carried over from the imported ranking included; before

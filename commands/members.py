@@ -380,7 +380,7 @@ async def redraw(s: Session, a: Args) -> Reply:
             parts.append(msg("redraw.walk_ins", players=players))
         return Reply(tuple(parts), (Button(msg("button.redraw"), command),))
     order = await lookups.seed_order(s)
-    events = roster.redraw(state, order, s.now, barred=await lookups.suspended_from(s, state))
+    events = roster.redraw(state, order, s.now, barred=await s.suspended_from(state))
     s.events.extend(events)
     drawn = next(e for e in events if isinstance(e, GroupsDrawn))
     s.log("redraw", seed=drawn.seed)

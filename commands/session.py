@@ -9,7 +9,7 @@ all in the unit of work's one transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +24,14 @@ from commands.replies import Reply
 from tournament import calendar, due, sanctions
 from tournament.calendar import Listed
 from tournament.club import Club, Player
-from tournament.events import Event, GroupsDrawn, SanctionRecorded, TournamentFinished
+from tournament.events import (
+    CheckinOpen,
+    ConfirmReminder,
+    Event,
+    GroupsDrawn,
+    SanctionRecorded,
+    TournamentFinished,
+)
 from tournament.model import PlayerId, Refused, TournamentStatus
 from tournament.sanctions import Sanction
 from tournament.state import TournamentState
@@ -297,6 +304,7 @@ class Session:
         """Turn the events into notices, save the tournament and what it decided."""
         names = await self.names(set(state.entries))
         link = await self._page_link(state) if self._announces_link() else None
+        self.events = await self._reminding_only_who_may_play(state, self.events)
         said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
         barred = await self._barred_from(state)
         if barred is not None:
@@ -306,6 +314,34 @@ class Session:
         self.deadline = due.next_deadline(state, self.uow.tournaments.deadline_memo(state))
         self.uow.tournaments.remember_deadline(state, self.deadline)
         await self._record_sanctions(state, barred)
+
+    async def suspended_from(self, state: TournamentState) -> frozenset[PlayerId]:
+        """Return the players an active suspension bars from `state` (HGV-2.3.5, HGV-2.3.6):
+        the draw leaves them out, entered before the suspension or not."""
+        return frozenset(
+            sanction.player
+            for sanction in await self.uow.sanctions.for_club(self.club.id)
+            if sanction.active and sanction.applies_to == state.id
+        )
+
+    async def _reminding_only_who_may_play(
+        self, state: TournamentState, events: list[Event]
+    ) -> list[Event]:
+        """Return the events without the players a suspension bars from `state` in its
+        reminders to confirm and to check in: an entry made before the suspension is
+        not drawn (HGV-2.3.6), and its /confirm is refused."""
+        reminders = (ConfirmReminder, CheckinOpen)
+        if not any(isinstance(e, reminders) for e in events):
+            return events
+        barred = await self.suspended_from(state)
+        if not barred:
+            return events
+        return [
+            replace(e, players=tuple(p for p in e.players if p not in barred))
+            if isinstance(e, reminders)
+            else e
+            for e in events
+        ]
 
     def _log_rows(self, state: TournamentState | None) -> list[dict[str, Any]]:
         """Return the audit rows, saved in one statement: the rules' effects, then the

@@ -239,7 +239,7 @@ async def draw(s: Session, a: Args) -> Reply:
             players=", ".join(names[q] for q in waiting),
         )
     order = await lookups.seed_order(s)
-    barred = await lookups.suspended_from(s, state)
+    barred = await s.suspended_from(state)
     events = progress.draw(state, order, s.now, barred=barred)
     s.events.extend(events)
     s.log("draw", seed=state.seed, method=state.preset.groups.method)

@@ -331,3 +331,8 @@ async def test_a_suspension_decided_after_the_entry_keeps_the_player_out_of_the_
     assert state.entries[dora].status.value == "removed"
     (served,) = await sanctions_of(chat, "dora")
     assert (served["active"], served["status"]) == (False, "served")
+    # Nor was she reminded to confirm a place she cannot take.
+    told = [text for who, text in chat.posted if who == "user:dora"]
+    assert not [t for t in told if "February Cup" in t and "/confirm" in t], told
+    others = [text for who, text in chat.posted if who == "user:bob"]
+    assert any("/checkin" in t for t in others), others
