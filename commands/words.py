@@ -186,6 +186,10 @@ SAID_IN_LANGUAGES = {
             "kwestionuje",
             "contest",
             "contesta",
+            "reclamo",
+            "reclamar",
+            "reklamacja",
+            "reclamatie",
         ),
         "schedule": (
             "horario",
@@ -195,6 +199,10 @@ SAID_IN_LANGUAGES = {
             "mecze",
             "program",
             "partide",
+            "calendario",
+            "terminarz",
+            "plan",
+            "orar",
         ),
         "standings": (
             "clasificacion",
@@ -206,6 +214,9 @@ SAID_IN_LANGUAGES = {
             "clasament",
             "clasamentul",
             "grupe",
+            "tabla",
+            "tablas",
+            "tabelka",
         ),
         "bracket": ("cuadro", "eliminatoria", "drabinka", "tablou", "eliminatorii"),
         "rules": ("reglas", "reglamento", "zasady", "regulamin", "reguli", "regulament"),
@@ -243,6 +254,8 @@ SAID_IN_LANGUAGES = {
         "approve": ("aprobar", "apruebo", "zatwierdz", "zatwierdzam", "aproba", "aprob"),
         "addplayer": ("anadir", "agregar", "dodaj", "adauga"),
         "player": ("jugador", "gracz", "zawodnik", "jucator"),
+        # "Me" in the club's words: the player's own card.
+        "me": ("yo", "mi", "ja", "moje", "eu", "mine", "fisa"),
         # The export is the command line's (clubtd export); in the chat the club's pages
         # are what gives the data, as JSON too (INTERFACE §6).
         "web": ("export", "exportar", "eksport", "eksportuj", "exporta", "json"),

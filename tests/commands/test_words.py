@@ -395,3 +395,21 @@ async def test_one_cancelled_lateness_point_is_said_in_the_singular_CLUB_BOTH_AB
         assert Renderer("ro", "UTC", "plain").reply(line).text == (
             f"Partida 2: {said} de întârziere."
         )
+
+
+async def test_more_of_the_words_a_club_types_name_their_command(engine: AsyncEngine) -> None:
+    """A Spanish, a Polish and a Romanian night: /calendario, /terminarz, /tabla,
+    /reclamo, /yo, /ja and /eu got "I do not know" and no suggestion."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    for typed, meant in (
+        ("/calendario", "/schedule"),
+        ("/terminarz", "/schedule"),
+        ("/tabla", "/standings"),
+        ("/reclamo", "/dispute"),
+        ("/yo", "/me"),
+        ("/ja", "/me"),
+        ("/eu", "/me"),
+    ):
+        reply = await chat.say("bob", typed)
+        assert f"¿Querías decir {meant}?" in reply, (typed, reply)
