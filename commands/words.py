@@ -254,11 +254,41 @@ SAID_IN_LANGUAGES = {
         "approve": ("aprobar", "apruebo", "zatwierdz", "zatwierdzam", "aproba", "aprob"),
         "addplayer": ("anadir", "agregar", "dodaj", "adauga"),
         "player": ("jugador", "gracz", "zawodnik", "jucator"),
+        # A director's subcommands said as one word: /nuevo is "/tournament new".
+        "tournament new": ("nuevo", "nueva", "nowy", "nowa", "noua"),
+        "tournament move": (
+            "mover",
+            "aplazar",
+            "trasladar",
+            "przenies",
+            "przeniesc",
+            "przeloz",
+            "muta",
+            "mutare",
+            "amana",
+        ),
+        "tournament cancel": ("odwolaj", "suspender"),
+        "tournament list": ("lista", "listado", "listar"),
+        "director": ("arbitro", "arbitru", "sedzia", "sedziowie", "arbitri"),
+        "player novice": ("novato", "novata", "novatos", "nowicjusz", "incepator", "debutant"),
+        "player rename": ("renombrar", "zmien", "redenumeste"),
+        "player merge": ("unir", "fusionar", "polacz", "uneste"),
+        "player remove": ("eliminar", "quitar", "usun", "sterge", "scoate"),
+        "redraw": ("resortear", "przelosuj", "relosuj"),
         # "Me" in the club's words: the player's own card.
         "me": ("yo", "mi", "ja", "moje", "eu", "mine", "fisa"),
         # The export is the command line's (clubtd export); in the chat the club's pages
         # are what gives the data, as JSON too (INTERFACE §6).
-        "web": ("export", "exportar", "eksport", "eksportuj", "exporta", "json"),
+        "web": (
+            "export",
+            "exportar",
+            "eksport",
+            "eksportuj",
+            "exporta",
+            "json",
+            "pagina",
+            "strona",
+        ),
     }.items()
     for word in words
 }

@@ -413,3 +413,20 @@ async def test_more_of_the_words_a_club_types_name_their_command(engine: AsyncEn
     ):
         reply = await chat.say("bob", typed)
         assert f"¿Querías decir {meant}?" in reply, (typed, reply)
+
+
+async def test_a_directors_subcommand_said_as_one_word_names_it(engine: AsyncEngine) -> None:
+    """/nuevo, /przenieś, /novato, /usuń, /lista, /arbitru got no suggestion (or /lift for
+    /lista): each names the command and subcommand, the rest of the line kept."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    for typed, meant in (
+        ('/nuevo nombre:"Copa" inicio:"2027-01-09 17:00"', '/tournament new nombre:"Copa"'),
+        ("/przenieś", "/tournament move"),
+        ("/novato luis", "/player novice luis"),
+        ("/usuń luis", "/player remove luis"),
+        ("/lista", "/tournament list"),
+        ("/arbitru", "/director"),
+    ):
+        reply = await chat.say("ana", typed)
+        assert f"¿Querías decir {meant}" in reply, (typed, reply)
