@@ -434,7 +434,18 @@ SUBCOMMAND_WORDS = {
         "rename": ("renombrar", "zmień", "redenumește"),
         "merge": ("fusionar", "unir", "połącz", "scal", "unește"),
         "join": ("unirse", "dołącz", "alătură"),
-        "novice": ("novato", "novata", "początkujący", "początkująca", "începător"),
+        "novice": (
+            "novato",
+            "novata",
+            "principiante",
+            "początkujący",
+            "początkująca",
+            "nowicjusz",
+            "nowicjuszka",
+            "începător",
+            "începătoare",
+            "debutant",
+        ),
         # /report partida gammon: one backgammon game, as a club calls it.
         "game": ("partida", "juego", "partia", "gra", "joc", "jocul"),
     }.items()
@@ -488,6 +499,33 @@ RANKING_WORDS = {
         )
     },
 }
+# A ranking said in several words (/ranking wszech czasów), as one of RANKING_WORDS.
+_RANKING_PHRASES = {
+    ("wszech", "czasow"): "wszechczasow",
+    ("din", "toate", "timpurile"): "istoric",
+    ("de", "todos", "los", "tiempos"): "historico",
+    ("de", "siempre"): "historico",
+    ("all", "time"): "all-time",
+}
+
+
+def ranking_phrases(words: list[str]) -> list[str]:
+    """Return the words of a /ranking line with a ranking said in several words joined."""
+    folded = [folding.loose(w) for w in words]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for phrase, word in _RANKING_PHRASES.items():
+            if tuple(folded[i : i + len(phrase)]) == phrase:
+                out.append(word)
+                i += len(phrase)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 # Games as clubs name them: damas, warcaby, dame (draughts); table, tavla (backgammon).
 GAME_WORDS = {
     **{w: "draughts" for w in ("damas", "warcaby", "dame", "checkers", "warcab")},

@@ -430,3 +430,21 @@ async def test_a_directors_subcommand_said_as_one_word_names_it(engine: AsyncEng
     ):
         reply = await chat.say("ana", typed)
         assert f"¿Querías decir {meant}" in reply, (typed, reply)
+
+
+def test_a_novice_and_an_all_time_ranking_said_in_the_clubs_words_HGV_NOVICE_HGV_8() -> None:
+    """/player nowicjusz "Marek Hłasko" was offered /player rename; /ranking wszech
+    czasów (two words) answered "I do not understand: czasów"."""
+    from commands.registry import BY_NAME, select
+
+    for line, sub in (
+        ("/player nowicjusz marek", "player novice"),
+        ("/player novato luis", "player novice"),
+    ):
+        parsed = parse(line)
+        target, _ = select(BY_NAME[parsed.name], parsed)
+        assert target.name == sub, line
+    for line in ("/ranking wszech czasów", "/ranking din toate timpurile", "/ranking de siempre"):
+        parsed = parse(line)
+        target, words = select(BY_NAME[parsed.name], parsed)
+        assert bind(target.signature, parsed, words).choice("which") == "alltime", line
