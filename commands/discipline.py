@@ -242,6 +242,9 @@ async def approve(s: Session, a: Args) -> Reply:
             await s.uow.players.save(player)
         approved.append(player)
         s.log("approve", player=player.name)
+        # Membership is once per player: the entries waiting in the club's other
+        # tournaments (next month's, opened already) are approved with it.
+        await _admit_elsewhere(s, state, player)
         entered = Name(state.name) if admitted and state is not None else None
         you = (
             msg("approve.you_entered", club=Name(s.club.name), tournament=entered)
@@ -267,6 +270,16 @@ async def approve(s: Session, a: Args) -> Reply:
             )
         )
     return Reply(tuple(parts))
+
+
+async def _admit_elsewhere(s: Session, state: TournamentState | None, player: Player) -> None:
+    """Approve a new member's waiting entries in the club's other tournaments (HGV-1.4)."""
+    for tournament_id in await s.uow.tournaments.of_player(player.id, active=True):
+        if state is not None and tournament_id == state.id:
+            continue
+        other = await s.uow.tournaments.get(tournament_id, for_update=True)
+        if other is not None and attendance.admit_member(other, player.id):
+            await s.uow.tournaments.save(other)
 
 
 async def pause(s: Session, a: Args) -> Reply:

@@ -68,6 +68,8 @@ def _before_the_draw(
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
     if not drawable:
         key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
+    elif len(drawable) == 1:
+        key = "glance.one_to_draw"  # the draw would refuse one player
     parts.append(msg(key, count=len(drawable), start=When(state.start)))
     return parts
 

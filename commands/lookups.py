@@ -15,7 +15,7 @@ from commands.session import Session
 from tournament import calendar, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
-from tournament.model import MatchStatus, PlayerId, Refused, Stage, TournamentStatus
+from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, Stage, TournamentStatus
 from tournament.preset import ALIASES, Preset, SeasonRules
 from tournament.scoring import example_score
 from tournament.state import Group, TournamentState
@@ -42,10 +42,12 @@ async def me(s: Session, a: Args) -> Reply:
 def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
     """Return one line of a card: the player's entry in `state` and where it stands."""
     entry = state.entries[player]
+    # Entered, but not drawn until a director approves the member (HGV-1.4).
+    waiting = entry.status is EntryStatus.ACTIVE and not entry.approved
     return msg(
         "me.entry",
         tournament=Name(state.name),
-        status=msg(f"entry.{entry.status.value}"),
+        status=msg("entry.awaiting_approval" if waiting else f"entry.{entry.status.value}"),
         confirmed=msg("word.yes" if entry.confirmed else "word.no"),
         present=msg("word.yes" if entry.present_now() else "word.no"),
     )

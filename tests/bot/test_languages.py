@@ -50,9 +50,20 @@ def english_fragments(language: str) -> set[str]:
 
 
 EXPECTED = {
-    "es": ["ahora a 1 jugador:", "ahora a 2 jugadores:", "ahora a 5 jugadores:", "22 jugadores:"],
-    "ro": ["sorți 1 jucător:", "sorți 2 jucători:", "sorți 5 jucători:", "sorți 22 de jucători:"],
-    "pl": ["udział 1 osoba:", "udział 2 osoby:", "udział 5 osób:", "udział 22 osoby:"],
+    # One player is no draw: /status says so rather than "1 player can be drawn now".
+    "es": [
+        "solo se puede sortear a 1 jugador:",
+        "ahora a 2 jugadores:",
+        "ahora a 5 jugadores:",
+        "22 jugadores:",
+    ],
+    "ro": [
+        "doar 1 jucător poate intra",
+        "sorți 2 jucători:",
+        "sorți 5 jucători:",
+        "sorți 22 de jucători:",
+    ],
+    "pl": ["tylko 1 zawodnik:", "udział 2 osoby:", "udział 5 osób:", "udział 22 osoby:"],
 }
 
 

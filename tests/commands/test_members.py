@@ -106,3 +106,27 @@ async def test_a_member_not_entered_is_named_with_the_command_that_enters_them(
     )
     present = await chat.say("ana", '/present "rocio nunez" tournament:"June Cup"')
     assert present == "Rocío Núñez is marked present."
+
+
+async def test_approving_a_member_approves_their_entries_in_every_open_tournament_HGV_1_4(
+    engine: AsyncEngine,
+) -> None:
+    """pepe entered a friendly (open to guests) and next week's official cup; the
+    director's /approve, acting on the friendly, said "their entries no longer need
+    approval", yet on the cup's night pepe could not check in and /status listed him
+    as waiting again. /me said nothing of the approval either."""
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Friendly" start:"2026-01-31 20:00" official:no')
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-02-07 20:00"')
+    await chat.say("pepe", "/register")
+    await chat.say("pepe", '/register tournament:"Cup"')
+    card = await chat.say("pepe", "/me")
+    assert "Cup: waiting for a director's approval; confirmed: no" in card, card
+    await chat.say("ana", "/approve pepe")
+    card = await chat.say("pepe", "/me")
+    assert "Cup: entered; confirmed: no" in card, card
+    chat.at("2026-02-07T19:30")
+    assert "checked in" in await chat.say("pepe", "/checkin")
+    glance = await chat.say("ana", "/status")
+    assert "waiting" not in glance.lower(), glance
+    assert "Only 1 player can be drawn so far: a draw needs at least 2" in glance, glance

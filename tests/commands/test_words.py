@@ -62,7 +62,14 @@ async def test_status_never_offers_a_draw_of_nobody_HGV_1_4(engine: AsyncEngine)
     assert "0 players" not in reply and "Nobody can be drawn yet" in reply, reply
     await chat.say("ana", "/approve all")
     await chat.say("bob", "/confirm")
-    assert "1 player can be drawn now: /draw." in await chat.say("ana", "/status")
+    # Nor of one: the draw would refuse it (at least two).
+    reply = await chat.say("ana", "/status")
+    assert "Only 1 player can be drawn so far: a draw needs at least 2" in reply, reply
+    assert "/draw" not in reply, reply
+    await chat.say("cruz", "/register")
+    await chat.say("ana", "/approve all")
+    await chat.say("cruz", "/confirm")
+    assert "2 players can be drawn now: /draw." in await chat.say("ana", "/status")
 
 
 async def _created(chat: Chat, options: str, preset: str = "navodari-table") -> str:
