@@ -174,10 +174,13 @@ class Session:
         `chosen` (the next to start) is not theirs: bob, in the afternoon's cup only, was
         told on the eve "you are not entered in Morning: send /register", and entered
         the morning's by mistake."""
+        zone = self.club.timezone
         if (
             not self.own_entry
             or self.player is None
             or chosen.status is not TournamentStatus.REGISTRATION
+            # Tonight's, at the venue: a /checkin there is for it, entered or not.
+            or calendar.local(chosen.start, zone).date() == calendar.local(self.now, zone).date()
         ):
             return chosen.id
         entered = set(await self.uow.tournaments.of_player(self.player.id, active=True))

@@ -228,3 +228,21 @@ def test_a_players_command_means_the_one_tournament_they_entered(
         '  [Morning: /status tournament:"Morning"] [Afternoon: /status tournament:"Afternoon"]'
         ' [Night: /status tournament:"Night"]',
     ], lines[-9:]
+
+
+def test_at_the_venue_tonight_a_check_in_is_for_tonights_tournament(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """eve entered next month's cup only and came tonight: her /checkin is about
+    tonight's (she is not entered: /register), not next month's check-in hours."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
+        'eve: /register tournament:"June Cup"\n'
+        "@clock 2026-05-01 19:30\n"
+        "eve: /checkin\n",
+    )
+    assert "May Cup" in lines[-1] and "June Cup" not in lines[-1], lines[-1]
