@@ -121,7 +121,8 @@ def console(
     from bot.console import ConsoleBot, PlainOutput
     from bot.transcript import run_script
 
-    text = script.read_text(encoding="utf-8") if script is not None else None
+    # utf-8-sig: a transcript saved by Windows' Notepad starts with a byte-order mark.
+    text = script.read_text(encoding="utf-8-sig") if script is not None else None
 
     async def work(built: App) -> int:
         bot = ConsoleBot(

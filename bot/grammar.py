@@ -73,7 +73,8 @@ Step = ClubStep | DirectorStep | ClockStep | WaitStep | CommandStep | NarrationS
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
 _CLOCK = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _COMMAND = re.compile(
-    r"^(?P<user>[^\s:()#@/][^:()]*?)\s*(?P<dm>\(\s*dm\s*\))?\s*:\s*(?P<text>.*)$"
+    r"^(?P<user>[^\s:()#@/][^:()]*?)\s*(?P<dm>\(\s*dm\s*\))?\s*:\s*(?P<text>.*)$",
+    re.IGNORECASE,  # "alice (DM): /me" as written by hand
 )
 _CLUB_KEYS = {"name": "name", "timezone": "timezone", "language": "language"}
 

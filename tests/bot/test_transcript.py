@@ -230,3 +230,20 @@ def test_an_unknown_command_is_answered_in_the_club_language(
         "Nu cunosc /raport. Ați vrut să scrieți /report 2-1? "
         "Trimiteți /help pentru lista de comenzi."
     )
+
+
+def test_a_transcript_written_by_hand_on_windows_runs(
+    clubtd: Clubtd, script: Script, tmp_path: Path
+) -> None:
+    """Notepad's byte-order mark and CRLF line ends, and "(DM)" in capitals, stopped the
+    run with "not a transcript line" (INTERFACE §3)."""
+    text = (
+        '\ufeff@club name:"CR" timezone:UTC\r\n@director ana\r\n@clock 2026-05-01 18:00\r\n'
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\r\n'
+        "bob: /register\r\nbob (DM): /me   # his card\r\n"
+    )
+    path = tmp_path / "windows.t"
+    path.write_bytes(text.encode("utf-8"))
+    result = clubtd("console", "--script", str(path), "--db", f"sqlite:///{tmp_path / 'w.db'}")
+    assert result.exit_code == 0, result.stderr
+    assert "[18:00] @bob: bob" in result.stdout.splitlines(), result.stdout
