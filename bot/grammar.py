@@ -70,7 +70,8 @@ class NarrationStep:
 
 Step = ClubStep | DirectorStep | ClockStep | WaitStep | CommandStep | NarrationStep
 
-_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
+# "1h30" is 1h30m, as people write it: minutes after hours need no unit.
+_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$|^(\d+)h(\d+)$")
 _CLOCK = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _COMMAND = re.compile(
     r"^(?P<user>[^\s:()#@/][^:()]*?)\s*(?P<dm>\(\s*dm\s*\))?\s*:\s*(?P<text>.*)$",
@@ -137,7 +138,8 @@ def parse_duration(text: str) -> timedelta:
     found = _DURATION.match(text.strip().lower())
     if not text.strip() or found is None:
         raise ValueError(f"not a duration: {text!r} (write 90s, 10m, 2h or 1h30m)")
-    hours, mins, secs = (int(g) if g else 0 for g in found.groups())
+    hours, mins, secs, bare_hours, bare_mins = (int(g) if g else 0 for g in found.groups())
+    hours, mins = hours + bare_hours, mins + bare_mins
     delta = timedelta(hours=hours, minutes=mins, seconds=secs)
     if delta <= timedelta(0):
         raise ValueError(f"not a duration: {text!r} (it must be longer than zero)")

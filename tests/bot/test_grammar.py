@@ -54,6 +54,7 @@ def test_clock_directive_reads_club_time() -> None:
         ("2h", timedelta(hours=2)),
         ("1h30m", timedelta(hours=1, minutes=30)),
         ("1h0m15s", timedelta(hours=1, seconds=15)),
+        ("1h30", timedelta(hours=1, minutes=30)),  # as people write it
     ],
 )
 def test_durations(text: str, expected: timedelta) -> None:
@@ -61,7 +62,9 @@ def test_durations(text: str, expected: timedelta) -> None:
     assert parse_line(f"@wait {text}", 1) == WaitStep(expected)
 
 
-@pytest.mark.parametrize("text", ["", "10", "m", "10x", "1m1h", "0m", "-5m", "ten minutes"])
+@pytest.mark.parametrize(
+    "text", ["", "10", "m", "10x", "1m1h", "0m", "-5m", "ten minutes", "h30", "1h30x"]
+)
 def test_bad_durations_are_refused(text: str) -> None:
     with pytest.raises(ValueError):
         parse_duration(text)
