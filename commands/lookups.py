@@ -75,7 +75,17 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     named: dict[str, Param] = {"name": Name(player.name)} if as_director else {}
     reasons = "card.reason" if as_director else "reason"  # "... they" or "you ..."
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
-    state = await s.maybe_tournament()
+    open_now: tuple[str, ...] = ()
+    try:
+        state = await s.maybe_tournament()
+    except Refused as asking:
+        if asking.code != "which_tournament" or s.chosen:
+            raise
+        # Several tonight, none of them the player's: the card needs none of them (it
+        # lists the entries to come), rather than a question about tournaments.
+        state = None
+        choices = asking.params.get("_choices", ())
+        open_now = tuple(str(n) for n in choices) if isinstance(choices, tuple) else ()
     if state is not None and player.id in state.entries:
         parts.append(_entry_line(state, player.id))
         # In the night's order, as /schedule shows them: a knockout played before a group
@@ -125,6 +135,11 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                 start=When(state.start, "datetime"),
                 **named,
             )
+        )
+    elif not entered and open_now and not as_director:
+        register = f'/register tournament:"{open_now[0]}"'
+        parts.append(
+            msg("me.open_elsewhere", tournaments=Name(", ".join(open_now)), command=Hint(register))
         )
     elif not entered:
         parts.append(msg(f"{key}.no_entry", **named))

@@ -299,6 +299,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",
     "me.suspended_from": "Masz zawieszenie na turniej {tournament} ({start}). Powód: {reason}. Sędzia może je znieść.",
+    "me.open_elsewhere": "Nie masz zgłoszenia do: {tournaments}; aby zagrać, na przykład: {command}",
     "me.no_entry": "Nie jesteś teraz zapisany na żaden turniej; klub ogłosi następny na swoim czacie.",
     "me.sanction": "Zawieszenie na następny turniej. Powód: {reason}.",
     "me.sanction_after": "Zawieszenie na następny turniej po turnieju {tournament}. Powód: {reason}.",

@@ -299,6 +299,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
     "me.suspended_from": "Aveți o suspendare pentru {tournament} ({start}): {reason}. Un arbitru o poate ridica.",
+    "me.open_elsewhere": "Nu sunteți înscris la {tournaments}; pentru a juca, de exemplu: {command}",
     "me.no_entry": "Acum nu sunteți înscris la niciun turneu; clubul îl va anunța pe următorul în grupul său.",
     "me.sanction": "Suspendare pentru următorul turneu: {reason}.",
     "me.sanction_after": "Suspendare pentru următorul turneu după {tournament}: {reason}.",

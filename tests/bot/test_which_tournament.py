@@ -246,3 +246,27 @@ def test_at_the_venue_tonight_a_check_in_is_for_tonights_tournament(
         "eve: /checkin\n",
     )
     assert "May Cup" in lines[-1] and "June Cup" not in lines[-1], lines[-1]
+
+
+def test_a_card_needs_no_tournament_when_several_are_on_and_none_is_yours(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """bob's afternoon cup was called off; his /me asked "which tournament?" of the two
+    left that day, neither his. His card says he is in neither, and how to enter."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-05-02 09:00\n"
+        'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
+        'ana: /tournament new name:"Afternoon" start:"2026-05-02 18:00" approval:no\n'
+        'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
+        'bob: /register tournament:"Afternoon"\n'
+        'ana: /tournament cancel "Afternoon" reason:"no hall"\n'
+        "bob: /me\n",
+    )
+    assert lines[-2] == "[09:00] #club: bob", lines[-3:]
+    assert lines[-1] == (
+        "  You are not entered in Morning, Night; to play, for example:"
+        ' /register tournament:"Morning"'
+    ), lines[-3:]
