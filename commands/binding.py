@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 from commands import arguments
 from commands.parsing import Parsed
 from commands.replies import Msg, msg
-from commands.words import LOT_WON_LOST, NUMBER_WORDS, SCORE_JOINERS, ranking_phrases
+from commands.words import (
+    LOT_WON_LOST,
+    NUMBER_WORDS,
+    SCORE_JOINERS,
+    against,
+    ranking_phrases,
+)
 from tournament import folding
 from tournament.model import Refused
 from tournament.preset import PRESET_NAMES, override_keys
@@ -62,6 +68,10 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     words = list(words)
     if signature.path == "ranking":
         words = ranking_phrases(words)
+    if signature.path in ("report", "report game") and "vs" not in raw:
+        words, opponent = against(words)
+        if opponent is not None:
+            raw["vs"] = opponent
     words = _time_of_day(signature, words, raw)
     words = _said_outcome(signature, _merge_scores(words))
     leftover = _bind_positional(signature, _two_numbers(signature, words), raw)

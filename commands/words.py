@@ -526,6 +526,22 @@ def ranking_phrases(words: list[str]) -> list[str]:
     return out
 
 
+# "Against" before an opponent's name in a report, in the four languages: said, not a name.
+_AGAINST = frozenset(
+    {"vs", "v", "against", "with", "contra", "con", "przeciw", "przeciwko", "z", "ze"}
+    | {"impotriva", "cu"}
+)
+
+
+def against(words: list[str]) -> tuple[list[str], str | None]:
+    """Return a report's words before an "against" and the opponent named after it, if
+    any: /report 3-1 vs cruz, /report 3-1 contra "Rocío Pérez" (vs:cruz, typed as said)."""
+    for i, word in enumerate(words[:-1]):
+        if folding.loose(word) in _AGAINST:
+            return words[:i], " ".join(words[i + 1 :])
+    return words, None
+
+
 # Games as clubs name them: damas, warcaby, dame (draughts); table, tavla (backgammon).
 GAME_WORDS = {
     **{w: "draughts" for w in ("damas", "warcaby", "dame", "checkers", "warcab")},

@@ -455,3 +455,16 @@ def test_a_novice_and_an_all_time_ranking_said_in_the_clubs_words_HGV_NOVICE_HGV
         parsed = parse(line)
         target, words = select(BY_NAME[parsed.name], parsed)
         assert bind(target.signature, parsed, words).choice("which") == "alltime", line
+
+
+def test_a_report_may_name_the_opponent_after_against_in_any_language() -> None:
+    """"/report 3-1 contra cruz" and "vs cruz" answered "I did not understand contra
+    cruz"; the name after an "against" is the vs: option."""
+    from commands.registry import BY_NAME, select
+
+    for typed in ("vs cruz", "contra cruz", "przeciw cruz", "împotriva cruz"):
+        parsed = parse(f"/report 3-1 {typed}")
+        target, words = select(BY_NAME[parsed.name], parsed)
+        args = bind(target.signature, parsed, words)
+        assert args.values["vs"] == "cruz", (typed, args.values)
+        assert args.values["score"] == [(3, 1)], typed
