@@ -458,7 +458,7 @@ def test_a_novice_and_an_all_time_ranking_said_in_the_clubs_words_HGV_NOVICE_HGV
 
 
 def test_a_report_may_name_the_opponent_after_against_in_any_language() -> None:
-    """"/report 3-1 contra cruz" and "vs cruz" answered "I did not understand contra
+    """ "/report 3-1 contra cruz" and "vs cruz" answered "I did not understand contra
     cruz"; the name after an "against" is the vs: option."""
     from commands.registry import BY_NAME, select
 
