@@ -319,13 +319,8 @@ class Session:
         await self._record_sanctions(state, barred)
 
     async def suspended_from(self, state: TournamentState) -> frozenset[PlayerId]:
-        """Return the players an active suspension bars from `state` (HGV-2.3.5, HGV-2.3.6):
-        the draw leaves them out, entered before the suspension or not."""
-        return frozenset(
-            sanction.player
-            for sanction in await self.uow.sanctions.for_club(self.club.id)
-            if sanction.active and sanction.applies_to == state.id
-        )
+        """Return the players an active suspension bars from `state` (HGV-2.3.6)."""
+        return sanctions.barred_from(await self.uow.sanctions.for_club(self.club.id), state.id)
 
     async def _reminding_only_who_may_play(
         self, state: TournamentState, events: list[Event]

@@ -85,6 +85,12 @@ def suspension_for(
     )
 
 
+def barred_from(sanctions: Iterable[Sanction], tournament: int) -> frozenset[PlayerId]:
+    """Return the players an active suspension bars from `tournament` (HGV-2.3.5/6): the
+    draw leaves them out, entered before the suspension or not."""
+    return frozenset(s.player for s in sanctions if s.active and s.applies_to == tournament)
+
+
 def end(sanction: Sanction, at: datetime, *, how: str, note: str) -> Sanction:
     """End a sanction: "excused" (a no-show with notice) or "lifted" by a director."""
     if not sanction.active:

@@ -240,8 +240,10 @@ def test_a_no_show_is_suspended_from_the_next_tournament_only_HGV_2_3_6() -> Non
     assert bound == [record] and record.applies_to == 2
     assert sanctions.suspension_for([record], 7, 2) is record
     assert sanctions.suspension_for([record], 7, 3) is None
+    assert sanctions.barred_from([record], 2) == {7} and not sanctions.barred_from([record], 3)
     sanctions.end(record, at("21:00"), how="excused", note="phoned in sick")
     assert sanctions.suspension_for([record], 7, 2) is None
+    assert not sanctions.barred_from([record], 2)
 
 
 def test_a_suspended_player_cannot_enter_HGV_2_3_6() -> None:
