@@ -43,6 +43,8 @@ STARTS_SUGGESTED = frozenset(
     }
 )
 CARRIED = 64  # bytes every platform's button carries itself (Telegram's callback data)
+# Commands about the asker's own entry: they mean the tournament the asker entered.
+OWN_ENTRY_COMMANDS = frozenset({"confirm", "checkin", "withdraw", "me", "schedule"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,10 +359,6 @@ async def _open(
         own_first=spec.role == "player" and spec.name != "register",
         own_entry=spec.name in OWN_ENTRY_COMMANDS,
     )
-
-
-# Commands about the asker's own entry: they mean the tournament the asker entered.
-OWN_ENTRY_COMMANDS = frozenset({"confirm", "checkin", "withdraw", "me", "schedule"})
 
 
 async def _club(

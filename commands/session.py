@@ -159,48 +159,33 @@ class Session:
     async def _meant(self) -> int | None:
         """Return the tournament a command means without naming one, or ask which."""
         listed = await self.uow.tournaments.list(self.club.id, for_update=self.writes)
-        found = calendar.meant(listed, self.now, self.club.timezone)
+        zone = self.club.timezone
+        found = calendar.meant(listed, self.now, zone)
         if found.chosen is not None:
-            return await self._entered_instead(found.chosen, listed)
+            # bob, in the afternoon's cup only, was told on the eve "you are not entered in
+            # Morning: send /register", and entered the morning's by mistake.
+            chosen = found.chosen
+            if self.own_entry and calendar.entries_another_day(chosen, self.now, zone):
+                entered = await self._entered()
+                chosen = calendar.upcoming_entry(chosen, listed, entered, self.now, zone) or chosen
+            return chosen.id
         if found.candidates:
-            mine = await self._entered_among([t.id for t in found.candidates])
+            mine = (
+                calendar.entered_among(found.candidates, await self._entered())
+                if self.own_first
+                else None
+            )
             if mine is not None:
-                return mine
+                return mine.id
             raise which_tournament([t.name for t in found.candidates])
         return None
 
-    async def _entered_instead(self, chosen: Listed, listed: Sequence[Listed]) -> int:
-        """Return `chosen`, or the one upcoming tournament the asking player entered when
-        `chosen` (the next to start) is not theirs: bob, in the afternoon's cup only, was
-        told on the eve "you are not entered in Morning: send /register", and entered
-        the morning's by mistake."""
-        zone = self.club.timezone
-        if (
-            not self.own_entry
-            or self.player is None
-            or chosen.status is not TournamentStatus.REGISTRATION
-            # Tonight's, at the venue: a /checkin there is for it, entered or not.
-            or calendar.local(chosen.start, zone).date() == calendar.local(self.now, zone).date()
-        ):
-            return chosen.id
-        entered = set(await self.uow.tournaments.of_player(self.player.id, active=True))
-        if chosen.id in entered:
-            return chosen.id
-        mine = [
-            t
-            for t in listed
-            if t.id in entered and t.status is TournamentStatus.REGISTRATION and t.start > self.now
-        ]
-        return mine[0].id if len(mine) == 1 else chosen.id
-
-    async def _entered_among(self, candidates: list[int]) -> int | None:
-        """Return the only one of `candidates` the asking player is entered in, if any:
-        for them the command is not ambiguous (three tournaments on one day, bob in one)."""
-        if not self.own_first or self.player is None:
-            return None
-        entered = set(await self.uow.tournaments.of_player(self.player.id, active=True))
-        mine = [c for c in candidates if c in entered]
-        return mine[0] if len(mine) == 1 else None
+    async def _entered(self) -> set[int]:
+        """Return the tournaments the asking player has an active entry in (none: not a
+        player of the club)."""
+        if self.player is None:
+            return set()
+        return set(await self.uow.tournaments.of_player(self.player.id, active=True))
 
     def adopt(self, state: TournamentState) -> None:
         """Make a newly created tournament the session's tournament."""

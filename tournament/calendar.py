@@ -8,7 +8,7 @@ no default.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
@@ -101,6 +101,38 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
         if past:
             return Meant(max(past, key=lambda t: (t.start, t.id)))
     return Meant(None)
+
+
+def entered_among(candidates: Sequence[Listed], entered: Collection[int]) -> Listed | None:
+    """Return the only one of `candidates` a player is entered in, if any: for them a
+    command that could mean several tournaments is not ambiguous."""
+    mine = [t for t in candidates if t.id in entered]
+    return mine[0] if len(mine) == 1 else None
+
+
+def entries_another_day(chosen: Listed, now: datetime, zone: str) -> bool:
+    """Return whether `chosen` takes entries and is not played today: only then may a
+    player's own command mean another of their tournaments (`upcoming_entry`)."""
+    return (
+        chosen.status is TournamentStatus.REGISTRATION
+        and local(chosen.start, zone).date() != local(now, zone).date()
+    )
+
+
+def upcoming_entry(
+    chosen: Listed, listed: Sequence[Listed], entered: Collection[int], now: datetime, zone: str
+) -> Listed | None:
+    """Return the one upcoming tournament a player entered when `chosen`, the next to
+    start, is not theirs: their own command means it. None: `chosen` stands (theirs, in
+    play, tonight's, where a /checkin at the venue is for it, or several of theirs)."""
+    if chosen.id in entered or not entries_another_day(chosen, now, zone):
+        return None
+    mine = [
+        t
+        for t in listed
+        if t.id in entered and t.status is TournamentStatus.REGISTRATION and t.start > now
+    ]
+    return mine[0] if len(mine) == 1 else None
 
 
 def named(listed: Sequence[Listed], text: str) -> Listed | None:

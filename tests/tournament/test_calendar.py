@@ -6,7 +6,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournament.calendar import Listed, cancel, last_played, meant, named
+from tournament.calendar import (
+    Listed,
+    cancel,
+    entered_among,
+    last_played,
+    meant,
+    named,
+    upcoming_entry,
+)
 from tournament.model import Refused, TournamentStatus
 from tournament.preset import load_preset
 from tournament.state import TournamentState
@@ -87,6 +95,26 @@ def test_the_day_is_the_clubs_day() -> None:
     assert meant(rows, late, "Europe/Madrid").candidates
     chosen = meant(rows, late, "America/Caracas").chosen  # still the day before there
     assert chosen is not None and chosen.name == "A"
+
+
+def test_a_players_own_command_means_the_tournament_they_entered() -> None:
+    """Three on one day, bob in the second: not ambiguous for him. On the eve of the
+    next to start, not his, his one upcoming entry; never tonight's, where a check-in at
+    the venue is for it, nor when he entered several."""
+    day = listed(
+        (1, "Morning", at(2, 9), "registration"),
+        (2, "Afternoon", at(2, 16), "registration"),
+        (3, "Night", at(2, 20), "registration"),
+    )
+    found = meant(day, NOW, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.id == 1  # the eve: the next to start
+    assert upcoming_entry(found.chosen, day, {2}, NOW, "Europe/Madrid") == day[1]
+    assert upcoming_entry(found.chosen, day, {1, 2}, NOW, "Europe/Madrid") is None  # his
+    assert upcoming_entry(found.chosen, day, {2, 3}, NOW, "Europe/Madrid") is None  # two
+    on_the_day = datetime(2026, 5, 2, 6, 0, tzinfo=UTC)
+    assert upcoming_entry(day[0], day, {2}, on_the_day, "Europe/Madrid") is None  # tonight
+    assert entered_among(day, {2}) == day[1]
+    assert entered_among(day, {2, 3}) is None and entered_among(day, set()) is None
 
 
 def state(status: TournamentStatus) -> TournamentState:
