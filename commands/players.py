@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from commands import arguments, claims, entering, members, views
 from commands import names as naming
@@ -490,7 +491,7 @@ async def pick_match(
             raise reports.not_yet(state, ahead[0], s.now, player.id)
         raise Refused("no_open_match")
     if len(started) > 1:
-        started = _narrowed(started, player.id, fits)
+        started = _narrowed(state, started, player.id, fits, s.now)
     if len(started) == 1:
         return started[0]
     names = await s.names({q for m in started for q in m.players})
@@ -511,11 +512,15 @@ async def pick_match(
 
 
 def _narrowed(
-    started: list[Match], player: PlayerId, fits: Callable[[Match], bool] | None
+    state: TournamentState,
+    started: list[Match],
+    player: PlayerId,
+    fits: Callable[[Match], bool] | None,
+    now: datetime,
 ) -> list[Match]:
     """Return the candidates a new report can mean; the first alone when the score cannot
     end it (the report is then refused for it, with its reason), also when a later one
-    could."""
+    could; the one that can be on the board when the others wait for it."""
     narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
         fitting = [m for m in narrowed if fits(m)]
@@ -525,6 +530,12 @@ def _narrowed(
             # match still to come. Refused for the first, with the reason.
             return narrowed[:1]
         narrowed = fitting
+    if len(narrowed) > 1:
+        # The round call told each player to finish an earlier match first: a report
+        # means the one match that can be on the board, when only one can.
+        on_board = reports.on_the_board(state, narrowed, now)
+        if len(on_board) == 1:
+            return on_board
     return narrowed
 
 

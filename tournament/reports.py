@@ -249,6 +249,29 @@ def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[M
     ]
 
 
+def on_the_board(state: TournamentState, candidates: list[Match], at: datetime) -> list[Match]:
+    """Return the candidates that can be on the board at `at` (HGV-2.3.4).
+
+    A table starts once its players' earlier matches end, as the round call tells them:
+    both players are present and each has played their earlier open matches (a score
+    reported, even if not yet accepted or disputed).
+    """
+
+    def free(match: Match) -> bool:
+        for player in match.players:
+            entry = state.entries.get(player)
+            if entry is None or not entry.present_at(at):
+                return False
+            for earlier in state.open_matches_of(player):
+                if earlier is match:
+                    break
+                if earlier.report is None and earlier.status is not MatchStatus.DISPUTED:
+                    return False
+        return True
+
+    return [m for m in candidates if free(m)]
+
+
 def not_yet(
     state: TournamentState, match: Match, at: datetime, by: PlayerId | None = None
 ) -> Refused:

@@ -32,6 +32,18 @@ async def two_rounds_drawn(engine: AsyncEngine) -> tuple[Chat, str, Match, Match
     return chat, *await two_rounds_of(chat, await chat.tournament())
 
 
+async def opponent_away(chat: Chat, name: str, match: Match) -> None:
+    """Have the director mark `name`'s opponent in `match` away: neither of `name`'s
+    matches can then be known to be on the board, and a report has to ask."""
+    me = await chat.player_id(name)
+    for other in PLAYERS:
+        if other != name and match.involves(await chat.player_id(other)):
+            assert match.involves(me)
+            assert "away" in await chat.say("ana", f"/away {other}")
+            return
+    raise AssertionError("no opponent")
+
+
 def at(chat: Chat, match: Match, minutes: int) -> None:
     assert match.start is not None
     chat.at((match.start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M"))
@@ -60,6 +72,7 @@ async def test_a_score_no_match_on_can_end_is_refused_with_an_example_not_offere
 ) -> None:
     chat, name, first, second = await two_rounds_drawn(engine)
     at(chat, second, 4)  # both matches are on, neither reported
+    await opponent_away(chat, name, first)  # so either may be the one played
     response = await chat.response(name, "/report 0-0")
     assert response is not None and response.refused
     assert not response.reply.buttons, "no button repeats a score that would be refused"
@@ -73,6 +86,7 @@ async def test_the_question_shows_the_players_own_line_with_a_number_CLUB_REPORT
 ) -> None:
     chat, name, first, second = await two_rounds_drawn(engine)
     at(chat, second, 4)  # both matches are on, neither reported
+    await opponent_away(chat, name, first)  # so either may be the one played
     response = await chat.response(name, f"/report {first.length}:2")
     assert response is not None
     asked = chat.text(response)
@@ -82,3 +96,16 @@ async def test_the_question_shows_the_players_own_line_with_a_number_CLUB_REPORT
         f"/report {first.length}-2 match:{first.number}",
         f"/report {first.length}-2 match:{second.number}",
     ]
+
+
+async def test_a_report_means_the_match_on_the_board_not_the_one_that_waits_for_it_HGV_2_3_4(
+    engine: AsyncEngine,
+) -> None:
+    chat, name, first, second = await two_rounds_drawn(engine)
+    at(chat, second, 4)  # the round ran over: the second match waits for the first
+    reply = await chat.say(name, f"/report {first.length}-1")
+    assert "Which match?" not in reply, reply
+    assert f"Match {first.number}" in reply, reply
+    state = await chat.tournament()
+    assert state.matches[first.number].report is not None
+    assert state.matches[second.number].report is None
