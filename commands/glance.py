@@ -33,6 +33,7 @@ async def status(s: Session, a: Args) -> Reply:
         parts.extend(_before_the_draw(s, state, active, names, barred))
     parts.extend(_matches_waiting(s, state, names))
     parts.extend(_without_winner(state, names))
+    parts.extend(_contradicted(s, state, names))
     parts.extend(_held(state))
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
@@ -186,6 +187,23 @@ def _without_winner(state: TournamentState, names: Names) -> list[Msg]:
         )
     ]
     parts.extend(views.match_line(m, names, state.preset.game) for m in matches)
+    return parts
+
+
+def _contradicted(s: Session, state: TournamentState, names: Names) -> list[Msg]:
+    """The played bracket matches a corrected result no longer gives: the knockout stands
+    still until a director has one played again or corrects the result back."""
+    numbers = progress.standing_conflicts(state, s.now)
+    if not numbers:
+        return []
+    parts = [
+        msg(
+            "glance.conflict",
+            count=len(numbers),
+            reopen=Hint(f"/reopen {numbers[0]}"),
+        )
+    ]
+    parts.extend(views.match_line(state.matches[n], names, state.preset.game) for n in numbers)
     return parts
 
 

@@ -8,6 +8,7 @@ ranking points when the last match is final.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from datetime import datetime
@@ -337,3 +338,17 @@ def settle_by_lot(state: TournamentState, group: str, seed: int, at: datetime) -
         match.disputed_by = None
     events: list[Event] = [TieSettledByLot(at=at, group=group, order=tuple(order), seed=seed)]
     return events + settle(state, at)
+
+
+def standing_conflicts(state: TournamentState, at: datetime) -> tuple[int, ...]:
+    """Return the played bracket matches the results no longer give, that wait for a
+    director: a settle leaves them as they are and derives nothing after them (the
+    knockout stands still), so the director is shown them until one is decided."""
+    if state.status not in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED):
+        return ()
+    found: dict[int, None] = {}
+    # On a copy: what a settle would say now, without changing anything.
+    for event in settle(copy.deepcopy(state), at):
+        if isinstance(event, PairingsConflict):
+            found.update(dict.fromkeys(event.matches))
+    return tuple(found)

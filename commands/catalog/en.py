@@ -782,6 +782,7 @@ MESSAGES: dict[str, str] = {
     "refused.suspended_player": "{name}, you are suspended from {tournament}. /me shows why; a director can lift it.",
     "glance.no_winner": "No winner ({count}): the knockout waits for these; give each a winner, for example {command}, or have it played again: {reopen}.",
     "glance.suspended": "Suspended from this tournament ({count}): {players}. Not drawn; to let one play: {example}.",
+    "glance.conflict": "Played, between players the results no longer give ({count}): the knockout waits here. Have it played again between the right players ({reopen}), or correct back the result that changed them.",
     "glance.held": "Waiting for group {groups} to be complete again ({count}): matches {matches}.",
     "help.club.web": "the club's public pages: their link; on or off",
     "page.penalty": "{name} late at {at}: {points, plural, one {# point} other {# points}} to the opponent",

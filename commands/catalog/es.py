@@ -752,6 +752,7 @@ MESSAGES: dict[str, str] = {
     "refused.suspended_player": "{name}, tienes una suspensión para {tournament}. /me muestra el motivo; un director puede levantarla.",
     "glance.no_winner": "Sin ganador ({count}): la eliminatoria los espera; dale un ganador a cada uno, por ejemplo {command}, o que se juegue de nuevo: {reopen}.",
     "glance.suspended": "Suspendidos para este torneo ({count}): {players}. No entran en el sorteo; para que uno juegue: {example}.",
+    "glance.conflict": "Jugados entre jugadores que los resultados ya no dan ({count}): la eliminatoria espera aquí. Haz que se jueguen de nuevo entre los jugadores correctos ({reopen}), o corrige de vuelta el resultado que los cambió.",
     "glance.held": "Esperan a que el grupo {groups} vuelva a estar completo ({count}): encuentros {matches}.",
     "help.club.web": "las páginas públicas del club: su enlace; on u off",
     "page.penalty": "{name} llegó tarde ({at}): {points, plural, one {# punto} other {# puntos}} para el rival",

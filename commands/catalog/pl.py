@@ -752,6 +752,7 @@ MESSAGES: dict[str, str] = {
     "refused.suspended_player": "{name}, masz zawieszenie na turniej {tournament}. /me pokazuje powód; sędzia może je znieść.",
     "glance.no_winner": "Bez zwycięzcy ({count}): faza pucharowa na nie czeka; wyznacz zwycięzcę każdego, na przykład {command}, albo każ rozegrać od nowa: {reopen}.",
     "glance.suspended": "Zawieszeni w tym turnieju ({count}): {players}. Nie biorą udziału w losowaniu; aby ktoś z nich zagrał: {example}.",
+    "glance.conflict": "Rozegrane między graczami, których wyniki już nie wskazują ({count}): faza pucharowa tu czeka. Zarządź ponowne rozegranie między właściwymi graczami ({reopen}) albo przywróć wynik, który ich zmienił.",
     "glance.held": "Czekają, aż grupa {groups} znów będzie zakończona ({count}): mecze {matches}.",
     "help.club.web": "publiczne strony klubu: ich link; on albo off",
     "page.penalty": "{name} spóźnienie ({at}): {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika",

@@ -752,6 +752,7 @@ MESSAGES: dict[str, str] = {
     "refused.suspended_player": "{name}, aveți o suspendare pentru {tournament}. /me arată motivul; un arbitru o poate ridica.",
     "glance.no_winner": "Fără câștigător ({count}): eliminatoriile le așteaptă; dă fiecăreia un câștigător, de exemplu {command}, sau să se joace din nou: {reopen}.",
     "glance.suspended": "Suspendați de la acest turneu ({count}): {players}. Nu intră în tragerea la sorți; ca unul să joace: {example}.",
+    "glance.conflict": "Jucate între jucători pe care rezultatele nu-i mai dau ({count}): eliminatoriile așteaptă aici. Cereți să fie jucate din nou între jucătorii corecți ({reopen}) sau corectați înapoi rezultatul care i-a schimbat.",
     "glance.held": "Așteaptă ca grupa {groups} să fie din nou încheiată ({count}): partidele {matches}.",
     "help.club.web": "paginile publice ale clubului: linkul lor; on sau off",
     "page.penalty": "{name} întârziere ({at}): {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar",

@@ -191,3 +191,40 @@ async def test_a_voided_knockout_match_tells_the_director_it_needs_a_winner_HGV_
     assert "No winner" not in await chat.say("ana", "/status")
     await play_to_the_end(chat)
     assert (await chat.tournament()).status is TournamentStatus.FINISHED
+
+
+async def test_status_shows_a_played_match_a_reported_group_result_contradicts_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """A reopened group match reported and accepted by its players (no director to
+    confirm) can seed others into a knockout match already played: the knockout then
+    stands still, and /status says where and how to go on until a director decides."""
+    players = ("bob", "cruz", "dora", "eva", "finn")
+    chat = Chat(engine)
+    await chat.night(*players)
+    chat.at("2026-01-31T20:05")
+    state = await groups_by_director(chat)
+    for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+    state = await chat.tournament()
+    candidates = []
+    for group in state.stage_matches(Stage.GROUP):
+        trial = copy.deepcopy(state)
+        corrections.correct(trial, group.number, "reopen", chat.now, confirmed=True)
+        score = FinalScore(0, group.length)  # black wins it this time
+        found = corrections.open_conflicts(trial, group.number, score, chat.now)
+        if found:
+            candidates.append((group, found))
+    group, found = candidates[0]
+    names = {await chat.player_id(n): n for n in players}
+    assert group.white is not None and group.black is not None
+    await chat.say("ana", f"/reopen {group.number} confirm")
+    reported = await chat.say(names[group.black], f"/report {group.length}-0")
+    assert "recorded" in reported, reported
+    assert "wins" in await chat.say(names[group.white], "/accept")
+    status = await chat.say("ana", "/status")
+    assert "players the results no longer give" in status, status
+    assert f"/reopen {found[0]}" in status, status
+    assert f"Match {found[0]}:" in status, status
+    await chat.say("ana", f"/reopen {found[0]} confirm")
+    assert "results no longer give" not in await chat.say("ana", "/status")
