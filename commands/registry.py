@@ -508,6 +508,18 @@ def select(spec: CommandSpec, parsed: Parsed) -> tuple[CommandSpec, tuple[str, .
     return spec, parsed.args
 
 
+def _subcommand_elsewhere(spec: CommandSpec, words: tuple[str, ...]) -> str | None:
+    """Return the line a subcommand of another command means (/player claim ana: the
+    claim code is /director claim ana), or None."""
+    word = folding.loose(words[0])
+    for path in BY_PATH:
+        parent, _, sub = path.partition(" ")
+        if sub == word and parent != spec.name:
+            rest = (f'"{w}"' if " " in w else w for w in words[1:])
+            return " ".join([f"/{path}", *rest])
+    return None
+
+
 def bind_line(spec: CommandSpec, words: tuple[str, ...], parsed: Parsed) -> Args:
     """Bind a line's words and options to `spec`; refuse a mistyped subcommand helpfully."""
     positional = any(p.positional for p in spec.params)
@@ -518,6 +530,11 @@ def bind_line(spec: CommandSpec, words: tuple[str, ...], parsed: Parsed) -> Args
     )
     if spec.subcommands and words and not positional and not unquoted:
         subs = [s.word for s in spec.subcommands]
+        elsewhere = _subcommand_elsewhere(spec, words)
+        if elsewhere is not None:
+            raise Refused(
+                "subcommand_elsewhere", command=spec.name, text=words[0], suggestion=elsewhere
+            )
         close = suggestions(words[0], subs)
         raise Refused(
             "unknown_subcommand",

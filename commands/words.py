@@ -274,6 +274,8 @@ SAID_IN_LANGUAGES = {
         "player rename": ("renombrar", "zmien", "redenumeste"),
         "player merge": ("unir", "fusionar", "polacz", "uneste"),
         "player remove": ("eliminar", "quitar", "usun", "sterge", "scoate"),
+        # A member's claim code, as a director asks for it: /claim ana, /kod ana.
+        "director claim": ("claim", "kod", "codigo", "cod"),
         "redraw": ("resortear", "przelosuj", "relosuj"),
         # "Me" in the club's words: the player's own card.
         "me": ("yo", "mi", "ja", "moje", "eu", "mine", "fisa"),

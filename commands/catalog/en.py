@@ -652,6 +652,7 @@ MESSAGES: dict[str, str] = {
     "refused.checkin_for_someone": "/checkin records your own arrival. A director records someone else's: {command}",
     "refused.unknown_option": "/{command} has no option {option}:. It takes {allowed}",
     "refused.unknown_option_close": "/{command} has no option {option}: did you mean {suggestion}? It takes {allowed}",
+    "refused.subcommand_elsewhere": "/{command} has no {text}: did you mean {suggestion}?",
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",
     "discord.dms_closed": "{name}, I cannot send you direct messages: allow direct messages from this server's members (Privacy Settings) to get your reminders and buttons.",

@@ -173,6 +173,14 @@ def test_an_unquoted_value_is_not_taken_for_a_subcommand() -> None:
     assert refusal("/club lnk").code == "unknown_subcommand"
 
 
+def test_a_subcommand_of_another_command_names_that_command() -> None:
+    """/player claim ana: the claim code is /director claim, and so the reply says."""
+    refused = refusal('/player claim "Grażyna Ślęzak"')
+    assert refused.code == "subcommand_elsewhere"
+    assert refused.params["suggestion"] == '/director claim "Grażyna Ślęzak"'
+    assert refusal("/player clam ana").code == "unknown_subcommand"
+
+
 def test_a_language_may_be_typed_by_its_name() -> None:
     assert bound("/club language:romanian").values["language"] == "ro"
     assert bound("/me language:polski").values["language"] == "pl"

@@ -108,6 +108,9 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
         ("perdonar", "lift"),
         ("export", "web"),  # the command line's; the pages give the data in the chat
         ("exportar", "web"),
+        ("claim", "director claim"),  # a member's claim code
+        ("kod", "director claim"),
+        ("código", "director claim"),
     ],
 )
 def test_a_directors_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
