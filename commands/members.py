@@ -168,9 +168,27 @@ async def addplayer(s: Session, a: Args) -> Reply:
                 example=as_typed(member.name),
             ) from None
         parts.append(said)
+        if new:
+            parts.extend(_same_surname(member.name, known))
         if redraw and state is not None:
             buttons = (Button(msg("button.redraw"), s.again("/redraw confirm", state)),)
     return Reply(tuple(parts), buttons)
+
+
+def _same_surname(name: str, known: Roster) -> list[Msg]:
+    """A new player beside a member of the same surname: a nickname (Zbyszek for
+    Zbigniew) would make a twin whose points are apart; the merge that joins them."""
+    for other in (k.player.name for k in known.known):
+        if naming.same_surname(name, other):
+            return [
+                msg(
+                    "addplayer.same_surname",
+                    name=Name(name),
+                    other=Name(other),
+                    command=Hint(f"/player merge {as_typed(name)} into:{as_typed(other)}"),
+                )
+            ]
+    return []
 
 
 # Tonight's tournament takes no more entries: it has results, or no walk-ins at all.

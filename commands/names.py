@@ -106,6 +106,15 @@ def abbreviates(one: str, other: str) -> bool:
     return short.endswith(".") and bool(initial) and full.startswith(initial) and full != short
 
 
+def same_surname(one: str, other: str) -> bool:
+    """Return whether two names of two words or more end in the same word, folded, and
+    differ before it ("Zbyszek Łęcki" and "Zbigniew Łęcki": a nickname, or a relative)."""
+    if " " not in one.strip() or " " not in other.strip():
+        return False  # asked of every member: most one-word names end here, unfolded
+    mine, theirs = folding.loose(one).split(), folding.loose(other).split()
+    return mine[-1] == theirs[-1] and mine[:-1] != theirs[:-1]
+
+
 def first_name_of(one: str, other: str) -> bool:
     """Return whether `one`, a single word, is the first word of `other`, a name of
     several ("andres" and "Andrés Bello"), folded: a chat account's first name beside a

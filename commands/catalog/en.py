@@ -674,6 +674,7 @@ MESSAGES: dict[str, str] = {
     "refused.card_language_own": "Only a player sets the language of their own messages, with {command}",
     # -- members --
     "addplayer.known": "{name} is already a player of the club (no tournament is open for entries).",
+    "addplayer.same_surname": "The club also has {other}: if {name} is the same person, join them: {command}",
     "addplayer.member_done": "{name}, a member of the club, is entered in {tournament} (confirmed): points and history are theirs.",
     "addplayer.walk_in": "{name} is entered in {tournament}, but its groups are drawn already: `/redraw confirm` draws again with {name} (possible until the first result).",
     "addplayer.walk_in_present": "{entered} {name} counts as present from now; if they are not at the venue yet, after the new draw: `/away {name}`.",

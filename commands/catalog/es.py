@@ -644,6 +644,7 @@ MESSAGES: dict[str, str] = {
     "refused.card_language_own": "Cada jugador elige el idioma de sus propios mensajes, con {command}",
     # -- members --
     "addplayer.known": "{name} ya es jugador del club (no hay ningún torneo con inscripción abierta).",
+    "addplayer.same_surname": "El club ya tiene a {other}: si {name} es la misma persona, únelos: {command}",
     "addplayer.member_done": "Inscripción de {name} en {tournament} hecha (confirmada): es miembro del club y conserva sus puntos y su historial.",
     "addplayer.walk_in": "Inscripción de {name} en {tournament} hecha, pero sus grupos ya están sorteados: `/redraw confirm` vuelve a sortear con {name} (posible hasta el primer resultado).",
     "addplayer.walk_in_present": "{entered} {name} cuenta como presente desde ahora; si aún no está en el local, tras el nuevo sorteo: `/away {name}`.",

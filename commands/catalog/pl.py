@@ -644,6 +644,7 @@ MESSAGES: dict[str, str] = {
     "refused.card_language_own": "Język swoich wiadomości zawodnik ustawia sam: {command}",
     # -- members --
     "addplayer.known": "{name} jest już zawodnikiem klubu (żaden turniej nie przyjmuje teraz zgłoszeń).",
+    "addplayer.same_surname": "W klubie jest już {other}: jeśli {name} to ta sama osoba, połącz ich: {command}",
     "addplayer.member_done": "{name} (członek klubu): zgłoszenie do turnieju {tournament} przyjęte (z potwierdzeniem udziału); punkty i historia zostają.",
     "addplayer.walk_in": "{name}: zgłoszenie do turnieju {tournament} przyjęte, ale grupy są już rozlosowane: `/redraw confirm` losuje je ponownie z udziałem {name} (do pierwszego wyniku).",
     "addplayer.walk_in_present": "{entered} {name} jest odtąd obecny na miejscu; jeśli jeszcze nie przyszedł, po nowym losowaniu: `/away {name}`.",

@@ -644,6 +644,7 @@ MESSAGES: dict[str, str] = {
     "refused.card_language_own": "Fiecare jucător își alege singur limba mesajelor, cu {command}",
     # -- members --
     "addplayer.known": "{name} este deja jucător al clubului (niciun turneu nu primește acum înscrieri).",
+    "addplayer.same_surname": "Clubul îl are deja pe {other}: dacă {name} este aceeași persoană, uniți-i: {command}",
     "addplayer.member_done": "Înscriere făcută pentru {name} (membru al clubului) la {tournament}, confirmată: punctele și istoricul se păstrează.",
     "addplayer.walk_in": "Înscriere făcută pentru {name} la {tournament}, dar grupele sunt deja trase la sorți: `/redraw confirm` reface tragerea cu {name} (posibil până la primul rezultat).",
     "addplayer.walk_in_present": "{entered} {name} e considerat prezent de acum; dacă nu a ajuns încă, după noua tragere: `/away {name}`.",

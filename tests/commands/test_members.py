@@ -130,3 +130,22 @@ async def test_approving_a_member_approves_their_entries_in_every_open_tournamen
     glance = await chat.say("ana", "/status")
     assert "waiting" not in glance.lower(), glance
     assert "Only 1 player can be drawn so far: a draw needs at least 2" in glance, glance
+
+
+async def test_a_new_player_beside_a_member_of_the_same_surname_is_offered_the_merge(
+    engine: AsyncEngine,
+) -> None:
+    """Zbyszek is what Zbigniew is called at the table: typed so, he is a new player (a
+    relative may share the surname), and the reply gives the merge that joins them."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer "Zbigniew Łęcki"')
+    said = await chat.say("ana", '/addplayer "Zbyszek Łęcki" "Jan Nowak"')
+    assert "Zbyszek Łęcki is now a player of the club" in said, said
+    assert (
+        "The club also has Zbigniew Łęcki: if Zbyszek Łęcki is the same person, join them: "
+        '/player merge "Zbyszek Łęcki" into:"Zbigniew Łęcki"'
+    ) in said, said
+    assert said.count("The club also has") == 1, "Jan Nowak shares no surname"
+    again = await chat.say("ana", '/addplayer "Zbigniew Lecki"')
+    assert "The club also has" not in again, "the member himself, not a new player"
