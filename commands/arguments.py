@@ -8,9 +8,10 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from commands import spoken_dates
 from commands.params import DATETIME_EXAMPLE
 from commands.replies import When
 from tournament import folding
@@ -103,10 +104,18 @@ def _date_time(text: str) -> datetime | None:
     except ValueError:
         pass
     day, _, clock = text.partition(" ")
-    found_day, found_time = _date(day), _TIME.match(clock.strip().lower())
+    found_day, found_time = _date(day), _clock(clock)
     if found_day is None or found_time is None:
         return None
-    hour, minute, suffix = found_time.groups()
+    return datetime.combine(found_day, found_time)
+
+
+def _clock(text: str) -> time | None:
+    """Read a time of day: 20:00, 20.00, 20h, 20h30, 8pm, 8:30 pm."""
+    found = _TIME.match(text.strip().lower())
+    if found is None:
+        return None
+    hour, minute, suffix = found.groups()
     if minute is None and suffix is None:
         return None  # "30/01/2026 20" says no time
     hour, minute = int(hour), int(minute or 0)
@@ -118,7 +127,27 @@ def _date_time(text: str) -> datetime | None:
         hour = 0
     if hour > 23 or minute > 59:
         return None
-    return datetime(found_day.year, found_day.month, found_day.day, hour, minute)
+    return time(hour, minute)
+
+
+# A day said without its year is next year's only this far ahead; beyond, the year is asked.
+_YEAR_GUESSED_UP_TO = timedelta(days=183)
+
+
+def _spoken(text: str, today: date) -> tuple[date, time | None, bool] | None:
+    """Read a start as a director says it ("30 enero 20:00", "sábado 20h", "30/1 8 pm"):
+    its day (`spoken_dates`), its time when one ends the text, and whether its year was
+    guessed."""
+    words = text.split()
+    for cut in (2, 1):  # "8 pm" is two words
+        if len(words) > cut:
+            clock = _clock(" ".join(words[-cut:]))
+            said = " ".join(words[:-cut])
+            day = spoken_dates.day_said(said, today)
+            if clock is not None and day is not None:
+                return day, clock, spoken_dates.year_guessed(said, today)
+    day = spoken_dates.day_said(text, today)
+    return None if day is None else (day, None, False)
 
 
 def born_by(born: date | None, today: date | None) -> date | None:
@@ -128,9 +157,10 @@ def born_by(born: date | None, today: date | None) -> date | None:
     return born
 
 
-def local_time(text: str | None, zone: str) -> datetime:
+def local_time(text: str | None, zone: str, today: date | None = None) -> datetime:
     """Read "2026-01-31 20:00" (or "31/01/2026 20:00", "31.01.2026 20:00") in the club's
-    time zone; return it in UTC."""
+    time zone; return it in UTC. Given `today` (club time), a day as a director says it
+    too: "30 enero 20:00", "sábado 20h", "30/1 20:00" (`spoken_dates`)."""
     if not text:
         raise Refused("start_required")
     typed = " ".join(text.split())
@@ -139,6 +169,18 @@ def local_time(text: str | None, zone: str) -> datetime:
         # A date alone would start the tournament at midnight: the time was forgotten.
         raise Refused("start_without_time", text=text, example=f"{day.isoformat()} 20:00")
     naive = _date_time(typed)
+    if naive is None and today is not None:
+        spoken = _spoken(typed, today)
+        if spoken is not None:
+            day, clock, guessed = spoken
+            if clock is None:
+                example = f"{day.isoformat()} 20:00"
+                raise Refused("start_without_time", text=text, example=example)
+            naive = datetime.combine(day, clock)
+            if guessed and day > today + _YEAR_GUESSED_UP_TO:
+                # "5 January" typed on 10 January: most likely a slip, not next year's.
+                example = f"{day.isoformat()} {clock:%H:%M}"
+                raise Refused("start_year_needed", text=text, example=example)
     if naive is None:
         raise Refused("bad_datetime", text=text)
     try:
@@ -155,7 +197,7 @@ START_AHEAD = timedelta(days=2 * 365)  # a start at most two years ahead
 def start_time(text: str | None, zone: str, now: datetime) -> datetime:
     """Read a tournament's start (club time): after now, and at most two years ahead, so
     no date near the calendar's edge is ever stored (a zone change could overflow it)."""
-    start = local_time(text, zone)
+    start = local_time(text, zone, now.astimezone(ZoneInfo(zone)).date())
     if start <= now:
         raise Refused("start_in_past", start=When(start, "datetime"))
     if start > now + START_AHEAD:

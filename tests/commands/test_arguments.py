@@ -99,3 +99,42 @@ def test_a_start_with_a_date_and_no_time_asks_for_the_time() -> None:
         assert refused.value.params["example"] == "2027-02-27 20:00", typed
     # Midnight said outright is a time.
     assert local_time("2027-02-27 00:00", "UTC").hour == 0
+
+
+def test_a_start_as_a_director_says_it_in_the_clubs_language() -> None:
+    """`30 enero 20:00`, `sábado 20h`, `30/1 20:00`, `30 stycznia 20:00`: on a phone the
+    ISO date is the hardest thing to type. A day without its year is its next coming."""
+    from datetime import date
+
+    from commands.arguments import local_time
+
+    today = date(2027, 1, 10)  # a Sunday
+    thirtieth = local_time("2027-01-30 20:00", "Europe/Madrid")
+    for typed in (
+        "30 enero 20:00",
+        "30 de enero de 2027 8 pm",
+        "30/1 20:00",
+        "30.01.27 20.00",
+        "30 stycznia 20:00",
+        "30 ianuarie 20h",
+    ):
+        assert local_time(typed, "Europe/Madrid", today) == thirtieth, typed
+    saturday = local_time("2027-01-16 20:00", "Europe/Madrid")
+    for typed in ("sábado 20:00", "sobotę 20:00", "sâmbătă 20:00", "w sobotę 20h"):
+        assert local_time(typed, "Europe/Madrid", today) == saturday, typed
+    # Said on a Saturday, "sábado" is the next one, a week on.
+    assert local_time("sábado 20:00", "UTC", date(2027, 1, 16)).day == 23
+    for wrong, code in (
+        ("27 febrero", "start_without_time"),
+        ("31/2 20:00", "bad_datetime"),
+        ("30 foo 20:00", "bad_datetime"),
+        ("5 stycznia 20:00", "start_year_needed"),  # past by five days: a slip
+    ):
+        with pytest.raises(Refused) as refused:
+            local_time(wrong, "Europe/Madrid", today)
+        assert refused.value.code == code, wrong
+    assert refused.value.params["example"] == "2028-01-05 20:00"
+    # The year said, next year's day is meant; without `today` only full dates are read.
+    assert local_time("5 stycznia 2028 20:00", "UTC", today).year == 2028
+    with pytest.raises(Refused):
+        local_time("30 enero 20:00", "Europe/Madrid")

@@ -58,7 +58,7 @@ async def test_the_line_a_refusal_gives_creates_the_tournament(engine: AsyncEngi
     [
         '/tournament new name:"Copa" start:"2026-01-31 20:00"',  # past
         '/tournament new name:"Copa" start:"2030-01-31 20:00"',  # too far
-        '/tournament new name:"Copa" start:"el sábado"',  # not a date
+        '/tournament new name:"Copa" start:"el sábado por la noche"',  # not a date
         '/tournament new name:"Copa"',  # no start
     ],
 )

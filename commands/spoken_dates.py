@@ -1,0 +1,94 @@
+"""A tournament's day as a director says it: "30 enero", "30 de enero de 2027", "sábado",
+"30 stycznia", "sobotę", "30 ianuarie", "30/1", "30.01.27" (es, pl, ro, en).
+
+Only for a start, which is in the future: a day without a year is its next coming, a
+weekday the next such day. The reply names the date it was read as.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from tournament import folding
+
+# Folded (no accents, lower case); Polish months in the nominative and the genitive
+# ("30 stycznia"), Spanish and English short forms as calendars print them.
+_MONTH_WORDS = (
+    ("enero", "ene", "styczen", "stycznia", "ianuarie", "ian", "january", "jan"),
+    ("febrero", "feb", "luty", "lutego", "februarie", "february"),
+    ("marzo", "mar", "marzec", "marca", "martie", "march"),
+    ("abril", "abr", "kwiecien", "kwietnia", "aprilie", "apr", "april"),
+    ("mayo", "may", "maj", "maja", "mai"),
+    ("junio", "jun", "czerwiec", "czerwca", "iunie", "iun", "june"),
+    ("julio", "jul", "lipiec", "lipca", "iulie", "iul", "july"),
+    ("agosto", "ago", "sierpien", "sierpnia", "august", "aug"),
+    ("septiembre", "setiembre", "sep", "sept", "wrzesien", "wrzesnia", "septembrie", "september"),
+    ("octubre", "oct", "pazdziernik", "pazdziernika", "octombrie", "october"),
+    ("noviembre", "nov", "listopad", "listopada", "noiembrie", "noi", "november"),
+    ("diciembre", "dic", "grudzien", "grudnia", "decembrie", "dec", "december"),
+)
+MONTHS = {word: number for number, words in enumerate(_MONTH_WORDS, 1) for word in words}
+# Monday first (date.weekday()); Polish in the accusative too ("w sobotę").
+_WEEKDAY_WORDS = (
+    ("lunes", "poniedzialek", "luni", "monday"),
+    ("martes", "wtorek", "marti", "tuesday"),
+    ("miercoles", "sroda", "srode", "miercuri", "wednesday"),
+    ("jueves", "czwartek", "joi", "thursday"),
+    ("viernes", "piatek", "vineri", "friday"),
+    ("sabado", "sobota", "sobote", "sambata", "saturday"),
+    ("domingo", "niedziela", "niedziele", "duminica", "sunday"),
+)
+WEEKDAYS = {word: number for number, words in enumerate(_WEEKDAY_WORDS) for word in words}
+# Words between a day and its month or year: "30 de enero de 2027", "w sobotę".
+_FILLERS = frozenset({"de", "del", "w", "we", "on", "the", "el", "la", "pe", "in"})
+# 30/1, 30.01, 30-01, 30/01/27: a day first, without the year or with two digits.
+_SHORT = re.compile(r"^(\d{1,2})[./-](\d{1,2})(?:[./-](\d{2}))?\.?$")
+
+
+def day_said(text: str, today: date) -> date | None:
+    """Return the day `text` names, on or after `today`, or None when it names none."""
+    found = _day_and_guess(text, today)
+    return None if found is None else found[0]
+
+
+def year_guessed(text: str, today: date) -> bool:
+    """Return whether the day `text` names has no year said (a weekday says its week)."""
+    found = _day_and_guess(text, today)
+    return found is not None and found[1]
+
+
+def _day_and_guess(text: str, today: date) -> tuple[date, bool] | None:
+    words = [w for w in folding.loose(text).replace(",", " ").split() if w not in _FILLERS]
+    if len(words) == 1 and words[0] in WEEKDAYS:
+        # The next such day; today's weekday means a week on (the time may be past).
+        ahead = (WEEKDAYS[words[0]] - today.weekday() - 1) % 7 + 1
+        return today + timedelta(days=ahead), False
+    if len(words) == 1:
+        short = _SHORT.match(words[0])
+        if short is None:
+            return None
+        day, month, year = short.groups()
+        found = _coming(int(day), int(month), None if year is None else 2000 + int(year), today)
+        return None if found is None else (found, year is None)
+    if len(words) in (2, 3) and words[0].rstrip(".").isdigit() and words[1] in MONTHS:
+        year = None
+        if len(words) == 3:
+            if not (words[2].isdigit() and len(words[2]) == 4):
+                return None
+            year = int(words[2])
+        found = _coming(int(words[0].rstrip(".")), MONTHS[words[1]], year, today)
+        return None if found is None else (found, year is None)
+    return None
+
+
+def _coming(day: int, month: int, year: int | None, today: date) -> date | None:
+    """Return the date, in `year` or (none given) the next time it comes."""
+    for candidate in (year,) if year is not None else (today.year, today.year + 1):
+        try:
+            found = date(candidate, month, day)
+        except ValueError:
+            continue  # 29 February in a year without it: the next that has it, if given
+        if year is not None or found >= today:
+            return found
+    return None
