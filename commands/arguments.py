@@ -130,6 +130,16 @@ def _clock(text: str) -> time | None:
     return time(hour, minute)
 
 
+def reads_as_start(text: str) -> bool:
+    """Return whether `text` is a start with its time, in any form `local_time` reads
+    (whichever day it is: the form is what counts)."""
+    typed = " ".join(text.split())
+    if _date_time(typed) is not None:
+        return True
+    spoken = _spoken(typed, date(2000, 1, 1))
+    return spoken is not None and spoken[1] is not None
+
+
 # A day said without its year is next year's only this far ahead; beyond, the year is asked.
 _YEAR_GUESSED_UP_TO = timedelta(days=183)
 

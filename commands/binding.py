@@ -88,7 +88,9 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
         ]
         if keyed:
             # /tournament new Dec Cup start:...: the words are the name, typed without name:.
-            typed = {**raw, keyed[0].name: " ".join(leftover)}
+            split = _name_and_start(signature, leftover, raw)
+            name = split.pop("...", " ".join(leftover))
+            typed = {**raw, **split, keyed[0].name: name}
             raise Refused("value_needs_key", usage=signature.usage(typed=typed))
         if signature.path in FOR_SOMEONE:
             # /checkin José Núñez: a director checking someone in means /present.
@@ -171,11 +173,42 @@ def _time_of_day(
         value = raw.get(param.name)
         if param.type != "datetime" or not isinstance(value, str) or " " in value.strip():
             continue
+        said = _start_said(value, words)
+        if said is not None:
+            # start:10 kwietnia 10:00 unquoted: the words that finish the start are its.
+            raw[param.name], words = said
+            continue
         clock = [w for w in words if _CLOCK.match(w)]
         if len(clock) == 1:
             raw[param.name] = f"{value.strip()} {clock[0]}"
             words = [w for w in words if w is not clock[0]]
     return words
+
+
+def _name_and_start(
+    signature: Signature, leftover: list[str], raw: Mapping[str, str | list[str]]
+) -> dict[str, str]:
+    """Return a missing start read off the end of words typed without keys (/tournament
+    new Kwiecień 10 kwietnia 10:00), with the words before it under "...", or nothing."""
+    for param in signature.params:
+        if param.type != "datetime" or param.name in raw:
+            continue
+        for cut in range(1, len(leftover) - 1):
+            start = " ".join(leftover[cut:])
+            if arguments.reads_as_start(start):
+                return {param.name: start, "...": " ".join(leftover[:cut])}
+    return {}
+
+
+def _start_said(value: str, words: list[str]) -> tuple[str, list[str]] | None:
+    """Return an unquoted start finished by the words after it, as the day and time a
+    director says (`start:10 kwietnia 10:00`, `start:sábado 8 pm`), and the other words;
+    the words of a name typed before it without name: stay the name's."""
+    for cut in range(len(words)):
+        start = " ".join([value.strip(), *words[cut:]])
+        if len(words) - cut >= 2 and arguments.reads_as_start(start):
+            return start, words[:cut]
+    return None
 
 
 def _two_numbers(signature: Signature, words: list[str]) -> list[str]:

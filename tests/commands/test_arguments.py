@@ -138,3 +138,30 @@ def test_a_start_as_a_director_says_it_in_the_clubs_language() -> None:
     assert local_time("5 stycznia 2028 20:00", "UTC", today).year == 2028
     with pytest.raises(Refused):
         local_time("30 enero 20:00", "Europe/Madrid")
+
+
+def test_a_start_said_without_quotes_is_read_whole() -> None:
+    """`start:10 kwietnia 10:00` unquoted was "10 10:00" with "kwietnia" left over, and
+    the reply told the director to quote a name "Kwiecień kwietnia"."""
+    from commands.binding import bind
+    from commands.parsing import parse
+    from commands.registry import BY_NAME, select
+
+    def start_of(line: str) -> str | None:
+        parsed = parse(line)
+        target, words = select(BY_NAME["tournament"], parsed)
+        return bind(target.signature, parsed, words).text("start")
+
+    assert start_of("/tournament new name:Kwiecień start:10 kwietnia 10:00") == (
+        "10 kwietnia 10:00"
+    )
+    assert start_of("/tournament new name:Maj start:8 de mayo 8 pm") == "8 de mayo 8 pm"
+    assert start_of("/tournament new name:Feb start:27.02.2026 20:00") == "27.02.2026 20:00"
+    # Typed with no keys at all, the start is read off the end and shown with its key.
+    parsed = parse("/tournament new Kwiecień 10 kwietnia 10:00")
+    target, words = select(BY_NAME["tournament"], parsed)
+    with pytest.raises(Refused) as refused:
+        bind(target.signature, parsed, words)
+    assert refused.value.params["usage"] == (
+        '/tournament new name:Kwiecień start:"10 kwietnia 10:00"'
+    )
