@@ -286,6 +286,8 @@ def _show_import(out: Console, club: Club, done: Imported) -> None:
     out.print(table)
     if done.replaced:
         out.print(f"Replaced the earlier import ({done.replaced} players).")
+    for typed, member in done.matched:
+        out.print(Text(f"{typed!r} is the club's {member!r} (the same name, accents aside)."))
     if done.created:
         count = len(done.created)
         out.print(

@@ -57,6 +57,8 @@ class Imported:
     created: tuple[str, ...]  # players added without a chat account
     game: str
     replaced: int  # how many rows an earlier import had
+    # (as the file spells it, the member's name): "Jose Luis" is José Luis of the club.
+    matched: tuple[tuple[str, str], ...] = ()
 
 
 # A position column: "1", "2.", "3º", "4)".
@@ -203,14 +205,24 @@ async def import_ranking(
             "nothing was changed. To replace it, run the same command with --replace"
         )
     stored: list[tuple[int, Decimal]] = []
+    shown: list[tuple[str, Decimal]] = []  # by the names the club knows them by
     created: list[str] = []
     problems: list[str] = []
     # Where each name a new player could be confused with comes from: a player of the
     # club (None), or a line of this file. The chat refuses a new player beside a
     # look-alike ("jose nunez" beside "José Núñez"); so does the import.
-    known: dict[str, int | None] = {p.name: None for p in await uow.players.all(club.id)}
+    members = await uow.players.all(club.id)
+    known: dict[str, int | None] = {p.name: None for p in members}
+    matched: list[tuple[str, str]] = []
     for row in rows:
         found = await uow.players.by_name(club.id, row.name)
+        if not found:
+            # A spreadsheet without accents ("Jose Luis") names the member "José Luis",
+            # as /addplayer matches them: the same letters, not a look-alike.
+            typed = folding.loose(row.name)
+            found = [p for p in members if folding.loose(p.name) == typed]
+            if len(found) == 1:
+                matched.append((row.name, found[0].name))
         if len(found) > 1:
             problems.append(
                 f"line {row.line}: {len(found)} players of {club.name} are called {row.name!r}"
@@ -237,12 +249,19 @@ async def import_ranking(
             player = await uow.players.add(club.id, name, now, member=True)
             created.append(player.name)
         stored.append((player.id, row.points))
+        shown.append((player.name, row.points))
     if problems:
         await uow.rollback()
         raise ImportFileError("\n".join([*problems, "nothing was imported; fix the file"]))
     await uow.rankings.replace_imported(club.id, stored, game, now)
     await uow.commit()
-    return Imported(tuple((r.name, r.points) for r in rows), tuple(created), game, len(earlier))
+    return Imported(
+        tuple(shown),
+        tuple(created),
+        game,
+        len(earlier),
+        tuple(matched),
+    )
 
 
 async def club_game(uow: UnitOfWork, club: Club) -> str:
