@@ -292,7 +292,14 @@ async def _last_played(s: Session, state: TournamentState) -> TournamentState | 
 async def ranking(s: Session, a: Args) -> Reply:
     """Show a game's season ranking (HGV-8); /ranking alltime, /ranking novice, game:draughts."""
     which = a.choice("which") or "season"
-    state = await s.maybe_tournament()
+    try:
+        state = await s.maybe_tournament()
+    except Refused as asking:
+        if asking.code != "which_tournament" or s.chosen:
+            raise
+        # The club's ranking is no one tournament's: several nights left unfinished must
+        # not make it ask which. The latest of them gives the game and season rules.
+        state = await _latest_asked_about(s, asking)
     game = await ranked_game(s, a.choice("game"), state)
     several = len(await club_games(s, state) | {game}) > 1
     lead: tuple[Part, ...] = ()
@@ -345,6 +352,16 @@ async def ranking(s: Session, a: Args) -> Reply:
     ]
     picture = pictures.ranking_picture(f"ranking-{which}-{game}", table, drawn, prizes=prizes)
     return Reply((*lead, picture))
+
+
+async def _latest_asked_about(s: Session, asking: Refused) -> TournamentState | None:
+    """Return the latest-starting of the tournaments a "which tournament?" named."""
+    choices = asking.params.get("_choices", ())
+    named = set(choices) if isinstance(choices, tuple) else set()
+    listed = [t for t in await s.uow.tournaments.list(s.club.id) if t.live and t.name in named]
+    if not listed:
+        return None
+    return await s.uow.tournaments.get(max(listed, key=lambda t: (t.start, t.id)).id)
 
 
 def _season_rows(

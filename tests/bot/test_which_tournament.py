@@ -270,3 +270,34 @@ def test_a_card_needs_no_tournament_when_several_are_on_and_none_is_yours(
         "  You are not entered in Morning, Night; to play, for example:"
         ' /register tournament:"Morning"'
     ), lines[-3:]
+
+
+def test_the_season_ranking_does_not_ask_which_of_the_unfinished_nights(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """Two nights left unfinished (a knockout never reported): /ranking, the club's
+    table, answered "which tournament?" with a button for each; it shows the table."""
+    night = """\
+@clock {made} 12:00
+ana: /tournament new name:"{name}" start:"{day} 20:00"
+ana: /addplayer "bob" "cruz" "dora" tournament:"{name}"
+@clock {day} 19:30
+ana: /present "bob" "cruz" "dora"
+ana: /draw
+"""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        night.format(name="May Cup", made="2026-05-02", day="2026-05-09")
+        + night.format(name="June Cup", made="2026-05-10", day="2026-06-13")
+        + "@clock 2026-07-01 12:00\nbob: /ranking\nana: /status\n",
+    )
+    assert sum("Draw made" in line for line in lines) == 2, lines
+    # The last two replies, each its lines up to the next one ("[12:00] #club: ...").
+    starts = [i for i, line in enumerate(lines) if line.startswith("[12:00] #club:")]
+    ranking = "\n".join(lines[starts[-2] : starts[-1]])
+    status = "\n".join(lines[starts[-1] :])
+    assert "ranking" in ranking, ranking
+    assert "Which tournament?" not in ranking, ranking
+    assert "Which tournament?" in status, "a director's glance of a night still asks"
