@@ -131,6 +131,7 @@ async def addplayer(s: Session, a: Args) -> Reply:
     # read the club ten times).
     existing = [k.player.name for k in known.known]
     split = split_names(known, typed)
+    _one_or_several(split, s.inv.text)
     for member, text in split:
         if member is None:
             name = naming.clean_new_player(text, existing)
@@ -173,6 +174,25 @@ async def addplayer(s: Session, a: Args) -> Reply:
         if redraw and state is not None:
             buttons = (Button(msg("button.redraw"), s.again("/redraw confirm", state)),)
     return Reply(tuple(parts), buttons)
+
+
+def _one_or_several(split: list[tuple[Player | None, str]], line: str) -> None:
+    """Ask before making one new player of unquoted lower-case words (/addplayer bob cruz
+    dora): one player, as "Ana María López" is, or several; a name once made would
+    stay in the club's list, and its beginning would match "bob" from then on."""
+    for member, text in split:
+        words = text.split()
+        if member is not None or len(words) < 3 or _quoted(text, line):
+            continue
+        if any(w[:1].isupper() for w in words):
+            continue
+        several = " ".join(f'"{w}"' for w in words)
+        raise Refused(
+            "addplayer_one_or_several",
+            name=text,
+            one=f'/addplayer "{text}"',
+            several=f"/addplayer {several}",
+        )
 
 
 def _same_surname(name: str, known: Roster) -> list[Msg]:

@@ -518,6 +518,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",
     "refused.bad_birth_date": "{text} cannot be a birth date: write the day you were born, for example born:1990-05-31.",
     "refused.start_year_needed": '{text} is months away, next year: if that is meant, type the year too: start:"{example}".',
+    "refused.addplayer_one_or_several": "Is {name} one player or several? One: {one} · Several: {several}",
     "refused.start_without_time": '{text} has a date but no time: add the time, for example start:"{example}".',
     "refused.bad_datetime": '{text} is not a date and time: write it as start:"{example_start}".',
     "refused.bad_game": "{text} is not a game here: choose {games}, for example `/ranking game:draughts`.",

@@ -488,6 +488,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_date": "{text} no es una fecha: escríbela así: 1950-03-02.",
     "refused.bad_birth_date": "{text} no puede ser una fecha de nacimiento: escribe el día en que naciste, por ejemplo born:1990-05-31.",
     "refused.start_year_needed": '{text} queda a meses, el año que viene: si es así, escribe también el año: start:"{example}".',
+    "refused.addplayer_one_or_several": "¿{name} es un jugador o varios? Uno: {one} · Varios: {several}",
     "refused.start_without_time": '{text} tiene fecha pero no hora: añade la hora, por ejemplo start:"{example}".',
     "refused.bad_datetime": '{text} no es una fecha con hora: escríbela así: start:"{example_start}".',
     "refused.bad_game": "{text} no es un juego de aquí: elige {games}, por ejemplo `/ranking game:draughts`.",

@@ -488,6 +488,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_date": "{text} to nie data: zapisz ją jako 1950-03-02.",
     "refused.bad_birth_date": "{text} nie może być datą urodzenia: wpisz dzień urodzenia, na przykład born:1990-05-31.",
     "refused.start_year_needed": '{text} to dopiero za wiele miesięcy, w przyszłym roku: jeśli tak ma być, wpisz też rok: start:"{example}".',
+    "refused.addplayer_one_or_several": "Czy {name} to jeden zawodnik, czy kilku? Jeden: {one} · Kilku: {several}",
     "refused.start_without_time": '{text} to data bez godziny: dopisz godzinę, na przykład start:"{example}".',
     "refused.bad_datetime": '{text} to nie data z godziną: zapisz jako start:"{example_start}".',
     "refused.bad_game": "{text} to nie jest gra tego klubu: wybierz {games}, na przykład `/ranking game:draughts`.",

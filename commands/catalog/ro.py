@@ -488,6 +488,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",
     "refused.bad_birth_date": "{text} nu poate fi o dată de naștere: scrieți ziua în care v-ați născut, de exemplu born:1990-05-31.",
     "refused.start_year_needed": '{text} este peste multe luni, anul viitor: dacă așa trebuie, scrieți și anul: start:"{example}".',
+    "refused.addplayer_one_or_several": "{name} este un singur jucător sau mai mulți? Unul: {one} · Mai mulți: {several}",
     "refused.start_without_time": '{text} are dată, dar nu și oră: adăugați ora, de exemplu start:"{example}".',
     "refused.bad_datetime": '{text} nu este o dată cu oră: scrieți așa: start:"{example_start}".',
     "refused.bad_game": "{text} nu este un joc de aici: alegeți {games}, de exemplu `/ranking game:draughts`.",

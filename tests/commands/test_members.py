@@ -149,3 +149,24 @@ async def test_a_new_player_beside_a_member_of_the_same_surname_is_offered_the_m
     assert said.count("The club also has") == 1, "Jan Nowak shares no surname"
     again = await chat.say("ana", '/addplayer "Zbigniew Lecki"')
     assert "The club also has" not in again, "the member himself, not a new player"
+
+
+async def test_unquoted_lower_case_words_are_asked_one_player_or_several(
+    engine: AsyncEngine,
+) -> None:
+    """/addplayer bob cruz dora eva made one player "bob cruz dora eva", who stayed in
+    the club's list and from then on was "bob" to every /addplayer "bob"."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    asked = await chat.say("ana", "/addplayer bob cruz dora eva")
+    assert asked == (
+        'Is bob cruz dora eva one player or several? One: /addplayer "bob cruz dora eva"'
+        ' · Several: /addplayer "bob" "cruz" "dora" "eva"'
+    ), asked
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.players.c.id))).first() is None
+    # A name as a name is written, or quoted, is one player; quoted apart, several.
+    assert "José Luis García is now" in await chat.say("ana", "/addplayer José Luis García")
+    assert "ana maria lopez is now" in await chat.say("ana", '/addplayer "ana maria lopez"')
+    several = await chat.say("ana", '/addplayer "bob" "cruz"')
+    assert "bob is now" in several and "cruz is now" in several, several
