@@ -16,6 +16,7 @@ from commands.words import (
     NUMBER_WORDS,
     SCORE_JOINERS,
     against,
+    match_named,
     ranking_phrases,
 )
 from tournament import folding
@@ -68,6 +69,10 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     words = list(words)
     if signature.path == "ranking":
         words = ranking_phrases(words)
+    if signature.path in ("report", "report game") and "match" not in raw:
+        words, number = match_named(words)
+        if number is not None:
+            raw["match"] = number
     if signature.path in ("report", "report game") and "vs" not in raw:
         words, opponent = against(words)
         if opponent is not None:

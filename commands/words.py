@@ -460,6 +460,25 @@ MATCH_WORDS = frozenset(
 )
 
 
+_NUMBER_MARKS = frozenset({"nr", "no", "n", "numero", "num", "#"})
+
+
+def match_named(words: list[str]) -> tuple[list[str], str | None]:
+    """Return a report's words before a match named at their end, and its number:
+    /report 3-1 match 5, /report 3-1 partida 5, /report 3-1 mecz nr 5, /report 3-1 #5."""
+    tail = [folding.loose(w).rstrip(".:") for w in words[-3:]]
+    if tail and tail[-1].lstrip("#").isdigit() and tail[-1].startswith("#"):
+        return words[:-1], tail[-1].lstrip("#")
+    for size in (3, 2):
+        named = tail[-size:]
+        if len(named) < size or not named[-1].isdigit() or named[0] not in MATCH_WORDS:
+            continue
+        if size == 3 and named[1] not in _NUMBER_MARKS:
+            continue
+        return words[:-size], named[-1]
+    return words, None
+
+
 # /ranking's tables as a club names them (folded): /ranking temporada, /ranking histórico,
 # /ranking nowicjusze, /ranking începători.
 RANKING_WORDS = {

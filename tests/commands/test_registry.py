@@ -321,3 +321,20 @@ def test_a_backgammon_game_said_in_the_clubs_language_HGV_5_2() -> None:
     for line in ("/report partida 3-1", "/report mecz 3-1", "/report meci 3-1"):
         args = bound(line)
         assert (args.command, args.values["score"]) == ("report", [(3, 1)]), line
+
+
+def test_a_match_named_after_the_score_is_the_match_option() -> None:
+    """/report 3-1 match 5 (or partida 5, mecz nr 5, #5) answered "I did not understand
+    match 5"; the number is the match: option, as /report 3-1 match:5."""
+    for line in (
+        "/report 3-1 match 5",
+        "/report 3-1 partida 5",
+        "/report 3-1 mecz nr 5",
+        "/report 3-1 #5",
+        "/report 3-1 meci 5",
+    ):
+        args = bound(line)
+        assert args.values["match"] == 5, line
+        assert args.values["score"] == [(3, 1)], line
+    assert bound("/report 3 1").values["score"] == [(3, 1)]
+    assert refusal("/report 3-1 match").code == "unexpected_words"
