@@ -247,7 +247,7 @@ async def _run(
         try:
             args = bind_line(target, words, parsed)
         except Refused as refusal:
-            raise await _named_tournaments(session, refusal) from None
+            raise await _named_tournaments(session, refusal, parsed) from None
         args = await resolver.resolve(session, target.signature, args)
         assert target.handler is not None  # only "chat" commands have none
         reply = await target.handler(session, args)
@@ -435,13 +435,19 @@ async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -
         context.language, context.timezone = club.language, club.timezone
 
 
-async def _named_tournaments(session: Session, refusal: Refused) -> Refused:
+async def _named_tournaments(session: Session, refusal: Refused, parsed: Parsed) -> Refused:
     """Return a "say which tournament" refusal naming the club's open tournaments (the
-    binder knows none: its example is "May Cup"); any other refusal as it is."""
+    binder knows none: its example is "May Cup"); any other refusal as it is. With only
+    one, the line to type again names it ("which tournament?" of one reads as a slip)."""
     if refusal.code != "which_tournament_required":
         return refusal
     listed = await session.uow.tournaments.list(session.club.id)
     names = [t.name for t in listed if not t.done]
+    if len(names) == 1:
+        words = [f"/{parsed.name}", *(as_typed(w) for w in parsed.args)]
+        words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
+        words.append(f"tournament:{as_typed(names[0])}")
+        return Refused("name_the_tournament", tournament=names[0], command=" ".join(words))
     return which_tournament(names) if names else refusal
 
 

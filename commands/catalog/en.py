@@ -648,6 +648,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament_required": "Say which tournament: {usage} (/tournament list shows their names)",
     "refused.tournament_name_required": 'Add a name: /tournament new name:"{example_month} Cup" start:"{example_start}"',
     "refused.unquoted_value": "A value with spaces needs quotes: {example}",
+    "refused.name_the_tournament": "Name the tournament, to be sure: {command}",
     "refused.which_tournament": "Which tournament? Add {choices} to the command.",
     "refused.unknown_help": "/help {name}: no such command here. Commands: {commands}.",
     "refused.unexpected_words": "I did not understand {words}. Write it as {usage}",

@@ -618,6 +618,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament_required": "Indica qué torneo: {usage} (/tournament list muestra sus nombres)",
     "refused.tournament_name_required": 'Añade un nombre: /tournament new name:"Copa de {example_month}" start:"{example_start}"',
     "refused.unquoted_value": "Un valor con espacios va entre comillas: {example}",
+    "refused.name_the_tournament": "Nombra el torneo, para ir sobre seguro: {command}",
     "refused.which_tournament": "¿Qué torneo? Añade {choices} al comando.",
     "refused.unknown_help": "/help {name}: aquí no existe ese comando. Comandos: {commands}.",
     "refused.unexpected_words": "No entendí {words}. Escríbelo así: {usage}",

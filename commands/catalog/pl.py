@@ -618,6 +618,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament_required": "Podaj, który turniej: {usage} (/tournament list pokazuje ich nazwy)",
     "refused.tournament_name_required": 'Dodaj nazwę: /tournament new name:"Puchar {example_month}" start:"{example_start}"',
     "refused.unquoted_value": "Wartość ze spacjami musi być w cudzysłowie: {example}",
+    "refused.name_the_tournament": "Podaj nazwę turnieju, dla pewności: {command}",
     "refused.which_tournament": "Który turniej? Dodaj {choices} do polecenia.",
     "refused.unknown_help": "/help {name}: nie ma tu takiego polecenia. Polecenia: {commands}.",
     "refused.unexpected_words": "Nie rozumiem: {words}. Napisz tak: {usage}",

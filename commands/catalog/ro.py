@@ -618,6 +618,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_tournament_required": "Spuneți care turneu: {usage} (/tournament list arată numele lor)",
     "refused.tournament_name_required": 'Adăugați un nume: /tournament new name:"Cupa {example_month}" start:"{example_start}"',
     "refused.unquoted_value": "O valoare cu spații se scrie între ghilimele: {example}",
+    "refused.name_the_tournament": "Numiți turneul, ca să fim siguri: {command}",
     "refused.which_tournament": "Care turneu? Adăugați {choices} la comandă.",
     "refused.unknown_help": "/help {name}: nu există o asemenea comandă aici. Comenzi: {commands}.",
     "refused.unexpected_words": "Nu am înțeles {words}. Scrieți așa: {usage}",

@@ -166,3 +166,17 @@ async def test_cancel_without_a_tournament_names_the_clubs_open_ones(engine: Asy
     assert "Old Cup" not in said and "May Cup" not in said, said
     done = await chat.say("ana", '/tournament cancel reason:"snow" tournament:"Feb Cup"')
     assert "Feb Cup" in done and "cancelled" in done, done
+
+
+async def test_move_with_one_tournament_shows_the_line_naming_it(engine: AsyncEngine) -> None:
+    """With one tournament, /tournament move start:... asked "Which tournament? Add
+    tournament:"Cupa" to the command": a question of one choice. The line to type again
+    names it, with what was typed; typed so, it moves it."""
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cupa" start:"2026-01-31 20:00"')
+    said = await chat.say("ana", '/tournament move start:"2026-02-07 20:00" reason:"hall taken"')
+    line = '/tournament move start:"2026-02-07 20:00" reason:"hall taken" tournament:Cupa'
+    assert said == f"Name the tournament, to be sure: {line}", said
+    moved = await chat.say("ana", line)
+    assert "Cupa moves to" in moved or "Sat, Feb 7" in moved, moved
+    assert (await chat.tournament()).start.day == 7
