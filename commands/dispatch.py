@@ -247,7 +247,8 @@ async def _run(
         try:
             args = bind_line(target, words, parsed)
         except Refused as refusal:
-            raise await _named_tournaments(session, refusal, parsed) from None
+            refusal = await _named_tournaments(session, refusal, parsed)
+            raise await _match_of_player(session, refusal, parsed, target.name) from None
         args = await resolver.resolve(session, target.signature, args)
         assert target.handler is not None  # only "chat" commands have none
         reply = await target.handler(session, args)
@@ -449,6 +450,39 @@ async def _named_tournaments(session: Session, refusal: Refused, parsed: Parsed)
         words.append(f"tournament:{as_typed(names[0])}")
         return Refused("name_the_tournament", tournament=names[0], command=" ".join(words))
     return which_tournament(names) if names else refusal
+
+
+# A match's lateness clock or points, named by the late player: /pause darek.
+_LATENESS_COMMANDS = frozenset({"pause", "resume", "cancel"})
+
+
+async def _match_of_player(
+    session: Session, refusal: Refused, parsed: Parsed, command: str
+) -> Refused:
+    """Return, for /pause darek (a player where a match number goes), the line with the
+    number of darek's match the command is about; any other refusal as it is."""
+    if refusal.code != "bad_match_number" or command not in _LATENESS_COMMANDS:
+        return refusal
+    typed = str(refusal.params.get("text", ""))
+    try:
+        player = await resolver.find_player(session, typed)
+        state = await session.maybe_tournament()
+    except Refused:
+        return refusal
+    if state is None:
+        return refusal
+    if command == "cancel":
+        penalised = {p.match for p in state.penalties.values() if not p.cancelled}
+        matches = [m for m in state.matches_of(player.id) if m.number in penalised]
+    else:
+        started = [m for m in state.open_matches_of(player.id) if m.start is not None]
+        matches = [m for m in started if m.start is not None and m.start <= session.now]
+    if not matches:
+        return refusal
+    number = str(matches[0].number)
+    words = [f"/{parsed.name}", *(number if w == typed else as_typed(w) for w in parsed.args)]
+    words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
+    return Refused("match_of_player", name=player.name, match=number, command=" ".join(words))
 
 
 def _choice_buttons(

@@ -531,6 +531,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_attempts": "Too many wrong codes: try again in {minutes} minutes, with a new code from /club link.",
     "refused.bad_language": "{text} is not available: choose one of {languages}.",
     "refused.bad_lot": "lot: takes won or lost (directors: first, second, white or black).",
+    "refused.match_of_player": "{name}'s match is match {match}: {command}",
     "refused.bad_match_number": "{text} is not a match number: write match:3.",
     "refused.groups_too_small": "Groups of {size} cannot send {qualifiers} players through: use group_size:{qualifiers} or more, or qualifiers:{size} or fewer.",
     "refused.bad_timezone_close": "{text} is not a time zone: did you mean {suggestion}? Write it like Europe/Madrid.",

@@ -501,6 +501,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_attempts": "Demasiados códigos incorrectos: vuelve a intentarlo dentro de {minutes} minutos, con un código nuevo de /club link.",
     "refused.bad_language": "{text} no está disponible: elige uno de estos: {languages}.",
     "refused.bad_lot": "lot: admite won o lost (directores: first, second, white o black).",
+    "refused.match_of_player": "El encuentro de {name} es el {match}: {command}",
     "refused.bad_match_number": "{text} no es un número de encuentro: escribe match:3.",
     "refused.groups_too_small": "Grupos de {size} no pueden clasificar a {qualifiers} jugadores: usa group_size:{qualifiers} o más, o qualifiers:{size} o menos.",
     "refused.bad_timezone_close": "{text} no es una zona horaria: ¿querías decir {suggestion}? Escríbela como Europe/Madrid.",

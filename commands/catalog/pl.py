@@ -501,6 +501,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_attempts": "Za dużo błędnych kodów: spróbuj ponownie za {minutes} minut, z nowym kodem z /club link.",
     "refused.bad_language": "Język {text} jest niedostępny: wybierz jeden z: {languages}.",
     "refused.bad_lot": "lot: przyjmuje won albo lost (sędziowie: first, second, white albo black).",
+    "refused.match_of_player": "Mecz zawodnika {name} to mecz {match}: {command}",
     "refused.bad_match_number": "{text} to nie numer meczu: napisz match:3.",
     "refused.groups_too_small": "Grupy po {size} nie mogą wyłonić {qualifiers} awansujących: użyj group_size:{qualifiers} lub więcej albo qualifiers:{size} lub mniej.",
     "refused.bad_timezone_close": "{text} to nie strefa czasowa: czy chodziło o {suggestion}? Zapisz ją jak Europe/Madrid.",

@@ -501,6 +501,7 @@ MESSAGES: dict[str, str] = {
     "refused.join_attempts": "Prea multe coduri greșite: încercați din nou peste {minutes} minute, cu un cod nou de la /club link.",
     "refused.bad_language": "{text} nu este disponibilă: alegeți una dintre {languages}.",
     "refused.bad_lot": "lot: acceptă won sau lost (arbitrii: first, second, white sau black).",
+    "refused.match_of_player": "Partida lui {name} este partida {match}: {command}",
     "refused.bad_match_number": "{text} nu este un număr de partidă: scrieți match:3.",
     "refused.groups_too_small": "Grupele de câte {size} nu pot califica {qualifiers} jucători: folosiți group_size:{qualifiers} sau mai mult, ori qualifiers:{size} sau mai puțin.",
     "refused.bad_timezone_close": "{text} nu este un fus orar: ați vrut să scrieți {suggestion}? Scrieți-l ca Europe/Madrid.",

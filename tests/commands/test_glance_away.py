@@ -78,3 +78,26 @@ async def test_a_late_match_whose_clock_is_paused_says_so_HGV_2_3_1(
     await chat.say("ana", f'/pause {match.number} reason:"bus late"')
     status = await chat.say("ana", "/status")
     assert "Not here: dora; the match's clock is paused." in status, status
+
+
+async def test_a_late_players_name_where_the_match_goes_gives_the_line_with_it(
+    engine: AsyncEngine,
+) -> None:
+    """/pause darek reason:"..." answered "darek is not a match number: type match:3",
+    3 being the catalog's example, not darek's match: the reply names darek's match
+    (the one whose clock runs, or whose points a /cancel takes back) in the line to type."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    late = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
+    assert late.start is not None
+    chat.at((late.start + timedelta(minutes=12)).strftime("%Y-%m-%dT%H:%M"))
+    said = await chat.say("ana", '/pause dora reason:"traffic, she called"')
+    assert said == (
+        f'dora\'s match is match {late.number}: /pause {late.number} reason:"traffic, she called"'
+    ), said
+    assert not (await chat.tournament()).matches[late.number].pauses, "nothing changed"
+    said = await chat.say("ana", '/cancel dora reason:"traffic"')
+    assert said.endswith(f"/cancel {late.number} reason:traffic"), said
+    assert "match:3" in await chat.say("ana", "/pause nobody")
