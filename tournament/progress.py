@@ -344,7 +344,9 @@ def standing_conflicts(state: TournamentState, at: datetime) -> tuple[int, ...]:
     """Return the played bracket matches the results no longer give, that wait for a
     director: a settle leaves them as they are and derives nothing after them (the
     knockout stands still), so the director is shown them until one is decided."""
-    if state.status not in (TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED):
+    if state.status is not TournamentStatus.KNOCKOUT:
+        # Before it nothing is played in a bracket; after it every match is final, and a
+        # correction that would undo a played one is asked for, and then starts it afresh.
         return ()
     found: dict[int, None] = {}
     # On a copy: what a settle would say now, without changing anything.
