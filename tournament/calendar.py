@@ -79,10 +79,17 @@ def meant(listed: Sequence[Listed], now: datetime, zone: str) -> Meant:
         return local(t.start, zone).date() == today
 
     tonight = [t for t in live if played_tonight(t, now, zone)]
+    stale = [t for t in live if t.status in _IN_PLAY and t not in tonight]
+    # Tonight's, finished: a correction typed after its final (/result 10 3-1) means it,
+    # not last month's night left unfinished, which would take it otherwise.
+    finished_tonight = [
+        t for t in live if t.status is TournamentStatus.FINISHED and _recent(t, now, zone)
+    ]
     for tier in (
         tonight,
         [t for t in live if t.status == TournamentStatus.REGISTRATION and on_today(t)],
-        [t for t in live if t.status in _IN_PLAY and t not in tonight],
+        finished_tonight if stale else [],
+        stale,
     ):
         if len(tier) == 1:
             return Meant(tier[0])
@@ -170,8 +177,13 @@ def last_played(listed: Sequence[Listed], before: Listed) -> Listed | None:
 def played_tonight(t: Listed, now: datetime, zone: str) -> bool:
     """Return whether `t` is in play and started on the club's today, or yesterday (a
     night may run past midnight); one left in play longer ago is not tonight's."""
+    return t.status in _IN_PLAY and _recent(t, now, zone)
+
+
+def _recent(t: Listed, now: datetime, zone: str) -> bool:
+    """Return whether `t` started on the club's today, or yesterday."""
     days = (local(now, zone).date() - local(t.start, zone).date()).days
-    return t.status in _IN_PLAY and 0 <= days <= 1
+    return 0 <= days <= 1
 
 
 def open_for_entries(listed: Sequence[Listed], now: datetime, zone: str) -> list[Listed]:

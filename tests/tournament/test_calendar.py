@@ -53,6 +53,25 @@ def test_tonights_tournament_before_one_left_in_play_a_month_ago() -> None:
     assert found.chosen is not None and found.chosen.name == "December"
 
 
+def test_tonights_finished_tournament_before_one_left_in_play_a_month_ago() -> None:
+    """March finished at one o'clock; February's night was never finished. A correction
+    typed after March's final (/result 10 3-1) corrected February's match 10."""
+    rows = listed(
+        (1, "February", datetime(2026, 4, 3, 18, 0, tzinfo=UTC), "groups"),
+        (2, "March", at(1, 8), "finished"),
+        (3, "April", at(29, 8), "registration"),
+    )
+    found = meant(rows, NOW, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "March"
+    # The next day March is a night gone by: February's unfinished business again.
+    found = meant(rows, at(3, 12), "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "February"
+    # With nothing left in play, the next to start, as before.
+    rows = [rows[1], rows[2]]
+    found = meant(rows, NOW, "Europe/Madrid")
+    assert found.chosen is not None and found.chosen.name == "April"
+
+
 def test_tonight_before_a_later_one_even_if_created_after() -> None:
     found = meant(
         listed((1, "June", at(30, 18), "registration"), (2, "May", at(1, 18), "registration")),
