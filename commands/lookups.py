@@ -12,7 +12,7 @@ from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Hint, Msg, Name, Param, Part, Reply, Table, When, msg, say
 from commands.session import Session
-from tournament import calendar, sanctions
+from tournament import calendar, placements, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, Stage, TournamentStatus
@@ -169,7 +169,43 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         elif standing == "served" and sanction.applies_to is not None:
             served = Name(titles.get(sanction.applies_to, ""))
             parts.append(msg(f"{key}.sanction_served", tournament=served, reason=reason, **named))
+    parts.extend(await _last_result(s, player, state, known, key, named))
     return Reply(tuple(parts), private=True)
+
+
+async def _last_result(
+    s: Session,
+    player: Player,
+    shown: TournamentState | None,
+    known: Sequence[calendar.Listed],
+    key: str,
+    named: dict[str, Param],
+) -> list[Msg]:
+    """Say how the player's latest finished tournament ended for them: the place (shared
+    places as their range) and the ranking points; asked after the final, the card
+    otherwise spoke only of next month's entry."""
+    played = set(await s.uow.tournaments.of_player(player.id))
+    finished = [t for t in known if t.id in played and t.status is TournamentStatus.FINISHED]
+    if not finished:
+        return []
+    last = max(finished, key=lambda t: (t.start, t.id))
+    state = shown if shown is not None and shown.id == last.id else None
+    state = state or await s.uow.tournaments.get(last.id)
+    placement = next((p for p in state.placements if p.player == player.id), None)
+    if placement is None:
+        return []
+    params: dict[str, Param] = {
+        "tournament": Name(state.name),
+        "start": When(state.start, "date"),
+        "points": float(Decimal(placement.points)),
+        **named,
+    }
+    if placement.place is None:
+        return [msg(f"{key}.last_result_unplaced", **params)]
+    ranges = placements.shared_ranges([p.place for p in state.placements])
+    first, last_place = ranges[placement.place]
+    place = str(first) if first == last_place else f"{first}–{last_place}"
+    return [msg(f"{key}.last_result", place=place, **params)]
 
 
 def _open_origin(sanction: sanctions.Sanction, statuses: Mapping[int, str]) -> int | None:

@@ -38,3 +38,35 @@ async def test_me_lists_the_group_before_the_knockout_played_early_HGV_2_3_4(
     rows = [line.split() for line in shown.splitlines()]
     numbers = [int(row[0]) for row in rows if row and row[0].isdigit()]
     assert numbers == sorted(numbers) and knockout.number in numbers, shown
+
+
+async def test_me_after_the_night_says_the_place_and_points_HGV_8(engine: AsyncEngine) -> None:
+    """Asked after the final, with next month's tournament open, /me spoke only of the
+    entry to come: the card says how the last tournament ended for the player, a shared
+    place as its range, and so does a director's /me NAME."""
+    from tests.commands.playing import play_to_the_end
+    from tournament.placements import shared_ranges
+
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    await play_to_the_end(chat)
+    state = await chat.tournament()
+    assert state.placements
+    await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
+    ranges = shared_ranges([p.place for p in state.placements])
+    names = {await chat.player_id(n): n for n in PLAYERS}
+    for placement in state.placements:
+        name = names[placement.player]
+        card = await chat.say(name, "/me")
+        if placement.place is None:
+            assert "no place" in card, card
+            continue
+        first, last = ranges[placement.place]
+        place = str(first) if first == last else f"{first}–{last}"
+        points = f"{float(placement.points):.2f}"
+        said = f"Last tournament, January Cup (Sat, Jan 31, 2026): place {place}, {points}"
+        assert said in card, card
+    champion = next(p for p in state.placements if p.place == 1)
+    name = names[champion.player]
+    assert f"{name}'s last tournament, January Cup" in await chat.say("ana", f"/me {name}")
