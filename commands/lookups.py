@@ -44,6 +44,14 @@ def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
     entry = state.entries[player]
     # Entered, but not drawn until a director approves the member (HGV-1.4).
     waiting = entry.status is EntryStatus.ACTIVE and not entry.approved
+    if entry.status is not EntryStatus.ACTIVE:
+        # Withdrawn, a no-show, removed: "confirmed: no; present: no" of a player who had
+        # confirmed and checked in before leaving read as a mistake.
+        return msg(
+            "me.entry_ended",
+            tournament=Name(state.name),
+            status=msg(f"entry.{entry.status.value}"),
+        )
     return msg(
         "me.entry",
         tournament=Name(state.name),

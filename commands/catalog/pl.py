@@ -295,6 +295,7 @@ MESSAGES: dict[str, str] = {
     "club.joined": "Ten czat należy teraz do klubu {club}: ogłoszenia będą trafiać także tutaj.",
     # -- me, rules, status, help --
     "me.player": "{name}",
+    "me.entry_ended": "Turniej {tournament}: zgłoszenie {status}.",
     "me.entry": "Turniej {tournament}: zgłoszenie {status}; potwierdzenie udziału: {confirmed}; obecność: {present}.",
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",

@@ -70,3 +70,17 @@ async def test_me_after_the_night_says_the_place_and_points_HGV_8(engine: AsyncE
     champion = next(p for p in state.placements if p.place == 1)
     name = names[champion.player]
     assert f"{name}'s last tournament, January Cup" in await chat.say("ana", f"/me {name}")
+
+
+async def test_a_withdrawn_entry_is_said_without_confirmed_no_present_no(
+    engine: AsyncEngine,
+) -> None:
+    """bob confirmed, checked in, played and left: his card read "withdrawn; confirmed:
+    no; present: no", as if he had never come."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    await chat.say("bob", "/withdraw confirm")
+    card = await chat.say("bob", "/me")
+    assert "January Cup: withdrawn." in card, card
+    assert "confirmed: no" not in card, card
