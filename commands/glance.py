@@ -121,7 +121,10 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                 if key == "glance.late":
                     parts.append(_who_is_late(s, state, m, names))
                 # Not begun because a player is still in an earlier match: not forgotten.
-                earlier = _waits_for(state, m)
+                # One with a score reported or contested was played: it waits for nothing.
+                earlier = (
+                    [] if key in ("glance.pending", "glance.disputed") else _waits_for(state, m)
+                )
                 if earlier:
                     numbers = ", ".join(map(str, earlier))
                     parts.append(

@@ -63,3 +63,26 @@ async def test_the_directors_glance_says_which_match_waits_for_which(engine: Asy
         for earlier in earliers.split(", "):
             match, before = state.matches[int(later)], state.matches[int(earlier)]
             assert set(match.players) & set(before.players) and before.round == 1, (later, earlier)
+
+
+async def test_a_match_reported_is_not_said_to_wait_for_an_earlier_one(
+    engine: AsyncEngine,
+) -> None:
+    """Ola played and reported match 6 while her opponent's match 2 had no result yet:
+    /status listed match 6 as waiting for the opponent's answer, then "Match 6 waits
+    for match 2, still being played": it was played already."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil")
+    await chat.wait(75)  # 20:45: the second round is due, the first still on
+    state = await chat.tournament()
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora", "emil")}
+    first = min((m for m in state.matches.values() if m.round == 1), key=lambda m: m.number)
+    assert first.white is not None
+    second = next(m for m in state.matches.values() if m.round == 2 and m.involves(first.white))
+    # The first match's white finished it and played the next: both reported.
+    player = names[first.white]
+    assert "recorded" in await chat.say(player, f"/report {first.length}-0 match:{first.number}")
+    said = await chat.say(player, f"/report {second.length}-0 match:{second.number}")
+    assert "recorded" in said, said
+    glance = await chat.say("ana", "/status")
+    assert f"Match {second.number} waits for" not in glance, glance
