@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -26,6 +27,36 @@ async def groups_by_director(chat: Chat) -> TournamentState:
         await chat.say("ana", f"/result {match.number} {match.length}-0")
         state = await chat.tournament()
     return state
+
+
+async def ready_played(chat: Chat, *players: str) -> TournamentState:
+    """A night whose group stage, and the knockout matches then ready, the director
+    played (white winning)."""
+    await chat.night(*players)
+    chat.at("2026-01-31T20:05")
+    state = await groups_by_director(chat)
+    for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
+        await chat.say("ana", f"/result {match.number} {match.length}-0")
+    return await chat.tournament()
+
+
+def contradicting(
+    state: TournamentState, at: datetime, *, black_wins: bool = False
+) -> list[tuple[int, FinalScore, tuple[int, ...]]]:
+    """Return the group matches which, reopened and given a score, would give a played
+    knockout match other players: (match, score, the knockout matches)."""
+    found_all = []
+    for group in state.stage_matches(Stage.GROUP):
+        trial = copy.deepcopy(state)
+        corrections.correct(trial, group.number, "reopen", at, confirmed=True)
+        scores = [FinalScore(0, group.length)]
+        if not black_wins:
+            scores.append(FinalScore(group.length, 0))
+        for score in scores:
+            found = corrections.open_conflicts(trial, group.number, score, at)
+            if found:
+                found_all.append((group.number, score, found))
+    return found_all
 
 
 async def test_reopening_a_finished_final_asks_for_confirm_and_says_what_it_undoes_HGV_4_8(
@@ -57,21 +88,8 @@ async def test_a_reopened_group_result_that_undoes_a_played_knockout_match_asks_
     the bracket; its new result, if it seeds someone else into a played match, is
     asked for with confirm and says which matches start afresh."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", "finn")
-    chat.at("2026-01-31T20:05")
-    state = await groups_by_director(chat)
-    for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
-        await chat.say("ana", f"/result {match.number} {match.length}-0")
-    state = await chat.tournament()
-    candidates = []
-    for group in state.stage_matches(Stage.GROUP):
-        trial = copy.deepcopy(state)
-        corrections.correct(trial, group.number, "reopen", chat.now, confirmed=True)
-        for score in (FinalScore(0, group.length), FinalScore(group.length, 0)):
-            found = corrections.open_conflicts(trial, group.number, score, chat.now)
-            if found:
-                candidates.append((group.number, score, found))
-    number, score, found = candidates[0]
+    state = await ready_played(chat, "bob", "cruz", "dora", "eva", "finn")
+    number, score, found = contradicting(state, chat.now)[0]
     reply = await chat.say("ana", f"/reopen {number} confirm")
     assert f"Match {number} is reopened" in reply
     reply = await chat.say("ana", f"/result {number} {score.white}-{score.black}")
@@ -201,21 +219,9 @@ async def test_status_shows_a_played_match_a_reported_group_result_contradicts_H
     stands still, and /status says where and how to go on until a director decides."""
     players = ("bob", "cruz", "dora", "eva", "finn")
     chat = Chat(engine)
-    await chat.night(*players)
-    chat.at("2026-01-31T20:05")
-    state = await groups_by_director(chat)
-    for match in [m for m in state.matches.values() if m.is_ready and not m.is_final]:
-        await chat.say("ana", f"/result {match.number} {match.length}-0")
-    state = await chat.tournament()
-    candidates = []
-    for group in state.stage_matches(Stage.GROUP):
-        trial = copy.deepcopy(state)
-        corrections.correct(trial, group.number, "reopen", chat.now, confirmed=True)
-        score = FinalScore(0, group.length)  # black wins it this time
-        found = corrections.open_conflicts(trial, group.number, score, chat.now)
-        if found:
-            candidates.append((group, found))
-    group, found = candidates[0]
+    state = await ready_played(chat, *players)
+    number, _score, found = contradicting(state, chat.now, black_wins=True)[0]
+    group = state.matches[number]
     names = {await chat.player_id(n): n for n in players}
     assert group.white is not None and group.black is not None
     await chat.say("ana", f"/reopen {group.number} confirm")
