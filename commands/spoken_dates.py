@@ -15,29 +15,51 @@ from tournament import folding
 # Folded (no accents, lower case); Polish months in the nominative and the genitive
 # ("30 stycznia"), Spanish and English short forms as calendars print them.
 _MONTH_WORDS = (
-    ("enero", "ene", "styczen", "stycznia", "ianuarie", "ian", "january", "jan"),
-    ("febrero", "feb", "luty", "lutego", "februarie", "february"),
+    ("enero", "ene", "styczen", "stycznia", "sty", "ianuarie", "ian", "january", "jan"),
+    ("febrero", "feb", "luty", "lutego", "lut", "februarie", "february"),
     ("marzo", "mar", "marzec", "marca", "martie", "march"),
-    ("abril", "abr", "kwiecien", "kwietnia", "aprilie", "apr", "april"),
+    ("abril", "abr", "kwiecien", "kwietnia", "kwi", "aprilie", "apr", "april"),
     ("mayo", "may", "maj", "maja", "mai"),
-    ("junio", "jun", "czerwiec", "czerwca", "iunie", "iun", "june"),
-    ("julio", "jul", "lipiec", "lipca", "iulie", "iul", "july"),
-    ("agosto", "ago", "sierpien", "sierpnia", "august", "aug"),
-    ("septiembre", "setiembre", "sep", "sept", "wrzesien", "wrzesnia", "septembrie", "september"),
-    ("octubre", "oct", "pazdziernik", "pazdziernika", "octombrie", "october"),
-    ("noviembre", "nov", "listopad", "listopada", "noiembrie", "noi", "november"),
-    ("diciembre", "dic", "grudzien", "grudnia", "decembrie", "dec", "december"),
+    ("junio", "jun", "czerwiec", "czerwca", "cze", "iunie", "iun", "june"),
+    ("julio", "jul", "lipiec", "lipca", "lip", "iulie", "iul", "july"),
+    ("agosto", "ago", "sierpien", "sierpnia", "sie", "august", "aug"),
+    (
+        "septiembre",
+        "setiembre",
+        "sep",
+        "sept",
+        "wrzesien",
+        "wrzesnia",
+        "wrz",
+        "septembrie",
+        "september",
+    ),
+    ("octubre", "oct", "pazdziernik", "pazdziernika", "paz", "octombrie", "october"),
+    ("noviembre", "nov", "listopad", "listopada", "lis", "noiembrie", "noi", "november"),
+    ("diciembre", "dic", "grudzien", "grudnia", "gru", "decembrie", "dec", "december"),
 )
 MONTHS = {word: number for number, words in enumerate(_MONTH_WORDS, 1) for word in words}
 # Monday first (date.weekday()); Polish in the accusative too ("w sobotę").
+# Short forms as calendars print them (sáb., sob., sâm., sat): a weekday is one word.
 _WEEKDAY_WORDS = (
-    ("lunes", "poniedzialek", "luni", "monday"),
-    ("martes", "wtorek", "marti", "tuesday"),
-    ("miercoles", "sroda", "srode", "miercuri", "wednesday"),
-    ("jueves", "czwartek", "joi", "thursday"),
-    ("viernes", "piatek", "vineri", "friday"),
-    ("sabado", "sobota", "sobote", "sambata", "saturday"),
-    ("domingo", "niedziela", "niedziele", "duminica", "sunday"),
+    ("lunes", "lun", "poniedzialek", "pon", "luni", "monday", "mon"),
+    ("martes", "mar", "wtorek", "wt", "marti", "tuesday", "tue"),
+    ("miercoles", "mie", "sroda", "srode", "sr", "miercuri", "mier", "wednesday", "wed"),
+    ("jueves", "jue", "czwartek", "czw", "joi", "thursday", "thu"),
+    ("viernes", "vie", "piatek", "pt", "vineri", "vin", "friday", "fri"),
+    ("sabado", "sab", "sobota", "sobote", "sob", "sambata", "sam", "saturday", "sat"),
+    (
+        "domingo",
+        "dom",
+        "niedziela",
+        "niedziele",
+        "niedz",
+        "nd",
+        "duminica",
+        "dum",
+        "sunday",
+        "sun",
+    ),
 )
 WEEKDAYS = {word: number for number, words in enumerate(_WEEKDAY_WORDS) for word in words}
 # Words between a day and its month or year: "30 de enero de 2027", "w sobotę".
@@ -59,7 +81,11 @@ def year_guessed(text: str, today: date) -> bool:
 
 
 def _day_and_guess(text: str, today: date) -> tuple[date, bool] | None:
-    words = [w for w in folding.loose(text).replace(",", " ").split() if w not in _FILLERS]
+    words = [
+        w.rstrip(".")
+        for w in folding.loose(text).replace(",", " ").split()
+        if w.rstrip(".") not in _FILLERS
+    ]
     if len(words) == 1 and words[0] in WEEKDAYS:
         # The next such day; today's weekday means a week on (the time may be past).
         ahead = (WEEKDAYS[words[0]] - today.weekday() - 1) % 7 + 1

@@ -117,10 +117,12 @@ def test_a_start_as_a_director_says_it_in_the_clubs_language() -> None:
         "30.01.27 20.00",
         "30 stycznia 20:00",
         "30 ianuarie 20h",
+        "30 sty 20:00",  # as a Polish calendar prints it
+        "30 ene. 20:00",
     ):
         assert local_time(typed, "Europe/Madrid", today) == thirtieth, typed
     saturday = local_time("2027-01-16 20:00", "Europe/Madrid")
-    for typed in ("sábado 20:00", "sobotę 20:00", "sâmbătă 20:00", "w sobotę 20h"):
+    for typed in ("sábado 20:00", "sobotę 20:00", "sâmbătă 20:00", "w sobotę 20h", "sáb. 20:00"):
         assert local_time(typed, "Europe/Madrid", today) == saturday, typed
     # Said on a Saturday, "sábado" is the next one, a week on.
     assert local_time("sábado 20:00", "UTC", date(2027, 1, 16)).day == 23
