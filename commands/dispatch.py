@@ -247,8 +247,14 @@ async def _run(
         try:
             args = bind_line(target, words, parsed)
         except Refused as refusal:
-            refusal = await _named_tournaments(session, refusal, parsed)
-            raise await _match_of_player(session, refusal, parsed, target.name) from None
+            against = await _trailing_opponent(session, refusal, words, target.name)
+            if against is None:
+                refusal = await _named_tournaments(session, refusal, parsed)
+                raise await _match_of_player(session, refusal, parsed, target.name) from None
+            # /report 3-1 bea: the name after the score is the opponent (vs:bea).
+            words, parsed = against[0], Parsed(parsed.name, parsed.args, dict(parsed.options))
+            parsed.options["vs"] = against[1]
+            args = bind_line(target, words, parsed)
         args = await resolver.resolve(session, target.signature, args)
         assert target.handler is not None  # only "chat" commands have none
         reply = await target.handler(session, args)
@@ -450,6 +456,32 @@ async def _named_tournaments(session: Session, refusal: Refused, parsed: Parsed)
         words.append(f"tournament:{as_typed(names[0])}")
         return Refused("name_the_tournament", tournament=names[0], command=" ".join(words))
     return which_tournament(names) if names else refusal
+
+
+async def _trailing_opponent(
+    session: Session, refusal: Refused, words: tuple[str, ...], command: str
+) -> tuple[tuple[str, ...], str] | None:
+    """Return a report's words less the name typed after its score, and that name, when
+    it is the name of one of the reporter's opponents (/report 3-1 bea); else None, and
+    the words stay refused with the usage line."""
+    if refusal.code != "unexpected_words" or command not in ("report", "report game"):
+        return None
+    typed = str(refusal.params.get("words", ""))
+    # The trailing words it is made of: a quoted name ("Rocío Pérez") is one word.
+    count = next((k for k in range(1, len(words)) if " ".join(words[-k:]) == typed), 0)
+    if not typed or not count:
+        return None
+    me = session.player
+    try:
+        named = await resolver.find_player(session, typed)
+        state = await session.maybe_tournament()
+    except Refused:
+        return None
+    if me is None or state is None:
+        return None
+    if not any(m.involves(named.id) for m in state.open_matches_of(me.id)):
+        return None
+    return words[:-count], typed
 
 
 # A match's lateness clock or points, named by the late player: /pause darek.

@@ -109,3 +109,24 @@ async def test_a_report_means_the_match_on_the_board_not_the_one_that_waits_for_
     state = await chat.tournament()
     assert state.matches[first.number].report is not None
     assert state.matches[second.number].report is None
+
+
+async def test_an_opponents_name_after_the_score_is_who_the_report_is_against_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """/report 3-1 cruz answered "I did not understand cruz" with the usage line; the
+    name of an opponent after the score is vs:cruz. A word that names no opponent of
+    the player's (a director, or "now") is still refused with the usage line."""
+    chat, name, first, second = await two_rounds_drawn(engine)
+    at(chat, second, 4)  # both on: without a name it would be asked (or guessed)
+    me = await chat.player_id(name)
+    names = {await chat.player_id(n): n for n in PLAYERS}
+    opponent = names[second.opponent_of(me)]
+    for word in ("now", "ana"):
+        refused = await chat.say(name, f"/report {second.length}-1 {word}")
+        assert f"I did not understand {word}" in refused, refused
+    said = await chat.say(name, f"/report {second.length}-1 {opponent}")
+    assert f"Match {second.number}" in said and "recorded" in said, said
+    state = await chat.tournament()
+    assert state.matches[second.number].report is not None
+    assert state.matches[first.number].report is None
