@@ -282,7 +282,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         (
             Param("name", "text", example='"Ana P."'),
             Param("born", "date"),
-            Param("claim", "text", example="Xy3kQ9aB1c2d"),
+            Param("claim", "text", example="1-mcdrb-sydyr-ftpt7"),
         ),
     ),
     # An entry's row (and on a chat platform the registration board): one statement.
