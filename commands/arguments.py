@@ -73,7 +73,7 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
     """Read a birth date; one in the future (or before 1900) is refused, not stored."""
     if text is None:
         return None
-    born = _date(text.strip())
+    born = _date(text.strip()) or _date_said(text)
     if born is None:
         raise Refused("bad_date", text=text)
     return born_by(born, today)
@@ -83,6 +83,21 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
 _DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$")
 # 20:00, 20.00, 20h, 20h30, 8pm, 8:30 pm.
 _TIME = re.compile(r"^(\d{1,2})(?:[:.h](\d{2}))?\s*(h|am|pm)?$")
+
+
+def birth_date_reads(text: str) -> bool:
+    """Return whether `text` is a date `birth_date` reads (whether it is a likely birth
+    date is `birth_date`'s to say)."""
+    return _date(text.strip()) is not None or _date_said(text) is not None
+
+
+def _date_said(text: str) -> date | None:
+    """Read a date said with its month's name and its year: "2 martie 1950", "2 de marzo
+    de 1950", "2 marca 1950" (a birth date: the year is never guessed)."""
+    words = [w for w in text.split() if folding.loose(w) not in ("de", "del")]
+    if len(words) != 3 or not (words[2].isdigit() and len(words[2]) == 4):
+        return None
+    return spoken_dates.day_said(" ".join(words), date(1, 1, 1))
 
 
 def _date(text: str) -> date | None:

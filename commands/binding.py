@@ -173,9 +173,18 @@ def given_values(signature: Signature, parsed: Parsed, words: Sequence[str]) -> 
 def _time_of_day(
     signature: Signature, words: list[str], raw: dict[str, str | list[str]]
 ) -> list[str]:
-    """Join `start:30/01/2026 20:00`, typed without quotes, into one value."""
+    """Join `start:30/01/2026 20:00` or `born:2 martie 1950`, typed without quotes, into
+    one value."""
     for param in signature.params:
         value = raw.get(param.name)
+        if param.type == "date" and isinstance(value, str) and " " not in value.strip():
+            # born:2 martie 1950 unquoted: the month and the year that finish the date.
+            for size in range(min(4, len(words)), 1, -1):
+                joined = " ".join([value.strip(), *words[-size:]])
+                if arguments.birth_date_reads(joined):
+                    raw[param.name], words = joined, words[:-size]
+                    break
+            continue
         if param.type != "datetime" or not isinstance(value, str) or " " in value.strip():
             continue
         said = _start_said(value, words)

@@ -167,3 +167,25 @@ def test_a_start_said_without_quotes_is_read_whole() -> None:
     assert refused.value.params["usage"] == (
         '/tournament new name:Kwiecień start:"10 kwietnia 10:00"'
     )
+
+
+def test_a_birth_date_said_with_its_months_name_and_year() -> None:
+    """born:2 martie 1950 (unquoted, as a Romanian player types it) answered "I did not
+    understand martie 1950"; a day, a month's name and a year are a date (never a year
+    guessed for a birth date)."""
+    from datetime import date
+
+    from commands.arguments import birth_date
+    from commands.binding import bind
+    from commands.parsing import parse
+    from commands.registry import BY_NAME, select
+
+    for typed in ("2 martie 1950", "2 de marzo de 1950", "2 marca 1950", "2 March 1950"):
+        assert birth_date(typed) == date(1950, 3, 2), typed
+    for wrong in ("2 marzo", "31 febrero 1950", "2 foo 1950"):
+        with pytest.raises(Refused):
+            birth_date(wrong)
+    for line in ("/register născut:2 martie 1950", "/register born:2 de marzo de 1950"):
+        parsed = parse(line)
+        target, words = select(BY_NAME["register"], parsed)
+        assert bind(target.signature, parsed, words).date("born") == date(1950, 3, 2), line
