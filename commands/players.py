@@ -62,6 +62,14 @@ async def register(s: Session, a: Args) -> Reply:
             tournament=Name(state.name),
             start=When(state.start, "datetime"),
         )
+    if state is not None and born is not None and state.status is not TournamentStatus.FINISHED:
+        entered = state.entries.get(player.id)
+        if entered is not None and attendance.entered(state, player.id) and entered.born != born:
+            # Entered already, the date given now (the youngest and veteran prizes read
+            # the entry's): "you are entered already" undid the date it answered.
+            entered.born = born
+            s.log("register_born", player=player.name, born=born.isoformat())
+            return say("register.born_saved", name=Name(player.name), tournament=Name(state.name))
     if state is None or state.status is not TournamentStatus.REGISTRATION:
         club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
         late = () if state is None else _after_the_draw(state, player)

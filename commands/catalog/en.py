@@ -148,6 +148,7 @@ MESSAGES: dict[str, str] = {
     ),
     "register.needs_approval": "{name}, new players are approved once as club members by a director; until then you cannot check in or be drawn. Director: `/approve {name}` (or `/approve all`).",
     "register.walk_in_ask": "{tournament} is drawn already. Until its first result a director can still enter you and draw again: {example}",
+    "register.born_saved": "{name}, your birth date is saved; your entry in {tournament} stands as it was.",
     "register.claimed_entered": "{name}, this chat account is yours now, and you are entered in {tournament} ({start}). /me shows your entry and your matches.",
     "register.club_only": (
         "{name}, you are now a player of {club}. No tournament is open for entries yet."

@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, tu inscripción en {tournament} ({start}) está hecha. Confirma que vendrás: /confirm",
     "register.needs_approval": "{name}, un director aprueba una sola vez a cada jugador nuevo como socio del club; hasta entonces no puedes registrar tu llegada ni entrar en el sorteo. Director: `/approve {name}` (o `/approve all`).",
     "register.walk_in_ask": "{tournament} ya está sorteado. Hasta el primer resultado un director aún puede inscribirte y volver a sortear: {example}",
+    "register.born_saved": "{name}, tu fecha de nacimiento queda guardada; tu inscripción en {tournament} sigue como estaba.",
     "register.claimed_entered": "{name}, esta cuenta del chat ya es tuya, y tienes inscripción en {tournament} ({start}). /me muestra tu inscripción y tus encuentros.",
     "register.club_only": "{name}, ya formas parte de {club}. Todavía no hay ningún torneo con inscripciones abiertas.",
     "confirm.done": "Gracias, {name}: tu plaza en {tournament} ({start}) está confirmada.",

@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, zgłoszenie do turnieju {tournament} ({start}) przyjęte. Potwierdź, że przyjdziesz: /confirm",
     "register.needs_approval": "{name}, nowych zawodników sędzia zatwierdza raz jako członków klubu; do tego czasu nie możesz potwierdzić obecności ani wziąć udziału w losowaniu. Sędzia: `/approve {name}` (albo `/approve all`).",
     "register.walk_in_ask": "{tournament} jest już rozlosowany. Do pierwszego wyniku sędzia może jeszcze Cię wpisać i losować ponownie: {example}",
+    "register.born_saved": "{name}, data urodzenia zapisana; zgłoszenie do turnieju {tournament} bez zmian.",
     "register.claimed_entered": "{name}, to konto czatu jest teraz Twoje i masz zgłoszenie do turnieju {tournament} ({start}). /me pokaże Twoje zgłoszenie i mecze.",
     "register.club_only": "{name}, należysz teraz do klubu {club}. Na razie żaden turniej nie ma otwartych zapisów.",
     "confirm.done": "Dziękujemy, {name}: Twoje miejsce w turnieju {tournament} ({start}) jest potwierdzone.",

@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "register.done": "{name}, înscrierea la {tournament} ({start}) este făcută. Vă rugăm să confirmați că veniți: /confirm",
     "register.needs_approval": "{name}, jucătorii noi sunt aprobați o singură dată ca membri ai clubului de un organizator; până atunci nu vă puteți înregistra sosirea și nu intrați la tragerea la sorți. Organizator: `/approve {name}` (sau `/approve all`).",
     "register.walk_in_ask": "La {tournament} s-a tras deja la sorți. Până la primul rezultat un organizator vă mai poate înscrie și reface tragerea: {example}",
+    "register.born_saved": "{name}, data nașterii este salvată; înscrierea la {tournament} rămâne cum era.",
     "register.claimed_entered": "{name}, acest cont de chat este acum al dumneavoastră și aveți înscriere la {tournament} ({start}). /me arată înscrierea și partidele.",
     "register.club_only": "{name}, acum faceți parte din {club}. Deocamdată niciun turneu nu are înscrierile deschise.",
     "confirm.done": "Mulțumim, {name}: locul dumneavoastră la {tournament} ({start}) este confirmat.",

@@ -78,3 +78,19 @@ async def test_a_member_entering_a_new_tournament_is_told_both(engine: AsyncEngi
     await chat.say("ana", CUP)
     reply = await chat.say("mihai", '/register name:"Mihai Ionescu"')
     assert "now called Mihai Ionescu" in reply and "January Cup" in reply, reply
+
+
+async def test_a_birth_date_given_after_entering_is_kept_NAV_PRIZE(engine: AsyncEngine) -> None:
+    """bob entered without a date, then sent /register born:1950-03-02 for the veteran
+    prize: "you are entered already" rolled the date back with the refusal."""
+    from datetime import date
+
+    chat = Chat(engine)
+    await chat.say("ana", CUP)
+    await chat.say("bob", "/register")
+    said = await chat.say("bob", "/register born:1950-03-02")
+    assert "your birth date is saved" in said, said
+    state = await chat.tournament()
+    bob = await chat.player_id("bob")
+    assert state.entries[bob].born == date(1950, 3, 2)
+    assert "already" in await chat.say("bob", "/register born:1950-03-02")
