@@ -220,7 +220,7 @@ def _start_said(value: str, words: list[str]) -> tuple[str, list[str]] | None:
     the words of a name typed before it without name: stay the name's."""
     for cut in range(len(words)):
         start = " ".join([value.strip(), *words[cut:]])
-        if len(words) - cut >= 2 and arguments.reads_as_start(start):
+        if arguments.reads_as_start(start):
             return start, words[:cut]
     return None
 

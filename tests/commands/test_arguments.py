@@ -158,6 +158,8 @@ def test_a_start_said_without_quotes_is_read_whole() -> None:
         "10 kwietnia 10:00"
     )
     assert start_of("/tournament new name:Maj start:8 de mayo 8 pm") == "8 de mayo 8 pm"
+    assert start_of("/tournament new nombre:Marzo inicio:sáb 20h") == "sáb 20h"
+    assert start_of("/tournament new name:Abril start:sáb 8pm") == "sáb 8pm"
     assert start_of("/tournament new name:Feb start:27.02.2026 20:00") == "27.02.2026 20:00"
     # Typed with no keys at all, the start is read off the end and shown with its key.
     parsed = parse("/tournament new Kwiecień 10 kwietnia 10:00")
