@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from commands import arguments, claims, joining, resolver, views
+from commands import arguments, claims, joining, misreadings, resolver, views
 from commands.capabilities import bind
 from commands.config import CommandConfig
 from commands.languages import language_of
@@ -21,7 +21,7 @@ from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Name, Reply, When, msg, refusal_params, say
 from commands.resolver import fold
-from commands.session import Invocation, Session, which_tournament
+from commands.session import Invocation, Session
 from commands.words import said_in_languages, without_phrase_tail
 from tournament import folding
 from tournament.club import Club
@@ -247,10 +247,12 @@ async def _run(
         try:
             args = bind_line(target, words, parsed)
         except Refused as refusal:
-            against = await _trailing_opponent(session, refusal, words, target.name)
+            against = await misreadings.trailing_opponent(session, refusal, words, target.name)
             if against is None:
-                refusal = await _named_tournaments(session, refusal, parsed)
-                raise await _match_of_player(session, refusal, parsed, target.name) from None
+                refusal = await misreadings.named_tournaments(session, refusal, parsed)
+                raise await misreadings.match_of_player(
+                    session, refusal, parsed, target.name
+                ) from None
             # /report 3-1 bea: the name after the score is the opponent (vs:bea).
             words, parsed = against[0], Parsed(parsed.name, parsed.args, dict(parsed.options))
             parsed.options["vs"] = against[1]
@@ -442,81 +444,6 @@ async def _speak_as_known(uow: UnitOfWork, inv: Invocation, context: _Context) -
         context.language, context.timezone = club.language, club.timezone
 
 
-async def _named_tournaments(session: Session, refusal: Refused, parsed: Parsed) -> Refused:
-    """Return a "say which tournament" refusal naming the club's open tournaments (the
-    binder knows none: its example is "May Cup"); any other refusal as it is. With only
-    one, the line to type again names it ("which tournament?" of one reads as a slip)."""
-    if refusal.code != "which_tournament_required":
-        return refusal
-    listed = await session.uow.tournaments.list(session.club.id)
-    names = [t.name for t in listed if not t.done]
-    if len(names) == 1:
-        words = [f"/{parsed.name}", *(as_typed(w) for w in parsed.args)]
-        words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
-        words.append(f"tournament:{as_typed(names[0])}")
-        return Refused("name_the_tournament", tournament=names[0], command=" ".join(words))
-    return which_tournament(names) if names else refusal
-
-
-async def _trailing_opponent(
-    session: Session, refusal: Refused, words: tuple[str, ...], command: str
-) -> tuple[tuple[str, ...], str] | None:
-    """Return a report's words less the name typed after its score, and that name, when
-    it is the name of one of the reporter's opponents (/report 3-1 bea); else None, and
-    the words stay refused with the usage line."""
-    if refusal.code != "unexpected_words" or command not in ("report", "report game"):
-        return None
-    typed = str(refusal.params.get("words", ""))
-    # The trailing words it is made of: a quoted name ("Rocío Pérez") is one word.
-    count = next((k for k in range(1, len(words)) if " ".join(words[-k:]) == typed), 0)
-    if not typed or not count:
-        return None
-    me = session.player
-    try:
-        named = await resolver.find_player(session, typed)
-        state = await session.maybe_tournament()
-    except Refused:
-        return None
-    if me is None or state is None:
-        return None
-    if not any(m.involves(named.id) for m in state.open_matches_of(me.id)):
-        return None
-    return words[:-count], typed
-
-
-# A match's lateness clock or points, named by the late player: /pause darek.
-_LATENESS_COMMANDS = frozenset({"pause", "resume", "cancel"})
-
-
-async def _match_of_player(
-    session: Session, refusal: Refused, parsed: Parsed, command: str
-) -> Refused:
-    """Return, for /pause darek (a player where a match number goes), the line with the
-    number of darek's match the command is about; any other refusal as it is."""
-    if refusal.code != "bad_match_number" or command not in _LATENESS_COMMANDS:
-        return refusal
-    typed = str(refusal.params.get("text", ""))
-    try:
-        player = await resolver.find_player(session, typed)
-        state = await session.maybe_tournament()
-    except Refused:
-        return refusal
-    if state is None:
-        return refusal
-    if command == "cancel":
-        penalised = {p.match for p in state.penalties.values() if not p.cancelled}
-        matches = [m for m in state.matches_of(player.id) if m.number in penalised]
-    else:
-        started = [m for m in state.open_matches_of(player.id) if m.start is not None]
-        matches = [m for m in started if m.start is not None and m.start <= session.now]
-    if not matches:
-        return refusal
-    number = str(matches[0].number)
-    words = [f"/{parsed.name}", *(number if w == typed else as_typed(w) for w in parsed.args)]
-    words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
-    return Refused("match_of_player", name=player.name, match=number, command=" ".join(words))
-
-
 def _choice_buttons(
     inv: Invocation,
     parsed: Parsed,
@@ -536,12 +463,9 @@ def _choice_buttons(
         return ()
     if writes and not inv.private:
         return ()
-    # Built again from the parsed line (never the raw text), with what it said.
-    words = [f"/{parsed.name}", *(as_typed(w) for w in parsed.args)]
-    words += [f"{key}:{as_typed(value)}" for key, value in parsed.options.items()]
-    if club is not None:
-        words.append(f"club:{as_typed(club)}")  # a private chat's buttons name their club
-    text = " ".join(words)
+    # Built again from the parsed line (never the raw text), with what it said; a
+    # private chat's buttons name their club.
+    text = misreadings.typed_again(parsed, also="" if club is None else f"club:{as_typed(club)}")
     if len(text) > MAX_BUTTON_TEXT or any(
         '"' in w for w in (*parsed.args, *parsed.options.values())
     ):
