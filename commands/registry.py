@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from commands import (
+    cards,
     clubs,
     discipline,
     glance,
@@ -344,7 +345,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "me",
-        lookups.me,
+        cards.me,
         "player",
         (
             Param("player", "player", positional=True, description="arg.me_player"),
