@@ -90,6 +90,18 @@ def _day_and_guess(text: str, today: date) -> tuple[date, bool] | None:
         # The next such day; today's weekday means a week on (the time may be past).
         ahead = (WEEKDAYS[words[0]] - today.weekday() - 1) % 7 + 1
         return today + timedelta(days=ahead), False
+    if len(words) > 1 and words[0] in WEEKDAYS:
+        # "sáb 16", "sábado 16 de enero": the date, checked against its weekday (a
+        # mismatch is a slip, not a guess to make).
+        rest = words[1:]
+        dated = (
+            _next_day_of_month(int(rest[0]), today)
+            if len(rest) == 1 and rest[0].isdigit()
+            else _day_and_guess(" ".join(rest), today)
+        )
+        if dated is None or dated[0].weekday() != WEEKDAYS[words[0]]:
+            return None
+        return dated
     if len(words) == 1:
         short = _SHORT.match(words[0])
         if short is None:
@@ -105,6 +117,20 @@ def _day_and_guess(text: str, today: date) -> tuple[date, bool] | None:
             year = int(words[2])
         found = _coming(int(words[0].rstrip(".")), MONTHS[words[1]], year, today)
         return None if found is None else (found, year is None)
+    return None
+
+
+def _next_day_of_month(day: int, today: date) -> tuple[date, bool] | None:
+    """Return the next date on or after `today` whose day of the month is `day`."""
+    for months_on in range(3):
+        month, year = (today.month - 1 + months_on) % 12 + 1, today.year
+        year += (today.month - 1 + months_on) // 12
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if found >= today:
+            return found, True
     return None
 
 

@@ -119,6 +119,8 @@ def test_a_start_as_a_director_says_it_in_the_clubs_language() -> None:
         "30 ianuarie 20h",
         "30 sty 20:00",  # as a Polish calendar prints it
         "30 ene. 20:00",
+        "sáb 30 20:00",  # its weekday too, checked
+        "sábado 30 de enero 20:00",
     ):
         assert local_time(typed, "Europe/Madrid", today) == thirtieth, typed
     saturday = local_time("2027-01-16 20:00", "Europe/Madrid")
@@ -130,6 +132,7 @@ def test_a_start_as_a_director_says_it_in_the_clubs_language() -> None:
         ("27 febrero", "start_without_time"),
         ("31/2 20:00", "bad_datetime"),
         ("30 foo 20:00", "bad_datetime"),
+        ("vie 30 20:00", "bad_datetime"),  # the 30th is a Saturday: which was meant?
         ("5 stycznia 20:00", "start_year_needed"),  # past by five days: a slip
     ):
         with pytest.raises(Refused) as refused:
