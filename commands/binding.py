@@ -93,9 +93,8 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
         ]
         if keyed:
             # /tournament new Dec Cup start:...: the words are the name, typed without name:.
-            split = _name_and_start(signature, leftover, raw)
-            name = split.pop("...", " ".join(leftover))
-            typed = {**raw, **split, keyed[0].name: name}
+            name, start = _name_and_start(signature, leftover, raw)
+            typed = {**raw, **start, keyed[0].name: name}
             raise Refused("value_needs_key", usage=signature.usage(typed=typed))
         if signature.path in FOR_SOMEONE:
             # /checkin José Núñez: a director checking someone in means /present.
@@ -201,17 +200,17 @@ def _time_of_day(
 
 def _name_and_start(
     signature: Signature, leftover: list[str], raw: Mapping[str, str | list[str]]
-) -> dict[str, str]:
-    """Return a missing start read off the end of words typed without keys (/tournament
-    new Kwiecień 10 kwietnia 10:00), with the words before it under "...", or nothing."""
+) -> tuple[str, dict[str, str]]:
+    """Return words typed without keys as a name and, read off their end, a missing start
+    (/tournament new Kwiecień 10 kwietnia 10:00); all of them the name when none ends so."""
     for param in signature.params:
         if param.type != "datetime" or param.name in raw:
             continue
         for cut in range(1, len(leftover) - 1):
             start = " ".join(leftover[cut:])
             if arguments.reads_as_start(start):
-                return {param.name: start, "...": " ".join(leftover[:cut])}
-    return {}
+                return " ".join(leftover[:cut]), {param.name: start}
+    return " ".join(leftover), {}
 
 
 def _start_said(value: str, words: list[str]) -> tuple[str, list[str]] | None:
