@@ -491,9 +491,14 @@ def still_playing(
     state: TournamentState, player: PlayerId, match: int, start: datetime
 ) -> list[int]:
     """Return the player's earlier match not final yet, that `match` (at `start`) waits
-    for: none, or one."""
+    for: none, or one. One with a score reported or contested was played: it holds
+    nobody up, as a report's own match finding counts it (`reports.on_the_board`)."""
     return [
         m.number
         for m in state.open_matches_of(player)
-        if m.number != match and m.start is not None and m.start < start
+        if m.number != match
+        and m.start is not None
+        and m.start < start
+        and m.report is None
+        and m.status is not MatchStatus.DISPUTED
     ][:1]

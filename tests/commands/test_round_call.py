@@ -86,3 +86,31 @@ async def test_a_match_reported_is_not_said_to_wait_for_an_earlier_one(
     assert "recorded" in said, said
     glance = await chat.say("ana", "/status")
     assert f"Match {second.number} waits for" not in glance, glance
+
+
+async def test_a_match_reported_is_not_one_its_players_are_still_playing(
+    engine: AsyncEngine,
+) -> None:
+    """José reported match 1 at 20:25 (his opponent had not answered yet): the 20:40 round's
+    call said "José is still playing match 1: this table follows", and his reminder told him
+    to finish match 1 first. A score reported is a match played, as a report's own match
+    finding counts it (HGV-2.3.4)."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil")
+    await chat.wait(55)  # 20:25: round one played, the second round not called yet
+    state = await chat.tournament()
+    names = {await chat.player_id(n): n for n in ("bob", "cruz", "dora", "emil")}
+    for match in (m for m in state.matches.values() if m.round == 1):
+        assert match.white is not None
+        said = await chat.say(names[match.white], f"/report {match.length}-1")
+        assert "recorded" in said, said
+    await chat.wait(10)  # past the second round's call, the reports still unanswered
+    state = await chat.tournament()
+    assert all(m.report is not None for m in state.matches.values() if m.round == 1)
+    calls = [text for _, text in chat.posted if "to your tables" in text]
+    assert len(calls) == 2, calls
+    assert "still playing" not in calls[1], calls[1]
+    reminders = [t for c, t in chat.posted if c.startswith("user:") and "starts at" in t]
+    assert reminders and not [t for t in reminders if "first: this one follows" in t], reminders
+    glance = await chat.say("ana", "/status")
+    assert "still being played" not in glance, glance
