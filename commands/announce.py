@@ -35,6 +35,7 @@ _AUDITED = (
     ev.ExtraGamesVoided,
     ev.PairingsConflict,
     ev.MatchesHeld,
+    ev.LastChanceCalledOff,
 )
 
 # Events that cause no message of their own, and why; every other event must cause one

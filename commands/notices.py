@@ -421,6 +421,20 @@ def _on_match_reset(
     return [Notice(Reply((msg("correct.reset", match=number, white=white, black=black),)))]
 
 
+def _on_last_chance_called_off(
+    state: TournamentState, event: ev.LastChanceCalledOff, names: Names, link: str | None
+) -> list[Notice]:
+    # Its players were called to their table: each is named (a ping where they have an
+    # account), or they wait there for an opponent now in the main bracket.
+    lines = [msg("correct.last_chance_off")]
+    for number in event.matches:
+        match = state.matches[number]
+        assert match.white is not None and match.black is not None
+        white, black = views.called(names, match.white), views.called(names, match.black)
+        lines.append(msg("correct.match_off", match=number, white=white, black=black))
+    return [Notice(Reply(tuple(lines)))]
+
+
 def _on_matches_held(
     state: TournamentState, event: ev.MatchesHeld, names: Names, link: str | None
 ) -> list[Notice]:
@@ -573,6 +587,7 @@ SAYS: dict[type[ev.Event], Callable[[TournamentState, Any, Names, str | None], l
     ev.ResultCorrected: _on_result_corrected,
     ev.MatchReset: _on_match_reset,
     ev.MatchesHeld: _on_matches_held,
+    ev.LastChanceCalledOff: _on_last_chance_called_off,
     ev.PairingsConflict: _on_pairings_conflict,
     ev.PlacementsChanged: _on_placements_changed,
     ev.TournamentReopened: _on_tournament_reopened,

@@ -12,6 +12,7 @@ from tournament import knockout
 from tournament.events import (
     Event,
     KnockoutStarted,
+    LastChanceCalledOff,
     MatchesHeld,
     MatchReady,
     MatchReset,
@@ -346,7 +347,7 @@ def reseed(
             _conform(state, (Stage.CONSOLATION,), consolation, at, reset, events, conflicts)
         elif not _play_ins_pending(state):
             # Fewer than two players left for it: no "Last Chance" (HGV-7.4.13).
-            _drop(state, Stage.CONSOLATION, at, reset, conflicts)
+            events.extend(_drop(state, Stage.CONSOLATION, at, reset, conflicts))
         else:
             # Its players wait for play-ins a correction reopened: nobody is seeded yet.
             for match in state.indexed().stage(Stage.CONSOLATION):
@@ -372,17 +373,20 @@ def _play_ins_pending(state: TournamentState) -> bool:
 
 def _drop(
     state: TournamentState, stage: Stage, at: datetime, reset: bool, conflicts: list[int]
-) -> None:
+) -> list[Event]:
     """Take a bracket that no longer takes place out of the tournament, as a replaced
-    one is; a played match of it is a conflict for a director first."""
+    one is; a played match of it is a conflict for a director first. The players of its
+    matches already called are told they are off (they may be at the table)."""
     stored = [m for m in state.indexed().stage(stage) if m.key is not None]
     played = [m.number for m in stored if touched(m)]
     if played and not reset:
         conflicts.extend(played)
-        return
+        return []
+    called = tuple(m.number for m in stored if m.start is not None and len(m.players) == 2)
     for match in stored:
         restart(state, match, at)
         match.status, match.key, match.finished_at = MatchStatus.VOID, None, at
+    return [LastChanceCalledOff(at=at, matches=called)] if called else []
 
 
 def _fed(match: Match, source: str, by_key: dict[str | None, Match]) -> PlayerId | None:

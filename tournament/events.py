@@ -187,6 +187,14 @@ class MatchesHeld(Event):
 
 
 @frozen
+class LastChanceCalledOff(Event):
+    """The "Last Chance" no longer takes place: fewer than two players are left for it
+    (HGV-7.4.13). `matches` are those of it already called: their players may be waiting."""
+
+    matches: tuple[int, ...]
+
+
+@frozen
 class MatchReset(Event):
     """A match under way or played starts afresh between new players (a confirmed change)."""
 

@@ -269,6 +269,8 @@ MESSAGES: dict[str, str] = {
     "correct.reason": "Reason: {reason}",
     "correct.reset": "Match {match} starts afresh: {white} v {black}.",
     "correct.reset_open": "Match {match} starts afresh; its players are not known yet.",
+    "correct.last_chance_off": "The Last Chance is not played: fewer than two players are left for it.",
+    "correct.match_off": "Match {match}, {white} v {black}, is off.",
     "correct.conflict": "Matches already played between players the results no longer give: {matches}. A director decides: /reopen NUMBER or /result NUMBER SCORE.",
     "correct.placements": "{tournament}: placements and ranking points corrected. Champion: {champion} (was {previous}).",
     "correct.unfinished": "{tournament} is not finished any more: placements and ranking points wait for the open matches.",

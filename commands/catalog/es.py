@@ -246,6 +246,8 @@ MESSAGES: dict[str, str] = {
     "correct.reason": "Motivo: {reason}",
     "correct.reset": "El encuentro {match} empieza de nuevo: {white} contra {black}.",
     "correct.reset_open": "El encuentro {match} empieza de nuevo; sus jugadores aún no se conocen.",
+    "correct.last_chance_off": "El Último Chance no se juega: quedan menos de dos jugadores para él.",
+    "correct.match_off": "El encuentro {match}, {white} contra {black}, no se juega.",
     "correct.conflict": "Encuentros ya jugados entre jugadores que los resultados ya no dan: {matches}. Decide un director: /reopen NÚMERO o /result NÚMERO RESULTADO.",
     "correct.placements": "{tournament}: clasificación final y puntos de ranking corregidos. Campeón: {champion} (antes {previous}).",
     "correct.unfinished": "{tournament} ya no está terminado: la clasificación final y los puntos esperan a los encuentros abiertos.",

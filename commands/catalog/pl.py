@@ -246,6 +246,8 @@ MESSAGES: dict[str, str] = {
     "correct.reason": "Powód: {reason}",
     "correct.reset": "Mecz {match} zaczyna się od nowa: {white} – {black}.",
     "correct.reset_open": "Mecz {match} zaczyna się od nowa; jego zawodnicy nie są jeszcze znani.",
+    "correct.last_chance_off": "Ostatnia Szansa się nie odbędzie: zostało do niej mniej niż dwóch zawodników.",
+    "correct.match_off": "Mecz {match}, {white} – {black}, jest odwołany.",
     "correct.conflict": "Mecze już rozegrane między graczami, których wyniki już nie wskazują: {matches}. Decyduje sędzia: /reopen NUMER albo /result NUMER WYNIK.",
     "correct.placements": "Turniej {tournament}: miejsca i punkty rankingowe poprawione. Zwycięzca: {champion} (było {previous}).",
     "correct.unfinished": "Turniej {tournament} nie jest już zakończony: miejsca i punkty czekają na otwarte mecze.",

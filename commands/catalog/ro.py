@@ -246,6 +246,8 @@ MESSAGES: dict[str, str] = {
     "correct.reason": "Motiv: {reason}",
     "correct.reset": "Partida {match} începe de la zero: {white} contra {black}.",
     "correct.reset_open": "Partida {match} începe de la zero; jucătorii ei nu se cunosc încă.",
+    "correct.last_chance_off": "Ultima Șansă nu se mai joacă: au rămas pentru ea mai puțin de doi jucători.",
+    "correct.match_off": "Partida {match}, {white} contra {black}, nu se mai joacă.",
     "correct.conflict": "Partide deja jucate între jucători pe care rezultatele nu-i mai dau: {matches}. Decide un arbitru: /reopen NUMĂR sau /result NUMĂR SCOR.",
     "correct.placements": "{tournament}: clasamentul final și punctele de clasament corectate. Câștigător: {champion} (înainte {previous}).",
     "correct.unfinished": "{tournament} nu mai este încheiat: clasamentul și punctele așteaptă partidele deschise.",
