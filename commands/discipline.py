@@ -138,8 +138,15 @@ async def forfeit(s: Session, a: Args) -> Reply:
         s.events.extend(attendance.director_forfeit(state, player.id, s.now, match=match))
     s.log("forfeit", player=player.name, reason=reason)
     # `all` is a departure: the club hears the suspension it carries, not only a forfeit.
-    done = "forfeit.all_done" if a.choice("all") == "all" else "forfeit.done"
-    return say(done, name=Name(player.name))
+    if a.choice("all") == "all":
+        return say("forfeit.all_done", name=Name(player.name))
+    done = msg("forfeit.done", name=Name(player.name))
+    if not state.entries[player.id].present_at(s.now):
+        return Reply((done,))
+    # A player at the venue given a match away has most often left it ("se fue"): the
+    # one word that records that and its suspension (HGV-2.3.5) is said beside it.
+    left = msg("forfeit.if_left", name=Name(player.name), as_typed=as_typed(player.name))
+    return Reply((done, left))
 
 
 async def excuse(s: Session, a: Args) -> Reply:

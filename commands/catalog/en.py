@@ -206,6 +206,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Match {match}: {loser} withdrew, {winner} wins by forfeit.",
     "forfeit.all_done": "{name} has left: every remaining match is lost by forfeit, and {name} is suspended from the next tournament.",
     "forfeit.done": "Forfeit recorded for {name}.",
+    "forfeit.if_left": 'If {name} has left the tournament: `/forfeit {as_typed} all reason:"..."` loses every remaining match and suspends them from the next tournament.',
     "noshow.club": (
         "{player} confirmed but did not come: their matches are lost and they are suspended "
         'from the next tournament. A director can excuse them: `/excuse {player} reason:"..."`'

@@ -194,6 +194,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Encuentro {match}: {loser} se retiró, {winner} gana por forfait.",
     "forfeit.all_done": "{name} se ha ido: pierde por forfait todos los encuentros que le quedan y tiene una suspensión para el próximo torneo.",
     "forfeit.done": "Forfait registrado para {name}.",
+    "forfeit.if_left": 'Si {name} se ha ido del torneo: `/forfeit {as_typed} all reason:"..."` da por perdidos todos los encuentros que le quedan y le suspende para el próximo torneo.',
     "noshow.club": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para el próximo torneo. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player} confirmó y no vino: pierde sus encuentros y tiene una suspensión para {tournament}. Un director puede justificar la ausencia: `/excuse {player} reason:"..."`',
     "sanction.you": "Tienes una suspensión para el próximo torneo del club: {reason}.",

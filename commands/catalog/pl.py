@@ -194,6 +194,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Mecz {match}: {loser} wycofuje się, {winner} wygrywa walkowerem.",
     "forfeit.all_done": "{name} opuszcza turniej: wszystkie pozostałe mecze przegrywa walkowerem i ma zawieszenie na następny turniej.",
     "forfeit.done": "Walkower zapisany: {name}.",
+    "forfeit.if_left": 'Jeśli {name} opuszcza turniej: `/forfeit {as_typed} all reason:"..."` oddaje walkowerem wszystkie pozostałe mecze i zawiesza zawodnika na następny turniej.',
     "noshow.club": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na następny turniej obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player}: udział potwierdzony, ale brak przybycia. Mecze są przegrane, a na turniej {tournament} obowiązuje zawieszenie. Sędzia może usprawiedliwić nieobecność: `/excuse {player} reason:"..."`',
     "sanction.you": "Masz zawieszenie na następny turniej klubu. Powód: {reason}.",

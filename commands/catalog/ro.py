@@ -194,6 +194,7 @@ MESSAGES: dict[str, str] = {
     "forfeit.withdrawn": "Partida {match}: {loser} s-a retras, {winner} câștigă prin forfait.",
     "forfeit.all_done": "{name} a plecat: pierde prin forfait toate partidele rămase și are o suspendare pentru următorul turneu.",
     "forfeit.done": "Forfait înregistrat pentru {name}.",
+    "forfeit.if_left": 'Dacă {name} a plecat din turneu: `/forfeit {as_typed} all reason:"..."` dă pierdute toate partidele rămase și suspendă jucătorul de la turneul următor.',
     "noshow.club": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru următorul turneu. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',
     "noshow.club_named": '{player} a confirmat, dar nu a venit: partidele sale sunt pierdute și are o suspendare pentru {tournament}. Un arbitru poate scuza absența: `/excuse {player} reason:"..."`',
     "sanction.you": "Aveți o suspendare pentru următorul turneu al clubului: {reason}.",

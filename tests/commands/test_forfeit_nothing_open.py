@@ -32,3 +32,25 @@ async def test_forfeiting_a_player_whose_matches_are_all_decided_names_them_HGV_
     assert {n: m.status for n, m in after.matches.items()} == {
         n: m.status for n, m in before.matches.items()
     }
+
+
+async def test_a_match_given_away_by_a_player_at_the_venue_says_how_to_record_leaving_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    """carmen left the venue in the middle of the night; the director typed `/forfeit carmen
+    reason:"se fue sin avisar"`: her match was given away, but nothing said that leaving
+    is `all`, which also suspends her from the next tournament, and she was not."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS, check_in=("bob", "cruz", "dora"))
+    _, white, black = await chat.first_match(*PLAYERS)
+    chat.at("2026-01-31T20:05")
+    present = white if white != "emil" else black
+    said = await chat.say("ana", f'/forfeit {present} reason:"went home"')
+    assert said == (
+        f"Forfeit recorded for {present}.\n"
+        f'If {present} has left the tournament: /forfeit {present} all reason:"..." loses'
+        " every remaining match and suspends them from the next tournament."
+    ), said
+    # One not at the venue is late or a no-show: lateness and no-shows are their own rules.
+    said = await chat.say("ana", '/forfeit emil reason:"not here"')
+    assert said == "Forfeit recorded for emil.", said
