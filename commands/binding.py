@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     pass
 
 from commands.params import (
+    NOVICE_WORDS,
     OPTION_WORDS,
     PRESET_OPTION_WORDS,
     Args,
@@ -116,6 +117,8 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
 
 def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param]) -> None:
     known = [p.name for p in signature.params]
+    if folding.loose(key) in NOVICE_WORDS:
+        raise Refused("novice_by_director", option=key, command=signature.path)
     pool = list(by_key) + (list(override_keys()) if signature.preset_options else [])
     close = suggestions(key, pool)
     allowed = ", ".join(f"{k}:" for k in known)

@@ -168,6 +168,26 @@ OPTION_WORDS: Mapping[str, str] = {
     for word in words
 }
 
+# The novice category (HGV-NOVICE) as a player asks for it on /register (nowicjusz:tak,
+# novato:sí): a director's to give, with /player novice.
+NOVICE_WORDS = frozenset(
+    (
+        "novice",
+        "novato",
+        "novata",
+        "novicio",
+        "principiante",
+        "nowicjusz",
+        "nowicjuszka",
+        "poczatkujacy",
+        "poczatkujaca",
+        "incepator",
+        "incepatoare",
+        "debutant",
+        "debutanta",
+    )
+)
+
 TOURNAMENT = Param(
     "tournament", "tournament", aliases=("turniej", "turnieju", "torneo", "turneu", "turneul")
 )

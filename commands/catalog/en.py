@@ -661,6 +661,7 @@ MESSAGES: dict[str, str] = {
     "refused.checkin_for_someone": "/checkin records your own arrival. A director records someone else's: {command}",
     "refused.unknown_option": "/{command} has no option {option}:. It takes {allowed}",
     "refused.unknown_option_close": "/{command} has no option {option}: did you mean {suggestion}? It takes {allowed}",
+    "refused.novice_by_director": "/{command} has no option {option}: the novice category is given by a director, once: /player novice NAME (its table: /ranking novice).",
     "refused.subcommand_elsewhere": "/{command} has no {text}: did you mean {suggestion}?",
     "refused.unknown_subcommand": "/{command} {text}? Did you mean /{command} {suggestion}? It takes: {subcommands}.",
     "telegram.start_bot": "{name}, I cannot write to you privately yet: open {link} and press Start, then I can send you your reminders and buttons.",

@@ -631,6 +631,7 @@ MESSAGES: dict[str, str] = {
     "refused.checkin_for_someone": "/checkin registra solo tu propia llegada. La de otra persona la registra un director: {command}",
     "refused.unknown_option": "/{command} no tiene la opción {option}:. Admite {allowed}",
     "refused.unknown_option_close": "/{command} no tiene la opción {option}: ¿querías decir {suggestion}? Admite {allowed}",
+    "refused.novice_by_director": "/{command} no tiene la opción {option}: la categoría de novatos la asigna un director, una sola vez: /player novice NOMBRE (su tabla: /ranking novice).",
     "refused.subcommand_elsewhere": "/{command} no tiene {text}: ¿querías decir {suggestion}?",
     "refused.unknown_subcommand": "¿/{command} {text}? ¿Querías decir /{command} {suggestion}? Admite: {subcommands}.",
     "telegram.start_bot": "{name}, todavía no puedo escribirte en privado: abre {link} y pulsa Iniciar; así te llegarán los avisos y los botones.",

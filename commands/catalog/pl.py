@@ -631,6 +631,7 @@ MESSAGES: dict[str, str] = {
     "refused.checkin_for_someone": "/checkin zapisuje tylko Twoje przybycie. Przybycie innej osoby zapisuje sędzia: {command}",
     "refused.unknown_option": "/{command} nie ma opcji {option}:. Przyjmuje {allowed}",
     "refused.unknown_option_close": "/{command} nie ma opcji {option}: czy chodziło o {suggestion}? Przyjmuje {allowed}",
+    "refused.novice_by_director": "/{command} nie ma opcji {option}: kategorię nowicjuszy nadaje sędzia, jeden raz: /player novice IMIĘ (jej tabela: /ranking novice).",
     "refused.subcommand_elsewhere": "/{command} nie ma {text}: czy chodziło o {suggestion}?",
     "refused.unknown_subcommand": "/{command} {text}? Czy chodziło o /{command} {suggestion}? Przyjmuje: {subcommands}.",
     "telegram.start_bot": "{name}, nie mogę jeszcze pisać do Ciebie prywatnie: otwórz {link} i naciśnij Start, wtedy wyślę Ci przypomnienia i przyciski.",

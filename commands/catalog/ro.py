@@ -631,6 +631,7 @@ MESSAGES: dict[str, str] = {
     "refused.checkin_for_someone": "/checkin înregistrează doar sosirea dumneavoastră. Sosirea altcuiva o înregistrează un arbitru: {command}",
     "refused.unknown_option": "/{command} nu are opțiunea {option}:. Acceptă {allowed}",
     "refused.unknown_option_close": "/{command} nu are opțiunea {option}: ați vrut să scrieți {suggestion}? Acceptă {allowed}",
+    "refused.novice_by_director": "/{command} nu are opțiunea {option}: categoria începătorilor o stabilește un arbitru, o singură dată: /player novice NUME (clasamentul ei: /ranking novice).",
     "refused.subcommand_elsewhere": "/{command} nu are {text}: ați vrut să scrieți {suggestion}?",
     "refused.unknown_subcommand": "/{command} {text}? Ați vrut să scrieți /{command} {suggestion}? Acceptă: {subcommands}.",
     "telegram.start_bot": "{name}, încă nu vă pot scrie în privat: deschideți {link} și apăsați Start; apoi vă pot trimite mementourile și butoanele.",

@@ -81,3 +81,20 @@ async def test_a_novice_marked_twice_is_told_so_HGV_NOVICE(engine: AsyncEngine) 
     await chat.say("ana", "/player novice bob off")
     said = await chat.say("ana", "/player novice bob off")
     assert said.startswith("bob does not play in the novice category"), said
+
+
+async def test_a_player_asking_for_the_novice_category_is_told_a_director_gives_it_HGV_NOVICE(
+    engine: AsyncEngine,
+) -> None:
+    """kuba typed `/register name:"Jakub Zieliński" nowicjusz:tak`: "/register has no option
+    nowicjusz:; it takes name:, born:, claim:, tournament:" left him nowhere."""
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    for typed in ("nowicjusz:tak", "novato:sí", "începător:da", "novice:yes"):
+        said = await chat.say("kuba", f'/register name:"Jakub Zieliński" {typed}')
+        option = typed.split(":")[0]
+        assert said == (
+            f"/register has no option {option}: the novice category is given by a director,"
+            " once: /player novice NAME (its table: /ranking novice)."
+        ), said
+    assert not (await chat.tournament()).entries  # nothing entered meanwhile
