@@ -368,9 +368,11 @@ def _on_result_corrected(
     if event.was in (MatchStatus.FORFEIT, MatchStatus.DOUBLE_FORFEIT):
         # The same score, by forfeit before: "(was 3-0)" alone read as no change at all.
         was = msg("correct.was_status", score=was, status=msg(f"status.{event.was.value}"))
+    # A match voided before it had a score was nothing: "(was -)" said nothing either.
+    key = "void_unplayed" if change == "void" and not played else change
     parts: list[Msg | Table] = [
         msg(
-            f"correct.{change}",
+            f"correct.{key}",
             match=number,
             white=n(match.white),
             black=n(match.black),
@@ -393,10 +395,13 @@ def _no_winner(state: TournamentState, match: Match) -> list[Msg]:
     bracket cannot go on from it by itself."""
     if match not in progress.without_winner(state):
         return []
+    # A final (or third-place match) feeds no match: it is the tournament that waits.
+    feeds = any(match.key in (m.white_from, m.black_from) for m in state.matches.values())
     return [
         msg(
-            "correct.no_winner",
+            "correct.no_winner" if feeds else "correct.no_winner_last",
             match=match.number,
+            tournament=Name(state.name),
             command=Hint(views.result_command(match, game=state.preset.game)),
             reopen=Hint(f"/reopen {match.number}"),
         )

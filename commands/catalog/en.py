@@ -266,6 +266,7 @@ MESSAGES: dict[str, str] = {
     "correct.score": "Match {match} corrected: {white} {score} {black} (was {before}).",
     "correct.was_status": "{score}, {status}",
     "correct.void": "Match {match} is void and does not count (was {before}).",
+    "correct.void_unplayed": "Match {match} is void and does not count.",
     "correct.reopen": "Match {match} is reopened and will be played again: {white} v {black}.",
     "correct.reason": "Reason: {reason}",
     "correct.reset": "Match {match} starts afresh: {white} v {black}.",
@@ -669,6 +670,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_missed": "{name}, I could not send you this privately (to get it there, allow direct messages from this server's members in Privacy Settings):",
     # -- core --
     "correct.no_winner": "Match {match} is in the knockout and now has no winner: the match it feeds waits for one. Director: {command} gives it a winner; {reopen} has it played again.",
+    "correct.no_winner_last": "Match {match} is in the knockout and now has no winner: {tournament} cannot finish without one. Director: {command} gives it a winner; {reopen} has it played again.",
     "correct.held": "{count, plural, one {Match} other {Matches}} {matches} {count, plural, one {waits} other {wait}} until group {groups} is complete again: {count, plural, one {it is} other {they are}} announced then.",
     "rules.ranking_places": "Ranking points by place: {places}; taking part earns {participation} and each match won {per_win}.",
     "rules.place_share": "Players knocked out at the same stage share a range of places (the quarter-final losers are 5th–8th; those out in the groups share the places after them) and each gets the points of its best place.",

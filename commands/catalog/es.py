@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "correct.score": "Encuentro {match} corregido: {white} {score} {black} (antes {before}).",
     "correct.was_status": "{score}, {status}",
     "correct.void": "El encuentro {match} queda anulado y no cuenta (antes {before}).",
+    "correct.void_unplayed": "El encuentro {match} queda anulado y no cuenta.",
     "correct.reopen": "El encuentro {match} se reabre y se jugará de nuevo: {white} contra {black}.",
     "correct.reason": "Motivo: {reason}",
     "correct.reset": "El encuentro {match} empieza de nuevo: {white} contra {black}.",
@@ -639,6 +640,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_missed": "{name}, no pude enviarte esto en privado (para recibirlo allí, permite los mensajes directos de los miembros de este servidor en Ajustes de privacidad):",
     # -- core --
     "correct.no_winner": "El encuentro {match} es de la eliminatoria y ahora no tiene ganador: el encuentro siguiente lo espera. Director: {command} le da un ganador; {reopen} hace que se juegue de nuevo.",
+    "correct.no_winner_last": "El encuentro {match} es de la eliminatoria y ahora no tiene ganador: {tournament} no puede terminar sin él. Director: {command} le da un ganador; {reopen} hace que se juegue de nuevo.",
     "correct.held": "{count, plural, one {El encuentro} other {Los encuentros}} {matches} {count, plural, one {espera} other {esperan}} a que el grupo {groups} vuelva a estar completo: se {count, plural, one {anunciará} other {anunciarán}} entonces.",
     "rules.ranking_places": "Puntos de ranking por puesto: {places}; participar da {participation} y cada encuentro ganado {per_win}.",
     "rules.place_share": "Quienes caen en la misma fase comparten un tramo de puestos (los que pierden en cuartos son 5.º–8.º; los eliminados en los grupos comparten los puestos siguientes) y cada uno recibe los puntos del mejor puesto del tramo.",

@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "correct.score": "Mecz {match} poprawiony: {white} {score} {black} (było {before}).",
     "correct.was_status": "{score}, {status}",
     "correct.void": "Mecz {match} unieważniony, nie liczy się (było {before}).",
+    "correct.void_unplayed": "Mecz {match} unieważniony, nie liczy się.",
     "correct.reopen": "Mecz {match} otwarty ponownie, zostanie rozegrany jeszcze raz: {white} – {black}.",
     "correct.reason": "Powód: {reason}",
     "correct.reset": "Mecz {match} zaczyna się od nowa: {white} – {black}.",
@@ -639,6 +640,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_missed": "{name}, nie mogę wysłać Ci tego prywatnie (aby dostawać to tam, zezwól na wiadomości prywatne od członków tego serwera w Ustawieniach prywatności):",
     # -- core --
     "correct.no_winner": "Mecz {match} należy do fazy pucharowej i nie ma teraz zwycięzcy: następny mecz na niego czeka. Sędzia: {command} wyznacza zwycięzcę; {reopen} każe rozegrać go od nowa.",
+    "correct.no_winner_last": "Mecz {match} należy do fazy pucharowej i nie ma teraz zwycięzcy: {tournament} nie może się bez niego zakończyć. Sędzia: {command} wyznacza zwycięzcę; {reopen} każe rozegrać go od nowa.",
     "correct.held": "{count, plural, one {Mecz} few {Mecze} many {Mecze} other {Mecze}} {matches} {count, plural, one {czeka} few {czekają} many {czekają} other {czekają}}, aż grupa {groups} znów będzie zakończona: {count, plural, one {wtedy zostanie ogłoszony} few {wtedy zostaną ogłoszone} many {wtedy zostaną ogłoszone} other {wtedy zostaną ogłoszone}}.",
     "rules.ranking_places": "Punkty rankingowe za miejsce: {places}; za udział {participation}, za każdy wygrany mecz {per_win}.",
     "rules.place_share": "Gracze odpadający na tym samym etapie dzielą przedział miejsc (przegrani ćwierćfinałów zajmują 5.–8. miejsce; odpadający w grupach dzielą kolejne miejsca) i każdy dostaje punkty za najlepsze miejsce przedziału.",

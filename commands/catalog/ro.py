@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
     "correct.score": "Partida {match} corectată: {white} {score} {black} (înainte {before}).",
     "correct.was_status": "{score}, {status}",
     "correct.void": "Partida {match} este anulată și nu contează (înainte {before}).",
+    "correct.void_unplayed": "Partida {match} este anulată și nu contează.",
     "correct.reopen": "Partida {match} se redeschide și se joacă din nou: {white} contra {black}.",
     "correct.reason": "Motiv: {reason}",
     "correct.reset": "Partida {match} începe de la zero: {white} contra {black}.",
@@ -639,6 +640,7 @@ MESSAGES: dict[str, str] = {
     "discord.dms_missed": "{name}, nu v-am putut trimite asta în privat (ca s-o primiți acolo, permiteți mesajele directe de la membrii acestui server în Setări de confidențialitate):",
     # -- core --
     "correct.no_winner": "Partida {match} este din eliminatorii și acum nu are câștigător: partida următoare îl așteaptă. Director: {command} îi dă un câștigător; {reopen} o face să se joace din nou.",
+    "correct.no_winner_last": "Partida {match} este din eliminatorii și acum nu are câștigător: {tournament} nu se poate încheia fără el. Director: {command} îi dă un câștigător; {reopen} o face să se joace din nou.",
     "correct.held": "{count, plural, one {Partida} few {Partidele} other {Partidele}} {matches} așteaptă până când grupa {groups} este din nou încheiată: {count, plural, one {va fi anunțată} few {vor fi anunțate} other {vor fi anunțate}} atunci.",
     "rules.ranking_places": "Puncte de clasament pe loc: {places}; participarea aduce {participation}, iar fiecare partidă câștigată {per_win}.",
     "rules.place_share": "Jucătorii eliminați în aceeași fază împart un interval de locuri (învinșii din sferturi sunt pe locurile 5–8; cei eliminați în grupe împart locurile următoare) și fiecare primește punctele celui mai bun loc din interval.",

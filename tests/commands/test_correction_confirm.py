@@ -211,6 +211,31 @@ async def test_a_voided_knockout_match_tells_the_director_it_needs_a_winner_HGV_
     assert (await chat.tournament()).status is TournamentStatus.FINISHED
 
 
+async def test_a_final_voided_unplayed_says_the_tournament_waits_for_a_winner_HGV_4_8(
+    engine: AsyncEngine,
+) -> None:
+    """February's final was never played (the finalists went home); in March the director
+    voided it: "Match 7 is void and does not count (was -). Match 7 is in the knockout
+    and now has no winner: the match it feeds waits for one." A final feeds no match,
+    and "-" was no score."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:05")
+    state = await groups_by_director(chat)
+    for semi in (m for m in state.stage_matches(Stage.KNOCKOUT) if m.is_ready):
+        await chat.say("ana", f"/result {semi.number} {semi.length}-1")
+    state = await chat.tournament()
+    (final,) = (m for m in state.stage_matches(Stage.KNOCKOUT) if m.round_name == "final")
+    assert final.is_ready and not final.is_final
+    reply = await chat.say("ana", f'/result {final.number} void reason:"went home"')
+    assert reply.startswith(f"Match {final.number} is void and does not count.\n"), reply
+    assert (
+        f"Match {final.number} is in the knockout and now has no winner: January Cup cannot"
+        f" finish without one. Director: /result {final.number} {final.length}-"
+    ) in reply, reply
+    assert "(was" not in reply and "the match it feeds" not in reply, reply
+
+
 async def test_status_shows_a_played_match_a_reported_group_result_contradicts_HGV_4_8(
     engine: AsyncEngine,
 ) -> None:
