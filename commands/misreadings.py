@@ -53,7 +53,7 @@ async def trailing_opponent(
         return None
     me = session.player
     try:
-        named = await resolver.find_player(session, typed)
+        named = await resolver.opponent_named(session, typed)
         state = await session.maybe_tournament()
     except Refused:
         return None

@@ -125,6 +125,19 @@ def first_name_of(one: str, other: str) -> bool:
     return len(word) == 1 and len(words) > 1 and words[0] == word[0]
 
 
+def instrumental_of(word: str, name: str) -> bool:
+    """Return whether `word` is a Polish instrumental of one of `name`'s words, as a
+    player says whom they played with: z Piotrem, z Markiem, z Tomkiem (Anną and Kasią
+    fold to Anna and Kasia)."""
+    typed = folding.loose(word)
+    for part in folding.loose(name).split():
+        if typed in (part, part + "em", part + "iem"):
+            return True
+        if part.endswith("ek") and typed == part[:-2] + "kiem":
+            return True
+    return False
+
+
 def shorten(name: str, limit: int) -> str:
     """Return a name cut to `limit` characters with an ellipsis (for table cells)."""
     return name if len(name) <= limit else name[: max(limit - 1, 1)] + "…"

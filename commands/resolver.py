@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from commands.names import abbreviates
+from commands.names import abbreviates, instrumental_of
 from commands.params import Args, Signature
 from commands.session import Session
 from tournament import calendar, folding
@@ -133,11 +133,35 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
             roster = roster or await Roster.of(s)
             if isinstance(given, list):
                 values[param.name] = tuple(roster.several(given))
+            elif signature.path in _REPORTS and param.name == "vs":
+                values[param.name] = (await opponent_named(s, given, roster),)
             else:
                 values[param.name] = (roster.one(given),)
         elif param.type == "tournament":
             await choose_tournament(s, given)
     return replace(args, values=values, typed=typed)
+
+
+_REPORTS = ("report", "report game")
+
+
+async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -> Player:
+    """Return the player a report names as its opponent: a name as every command matches
+    it, else the reporter's one opponent whose name it inflects (/wynik 3-1 z Markiem)."""
+    roster = roster or await Roster.of(s)
+    try:
+        return roster.one(typed)
+    except Refused:
+        me = s.player
+        state = await s.maybe_tournament()
+        if me is None or state is None or " " in typed.strip():
+            raise
+        opponents = {p for m in state.open_matches_of(me.id) for p in m.players if p != me.id}
+        meant = [k.player for k in roster.known if k.player.id in opponents]
+        meant = [p for p in meant if instrumental_of(typed, p.name)]
+        if len(meant) != 1:
+            raise
+        return meant[0]
 
 
 async def choose_tournament(s: Session, text: str) -> None:

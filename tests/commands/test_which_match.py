@@ -130,3 +130,43 @@ async def test_an_opponents_name_after_the_score_is_who_the_report_is_against_CL
     state = await chat.tournament()
     assert state.matches[second.number].report is not None
     assert state.matches[first.number].report is None
+
+
+async def test_an_opponent_said_in_the_polish_instrumental_is_the_opponent_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """In Łódź piotr typed /wynik 3-1 z Markiem ("with Marek"): "Nobody here is called
+    Markiem". A Polish first name in the instrumental (Piotrem, Markiem, Anną, Kasią), after
+    "z" or alone after the score, names the opponent whose name it inflects; a name that
+    inflects none is refused as before, and nothing is recorded."""
+    chat = Chat(engine)
+    names = {
+        "piotr": "Piotr Nowak",
+        "marek": "Marek Zając",
+        "anna": "Anna Kowal",
+        "kasia": "Kasia Lis",
+    }
+    said_with = {"piotr": "z Piotrem", "marek": "z Markiem", "anna": "z Anną", "kasia": "Kasią"}
+    await chat.say("ana", '/tournament new name:"Cup" start:"2026-01-31 20:00" approval:no')
+    for handle, name in names.items():
+        await chat.say(handle, f'/register name:"{name}"')
+        await chat.say(handle, "/confirm")
+    chat.at("2026-01-31T19:30")
+    for handle in names:
+        await chat.say(handle, "/checkin")
+    await chat.say("ana", "/draw")
+    chat.at("2026-01-31T20:10")
+    ids = {await chat.player_id(name): h for h, name in names.items()}
+    state = await chat.tournament()
+    first_round = [m for m in state.matches.values() if m.round == 1]
+    assert len(first_round) == 2
+    for match in first_round:
+        assert match.white is not None and match.black is not None
+        me, opponent = ids[match.white], ids[match.black]
+        for nobody in ("z Tadeuszem", "Tadeuszem"):
+            refused = await chat.say(me, f"/report {match.length}-1 {nobody}")
+            assert "Tadeuszem" in refused and "recorded" not in refused, refused
+        said = await chat.say(me, f"/report {match.length}-1 {said_with[opponent]}")
+        assert f"Match {match.number}" in said and "recorded" in said, said
+    after = (await chat.tournament()).matches
+    assert [after[m.number].report is not None for m in first_round] == [True, True]
