@@ -6,8 +6,8 @@ import secrets
 
 from commands import arguments, lookups, views
 from commands import names as naming
-from commands.params import Args
-from commands.replies import Msg, Name, Reply, When, announced, msg, say
+from commands.params import Args, as_typed
+from commands.replies import Button, Msg, Name, Param, Reply, When, announced, msg, say
 from commands.session import Session
 from tournament import (
     answers,
@@ -159,7 +159,17 @@ async def tournament_cancel(s: Session, a: Args) -> Reply:
     s.log("tournament_cancel", name=state.name, reason=reason)
     told = Reply((msg("tournament.cancelled", tournament=Name(state.name), reason=Name(reason)),))
     s.notify(told)  # the club's other chats hear it too; this one only once
+    yours = Reply((msg("entry.cancelled_you", tournament=Name(state.name), reason=Name(reason)),))
+    _tell_entered(s, state, yours)
     return announced(told)
+
+
+def _tell_entered(s: Session, state: TournamentState, reply: Reply) -> None:
+    """Tell each player entered, in a direct message: the club's channel is not where a
+    player on a phone looks for a change to a night they are coming to."""
+    for player, entry in state.entries.items():
+        if entry.status is EntryStatus.ACTIVE:
+            s.notify(reply, player=player)
 
 
 async def tournament_move(s: Session, a: Args) -> Reply:
@@ -190,6 +200,22 @@ async def tournament_move(s: Session, a: Args) -> Reply:
         )
     )
     s.notify(told)  # the club's other chats hear it too; this one only once
+    said: dict[str, Param] = {
+        "tournament": Name(state.name),
+        "start": When(start, "datetime"),
+        "was": When(was, "datetime"),
+        "reason": Name(reason),
+    }
+    if other_day:
+        # Confirmations were for the old day: each player answers for the new one.
+        named = f"tournament:{as_typed(state.name)}"
+        buttons = (
+            Button(msg("button.confirm"), f"/confirm {named}"),
+            Button(msg("button.withdraw_from", tournament=Name(state.name)), f"/withdraw {named}"),
+        )
+        _tell_entered(s, state, Reply((msg("entry.moved_day_you", **said),), buttons))
+    else:
+        _tell_entered(s, state, Reply((msg("entry.moved_you", **said),)))
     return announced(told)
 
 

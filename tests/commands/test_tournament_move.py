@@ -113,3 +113,40 @@ async def test_usage_lines_show_a_start_to_come_not_a_fixed_past_date(
     assert "2026-01-31" not in helped, helped
     asked = await chat.say("ana", "/tournament move")
     assert 'start:"2027-01-30 20:00"' in asked, asked
+
+
+async def test_each_player_entered_hears_a_move_or_a_cancellation_privately(
+    engine: AsyncEngine,
+) -> None:
+    """The March Cup moved a week on, then was called off: only the club's channel heard,
+    and José, entered and confirmed, came on the old date. Each player entered hears it in
+    a direct message (a move to another day asks them to confirm again); one who withdrew
+    does not."""
+    chat = Chat(engine)
+    await _entered(chat)
+    await chat.say("dora", "/register")
+    await chat.say("dora", "/withdraw")
+    await chat.say("dora", "/withdraw confirm")
+    told = len(chat.posted)
+    await chat.say("ana", '/tournament move "March Cup" start:"2026-03-14 21:00" reason:"late"')
+    later = {who: text for who, text in chat.posted[told:] if who.startswith("user:")}
+    assert later == {
+        f"user:{name}": "March Cup, which you entered, moves to Sat, Mar 14, 21:00 (it was Sat,"
+        " Mar 14, 20:00): late. Your entry stands."
+        for name in ("bob", "cruz")
+    }, later
+    told = len(chat.posted)
+    await chat.say(
+        "ana", '/tournament move "March Cup" start:"2026-03-21 20:00" reason:"the hall is taken"'
+    )
+    moved = {who: text for who, text in chat.posted[told:] if who.startswith("user:")}
+    assert sorted(moved) == ["user:bob", "user:cruz"], moved
+    assert all("confirm again if you can come" in text for text in moved.values()), moved
+    told = len(chat.posted)
+    await chat.say("ana", '/tournament cancel "March Cup" reason:"snow"')
+    cancelled = {who: text for who, text in chat.posted[told:] if who.startswith("user:")}
+    assert cancelled == {
+        f"user:{name}": "March Cup, which you entered, is cancelled: snow. Your entry ends"
+        " with it."
+        for name in ("bob", "cruz")
+    }, cancelled
