@@ -151,16 +151,19 @@ async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -
     roster = roster or await Roster.of(s)
     try:
         return roster.one(typed)
-    except Refused:
+    except Refused as nobody:
+        state = await s.maybe_tournament()  # the tournament the report is for
         me = s.player
-        state = await s.maybe_tournament()
         if me is None or state is None or " " in typed.strip():
             raise
         opponents = {p for m in state.open_matches_of(me.id) for p in m.players if p != me.id}
-        meant = [k.player for k in roster.known if k.player.id in opponents]
-        meant = [p for p in meant if instrumental_of(typed, p.name)]
+        meant = [
+            k.player
+            for k in roster.known
+            if k.player.id in opponents and instrumental_of(typed, k.player.name)
+        ]
         if len(meant) != 1:
-            raise
+            raise nobody from None
         return meant[0]
 
 

@@ -188,24 +188,14 @@ async def tournament_move(s: Session, a: Args) -> Reply:
         was=was.isoformat(),
         reason=reason,
     )
-    told = Reply(
-        (
-            msg(
-                "tournament.moved_day" if other_day else "tournament.moved",
-                tournament=Name(state.name),
-                start=When(start, "datetime"),
-                was=When(was, "datetime"),
-                reason=Name(reason),
-            ),
-        )
-    )
-    s.notify(told)  # the club's other chats hear it too; this one only once
     said: dict[str, Param] = {
         "tournament": Name(state.name),
         "start": When(start, "datetime"),
         "was": When(was, "datetime"),
         "reason": Name(reason),
     }
+    told = Reply((msg("tournament.moved_day" if other_day else "tournament.moved", **said),))
+    s.notify(told)  # the club's other chats hear it too; this one only once
     if other_day:
         # Confirmations were for the old day: each player answers for the new one.
         named = f"tournament:{as_typed(state.name)}"
