@@ -10,7 +10,7 @@ from commands.views import Names
 from tournament import attendance, due, progress
 from tournament.model import EntryStatus, MatchStatus, TournamentStatus
 from tournament.scoring import example_score
-from tournament.state import Entry, Match, TournamentState
+from tournament.state import Entry, Match, TournamentState, minutes
 
 
 async def status(s: Session, a: Args) -> Reply:
@@ -31,7 +31,7 @@ async def status(s: Session, a: Args) -> Reply:
     if state.status is TournamentStatus.REGISTRATION:
         barred = await s.suspended_from(state)
         parts.extend(_before_the_draw(s, state, active, names, barred))
-    parts.extend(_matches_waiting(s, state, names))
+    parts.extend(await _matches_waiting(s, state, names))
     parts.extend(_without_winner(state, names))
     parts.extend(_contradicted(s, state, names))
     parts.extend(_held(state))
@@ -75,7 +75,7 @@ def _before_the_draw(
     return parts
 
 
-def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[Msg | Table]:
+async def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[Msg | Table]:
     """Return the late, disputed, pending and missing matches, each kind with a hint."""
     late: list[Match] = []
     missing: list[Match] = []
@@ -120,6 +120,8 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                 parts.append(views.match_line(m, names, state.preset.game))
                 if key == "glance.late":
                     parts.append(_who_is_late(s, state, m, names))
+                if key == "glance.pending":
+                    parts.append(await _stands_at(s, state, m, names))
                 # Not begun because a player is still in an earlier match: not forgotten.
                 # One with a score reported or contested was played: it waits for nothing.
                 earlier = (
@@ -131,6 +133,17 @@ def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[M
                         msg("glance.waits", match=m.number, earlier=numbers, count=len(earlier))
                     )
     return parts
+
+
+async def _stands_at(s: Session, state: TournamentState, match: Match, names: Names) -> Msg:
+    """Say when a reported result stands by itself, and that it cannot be answered when
+    the opponent is a player the director entered, without a chat account."""
+    assert match.report is not None  # pending: a report waits
+    at = When(match.report.at + minutes(state.preset.reporting.accept_minutes))
+    opponent = match.opponent_of(match.report.by)
+    if opponent is not None and not await s.uow.players.accounts(opponent):
+        return msg("glance.stands_no_account", opponent=views.name(names, opponent), at=at)
+    return msg("glance.stands_at", at=at)
 
 
 def _who_is_late(s: Session, state: TournamentState, match: Match, names: Names) -> Msg:

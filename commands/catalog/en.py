@@ -385,6 +385,8 @@ MESSAGES: dict[str, str] = {
     "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
     "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",
+    "glance.stands_at": "It stands by itself at {at}.",
+    "glance.stands_no_account": "{opponent} has no chat account to answer: it stands by itself at {at}.",
     "glance.missing": "Started, no result yet ({count}); the winner sends {report}, or you: {command}:",
     "finish.waits": "{tournament} finishes, and its ranking points are given, once {count, plural, one {this match has its result} other {these # matches have their results}}:",
     "glance.all_clear": "Nothing needs you right now.",

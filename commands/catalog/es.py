@@ -355,6 +355,8 @@ MESSAGES: dict[str, str] = {
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
     "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",
+    "glance.stands_at": "Queda firme solo a las {at}.",
+    "glance.stands_no_account": "{opponent} no tiene cuenta en el chat para responder: queda firme solo a las {at}.",
     "glance.missing": "Empezados, sin resultado ({count}); el ganador envía {report}, o tú: {command}:",
     "finish.waits": "{tournament} termina, y reparte sus puntos de ranking, cuando {count, plural, one {este encuentro tenga resultado} other {estos # encuentros tengan resultado}}:",
     "glance.all_clear": "Ahora mismo no hay nada pendiente.",

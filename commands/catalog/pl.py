@@ -355,6 +355,8 @@ MESSAGES: dict[str, str] = {
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
     "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",
+    "glance.stands_at": "Wynik zostanie zatwierdzony sam o {at}.",
+    "glance.stands_no_account": "{opponent} nie ma konta na czacie, by odpowiedzieć: wynik zostanie zatwierdzony sam o {at}.",
     "glance.missing": "Rozpoczęte, bez wyniku ({count}); zwycięzca wysyła {report} albo Ty: {command}:",
     "finish.waits": "{tournament} zakończy się, a punkty rankingowe zostaną przyznane, gdy {count, plural, one {ten mecz będzie miał wynik} few {te # mecze będą miały wyniki} many {tych # meczów będzie miało wyniki} other {te # meczu będą miały wyniki}}:",
     "glance.all_clear": "W tej chwili nic nie wymaga Twojej uwagi.",

@@ -355,6 +355,8 @@ MESSAGES: dict[str, str] = {
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
     "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",
+    "glance.stands_at": "Rezultatul rămâne definitiv singur la {at}.",
+    "glance.stands_no_account": "{opponent} nu are cont în chat ca să răspundă: rezultatul rămâne definitiv singur la {at}.",
     "glance.missing": "Începute, fără rezultat ({count}); câștigătorul trimite {report}, sau dumneavoastră: {command}:",
     "finish.waits": "{tournament} se încheie, iar punctele de clasament se acordă, când {count, plural, one {această partidă are rezultat} few {aceste # partide au rezultat} other {aceste # de partide au rezultat}}:",
     "glance.all_clear": "Deocamdată nu e nimic de rezolvat.",
