@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from tournament import progress, reports
+from tournament import attendance, progress, reports
 from tournament.events import (
     Event,
     MatchFinished,
@@ -146,15 +146,22 @@ def set_result(
                 match=number,
                 matches=", ".join(map(str, found)),
             )
-        return _with_reason(reports.set_result(state, number, score, at), number, reason)
-    match = state.matches.get(number)
-    if match is None:
-        raise Refused("no_such_match", match=number)
-    if not match.is_ready:
-        raise Refused("match_not_ready", match=number)
-    checked = reports.checked_score(state, match, score, floor=False)
-    events = reports.record_result(state, match, checked, at, how="director", settle=False)
-    return _with_reason(events + progress.settle(state, at, reset=True), number, reason)
+        events = reports.set_result(state, number, score, at)
+    else:
+        match = state.matches.get(number)
+        if match is None:
+            raise Refused("no_such_match", match=number)
+        if not match.is_ready:
+            raise Refused("match_not_ready", match=number)
+        checked = reports.checked_score(state, match, score, floor=False)
+        events = reports.record_result(state, match, checked, at, how="director", settle=False)
+        events += progress.settle(state, at, reset=True)
+    # Both played it, so both are at the venue (CLUB-PRESENCE), as a player who reports
+    # is: a player the director entered and forgot to mark present is not late for the
+    # next match, nor a no-show after playing.
+    for player in state.matches[number].players:
+        attendance.at_the_table(state, player, at)
+    return _with_reason(events, number, reason)
 
 
 def _with_reason(events: list[Event], number: int, reason: str) -> list[Event]:

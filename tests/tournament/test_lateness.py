@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from tests.tournament.nights import Night, at
-from tournament import attendance, due, overrides, reports
+from tournament import attendance, corrections, due, overrides, reports
 from tournament.events import LatenessPoint, MatchForfeited, NoShow, SanctionRecorded
 from tournament.lateness import forfeit_minutes, point_steps
 from tournament.model import EntryStatus, MatchStatus, Refused, Stage
@@ -261,3 +261,22 @@ def test_a_player_who_answers_for_a_match_is_at_the_table_CLUB_PRESENCE() -> Non
     due.sweep(night.state, second.start + timedelta(minutes=25))  # type: ignore[operator]
     assert second.score_of(second.opponent_of(bob) or 0) == 0
     assert night.state.entries[bob].status is EntryStatus.ACTIVE  # he came: no no-show
+
+
+def test_a_player_given_a_played_result_by_the_director_is_at_the_table_CLUB_PRESENCE() -> None:
+    """dora has no chat account; the director entered her and forgot /present. Her
+    round 1 result set by the director at 20:05 says she played: her round 2 match costs
+    her nothing, and she is no no-show."""
+    night = Night("hgv-backgammon")
+    night.enter("alice", "carol", check_in=at("19:30"))
+    night.enter("dora")  # confirmed, never marked present
+    night.draw("alice", "dora", "carol", when=at("19:45"))
+    dora = night.id("dora")
+    first, second = sorted(night.state.matches_of(dora), key=lambda m: m.round)
+    assert first.start == at("20:00")
+    corrections.set_result(night.state, first.number, FinalScore(3, 1), at("20:05"))
+    assert night.state.entries[dora].present_now()
+    due.sweep(night.state, second.start + timedelta(minutes=35))  # type: ignore[operator]
+    assert second.score_of(second.opponent_of(dora) or 0) == 0
+    assert not second.is_final
+    assert night.state.entries[dora].status is EntryStatus.ACTIVE
