@@ -17,7 +17,7 @@ from tournament import (
     reports,
 )
 from tournament.club import Player
-from tournament.model import MatchStatus, Refused
+from tournament.model import EntryStatus, MatchStatus, Refused
 from tournament.scoring import (
     TIEBREAK_CODES,
     FinalScore,
@@ -391,7 +391,26 @@ async def _correct(
     names = await s.names(set(state.entries))
     said = announce.notices(state, events, names)
     return announced(
-        said[0].reply if said else Reply((views.match_line(match, names, state.preset.game),))
+        said[0].reply if said else Reply((views.match_line(match, names, state.preset.game),)),
+        *_still_no_show(state, match, change, names),
+    )
+
+
+def _still_no_show(
+    state: TournamentState, match: Match, change: corrections.Change, names: views.Names
+) -> tuple[Msg, ...]:
+    """Tell the director that a player given a played score is still a no-show: the score
+    alone does not bring them back (CLUB-NO-SHOW); /reinstate does."""
+    if not isinstance(change, FinalScore):
+        return ()
+    return tuple(
+        msg(
+            "correct.still_no_show",
+            player=views.name(names, player),
+            command=Hint(f'/reinstate {as_typed(names[player])} reason:"..."'),
+        )
+        for player in match.players
+        if (entry := state.entries.get(player)) is not None and entry.status is EntryStatus.NO_SHOW
     )
 
 

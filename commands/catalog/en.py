@@ -270,6 +270,7 @@ MESSAGES: dict[str, str] = {
     "correct.was_status": "{score}, {status}",
     "correct.void": "Match {match} is void and does not count (was {before}).",
     "correct.void_unplayed": "Match {match} is void and does not count.",
+    "correct.still_no_show": "{player} is still recorded as a no-show: their other matches lost and a suspension from the next tournament. If {player} came after all: {command}",
     "correct.reopen": "Match {match} is reopened and will be played again: {white} v {black}.",
     "correct.reason": "Reason: {reason}",
     "correct.reset": "Match {match} starts afresh: {white} v {black}.",

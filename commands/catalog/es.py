@@ -247,6 +247,7 @@ MESSAGES: dict[str, str] = {
     "correct.was_status": "{score}, {status}",
     "correct.void": "El encuentro {match} queda anulado y no cuenta (antes {before}).",
     "correct.void_unplayed": "El encuentro {match} queda anulado y no cuenta.",
+    "correct.still_no_show": "{player} sigue constando como no presentado: sus otros encuentros perdidos y una suspensión para el próximo torneo. Si {player} vino al final: {command}",
     "correct.reopen": "El encuentro {match} se reabre y se jugará de nuevo: {white} contra {black}.",
     "correct.reason": "Motivo: {reason}",
     "correct.reset": "El encuentro {match} empieza de nuevo: {white} contra {black}.",

@@ -247,6 +247,7 @@ MESSAGES: dict[str, str] = {
     "correct.was_status": "{score}, {status}",
     "correct.void": "Mecz {match} unieważniony, nie liczy się (było {before}).",
     "correct.void_unplayed": "Mecz {match} unieważniony, nie liczy się.",
+    "correct.still_no_show": "{player}: nadal zapisane niestawiennictwo (pozostałe mecze przegrane walkowerem, zawieszenie na następny turniej). Jeśli {player} jednak jest na miejscu: {command}",
     "correct.reopen": "Mecz {match} otwarty ponownie, zostanie rozegrany jeszcze raz: {white} – {black}.",
     "correct.reason": "Powód: {reason}",
     "correct.reset": "Mecz {match} zaczyna się od nowa: {white} – {black}.",

@@ -247,6 +247,7 @@ MESSAGES: dict[str, str] = {
     "correct.was_status": "{score}, {status}",
     "correct.void": "Partida {match} este anulată și nu contează (înainte {before}).",
     "correct.void_unplayed": "Partida {match} este anulată și nu contează.",
+    "correct.still_no_show": "Pentru {player} rămâne înregistrată neprezentarea: celelalte partide pierdute și o suspendare pentru turneul următor. Dacă {player} a venit totuși: {command}",
     "correct.reopen": "Partida {match} se redeschide și se joacă din nou: {white} contra {black}.",
     "correct.reason": "Motiv: {reason}",
     "correct.reset": "Partida {match} începe de la zero: {white} contra {black}.",
