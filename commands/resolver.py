@@ -88,8 +88,10 @@ class Roster:
         raise Refused("no_such_player", name=text)
 
     def several(self, words: Sequence[str]) -> list[Player]:
-        """Read several names from words, the longest name that fits first."""
+        """Read several names from words, the longest name that fits first; refuse the
+        first that fits nobody, saying that the others found were left as they were."""
         out: list[Player] = []
+        refusal: Refused | None = None
         index = 0
         while index < len(words):
             for end in range(len(words), index, -1):
@@ -100,9 +102,18 @@ class Roster:
                     index = end
                     break
             else:
-                self.one(words[index])  # refuses, saying why
-                index += 1  # pragma: no cover - `one` refuses whatever did not fit
-        return out
+                try:
+                    self.one(words[index])
+                except Refused as why:
+                    refusal = refusal or why
+                index += 1
+        if refusal is None:
+            return out
+        if out and refusal.code in ("no_such_player", "no_such_player_close"):
+            # One name of several wrong: the director must not think the others were done.
+            others = ", ".join(p.name for p in out)
+            raise Refused(refusal.code + "_of_several", others=others, **refusal.params)
+        raise refusal
 
     def closest(self, text: str, limit: int = 3) -> list[str]:
         """Return the display names closest to `text`."""

@@ -621,6 +621,8 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_match": "There is no match {match}. `/schedule all` lists them.",
     "refused.no_such_player": "Nobody here is called {name}. Check the spelling, or /addplayer them.",
     "refused.no_such_player_close": "Nobody here is called {name}. Did you mean {suggestions}?",
+    "refused.no_such_player_of_several": "Nobody here is called {name}. Nothing was done, not for {others} either: check the spelling, or /addplayer them, and send it again.",
+    "refused.no_such_player_close_of_several": "Nobody here is called {name} (did you mean {suggestions}?). Nothing was done, not for {others} either: send it again.",
     "refused.no_such_tournament": "There is no tournament {name}. Tournaments: {known}.",
     "refused.no_tournament": 'No tournament yet. A director creates one: /tournament new name:"{example_month} Cup" start:"{example_start}"',
     "refused.nobody_waiting": "Nobody is waiting for approval. /status shows the tournament at a glance.",

@@ -591,6 +591,8 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_match": "No hay encuentro {match}. `/schedule all` los muestra todos.",
     "refused.no_such_player": "Aquí nadie se llama {name}. Revisa cómo se escribe, o usa /addplayer.",
     "refused.no_such_player_close": "Aquí nadie se llama {name}. ¿Querías decir {suggestions}?",
+    "refused.no_such_player_of_several": "Aquí nadie se llama {name}. No se hizo nada, tampoco para {others}: revisa cómo se escribe, o usa /addplayer, y envíalo de nuevo.",
+    "refused.no_such_player_close_of_several": "Aquí nadie se llama {name} (¿querías decir {suggestions}?). No se hizo nada, tampoco para {others}: envíalo de nuevo.",
     "refused.no_such_tournament": "No hay ningún torneo {name}. Torneos: {known}.",
     "refused.no_tournament": 'Todavía no hay torneo. Un director lo crea: /tournament new name:"Copa de {example_month}" start:"{example_start}"',
     "refused.nobody_waiting": "Nadie espera aprobación. /status muestra el torneo de un vistazo.",

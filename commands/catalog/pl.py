@@ -591,6 +591,8 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_match": "Nie ma meczu {match}. `/schedule all` pokazuje wszystkie.",
     "refused.no_such_player": "Nikt tutaj nie nazywa się {name}. Sprawdź pisownię albo użyj /addplayer.",
     "refused.no_such_player_close": "Nikt tutaj nie nazywa się {name}. Czy chodziło o {suggestions}?",
+    "refused.no_such_player_of_several": "Nikt tutaj nie nazywa się {name}. Nic nie zrobiono, także dla: {others}. Sprawdź pisownię albo użyj /addplayer i wyślij jeszcze raz.",
+    "refused.no_such_player_close_of_several": "Nikt tutaj nie nazywa się {name} (czy chodziło o {suggestions}?). Nic nie zrobiono, także dla: {others}. Wyślij jeszcze raz.",
     "refused.no_such_tournament": "Nie ma turnieju {name}. Turnieje: {known}.",
     "refused.no_tournament": 'Nie ma jeszcze turnieju. Sędzia tworzy go tak: /tournament new name:"Puchar {example_month}" start:"{example_start}"',
     "refused.nobody_waiting": "Nikt nie czeka na zatwierdzenie. /status pokazuje stan turnieju.",

@@ -591,6 +591,8 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_match": "Nu există partida {match}. `/schedule all` le arată pe toate.",
     "refused.no_such_player": "Nimeni de aici nu se numește {name}. Verificați cum se scrie sau folosiți /addplayer.",
     "refused.no_such_player_close": "Nimeni de aici nu se numește {name}. Ați vrut să scrieți {suggestions}?",
+    "refused.no_such_player_of_several": "Nimeni de aici nu se numește {name}. Nu s-a făcut nimic, nici pentru {others}: verificați cum se scrie sau folosiți /addplayer și trimiteți din nou.",
+    "refused.no_such_player_close_of_several": "Nimeni de aici nu se numește {name} (ați vrut să scrieți {suggestions}?). Nu s-a făcut nimic, nici pentru {others}: trimiteți din nou.",
     "refused.no_such_tournament": "Nu există turneul {name}. Turnee: {known}.",
     "refused.no_tournament": 'Încă nu există niciun turneu. Un arbitru creează unul: /tournament new name:"Cupa {example_month}" start:"{example_start}"',
     "refused.nobody_waiting": "Nimeni nu așteaptă aprobarea. /status arată situația turneului.",

@@ -95,6 +95,18 @@ def test_several_names_without_quotes() -> None:
     assert caught.value.params["suggestions"] == "Frank"
 
 
+def test_one_name_of_several_wrong_says_the_others_were_left_too() -> None:
+    """/present eve gheorghe frank: nothing is done, and the refusal says so for Eve and
+    Frank, lest the director think they were marked."""
+    with pytest.raises(Refused) as caught:
+        CLUB.several(["eve", "qqqqqqq", "frank"])
+    assert caught.value.code == "no_such_player_of_several"
+    assert caught.value.params == {"name": "qqqqqqq", "others": "Eve, Frank"}
+    with pytest.raises(Refused) as caught:
+        CLUB.several(["frnk"])  # alone: as one name
+    assert caught.value.code == "no_such_player_close"
+
+
 def test_approve_takes_several_names_as_typed_and_reports_each_HGV_1_4(
     database_url: str,
 ) -> None:
@@ -117,6 +129,10 @@ def test_approve_takes_several_names_as_typed_and_reports_each_HGV_1_4(
             )
             assert await chat.say("ana", "/approve frnk") == (
                 "Nobody here is called frnk. Did you mean Frank?"
+            )
+            assert await chat.say("ana", "/approve eve frnk") == (
+                "Nobody here is called frnk (did you mean Frank?). Nothing was done, not for"
+                " Eve either: send it again."
             )
         finally:
             await engine.dispose()
