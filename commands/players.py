@@ -490,6 +490,15 @@ async def pick_match(
     # start); a match still ahead against someone absent is never guessed.
     started = [m for m in reports.reportable(state, player.id, s.now) if wanted(m)]
     if not started:
+        # Nothing else on: a report is the player's score said again, or corrected, for
+        # their disputed match ("it was 5-3 after all"): equal to the other's, it is final.
+        disputed = [
+            m
+            for m in state.open_matches_of(player.id)
+            if m.status is MatchStatus.DISPUTED and wanted(m)
+        ]
+        if len(disputed) == 1:
+            return disputed[0]
         ahead = [
             m
             for m in state.open_matches_of(player.id)

@@ -1,0 +1,37 @@
+"""After a dispute both players have given their scores; a player who then sends /report
+again, with nothing else to report, means that match: their own score said again or
+corrected, final when it meets the other's (CLUB-REPORT)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+from tournament.model import MatchStatus
+
+
+async def test_a_report_after_both_scores_corrects_ones_own_and_can_agree_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:30")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    await chat.say(white, "/report 3-1")
+    await chat.say(black, "/dispute")
+    await chat.say(black, "/report 3-1")  # black says they won
+
+    said = await chat.say(white, "/report 3-2")  # white's second thought: still not black's
+
+    differs = "your report differs from your opponent's. A director will set the result."
+    assert said == f"Match {match.number}: {differs}", said
+    state = await chat.tournament()
+    report = state.matches[match.number].report
+    assert report is not None and (report.white, report.black) == (3, 2)
+    assert state.matches[match.number].status is MatchStatus.DISPUTED
+
+    said = await chat.say(black, "/report 2-3")  # black gives in: the scores meet
+
+    assert said.startswith(f"Match {match.number}: {white} 3-2 {black}."), said
+    state = await chat.tournament()
+    assert state.matches[match.number].status is MatchStatus.FINISHED
