@@ -14,7 +14,7 @@ from commands.session import Session
 from tournament import attendance, calendar, folding, reports, roster, sanctions
 from tournament import club as club_rules
 from tournament.club import Player
-from tournament.model import MatchStatus, PlayerId, Refused, TournamentStatus
+from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
 from tournament.scoring import (
     TIEBREAK_CODES,
@@ -309,6 +309,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     await entering.open_for_entries(s)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player, entered_too=True)
+    _not_drawn(state, player)
     attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]
@@ -317,6 +318,22 @@ async def checkin(s: Session, a: Args) -> Reply:
         names = await s.names(set(upcoming[0].players))
         parts.append(views.match_line(upcoming[0], names, state.preset.game))
     return Reply(tuple(parts))
+
+
+def _not_drawn(state: TournamentState, player: Player) -> None:
+    """Refuse, saying why and what can still be done, the check-in of a player left out
+    of the draw for neither confirming nor checking in (HGV-2.3.6): a walk-in still, until
+    the first result, where the preset takes them."""
+    entry = state.entries.get(player.id)
+    drawn = state.status in (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
+    if entry is None or not drawn or entry.status is not EntryStatus.WITHDRAWN:
+        return
+    if entry.confirmed or entry.checked_in:
+        return  # withdrawn by their own /withdraw or a director: as before
+    if state.preset.entry.walk_ins and not roster.has_results(state):
+        example = f"/addplayer {as_typed(player.name)}"
+        raise Refused("checkin_not_drawn_walk_in", tournament=state.name, example=example)
+    raise Refused("checkin_not_drawn", tournament=state.name)
 
 
 async def report(s: Session, a: Args) -> Reply:

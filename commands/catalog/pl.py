@@ -545,6 +545,8 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'Należysz do kilku klubów ({clubs}): napisz, o który chodzi, na przykład `/me club:"{example}"`.',
     "refused.entries_closed": "Zapisy na turniej {tournament} są zamknięte.",
     "refused.entry_not_active": "Twoje zgłoszenie nie jest aktywne ({status}): zapytaj sędziego.",
+    "refused.checkin_not_drawn": "Przed losowaniem nie było ani potwierdzenia udziału, ani obecności, więc {tournament} rozlosowano bez Ciebie.",
+    "refused.checkin_not_drawn_walk_in": "Przed losowaniem nie było ani potwierdzenia udziału, ani obecności, więc {tournament} rozlosowano bez Ciebie. Do pierwszego wyniku sędzia może jeszcze Cię wpisać i losować ponownie: {example}",
     "refused.player_entry_not_active": 'Zgłoszenie gracza {name} nie jest aktywne ({status}): aby je przywrócić, `/reinstate {name} reason:"..."`.',
     "refused.waiting_for_draw": "{name} jest zgłoszony, ale jeszcze nie rozlosowany: `/redraw confirm` go umieszcza.",
     "refused.entry_not_approved": "Obecność potwierdzisz, gdy sędzia zatwierdzi Cię jako członka klubu (sędzia wpisuje /approve i Twoje nazwisko).",

@@ -36,6 +36,37 @@ async def test_a_newcomer_after_the_draw_is_told_a_director_can_still_enter_them
     assert (await chat.tournament()).entries[eli].present_now()
 
 
+async def test_a_player_who_never_confirmed_hears_why_a_checkin_after_the_draw_fails(
+    engine: AsyncEngine,
+) -> None:
+    """fay registered, never confirmed, and came at 20:03: her /checkin said only "Your
+    entry is withdrawn: ask a director"; it says why, and what the director can do."""
+    chat = Chat(engine)
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    await chat.say("fay", "/register")
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    chat.at("2026-01-31T19:30")
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/checkin")
+    await chat.say("ana", "/draw")
+    chat.at("2026-01-31T20:03")
+
+    reply = await chat.say("fay", "/checkin")
+
+    assert reply == (
+        "You neither confirmed nor checked in before the draw, so January Cup was drawn"
+        " without you. Until its first result a director can still enter you and draw"
+        " again: /addplayer fay"
+    ), reply
+    await chat.say("ana", f"/result 1 {(await chat.tournament()).matches[1].length}-0")
+    reply = await chat.say("fay", "/checkin")
+    assert reply.endswith("so January Cup was drawn without you."), reply
+
+
 async def test_after_the_first_result_a_newcomer_is_not_promised_a_place(
     engine: AsyncEngine,
 ) -> None:
