@@ -321,15 +321,23 @@ async def checkin(s: Session, a: Args) -> Reply:
 
 
 def _not_drawn(state: TournamentState, player: Player) -> None:
-    """Refuse, saying why and what can still be done, the check-in of a player left out
-    of the draw for neither confirming nor checking in (HGV-2.3.6): a walk-in still, until
-    the first result, where the preset takes them."""
+    """Refuse, saying why and what can still be done, the check-in of a player out of the
+    tournament: left out of the draw for neither confirming nor checking in (HGV-2.3.6),
+    a walk-in still until the first result where the preset takes them; or withdrawn, a
+    no-show or removed, which a director's /reinstate undoes."""
     entry = state.entries.get(player.id)
     drawn = state.status in (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
-    if entry is None or not drawn or entry.status is not EntryStatus.WITHDRAWN:
+    if entry is None or not drawn or entry.status is EntryStatus.ACTIVE:
         return
-    if entry.confirmed or entry.checked_in:
-        return  # withdrawn by their own /withdraw or a director: as before
+    if entry.status is not EntryStatus.WITHDRAWN or entry.confirmed or entry.checked_in:
+        # Withdrawn, a no-show or removed: who can put them back, and how (a director's
+        # line the player can show them).
+        raise Refused(
+            "checkin_entry_out",
+            tournament=state.name,
+            status=entry.status,
+            command=f'/reinstate {as_typed(player.name)} reason:"..."',
+        )
     if state.preset.entry.walk_ins and not roster.has_results(state):
         example = f"/addplayer {as_typed(player.name)}"
         raise Refused("checkin_not_drawn_walk_in", tournament=state.name, example=example)

@@ -138,3 +138,22 @@ async def test_a_walk_in_to_a_night_without_walk_ins_is_shown_the_next_months_co
     line = '/addplayer "Eli Ñúñez" born:1970-01-01 tournament:"February Cup"'
     assert reply.endswith(f"send {line}"), reply
     assert "entered" in (said := await chat.say("ana", line)).lower(), said
+
+
+async def test_a_no_show_checking_in_late_hears_the_reinstate_a_director_sends(
+    engine: AsyncEngine,
+) -> None:
+    """dora came at 20:45, after her first match was lost and she was made a no-show: her
+    /checkin said "Your entry is no-show: ask a director", not what the director types."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    await chat.wait(100)  # her first match, at 20:00 or 20:40, is lost 30 minutes in
+
+    reply = await chat.say("dora", "/checkin")
+
+    assert reply == (
+        "Your entry in January Cup: no-show. A director can put you back:"
+        ' /reinstate dora reason:"..."'
+    ), reply
+    await chat.say("ana", '/reinstate dora reason:"traffic"')
+    assert (await chat.say("dora", "/checkin")).startswith("dora is checked in."), reply
