@@ -46,6 +46,9 @@ def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
             tournament=Name(state.name),
             status=msg(f"entry.{entry.status.value}"),
         )
+    if state.status is TournamentStatus.FINISHED:
+        # Played: "confirmed: yes; present: yes" the morning after read as tonight's.
+        return msg("me.entry_ended", tournament=Name(state.name), status=msg("tstatus.finished"))
     return msg(
         "me.entry",
         tournament=Name(state.name),

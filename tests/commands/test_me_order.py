@@ -53,6 +53,9 @@ async def test_me_after_the_night_says_the_place_and_points_HGV_8(engine: AsyncE
     await play_to_the_end(chat)
     state = await chat.tournament()
     assert state.placements
+    # Played and over, nothing open yet: not "confirmed: yes; present: yes" as if tonight.
+    card = (await chat.say(PLAYERS[0], "/me")).splitlines()
+    assert card[1] == "January Cup: finished.", card
     await chat.say("ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00"')
     ranges = shared_ranges([p.place for p in state.placements])
     names = {await chat.player_id(n): n for n in PLAYERS}
