@@ -385,16 +385,32 @@ def rules_summary(preset: Preset, *, official: bool = True) -> tuple[Msg, ...]:
     return tuple(parts)
 
 
+def _games(games: tuple[str, ...]) -> str:
+    """Return shortened games as the rules say them: "2 × 5, 2 × 3"."""
+    return ", ".join(game.replace("x", " × ") for game in games)
+
+
 def _knockout_and_lateness(preset: Preset) -> list[Msg]:
     """Say how the knockout is played and what lateness costs."""
     entry, k, late = preset.entry, preset.knockout, preset.lateness
     draughts = preset.game == "draughts"
     parts: list[Msg] = []
     if draughts:
-        games = preset.scoring.knockout_tiebreak_games or preset.scoring.group_tiebreak_games
-        parts.append(
-            msg("rules.draughts_tiebreak", games=", ".join(x.replace("x", " × ") for x in games))
+        group, knockout = (
+            preset.scoring.group_tiebreak_games,
+            preset.scoring.knockout_tiebreak_games,
         )
+        if group and knockout and group != knockout:
+            # WAR-V: the knockout may play one more shortened pair than the groups.
+            parts.append(
+                msg(
+                    "rules.draughts_tiebreak_stages",
+                    groups=_games(group),
+                    knockout=_games(knockout),
+                )
+            )
+        else:
+            parts.append(msg("rules.draughts_tiebreak", games=_games(knockout or group)))
     else:
         parts.append(
             msg(

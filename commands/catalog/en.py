@@ -367,6 +367,7 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot": "{n}. a dice roll, recorded so anyone can check it",
     "rules.knockout": "Knockout matches to {length}, the semi-final to {semi} and the final to {final}.",
     "rules.draughts_tiebreak": "A drawn match is decided by shortened games ({games} minutes), then by lot.",
+    "rules.draughts_tiebreak_stages": "A drawn match is decided by shortened games, then by lot: in the groups {groups} minutes, in the knockout {knockout} minutes.",
     "rules.third_place": "The semi-final losers play for third place.",
     "rules.consolation": "Players who do not go through play the Last Chance, a knockout whose finalist earns ranking points.",
     "rules.lateness_points": "Lateness: for every full {step, plural, one {# minute} other {# minutes}} a player is late, the opponent who is there gets {points, plural, one {# point} other {# points}}.",

@@ -337,6 +337,7 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot": "{n}. una tirada de dados, registrada para que cualquiera la compruebe",
     "rules.knockout": "Eliminatoria a {length} puntos, la semifinal a {semi} y la final a {final}.",
     "rules.draughts_tiebreak": "Un encuentro empatado se decide con partidas rápidas ({games} minutos) y, si sigue igualado, por sorteo.",
+    "rules.draughts_tiebreak_stages": "Un encuentro empatado se decide con partidas rápidas y, si sigue igualado, por sorteo: en los grupos {groups} minutos, en la eliminatoria {knockout} minutos.",
     "rules.third_place": "Los perdedores de las semifinales juegan por el tercer puesto.",
     "rules.consolation": "Quienes no clasifican juegan El Último Chance, una eliminatoria cuyo finalista suma puntos de ranking.",
     "rules.lateness_points": "Retraso: por cada {step, plural, one {# minuto completo} other {# minutos completos}} de retraso, el rival presente recibe {points, plural, one {# punto} other {# puntos}}.",

@@ -337,6 +337,7 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot": "{n}. rzut kośćmi, zapisany, aby każdy mógł go sprawdzić",
     "rules.knockout": "Mecze pucharowe do {length}, półfinał do {semi}, finał do {final}.",
     "rules.draughts_tiebreak": "Remis w meczu rozstrzygają dogrywki skrócone ({games} min), a potem losowanie.",
+    "rules.draughts_tiebreak_stages": "Remis w meczu rozstrzygają dogrywki skrócone, a potem losowanie: w grupach {groups} min, w fazie pucharowej {knockout} min.",
     "rules.third_place": "Przegrani półfinałów grają o trzecie miejsce.",
     "rules.consolation": "Niezakwalifikowani grają „Ostatnią szansę”, turniej pucharowy, którego finalista dostaje punkty rankingowe.",
     "rules.lateness_points": "Spóźnienie: za każde pełne {step, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} spóźnienia obecny przeciwnik dostaje {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}}.",

@@ -337,6 +337,7 @@ MESSAGES: dict[str, str] = {
     "rules.tie.lot": "{n}. o aruncare cu zarurile, înregistrată ca oricine să o poată verifica",
     "rules.knockout": "Partidele eliminatorii la {length} puncte, semifinala la {semi} și finala la {final}.",
     "rules.draughts_tiebreak": "O partidă egală se decide prin jocuri scurte ({games} minute), apoi prin tragere la sorți.",
+    "rules.draughts_tiebreak_stages": "O partidă egală se decide prin jocuri scurte, apoi prin tragere la sorți: în grupe {groups} minute, în eliminatorii {knockout} minute.",
     "rules.third_place": "Învinșii din semifinale joacă pentru locul trei.",
     "rules.consolation": "Cei care nu se califică joacă Ultima Șansă, o fază eliminatorie al cărei finalist primește puncte în clasament.",
     "rules.lateness_points": "Întârziere: pentru fiecare {step, plural, one {# minut întreg} few {# minute întregi} other {# de minute întregi}} de întârziere, adversarul prezent primește {points, plural, one {# punct} few {# puncte} other {# de puncte}}.",
