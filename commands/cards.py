@@ -48,7 +48,7 @@ def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
         )
     if state.status is TournamentStatus.FINISHED:
         # Played: "confirmed: yes; present: yes" the morning after read as tonight's.
-        return msg("me.entry_ended", tournament=Name(state.name), status=msg("tstatus.finished"))
+        return msg("me.entry_played", tournament=Name(state.name))
     return msg(
         "me.entry",
         tournament=Name(state.name),

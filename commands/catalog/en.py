@@ -335,6 +335,7 @@ MESSAGES: dict[str, str] = {
     # -- me, rules, status, help --
     "me.player": "{name}",
     "me.entry_ended": "{tournament}: {status}.",
+    "me.entry_played": "{tournament}: finished.",
     "me.entry": "{tournament}: {status}; confirmed: {confirmed}; present: {present}.",
     "me.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to your opponent at {at}.",
     "me.not_entered": "You are not entered in {tournament} ({start}): send /register to play.",

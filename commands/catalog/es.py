@@ -305,6 +305,7 @@ MESSAGES: dict[str, str] = {
     # -- me, rules, status, help --
     "me.player": "{name}",
     "me.entry_ended": "{tournament}: inscripción {status}.",
+    "me.entry_played": "{tournament}: terminado.",
     "me.entry": "{tournament}: inscripción {status}; confirmada: {confirmed}; presente: {present}.",
     "me.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para tu rival a las {at}.",
     "me.not_entered": "No estás inscrito en {tournament} ({start}): envía /register para jugar.",

@@ -305,6 +305,7 @@ MESSAGES: dict[str, str] = {
     # -- me, rules, status, help --
     "me.player": "{name}",
     "me.entry_ended": "Turniej {tournament}: zgłoszenie {status}.",
+    "me.entry_played": "Turniej {tournament}: zakończony.",
     "me.entry": "Turniej {tournament}: zgłoszenie {status}; potwierdzenie udziału: {confirmed}; obecność: {present}.",
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",

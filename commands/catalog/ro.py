@@ -305,6 +305,7 @@ MESSAGES: dict[str, str] = {
     # -- me, rules, status, help --
     "me.player": "{name}",
     "me.entry_ended": "{tournament}: înscriere {status}.",
+    "me.entry_played": "{tournament}: încheiat.",
     "me.entry": "{tournament}: înscriere {status}; confirmare: {confirmed}; prezență: {present}.",
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
