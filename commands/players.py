@@ -262,12 +262,47 @@ async def confirm(s: Session, a: Args) -> Reply:
     await _suspended_not_entered(s, state, player, entered_too=True)
     attendance.confirm(state, player.id, s.now)
     # Said in the club's chat, among the others' confirmations: it names whose it is.
-    return say(
+    done = msg(
         "confirm.done",
         name=Name(player.name),
         tournament=Name(state.name),
         start=When(state.start, "datetime"),
     )
+    other = None if s.chosen else await _unconfirmed_elsewhere(s, state, player)
+    if other is None:
+        return Reply((done,))
+    # Entered in the morning's and the evening's cup: one /confirm confirmed the first.
+    command = f"/confirm tournament:{as_typed(other.name)}"
+    also = msg(
+        "confirm.also",
+        tournament=Name(other.name),
+        start=When(other.start, "datetime"),
+        command=Hint(command),
+    )
+    button = Button(msg("button.confirm_tournament", tournament=Name(other.name)), command)
+    return Reply((done, also), (button,))
+
+
+async def _unconfirmed_elsewhere(
+    s: Session, state: TournamentState, player: Player
+) -> TournamentState | None:
+    """Return another tournament taking entries where `player` is entered and has not
+    confirmed yet, or None."""
+    listed = await s.uow.tournaments.list(s.club.id)
+    others = [
+        t for t in calendar.open_for_entries(listed, s.now, s.club.timezone) if t.id != state.id
+    ]
+    if not others:
+        return None
+    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
+    for listed_one in others:
+        if listed_one.id not in entered:
+            continue
+        other = await s.uow.tournaments.get(listed_one.id)
+        entry = None if other is None else other.entries.get(player.id)
+        if entry is not None and entry.status is EntryStatus.ACTIVE and not entry.confirmed:
+            return other
+    return None
 
 
 async def withdraw(s: Session, a: Args) -> Reply:

@@ -154,6 +154,7 @@ MESSAGES: dict[str, str] = {
         "{name}, you are now a player of {club}. No tournament is open for entries yet."
     ),
     "confirm.done": "Thank you, {name}: your place in {tournament} ({start}) is confirmed.",
+    "confirm.also": "You are entered in {tournament} ({start}) as well: to confirm that one too, {command}",
     "withdraw.done": "You have withdrawn from {tournament}. No sanction applies.",
     "withdraw.left": (
         "You have left {tournament}: your remaining matches are lost and you are "
@@ -167,6 +168,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.ask_late": "Withdraw from {tournament}? It has already started: withdrawing now suspends you from the next tournament. To go ahead: {command}",
     "button.withdraw": "Yes, withdraw",
     "button.withdraw_from": "Withdraw from {tournament}",
+    "button.confirm_tournament": "Confirm {tournament}",
     "checkin.done": "{name} is checked in. Good luck!",
     "register.checkin_open": "Check-in is already open: send /checkin when you are at the venue.",
     "present.done": "{name} is marked present.",
