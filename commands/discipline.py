@@ -8,7 +8,7 @@ from commands import announce
 from commands.notices import sanction_reason, suspension
 from commands.params import Args, as_typed
 from commands.picking import entered, named_entry, named_player, numbered
-from commands.replies import Msg, Name, Reply, announced, msg, refused_line, say
+from commands.replies import Hint, Msg, Name, Reply, announced, msg, refused_line, say
 from commands.session import Session
 from tournament import (
     attendance,
@@ -73,12 +73,31 @@ async def present(s: Session, a: Args) -> Reply:
         try:
             await entered(s, state, player)
             parts.append(_check_in(s, state, player))
+            parts.extend(_lateness_stands(state, player))
         except Refused as refusal:
             if len(players) == 1:
                 raise
             # One of several: the others are marked, this one's line says why not.
             parts.append(refused_line(refusal))
     return Reply(tuple(parts))
+
+
+def _lateness_stands(state: TournamentState, player: Player) -> tuple[Msg, ...]:
+    """Say the lateness points that stand against a player just marked present: the
+    director who forgot /present for someone at the table undoes them with /cancel."""
+    penalised = overrides.penalised_match(state, player.id)
+    if penalised is None:
+        return ()
+    number, points = penalised
+    return (
+        msg(
+            "present.lateness_stands",
+            name=Name(player.name),
+            match=number,
+            points=points,
+            command=Hint(f'/cancel {number} reason:"..."'),
+        ),
+    )
 
 
 def _check_in(s: Session, state: TournamentState, player: Player) -> Msg:

@@ -172,6 +172,7 @@ MESSAGES: dict[str, str] = {
     "checkin.done": "{name} is checked in. Good luck!",
     "register.checkin_open": "Check-in is already open: send /checkin when you are at the venue.",
     "present.done": "{name} is marked present.",
+    "present.lateness_stands": "{points, plural, one {# lateness point stands} other {# lateness points stand}} against {name} in match {match}. If {name} was here all along: {command}",
     "away.done": "{name} is marked away: lateness runs for matches due meanwhile.",
     "approve.done": "{count, plural, one {Approved as a club member} other {Approved as club members}}: {players}. Their entries need no approval any more.",
     "approve.already": "{players}: {count, plural, one {already a member} other {already members}}.",

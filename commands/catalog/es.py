@@ -165,6 +165,7 @@ MESSAGES: dict[str, str] = {
     "checkin.done": "Llegada de {name} registrada. ¡Mucha suerte!",
     "register.checkin_open": "El registro de llegada ya está abierto: envía /checkin cuando estés en el local.",
     "present.done": "{name} consta como presente.",
+    "present.lateness_stands": "{points, plural, one {Consta # punto} other {Constan # puntos}} de retraso contra {name} en el encuentro {match}. Si {name} estaba aquí desde el principio: {command}",
     "away.done": "{name} consta como ausente: se le cuenta el retraso en los encuentros que le toquen mientras tanto.",
     "approve.done": "{count, plural, one {Aprobado como socio del club} other {Aprobados como socios del club}}: {players}. Sus inscripciones ya no necesitan aprobación.",
     "approve.already": "{players}: {count, plural, one {ya es socio} other {ya son socios}}.",

@@ -165,6 +165,7 @@ MESSAGES: dict[str, str] = {
     "checkin.done": "{name}: obecność potwierdzona. Powodzenia!",
     "register.checkin_open": "Potwierdzanie obecności już trwa: wyślij /checkin, gdy będziesz na miejscu.",
     "present.done": "{name}: obecność odnotowana.",
+    "present.lateness_stands": "{name}: w meczu {match} {points, plural, one {pozostaje # punkt} few {pozostają # punkty} many {pozostaje # punktów} other {pozostaje # punktu}} za spóźnienie. Jeśli to pomyłka i {name} jest tu od początku: {command}",
     "away.done": "{name}: nieobecność odnotowana; spóźnienie liczy się w meczach zaplanowanych w tym czasie.",
     "approve.done": "{count, plural, one {Zatwierdzono jako członka klubu} few {Zatwierdzono jako członków klubu} many {Zatwierdzono jako członków klubu} other {Zatwierdzono jako członków klubu}}: {players}. Kolejne zgłoszenia nie wymagają już zatwierdzenia.",
     "approve.already": "{players}: {count, plural, one {już jest członkiem} few {już są członkami} many {już są członkami} other {już są członkami}}.",

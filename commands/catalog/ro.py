@@ -165,6 +165,7 @@ MESSAGES: dict[str, str] = {
     "checkin.done": "{name}: sosire înregistrată. Mult noroc!",
     "register.checkin_open": "Înregistrarea sosirii este deja deschisă: trimiteți /checkin când ajungeți la locul de joc.",
     "present.done": "{name}: prezență înregistrată.",
+    "present.lateness_stands": "{name} are în continuare {points, plural, one {# punct} few {# puncte} other {# de puncte}} de întârziere în partida {match}. Dacă {name} a fost aici de la început: {command}",
     "away.done": "{name}: absență înregistrată; întârzierea se socotește pentru partidele programate între timp.",
     "approve.done": "{count, plural, one {Aprobat ca membru al clubului} few {Aprobați ca membri ai clubului} other {Aprobați ca membri ai clubului}}: {players}. Înscrierile următoare nu mai au nevoie de aprobare.",
     "approve.already": "{players}: {count, plural, one {este deja membru} few {sunt deja membri} other {sunt deja membri}}.",

@@ -1,0 +1,43 @@
+"""A director who forgot /present for a player at the table, and saw a lateness point
+given, hears on marking them present what stands against them and the /cancel that
+undoes it (CLUB-PRESENCE, HGV-2.3.1)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+
+async def test_present_after_a_lateness_point_names_the_cancel_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    for player in ("bob", "cruz"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/confirm")
+    await chat.say("ana", '/addplayer "José Núñez"')
+    chat.at("2026-01-31T19:30")
+    for player in ("bob", "cruz"):
+        await chat.say(player, "/checkin")
+    await chat.say("ana", "/draw")
+    jose = await chat.player_id("José Núñez")
+    state = await chat.tournament()
+    first = min((m for m in state.matches.values() if jose in m.players), key=lambda m: m.number)
+    assert first.start is not None
+    late = (first.start - chat.now).total_seconds() / 60 + 12
+    await chat.wait(int(late))  # one 10-minute step given
+
+    said = await chat.say("ana", "/present jose")
+
+    assert said.splitlines() == [
+        "José Núñez is marked present.",
+        f"1 lateness point stands against José Núñez in match {first.number}. If José Núñez"
+        f' was here all along: /cancel {first.number} reason:"..."',
+    ], said
+    # Back at once, before any lateness point: nothing more is said.
+    await chat.say("ana", "/away bob")
+    assert await chat.say("ana", "/present bob") == "bob is marked present."
