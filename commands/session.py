@@ -21,7 +21,7 @@ from commands.notices import naming_the_bar
 from commands.parsing import Parsed
 from commands.ports import UnitOfWork
 from commands.replies import Reply
-from tournament import calendar, due, sanctions
+from tournament import attendance, calendar, due, sanctions
 from tournament.calendar import Listed
 from tournament.club import Club, Player
 from tournament.events import (
@@ -86,6 +86,8 @@ class Session:
     # A command about the asker's own entry (/confirm, /me ...): when the next tournament
     # to start is not theirs, the one upcoming tournament they entered is meant.
     own_entry: bool = False
+    # /checkin: among several tournaments of the day, the one whose check-in is open.
+    at_venue: bool = False
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -177,8 +179,24 @@ class Session:
             )
             if mine is not None:
                 return mine.id
+            opened = await self._checkin_opened(found.candidates) if self.at_venue else None
+            if opened is not None:
+                return opened
             raise which_tournament([t.name for t in found.candidates])
         return None
+
+    async def _checkin_opened(self, candidates: Sequence[Listed]) -> int | None:
+        """Return the one of `candidates` (the asker's, if they entered any) whose check-in
+        is open now: a /checkin at 09:30 is for the 10:00 cup, whose check-in opened at
+        9:00, not for the 18:00 one of the same day."""
+        entered = await self._entered()
+        pool = [t for t in candidates if t.id in entered] or list(candidates)
+        opened = []
+        for listed in pool:
+            state = await self.uow.tournaments.get(listed.id)
+            if state is not None and attendance.checkin_open(state, self.now):
+                opened.append(listed.id)
+        return opened[0] if len(opened) == 1 else None
 
     async def _entered(self) -> set[int]:
         """Return the tournaments the asking player has an active entry in (none: not a

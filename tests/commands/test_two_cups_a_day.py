@@ -1,5 +1,6 @@
-"""A player entered in two tournaments taking entries (the morning's and the evening's)
-hears, on confirming the first, that the other waits for a confirmation too."""
+"""Two cups on one day (the morning's and the evening's): a player entered in both hears,
+on confirming the first, that the other waits too; a /checkin means the one whose check-in
+is open."""
 
 from __future__ import annotations
 
@@ -38,3 +39,21 @@ async def test_one_entry_confirmed_says_nothing_more(engine: AsyncEngine) -> Non
     await open_morning_and_evening(chat)
     await chat.say("ion", "/register")
     assert "as well" not in await chat.say("ion", "/confirm")
+
+
+async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
+    engine: AsyncEngine,
+) -> None:
+    """ion entered both cups of the day; his /checkin at 9:30 asked "which tournament?",
+    though only the morning's check-in (from 9:00) was open."""
+    chat = Chat(engine)
+    await open_morning_and_evening(chat)
+    await chat.say("ion", "/register")
+    await chat.say("ion", '/register tournament:"Evening"')
+    chat.at("2026-01-31T09:30")
+
+    said = await chat.say("ion", "/checkin")
+
+    assert said == "ion is checked in. Good luck!", said
+    # A director's draw still names its tournament on such a day.
+    assert (await chat.say("ana", "/draw")).startswith("Which tournament?")
