@@ -137,16 +137,26 @@ class Chat:
         check_in: tuple[str, ...] | None = None,
         preset: str = "hgv-backgammon",
         extra: str = "",
+        added: tuple[str, ...] = (),
+        unconfirmed: tuple[str, ...] = (),
     ) -> None:
-        """Create a tournament, enter and confirm players, check some in, and draw."""
+        """Create a tournament, enter and confirm players, check some in, and draw.
+
+        `added`: players the director enters (/addplayer, no chat account), confirmed
+        but not marked present; `unconfirmed`: players who register and never confirm.
+        """
         await self.say(
             "ana",
             f'/tournament new name:"January Cup" preset:{preset} '
             f'start:"{start}" approval:no {extra}',
         )
+        for player in unconfirmed:
+            await self.say(player, "/register")
         for player in players:
             await self.say(player, "/register")
             await self.say(player, "/confirm")
+        for name in added:
+            await self.say("ana", f'/addplayer "{name}"')
         self.at(start.replace(" ", "T")[:11] + "19:30" if "20:00" in start else start)
         for player in check_in if check_in is not None else players:
             await self.say(player, "/checkin")

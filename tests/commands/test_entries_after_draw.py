@@ -42,17 +42,7 @@ async def test_a_player_who_never_confirmed_hears_why_a_checkin_after_the_draw_f
     """fay registered, never confirmed, and came at 20:03: her /checkin said only "Your
     entry is withdrawn: ask a director"; it says why, and what the director can do."""
     chat = Chat(engine)
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
-    await chat.say("fay", "/register")
-    for player in ("bob", "cruz", "dora"):
-        await chat.say(player, "/register")
-        await chat.say(player, "/confirm")
-    chat.at("2026-01-31T19:30")
-    for player in ("bob", "cruz", "dora"):
-        await chat.say(player, "/checkin")
-    await chat.say("ana", "/draw")
+    await chat.night("bob", "cruz", "dora", unconfirmed=("fay",))
     chat.at("2026-01-31T20:03")
 
     reply = await chat.say("fay", "/checkin")

@@ -13,18 +13,8 @@ async def test_a_pending_result_says_when_it_stands_and_who_cannot_answer(
     engine: AsyncEngine,
 ) -> None:
     chat = Chat(engine)
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
-    for player in ("bob", "cruz", "dora"):
-        await chat.say(player, "/register")
-        await chat.say(player, "/confirm")
-    await chat.say("ana", '/addplayer "José Núñez"')
-    chat.at("2026-01-31T19:30")
-    for player in ("bob", "cruz", "dora"):
-        await chat.say(player, "/checkin")
+    await chat.night("bob", "cruz", "dora", added=("José Núñez",))
     await chat.say("ana", '/present "jose nunez"')
-    await chat.say("ana", "/draw")
     state = await chat.tournament()
     jose = await chat.player_id("José Núñez")
     first_round = [m for m in state.matches.values() if m.stage is Stage.GROUP and m.round == 1]

@@ -13,17 +13,7 @@ async def test_present_after_a_lateness_point_names_the_cancel_HGV_2_3_1(
     engine: AsyncEngine,
 ) -> None:
     chat = Chat(engine)
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
-    for player in ("bob", "cruz"):
-        await chat.say(player, "/register")
-        await chat.say(player, "/confirm")
-    await chat.say("ana", '/addplayer "José Núñez"')
-    chat.at("2026-01-31T19:30")
-    for player in ("bob", "cruz"):
-        await chat.say(player, "/checkin")
-    await chat.say("ana", "/draw")
+    await chat.night("bob", "cruz", added=("José Núñez",))  # never marked present
     jose = await chat.player_id("José Núñez")
     state = await chat.tournament()
     first = min((m for m in state.matches.values() if jose in m.players), key=lambda m: m.number)
