@@ -522,7 +522,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_match_number": "{text} to nie numer meczu: napisz match:3.",
     "refused.groups_too_small": "Grupy po {size} nie mogą wyłonić {qualifiers} awansujących: użyj group_size:{qualifiers} lub więcej albo qualifiers:{size} lub mniej.",
     "refused.bad_timezone_close": "{text} to nie strefa czasowa: czy chodziło o {suggestion}? Zapisz ją jak Europe/Madrid.",
-    "refused.bad_preset": "{option}:{value} nie pasuje: oczekiwano {allowed}.",
+    "refused.bad_preset": "{option}:{value} nie pasuje: podaj {allowed}.",
     "refused.bad_preset_name": "Nie ma regulaminu {text}: czy chodziło o preset:{suggestion}? Regulaminy: {presets}.",
     "refused.bad_result_args": "Wpisz wynik tak: {forms}. Najpierw punkty gracza podanego jako pierwszy; przy samym numerze meczu – punkty białych.",
     "refused.bad_seed": "{text} to nie ziarno losowania: wpisz liczbę całkowitą, na przykład seed:4711.",
