@@ -291,7 +291,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Nadal remis: {players} rozgrywają grę dodatkową.",
     # -- club --
     "club.info": "{name}: strefa czasowa {timezone}, język {language}.",
-    "director.claim_code": "Kod przejęcia dla {name}: {code} (ważny raz, do {until}). Przekaż go tylko {name}; ta osoba wysyła go do mnie na czacie prywatnym: `/register claim:{code}`",
+    "director.claim_code": "Kod przejęcia – {name}: {code} (ważny raz, do {until}). Przekaż go tylko tej osobie; wysyła go do mnie na czacie prywatnym: `/register claim:{code}`",
     "director.removed": "{name} nie jest już sędzią klubu (zapisano w dzienniku).",
     "director.added": "{name} jest teraz sędzią klubu (zapisano w dzienniku).",
     "director.list": "Sędziowie dodani przez /director add: {names}. Administratorzy czatu i skonfigurowani sędziowie też są sędziami.",

@@ -291,7 +291,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak.extra_games_needed": "Încă la egalitate: {players} joacă o linie suplimentară.",
     # -- club --
     "club.info": "{name}: fus orar {timezone}, limba {language}.",
-    "director.claim_code": "Cod de revendicare pentru {name}: {code} (valabil o dată, până pe {until}). Dați-l doar lui {name}, care mi-l trimite într-un chat privat: `/register claim:{code}`",
+    "director.claim_code": "Cod de revendicare pentru {name}: {code} (valabil o dată, până pe {until}). Dați-l doar acestei persoane, care mi-l trimite într-un chat privat: `/register claim:{code}`",
     "director.removed": "{name} nu mai este arbitru al clubului (înregistrat).",
     "director.added": "{name} este acum arbitru al clubului (înregistrat).",
     "director.list": "Arbitri prin /director add: {names}. Administratorii chatului și arbitrii configurați sunt și ei arbitri.",
