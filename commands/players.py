@@ -286,11 +286,15 @@ async def confirm(s: Session, a: Args) -> Reply:
 async def _unconfirmed_elsewhere(
     s: Session, state: TournamentState, player: Player
 ) -> TournamentState | None:
-    """Return another tournament taking entries where `player` is entered and has not
-    confirmed yet, or None."""
+    """Return another tournament of the same day taking entries where `player` is entered
+    and has not confirmed yet, or None. Next month's waits for its own reminder."""
     listed = await s.uow.tournaments.list(s.club.id)
+    zone = s.club.timezone
+    day = calendar.local(state.start, zone).date()
     others = [
-        t for t in calendar.open_for_entries(listed, s.now, s.club.timezone) if t.id != state.id
+        t
+        for t in calendar.open_for_entries(listed, s.now, zone)
+        if t.id != state.id and calendar.local(t.start, zone).date() == day
     ]
     if not others:
         return None

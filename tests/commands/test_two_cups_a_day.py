@@ -41,6 +41,17 @@ async def test_one_entry_confirmed_says_nothing_more(engine: AsyncEngine) -> Non
     assert "as well" not in await chat.say("ion", "/confirm")
 
 
+async def test_next_months_entry_waits_for_its_own_reminder(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await open_morning_and_evening(chat)
+    await chat.say("ana", '/tournament new name:"February" start:"2026-02-28 20:00" approval:no')
+    await chat.say("ion", "/register")
+    await chat.say("ion", '/register tournament:"February"')
+    assert await chat.say("ion", "/confirm") == (
+        "Thank you, ion: your place in Morning (Sat, Jan 31, 10:00) is confirmed."
+    )
+
+
 async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
     engine: AsyncEngine,
 ) -> None:
