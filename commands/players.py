@@ -71,7 +71,9 @@ async def register(s: Session, a: Args) -> Reply:
             s.log("register_born", player=player.name, born=born.isoformat())
             return say("register.born_saved", name=Name(player.name), tournament=Name(state.name))
     if state is None or state.status is not TournamentStatus.REGISTRATION:
-        club_only = msg("register.club_only", club=Name(s.club.name), name=Name(player.name))
+        # A member already ("you are now a player" read as if they had been forgotten).
+        key = "register.club_only" if joined else "register.none_open"
+        club_only = msg(key, club=Name(s.club.name), name=Name(player.name))
         late = () if state is None else _after_the_draw(state, player)
         return Reply((*(() if name_said is None else (name_said,)), club_only, *late))
     if name_said is not None and attendance.entered(state, player.id):

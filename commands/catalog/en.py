@@ -153,6 +153,7 @@ MESSAGES: dict[str, str] = {
     "register.club_only": (
         "{name}, you are now a player of {club}. No tournament is open for entries yet."
     ),
+    "register.none_open": "{name}, no tournament of {club} is open for entries yet.",
     "confirm.done": "Thank you, {name}: your place in {tournament} ({start}) is confirmed.",
     "confirm.also": "You are entered in {tournament} ({start}) as well: to confirm that one too, {command}",
     "withdraw.done": "You have withdrawn from {tournament}. No sanction applies.",

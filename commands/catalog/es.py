@@ -149,6 +149,7 @@ MESSAGES: dict[str, str] = {
     "register.born_saved": "{name}, tu fecha de nacimiento queda guardada; tu inscripción en {tournament} sigue como estaba.",
     "register.claimed_entered": "{name}, esta cuenta del chat ya es tuya, y tienes inscripción en {tournament} ({start}). /me muestra tu inscripción y tus encuentros.",
     "register.club_only": "{name}, ya formas parte de {club}. Todavía no hay ningún torneo con inscripciones abiertas.",
+    "register.none_open": "{name}, todavía no hay ningún torneo de {club} con inscripciones abiertas.",
     "confirm.done": "Gracias, {name}: tu plaza en {tournament} ({start}) está confirmada.",
     "confirm.also": "También tienes una inscripción en {tournament} ({start}): para confirmarla también, {command}",
     "withdraw.done": "Te has retirado de {tournament}. No hay sanción.",

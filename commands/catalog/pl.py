@@ -149,6 +149,7 @@ MESSAGES: dict[str, str] = {
     "register.born_saved": "{name}, data urodzenia zapisana; zgłoszenie do turnieju {tournament} bez zmian.",
     "register.claimed_entered": "{name}, to konto czatu jest teraz Twoje i masz zgłoszenie do turnieju {tournament} ({start}). /me pokaże Twoje zgłoszenie i mecze.",
     "register.club_only": "{name}, należysz teraz do klubu {club}. Na razie żaden turniej nie ma otwartych zapisów.",
+    "register.none_open": "{club}: {name}, na razie żaden turniej nie ma otwartych zapisów.",
     "confirm.done": "Dziękujemy, {name}: Twoje miejsce w turnieju {tournament} ({start}) jest potwierdzone.",
     "confirm.also": "Masz też zgłoszenie do turnieju {tournament} ({start}): aby go również potwierdzić, {command}",
     "withdraw.done": "Zgłoszenie do turnieju {tournament} wycofane. Bez żadnej kary.",

@@ -149,6 +149,7 @@ MESSAGES: dict[str, str] = {
     "register.born_saved": "{name}, data nașterii este salvată; înscrierea la {tournament} rămâne cum era.",
     "register.claimed_entered": "{name}, acest cont de chat este acum al dumneavoastră și aveți înscriere la {tournament} ({start}). /me arată înscrierea și partidele.",
     "register.club_only": "{name}, acum faceți parte din {club}. Deocamdată niciun turneu nu are înscrierile deschise.",
+    "register.none_open": "{name}, deocamdată niciun turneu al clubului {club} nu are înscrierile deschise.",
     "confirm.done": "Mulțumim, {name}: locul dumneavoastră la {tournament} ({start}) este confirmat.",
     "confirm.also": "Aveți o înscriere și la {tournament} ({start}): pentru a o confirma și pe aceasta, {command}",
     "withdraw.done": "V-ați retras de la {tournament}. Nu se aplică nicio sancțiune.",
