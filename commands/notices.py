@@ -364,7 +364,11 @@ def _on_result_corrected(
     n = _namer(names)
     match = state.matches[number]
     played = event.was is not MatchStatus.SCHEDULED
-    was: Param = f"{before[0]}-{before[1]}" if played else "-"
+    was: Param = (
+        views.score(before[0], before[1], event.before_tiebreaks, event.before_lot)
+        if played
+        else "-"
+    )
     if event.was in (MatchStatus.FORFEIT, MatchStatus.DOUBLE_FORFEIT):
         # The same score, by forfeit before: "(was 3-0)" alone read as no change at all.
         was = msg("correct.was_status", score=was, status=msg(f"status.{event.was.value}"))

@@ -205,6 +205,7 @@ def _apply(
         # tie schedules its own games again when it needs them.
         raise Refused("extra_game_void", match=number)
     before = (match.white_score, match.black_score)
+    before_tiebreaks, before_lot = match.tiebreaks, match.lot_winner
     was = match.status
     forfeiters = match.forfeited_by
     if change == "reopen":
@@ -251,6 +252,8 @@ def _apply(
             after=after,
             was=was,
             reason=reason,
+            before_tiebreaks=before_tiebreaks,
+            before_lot=before_lot,
         )
     ]
     return events + progress.settle(state, at, reset=reset)

@@ -169,6 +169,9 @@ class ResultCorrected(Event):
     after: tuple[int, int]
     was: MatchStatus  # the match's status before
     reason: str = ""
+    # The level score's tiebreak phases and lot before (WAR-V): "was 2-2 (3-1)", not "2-2".
+    before_tiebreaks: tuple[tuple[int, int], ...] = ()
+    before_lot: str | None = None  # "white" | "black"
 
 
 @frozen

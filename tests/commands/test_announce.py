@@ -31,6 +31,8 @@ WORDS = {
     "change": "score",
     "was": MatchStatus.FINISHED,
     "note": "",
+    "before_tiebreaks": (),  # a level score's phases (WAR-V): none in a backgammon sample
+    "before_lot": None,
 }
 
 

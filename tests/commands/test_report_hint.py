@@ -84,3 +84,22 @@ async def test_a_draughts_tiebreak_typed_in_games_is_answered_in_points_WAR_V(
     recorded = (await chat.tournament()).matches[match.number]
     assert recorded.tiebreaks == ((0, 4),)
     assert recorded.winner == await chat.player_id(black)  # black won the tiebreak
+
+
+async def test_a_corrected_tiebreak_says_the_tiebreak_it_replaced_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """Łódź's final, 2-2 with the tiebreak 3-1, was corrected to 2-2 (1-3): the club read
+    "(was 2-2)", as if only the tiebreak had been added."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    await chat.say("ana", f"/result {match.number} 2-2 3-1")
+
+    said = await chat.say("ana", f"/result {match.number} 2-2 1-3")
+
+    assert said.startswith(
+        f"Match {match.number} corrected: {white} 2-2 (tiebreak 1-3) {black}"
+        " (was 2-2 (tiebreak 3-1))."
+    ), said
