@@ -666,7 +666,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} is finished.",
     "refused.tournament_cancelled": "{tournament} is cancelled: /tournament list shows the others.",
     "refused.tournament_in_play": "{name} is still being played: finish it first.",
-    "refused.result_unchanged": "Match {match} already stands at {white}-{black}: nothing changed. Another score, white's first: `/result {match} {example}`.",
+    "refused.result_unchanged": "Match {match} already stands at {score}: nothing changed. Another score, white's first: `/result {match} {example}`.",
     "refused.value_needs_key": "Write it with its option: {usage}",
     "refused.did_you_mean_word": "“{text}”: did you mean {suggestion}? {usage}",
     "refused.which_tournament_required": "Say which tournament: {usage} (/tournament list shows their names)",

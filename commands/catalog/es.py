@@ -636,7 +636,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} ha terminado.",
     "refused.tournament_cancelled": "{tournament} está anulado: /tournament list muestra los demás.",
     "refused.tournament_in_play": "{name} todavía se está jugando: termínalo primero.",
-    "refused.result_unchanged": "El encuentro {match} ya está en {white}-{black}: no cambia nada. Otro marcador, primero el de blancas: `/result {match} {example}`.",
+    "refused.result_unchanged": "El encuentro {match} ya está en {score}: no cambia nada. Otro marcador, primero el de blancas: `/result {match} {example}`.",
     "refused.value_needs_key": "Escríbelo con su opción: {usage}",
     "refused.did_you_mean_word": "«{text}»: ¿querías decir {suggestion}? {usage}",
     "refused.which_tournament_required": "Indica qué torneo: {usage} (/tournament list muestra sus nombres)",

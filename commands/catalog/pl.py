@@ -636,7 +636,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "Turniej {tournament} jest zakończony.",
     "refused.tournament_cancelled": "{tournament} jest odwołany: /tournament list pokazuje pozostałe.",
     "refused.tournament_in_play": "Turniej {name} wciąż trwa: najpierw go zakończ.",
-    "refused.result_unchanged": "Mecz {match} ma już wynik {white}-{black}: nic się nie zmienia. Inny wynik, najpierw białych: `/result {match} {example}`.",
+    "refused.result_unchanged": "Mecz {match} ma już wynik {score}: nic się nie zmienia. Inny wynik, najpierw białych: `/result {match} {example}`.",
     "refused.value_needs_key": "Napisz to z nazwą opcji: {usage}",
     "refused.did_you_mean_word": "„{text}”: czy chodziło o {suggestion}? {usage}",
     "refused.which_tournament_required": "Podaj, który turniej: {usage} (/tournament list pokazuje ich nazwy)",

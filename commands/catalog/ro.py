@@ -636,7 +636,7 @@ MESSAGES: dict[str, str] = {
     "refused.tournament_finished": "{tournament} s-a încheiat.",
     "refused.tournament_cancelled": "{tournament} este anulat: /tournament list arată celelalte turnee.",
     "refused.tournament_in_play": "{name} încă se joacă: încheiați-l mai întâi.",
-    "refused.result_unchanged": "Partida {match} are deja scorul {white}-{black}: nu se schimbă nimic. Alt scor, întâi al albelor: `/result {match} {example}`.",
+    "refused.result_unchanged": "Partida {match} are deja scorul {score}: nu se schimbă nimic. Alt scor, întâi al albelor: `/result {match} {example}`.",
     "refused.value_needs_key": "Scrieți-o cu opțiunea ei: {usage}",
     "refused.did_you_mean_word": "„{text}”: ați vrut să scrieți {suggestion}? {usage}",
     "refused.which_tournament_required": "Spuneți care turneu: {usage} (/tournament list arată numele lor)",

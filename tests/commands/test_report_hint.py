@@ -103,3 +103,7 @@ async def test_a_corrected_tiebreak_says_the_tiebreak_it_replaced_WAR_V(
         f"Match {match.number} corrected: {white} 2-2 (tiebreak 1-3) {black}"
         " (was 2-2 (tiebreak 3-1))."
     ), said
+    again = await chat.say("ana", f"/result {match.number} 2-2 1-3")
+    assert again.startswith(
+        f"Match {match.number} already stands at 2-2 (tiebreak 1-3): nothing changed."
+    ), again
