@@ -401,8 +401,14 @@ def in_place_of(state: TournamentState, match: Match, player: PlayerId) -> Playe
 def bracket_table(state: TournamentState, names: Names) -> Table:
     """Return the knockout by round: who meets whom next ("winner of 13"), who had a bye,
     and who won each match (the lot winner too, WAR-V)."""
-    matches = state.stage_matches(Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
-    by_key = {m.key: m for m in matches if m.key is not None}
+    # A match of a bracket the results replaced has no place in it any more (its key
+    # went): the picture leaves it out, and so does the table; /schedule all keeps it.
+    by_key = {
+        m.key: m
+        for m in state.stage_matches(Stage.KNOCKOUT, Stage.THIRD_PLACE, Stage.CONSOLATION)
+        if m.key is not None
+    }
+    matches = list(by_key.values())
     first_round = {
         stage: min((m.round for m in matches if m.stage is stage), default=0)
         for stage in (Stage.KNOCKOUT, Stage.CONSOLATION)

@@ -29,3 +29,17 @@ def test_a_round_name_is_never_cut_HGV_7_4_13() -> None:
     text = Renderer("ro", "UTC", "plain").table(views.bracket_table(state, player_names(12)))
     assert "…" not in text, text
     assert "Ultima Șansă (Semifinală)" in text, text
+
+
+def test_a_replaced_brackets_matches_are_not_in_the_bracket_HGV_7_4_13() -> None:
+    """A correction took eva out after the play-ins: the bracket drawn again replaced the
+    first. The picture left the first bracket's matches out, the text listed them as void
+    beside the new ones, the same players twice."""
+    from tests.tournament.test_knockout_forfeits import replaced_bracket
+
+    night, old = replaced_bracket()
+    names = {p: night.name(p) for p in night.state.entries}
+    table = views.bracket_table(night.state, names)
+    numbers = [row[0] for row in table.rows]
+    assert old.number not in numbers, numbers
+    assert numbers and all(night.state.matches[n].key is not None for n in numbers)

@@ -99,11 +99,9 @@ def test_a_victim_who_played_the_third_place_match_does_not_step_in_HGV_2_3_8_NA
     }
 
 
-def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() -> None:
-    """HGV-2.3.3 takes eva out after the play-ins were played: a new bracket replaces the
-    first. Bringing back a play-in of the first one would seed fay twice in the "Last
-    Chance" (`bracket_duplicate_player`) and stop every later settle. Left alone for
-    it, fay has no "Last Chance" (HGV-7.4.13): it is dropped, not waited for."""
+def replaced_bracket() -> tuple[Night, Match]:
+    """Play six to the play-ins, then take eva out (HGV-2.3.3): a new bracket replaces
+    the first; return the night and a played play-in of the replaced bracket."""
     night = Night("hgv-backgammon")
     six = CUP[:6]
     night.enter(*six, check_in=at("19:30"))
@@ -121,6 +119,16 @@ def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() 
     played = night.match("bea", "eva", Stage.KNOCKOUT).number
     corrections.correct(state, played, "reopen", at("21:10"), confirmed=True)
     assert old.key is None and old.status is MatchStatus.VOID  # its bracket was replaced
+    return night, old
+
+
+def test_a_match_of_a_replaced_bracket_cannot_be_corrected_HGV_4_8_HGV_7_4_13() -> None:
+    """HGV-2.3.3 takes eva out after the play-ins were played: a new bracket replaces the
+    first. Bringing back a play-in of the first one would seed fay twice in the "Last
+    Chance" (`bracket_duplicate_player`) and stop every later settle. Left alone for
+    it, fay has no "Last Chance" (HGV-7.4.13): it is dropped, not waited for."""
+    night, old = replaced_bracket()
+    state = night.state
     for change in ("reopen", FinalScore(old.length, 0)):
         with pytest.raises(Refused) as refused:
             corrections.correct(state, old.number, change, at("21:15"), confirmed=True)
