@@ -342,34 +342,11 @@ async def _correct(
 ) -> Reply:
     """Apply a correction, or ask first when it would undo something: played pairings
     that would change, or a finished tournament's placements and ranking points."""
-    try:
-        return await _correct_now(s, state, match, change, a, again)
-    except Refused as refusal:
-        if refusal.code != "result_unchanged":
-            raise
-        # The score as a result shows it, tiebreak phases and lot too (WAR-V): "2-2"
-        # alone hid what stands.
-        stands = views.score(
-            match.white_score, match.black_score, match.tiebreaks, match.lot_winner
-        )
-        raise Refused(
-            "result_unchanged",
-            match=match.number,
-            score=stands,
-            example=refusal.params["example"],
-        ) from None
-
-
-async def _correct_now(
-    s: Session,
-    state: TournamentState,
-    match: Match,
-    change: corrections.Change,
-    a: Args,
-    again: str,
-) -> Reply:
     reason = (a.text("reason") or "").strip()
-    undone = corrections.impact(state, match.number, change, s.now)
+    try:
+        undone = corrections.impact(state, match.number, change, s.now)
+    except Refused as refusal:
+        raise _as_it_stands(refusal, match) from None
     conflicts = undone.conflicts
     version = corrections.asked_version(state, match, undone)
     stale = _stale(a, version)
@@ -419,6 +396,17 @@ async def _correct_now(
     return announced(
         said[0].reply if said else Reply((views.match_line(match, names, state.preset.game),)),
         *_still_no_show(state, match, change, names),
+    )
+
+
+def _as_it_stands(refusal: Refused, match: Match) -> Refused:
+    """Return a refusal of a correction that changes nothing with the score as a result
+    shows it, tiebreak phases and lot too (WAR-V): "2-2" alone hid what stands."""
+    if refusal.code != "result_unchanged":
+        return refusal
+    stands = views.score(match.white_score, match.black_score, match.tiebreaks, match.lot_winner)
+    return Refused(
+        "result_unchanged", match=match.number, score=stands, example=refusal.params["example"]
     )
 
 
