@@ -22,7 +22,7 @@ from commands.registry import BY_NAME, CommandSpec, bind_line, select
 from commands.replies import Button, Hint, Name, Reply, When, msg, refusal_params, say
 from commands.resolver import fold
 from commands.session import Invocation, Session
-from commands.words import said_in_languages, without_phrase_tail
+from commands.words import ALSO_MEANT, said_in_languages, without_phrase_tail
 from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
@@ -100,7 +100,13 @@ async def handle(
             if said:
                 rest = [without_phrase_tail(fold(parsed.name), r) for r in rest]
             meant = " ".join([close[0], *(" ".join(r.split()) for r in rest if r.strip())])
-            reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
+            other = ALSO_MEANT.get(fold(parsed.name)) if said else None
+            if other is not None:
+                reply = say(
+                    "unknown_command_either", name=parsed.name, suggestion=meant, other=other
+                )
+            else:
+                reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)

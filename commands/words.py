@@ -299,6 +299,16 @@ SAID_IN_LANGUAGES = {
 _SCORE_ONLY = re.compile(r"\s*(?:\d+\s*[-:]\s*\d+\s*)*")
 
 
+# Words that say the group tables and the season's ranking alike ("clasamentul" after a
+# night is the ranking): the reply offers both.
+ALSO_MEANT = {
+    "clasament": "ranking",
+    "clasamentul": "ranking",
+    "clasificacion": "ranking",
+    "klasyfikacja": "ranking",
+}
+
+
 def said_in_languages(word: str, rest: str) -> str | None:
     """Return the command a word typed in a club's language means (`word` folded), the
     rest of the line deciding between a player's /report and a director's /result."""

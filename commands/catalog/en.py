@@ -492,6 +492,7 @@ MESSAGES: dict[str, str] = {
     # -- errors --
     "unknown_command": "I do not know /{name}. Send /help for the list of commands.",
     "unknown_command_close": "I do not know /{name}. Did you mean /{suggestion}? Send /help for the list of commands.",
+    "unknown_command_either": "I do not know /{name}. Did you mean /{suggestion} (the group tables) or /{other} (the season)? Send /help for the list of commands.",
     "internal_error": "Sorry, something went wrong on my side; nothing was changed. Please try again.",
     "secret_needs_private_chat": "That answer is for your eyes only, and I cannot write to you privately yet: open a private chat with me, press Start, then ask again.",
     "throttled": "One moment, please: that is a lot of commands in a row. Try again in a few seconds.",

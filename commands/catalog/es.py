@@ -462,6 +462,7 @@ MESSAGES: dict[str, str] = {
     # -- errors --
     "unknown_command": "No conozco /{name}. Envía /help para ver la lista de comandos.",
     "unknown_command_close": "No conozco /{name}. ¿Querías decir /{suggestion}? Envía /help para ver la lista de comandos.",
+    "unknown_command_either": "No conozco /{name}. ¿Querías decir /{suggestion} (las tablas de grupos) o /{other} (la temporada)? Envía /help para ver la lista de comandos.",
     "internal_error": "Lo siento, algo falló por mi parte; no se ha cambiado nada. Inténtalo de nuevo.",
     "secret_needs_private_chat": "Esa respuesta es solo para ti y todavía no puedo escribirte en privado: abre un chat privado conmigo, pulsa Iniciar y vuelve a pedirlo.",
     "throttled": "Un momento, por favor: son muchos comandos seguidos. Vuelve a intentarlo en unos segundos.",

@@ -462,6 +462,7 @@ MESSAGES: dict[str, str] = {
     # -- errors --
     "unknown_command": "Nie znam polecenia /{name}. Wyślij /help, aby zobaczyć listę poleceń.",
     "unknown_command_close": "Nie znam polecenia /{name}. Czy chodziło o /{suggestion}? Wyślij /help, aby zobaczyć listę poleceń.",
+    "unknown_command_either": "Nie znam polecenia /{name}. Czy chodziło o /{suggestion} (tabele grup) czy o /{other} (sezon)? Wyślij /help, aby zobaczyć listę poleceń.",
     "internal_error": "Przepraszam, coś poszło nie tak po mojej stronie; nic nie zostało zmienione. Spróbuj ponownie.",
     "secret_needs_private_chat": "Ta odpowiedź jest tylko dla Ciebie, a jeszcze nie mogę napisać do Ciebie prywatnie: otwórz ze mną prywatny czat, naciśnij Start i poproś ponownie.",
     "throttled": "Chwileczkę: to dużo poleceń pod rząd. Spróbuj ponownie za kilka sekund.",

@@ -462,6 +462,7 @@ MESSAGES: dict[str, str] = {
     # -- errors --
     "unknown_command": "Nu cunosc /{name}. Trimiteți /help pentru lista de comenzi.",
     "unknown_command_close": "Nu cunosc /{name}. Ați vrut să scrieți /{suggestion}? Trimiteți /help pentru lista de comenzi.",
+    "unknown_command_either": "Nu cunosc /{name}. Ați vrut să scrieți /{suggestion} (clasamentul grupelor) sau /{other} (clasamentul sezonului)? Trimiteți /help pentru lista de comenzi.",
     "internal_error": "Ne pare rău, a apărut o eroare la noi; nu s-a schimbat nimic. Vă rugăm să încercați din nou.",
     "secret_needs_private_chat": "Răspunsul este doar pentru dumneavoastră și încă nu vă pot scrie în privat: deschideți un chat privat cu mine, apăsați Start, apoi cereți din nou.",
     "throttled": "O clipă, vă rog: sunt multe comenzi la rând. Încercați din nou peste câteva secunde.",

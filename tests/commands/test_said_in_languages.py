@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from commands.registry import BY_PATH, SAID_IN_LANGUAGES
 from commands.resolver import fold
 from commands.words import said_in_languages, without_phrase_tail
+from tests.commands.chat import Chat
 
 
 @pytest.mark.parametrize(
@@ -115,3 +117,18 @@ def test_a_phrase_said_for_a_command_is_answered_without_its_tail(
 )
 def test_a_directors_word_in_the_clubs_language_names_the_command(typed: str, meant: str) -> None:
     assert SAID_IN_LANGUAGES.get(fold(typed)) == meant
+
+
+async def test_a_word_for_tables_and_ranking_alike_offers_both(engine: AsyncEngine) -> None:
+    """After January's final a Romanian director typed /clasament for the season and
+    was offered only /standings (the group tables)."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:ro")
+
+    said = await chat.say("ana", "/clasament")
+
+    assert said == (
+        "Nu cunosc /clasament. Ați vrut să scrieți /standings (clasamentul grupelor) sau"
+        " /ranking (clasamentul sezonului)? Trimiteți /help pentru lista de comenzi."
+    ), said
+    assert "/ranking" not in await chat.say("ana", "/raport")  # one meaning: one answer
