@@ -42,6 +42,9 @@ def report_score(
     if report is not None and report.by != by:
         if _key_of(report) == _key(checked):
             return record_result(state, match, checked, at, how="agreed")
+        counter = report.counter
+        if counter is not None and counter.by == by and _key_of(counter) == _key(checked):
+            return []  # their score said again: the dispute stands as it was, unannounced
         match.report = _with_counter(report, by, checked, at)
         match.status = MatchStatus.DISPUTED
         match.disputed_by = by
@@ -51,6 +54,8 @@ def report_score(
         counter = report.counter
         if counter is not None and _key_of(counter) == _key(checked):
             return record_result(state, match, checked, at, how="agreed")
+        if _key_of(report) == _key(checked):
+            return []  # the same score again: nothing new for the directors
         # A new score is a new report: a button of the old one must not settle it.
         match.report_seq = max(match.report_seq, report.seq) + 1
         match.report = replace(_with_score(report, checked, at, counter), seq=match.report_seq)

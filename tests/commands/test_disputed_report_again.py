@@ -35,3 +35,32 @@ async def test_a_report_after_both_scores_corrects_ones_own_and_can_agree_CLUB_R
     assert said.startswith(f"Match {match.number}: {white} 3-2 {black}."), said
     state = await chat.tournament()
     assert state.matches[match.number].status is MatchStatus.FINISHED
+
+
+async def test_the_same_score_sent_again_in_a_dispute_is_not_announced_again_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """bob and cruz, each sure of his score, sent it again and again: every line told the
+    club "the reports differ" once more. The same score changes nothing, and says so."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:30")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    await chat.say(white, "/report 3-1")
+    await chat.say(black, "/dispute")
+    await chat.say(black, "/report 3-1")
+    await chat.drain()
+    state = await chat.tournament()
+    seq = state.matches[match.number].report_seq
+
+    def differ() -> int:
+        return sum("the reports differ" in text for _, text in chat.posted)
+
+    before = differ()
+    for player in (white, black, white):
+        said = await chat.say(player, "/report 3-1")
+        assert said.endswith("A director will set the result."), said
+    await chat.drain()
+
+    assert differ() == before, chat.posted
+    assert (await chat.tournament()).matches[match.number].report_seq == seq
