@@ -8,18 +8,26 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
+from tournament.state import Match
+
+
+async def both_scores_given(chat: Chat) -> tuple[Match, str, str]:
+    """Play to a first-round match that white reported 3-1 and black disputed, giving
+    their own 3-1 (a win each); return it and its players."""
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:30")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    await chat.say(white, "/report 3-1")
+    await chat.say(black, "/dispute")
+    await chat.say(black, "/report 3-1")
+    return match, white, black
 
 
 async def test_a_report_after_both_scores_corrects_ones_own_and_can_agree_CLUB_REPORT(
     engine: AsyncEngine,
 ) -> None:
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva")
-    chat.at("2026-01-31T20:30")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
-    await chat.say(white, "/report 3-1")
-    await chat.say(black, "/dispute")
-    await chat.say(black, "/report 3-1")  # black says they won
+    match, white, black = await both_scores_given(chat)
 
     said = await chat.say(white, "/report 3-2")  # white's second thought: still not black's
 
@@ -43,12 +51,7 @@ async def test_the_same_score_sent_again_in_a_dispute_is_not_announced_again_CLU
     """bob and cruz, each sure of his score, sent it again and again: every line told the
     club "the reports differ" once more. The same score changes nothing, and says so."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva")
-    chat.at("2026-01-31T20:30")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
-    await chat.say(white, "/report 3-1")
-    await chat.say(black, "/dispute")
-    await chat.say(black, "/report 3-1")
+    match, white, black = await both_scores_given(chat)
     await chat.drain()
     state = await chat.tournament()
     seq = state.matches[match.number].report_seq
