@@ -13,6 +13,7 @@ from commands.resolver import fold
 from commands.session import Session
 from tournament import attendance, calendar, folding, reports, roster, sanctions
 from tournament import club as club_rules
+from tournament.calendar import Listed
 from tournament.club import Player
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
@@ -233,10 +234,24 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
 async def _entered_later(s: Session, state: TournamentState, player: Player) -> str | None:
     """Return the tournament taking entries that `player` is entered in besides `state`
     (next month's, opened on this one's night), or None."""
-    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
+    return next((t.name for t in await _entered_elsewhere(s, state, player)), None)
+
+
+async def _entered_elsewhere(
+    s: Session, state: TournamentState, player: Player, *, same_day: bool = False
+) -> list[Listed]:
+    """Return the tournaments taking entries, besides `state`, that `player` has an active
+    entry in, the first to start first; `same_day`: only those of `state`'s day."""
+    zone = s.club.timezone
     listed = await s.uow.tournaments.list(s.club.id)
-    open_ = calendar.open_for_entries(listed, s.now, s.club.timezone)
-    return next((t.name for t in open_ if t.id != state.id and t.id in entered), None)
+    others = [t for t in calendar.open_for_entries(listed, s.now, zone) if t.id != state.id]
+    if same_day:
+        day = calendar.local(state.start, zone).date()
+        others = [t for t in others if calendar.local(t.start, zone).date() == day]
+    if not others:
+        return []  # the common case: one tournament open, no look-up of the entries
+    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
+    return [t for t in others if t.id in entered]
 
 
 async def _suspended_not_entered(
@@ -290,23 +305,9 @@ async def _unconfirmed_elsewhere(
 ) -> TournamentState | None:
     """Return another tournament of the same day taking entries where `player` is entered
     and has not confirmed yet, or None. Next month's waits for its own reminder."""
-    listed = await s.uow.tournaments.list(s.club.id)
-    zone = s.club.timezone
-    day = calendar.local(state.start, zone).date()
-    others = [
-        t
-        for t in calendar.open_for_entries(listed, s.now, zone)
-        if t.id != state.id and calendar.local(t.start, zone).date() == day
-    ]
-    if not others:
-        return None
-    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
-    for listed_one in others:
-        if listed_one.id not in entered:
-            continue
-        other = await s.uow.tournaments.get(listed_one.id)
-        entry = None if other is None else other.entries.get(player.id)
-        if entry is not None and entry.status is EntryStatus.ACTIVE and not entry.confirmed:
+    for listed in await _entered_elsewhere(s, state, player, same_day=True):
+        other = await s.uow.tournaments.get(listed.id)
+        if not other.entries[player.id].confirmed:  # an active entry (`of_player`)
             return other
     return None
 
@@ -350,7 +351,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     await entering.open_for_entries(s)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player, entered_too=True)
-    _not_drawn(state, player)
+    _not_in_play(state, player)
     attendance.check_in(state, player.id, s.now)
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]
@@ -361,18 +362,24 @@ async def checkin(s: Session, a: Args) -> Reply:
     return Reply(tuple(parts))
 
 
-def _not_drawn(state: TournamentState, player: Player) -> None:
+def _not_in_play(state: TournamentState, player: Player) -> None:
     """Refuse, saying why and what can still be done, the check-in of a player out of the
-    tournament: left out of the draw for neither confirming nor checking in (HGV-2.3.6),
-    a walk-in still until the first result where the preset takes them; or withdrawn, a
-    no-show or removed, which a director's /reinstate undoes."""
+    tournament: withdrawn before the draw, who enters again with /register; left out of
+    the draw for neither confirming nor checking in (HGV-2.3.6), a walk-in still until the
+    first result where the preset takes them; or withdrawn, a no-show or removed after
+    it, which a director's /reinstate undoes."""
     entry = state.entries.get(player.id)
-    drawn = state.status in (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
-    if entry is None or not drawn or entry.status is EntryStatus.ACTIVE:
+    if entry is None or entry.status is EntryStatus.ACTIVE:
         return
-    if entry.status is not EntryStatus.WITHDRAWN or entry.confirmed or entry.checked_in:
-        # Withdrawn, a no-show or removed: who can put them back, and how (a director's
-        # line the player can show them).
+    if state.status is TournamentStatus.FINISHED:
+        return  # over: the check-in's own refusal says so
+    before_the_draw = state.status is TournamentStatus.REGISTRATION
+    withdrawn = entry.status is EntryStatus.WITHDRAWN
+    if withdrawn and before_the_draw:
+        raise Refused("checkin_withdrawn", tournament=state.name, command="/register")
+    if before_the_draw or not withdrawn or entry.confirmed or entry.checked_in:
+        # Removed, a no-show, or withdrawn after the draw: who can put them back, and how
+        # (a director's line the player can show them).
         raise Refused(
             "checkin_entry_out",
             tournament=state.name,

@@ -193,8 +193,7 @@ class Session:
         pool = [t for t in candidates if t.id in entered] or list(candidates)
         opened = []
         for listed in pool:
-            state = await self.uow.tournaments.get(listed.id)
-            if state is not None and attendance.checkin_open(state, self.now):
+            if attendance.checkin_open(await self.uow.tournaments.get(listed.id), self.now):
                 opened.append(listed.id)
         return opened[0] if len(opened) == 1 else None
 

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from tournament.frozen import frozen
 from tournament.model import MatchStatus, PlayerId
+from tournament.scoring import Side
 
 
 @frozen
@@ -171,7 +172,7 @@ class ResultCorrected(Event):
     reason: str = ""
     # The level score's tiebreak phases and lot before (WAR-V): "was 2-2 (3-1)", not "2-2".
     before_tiebreaks: tuple[tuple[int, int], ...] = ()
-    before_lot: str | None = None  # "white" | "black"
+    before_lot: Side | None = None
 
 
 @frozen

@@ -583,6 +583,7 @@ MESSAGES: dict[str, str] = {
     "refused.entries_closed": "Entries for {tournament} are closed.",
     "refused.entry_not_active": "Your entry is {status}: ask a director.",
     "refused.checkin_entry_out": "Your entry in {tournament}: {status}. A director can put you back: {command}",
+    "refused.checkin_withdrawn": "You withdrew from {tournament}. To enter again: {command}",
     "refused.checkin_not_drawn": "You neither confirmed nor checked in before the draw, so {tournament} was drawn without you.",
     "refused.checkin_not_drawn_walk_in": "You neither confirmed nor checked in before the draw, so {tournament} was drawn without you. Until its first result a director can still enter you and draw again: {example}",
     "refused.player_entry_not_active": '{name}\'s entry is {status}: to put it back, `/reinstate {name} reason:"..."`.',

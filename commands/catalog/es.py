@@ -553,6 +553,7 @@ MESSAGES: dict[str, str] = {
     "refused.entries_closed": "Las inscripciones para {tournament} están cerradas.",
     "refused.entry_not_active": "Tu inscripción no está activa ({status}): consulta a un director.",
     "refused.checkin_entry_out": "Tu inscripción en {tournament} está {status}. Un director puede devolverte al torneo: {command}",
+    "refused.checkin_withdrawn": "Te retiraste de {tournament}. Para inscribirte de nuevo: {command}",
     "refused.checkin_not_drawn": "No confirmaste ni registraste tu llegada antes del sorteo, así que {tournament} se sorteó sin ti.",
     "refused.checkin_not_drawn_walk_in": "No confirmaste ni registraste tu llegada antes del sorteo, así que {tournament} se sorteó sin ti. Hasta el primer resultado un director aún puede inscribirte y volver a sortear: {example}",
     "refused.player_entry_not_active": 'La inscripción de {name} no está activa ({status}): para recuperarla, `/reinstate {name} reason:"..."`.',

@@ -553,6 +553,7 @@ MESSAGES: dict[str, str] = {
     "refused.entries_closed": "Zapisy na turniej {tournament} są zamknięte.",
     "refused.entry_not_active": "Twoje zgłoszenie nie jest aktywne ({status}): zapytaj sędziego.",
     "refused.checkin_entry_out": "Twoje zgłoszenie do turnieju {tournament} ma status: {status}. Sędzia może Cię przywrócić: {command}",
+    "refused.checkin_withdrawn": "Zgłoszenie do turnieju {tournament} zostało wycofane. Aby zapisać się ponownie: {command}",
     "refused.checkin_not_drawn": "Przed losowaniem nie było ani potwierdzenia udziału, ani obecności, więc {tournament} rozlosowano bez Ciebie.",
     "refused.checkin_not_drawn_walk_in": "Przed losowaniem nie było ani potwierdzenia udziału, ani obecności, więc {tournament} rozlosowano bez Ciebie. Do pierwszego wyniku sędzia może jeszcze Cię wpisać i losować ponownie: {example}",
     "refused.player_entry_not_active": 'Zgłoszenie gracza {name} nie jest aktywne ({status}): aby je przywrócić, `/reinstate {name} reason:"..."`.',

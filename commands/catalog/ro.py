@@ -553,6 +553,7 @@ MESSAGES: dict[str, str] = {
     "refused.entries_closed": "Înscrierile la {tournament} s-au închis.",
     "refused.entry_not_active": "Înscrierea dumneavoastră nu este activă ({status}): întrebați un arbitru.",
     "refused.checkin_entry_out": "Înscrierea dumneavoastră la {tournament} are starea: {status}. Un organizator vă poate readuce în turneu: {command}",
+    "refused.checkin_withdrawn": "V-ați retras de la {tournament}. Pentru a vă înscrie din nou: {command}",
     "refused.checkin_not_drawn": "Nu ați confirmat și nici nu v-ați înregistrat sosirea înainte de tragerea la sorți, așa că la {tournament} s-a tras la sorți fără dumneavoastră.",
     "refused.checkin_not_drawn_walk_in": "Nu ați confirmat și nici nu v-ați înregistrat sosirea înainte de tragerea la sorți, așa că la {tournament} s-a tras la sorți fără dumneavoastră. Până la primul rezultat un organizator vă mai poate înscrie și reface tragerea: {example}",
     "refused.player_entry_not_active": 'Înscrierea lui {name} nu este activă ({status}): pentru a o reface, `/reinstate {name} reason:"..."`.',

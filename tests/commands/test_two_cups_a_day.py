@@ -68,3 +68,12 @@ async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
     assert said == "ion is checked in. Good luck!", said
     # A director's draw still names its tournament on such a day.
     assert (await chat.say("ana", "/draw")).startswith("Which tournament?")
+
+
+async def test_the_other_cup_confirmed_already_is_not_offered(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await open_morning_and_evening(chat)
+    await chat.say("ion", "/register")
+    await chat.say("ion", '/register tournament:"Evening"')
+    await chat.say("ion", '/confirm tournament:"Evening"')
+    assert "as well" not in await chat.say("ion", "/confirm")

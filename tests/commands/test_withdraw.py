@@ -156,3 +156,20 @@ async def test_on_the_night_next_months_entry_can_be_withdrawn_too_HGV_2_3_6(
     assert await _sanctions(chat) == []
     bob = await chat.player_id("bob")
     assert (await chat.tournament()).entries[bob].status.value == "active"  # still tonight's
+
+
+async def test_a_check_in_after_withdrawing_before_the_draw_says_register_again(
+    engine: AsyncEngine,
+) -> None:
+    """dora withdrew on Friday and came on Saturday: her /checkin said "Your entry is
+    withdrawn: ask a director", though /register enters her again by herself."""
+    chat = Chat(engine)
+    await _entered(chat)
+    await chat.say("dora", "/withdraw confirm")
+    chat.at("2026-01-31 19:30")
+
+    said = await chat.say("dora", "/checkin")
+
+    assert said == "You withdrew from January Cup. To enter again: /register", said
+    await chat.say("dora", "/register")
+    assert (await chat.say("dora", "/checkin")).startswith("dora is checked in."), said
