@@ -14,11 +14,16 @@ async def open_morning_and_evening(chat: Chat) -> None:
         await chat.say("ana", f'/tournament new name:"{name}" start:"{start}" approval:no')
 
 
-async def test_confirming_one_of_two_entries_offers_the_other(engine: AsyncEngine) -> None:
-    chat = Chat(engine)
+async def ion_in_both(chat: Chat) -> None:
+    """Open both cups and enter ion in each."""
     await open_morning_and_evening(chat)
     await chat.say("ion", "/register")
     await chat.say("ion", '/register tournament:"Evening"')
+
+
+async def test_confirming_one_of_two_entries_offers_the_other(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await ion_in_both(chat)
 
     response = await chat.response("ion", "/confirm")
 
@@ -58,9 +63,7 @@ async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
     """ion entered both cups of the day; his /checkin at 9:30 asked "which tournament?",
     though only the morning's check-in (from 9:00) was open."""
     chat = Chat(engine)
-    await open_morning_and_evening(chat)
-    await chat.say("ion", "/register")
-    await chat.say("ion", '/register tournament:"Evening"')
+    await ion_in_both(chat)
     chat.at("2026-01-31T09:30")
 
     said = await chat.say("ion", "/checkin")
@@ -72,8 +75,6 @@ async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
 
 async def test_the_other_cup_confirmed_already_is_not_offered(engine: AsyncEngine) -> None:
     chat = Chat(engine)
-    await open_morning_and_evening(chat)
-    await chat.say("ion", "/register")
-    await chat.say("ion", '/register tournament:"Evening"')
+    await ion_in_both(chat)
     await chat.say("ion", '/confirm tournament:"Evening"')
     assert "as well" not in await chat.say("ion", "/confirm")
