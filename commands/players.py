@@ -19,6 +19,7 @@ from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, Tourna
 from tournament.preset import Game
 from tournament.scoring import (
     TIEBREAK_CODES,
+    TIEBREAK_NEEDED,
     FinalScore,
     GameKind,
     ScoreError,
@@ -438,6 +439,11 @@ async def report(s: Session, a: Args) -> Reply:
                 if converted is not None:
                     raise converted from None
             example = views.with_tiebreak("/report", found[:phase])
+            waiting = match.report if match.status is MatchStatus.PENDING else None
+            if error.code == TIEBREAK_NEEDED and waiting is not None and waiting.by != player.id:
+                # A level score against the opponent's report: the two disagree, and
+                # accepting theirs is the other way to answer.
+                raise await _level_against(s, match, waiting, player.id, error, example) from None
         elif error.code == "lot_needed":
             # Every phase typed was level (no lot given): the same line, with the lot won.
             example = f"/{again} lot:won"
@@ -487,6 +493,26 @@ async def report(s: Session, a: Args) -> Reply:
     if earlier is None or match.report is None or match.report.seq == earlier.seq:
         return Reply((recorded,))
     return Reply((recorded, _replaces(earlier, reporter_is_white=player.id == match.white)))
+
+
+async def _level_against(
+    s: Session, match: Match, waiting: Report, me: PlayerId, error: ScoreError, example: str
+) -> Refused:
+    """Say a level score needs its tiebreak, and that the opponent's report waits."""
+    names = await s.names(set(match.players))
+    mine, theirs = waiting.white, waiting.black
+    phases = waiting.tiebreaks
+    if me != match.white:
+        mine, theirs = theirs, mine
+        phases = tuple((b, w) for w, b in phases)
+    return Refused(
+        "level_against_report",
+        match=match.number,
+        game=str(error.params["game"]),
+        example=Hint(example),
+        opponent=views.name(names, waiting.by),
+        score=views.score(mine, theirs, phases, waiting.lot_winner),
+    )
 
 
 def _replaces(earlier: Report, *, reporter_is_white: bool) -> Msg:

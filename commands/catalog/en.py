@@ -651,6 +651,7 @@ MESSAGES: dict[str, str] = {
     "refused.report_said_lost": 'You wrote "{said}", but {score} is a win for you: your points come first. If you lost: `{example}`',
     "refused.report_said_won": 'You wrote "{said}", but {score} is a loss for you: your points come first. If you won: `{example}`',
     "refused.excuse_penalised": '{name} is not a no-show: they came late to match {match}, and {points, plural, one {# lateness point stands} other {# lateness points stand}} against them. To cancel {points, plural, one {it} other {them}}: `/cancel {match} reason:"..."`.',
+    "refused.level_against_report": "The match is level: add the tiebreak ({game}) score, for example {example}. {opponent} reported {score} (your score first): `/accept {match}` if that is right.",
     "refused.report_waits_for_you": "Match {match} has your opponent's report waiting for your answer: `/accept {match}` if it is right, `/dispute {match}` if it is not.",
     "refused.excuse_late": '{name} is not a no-show: they are late for match {match}, and lateness runs. To stop its clock: `/pause {match} reason:"..."`; to give the match away: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "You reported match {match} yourself; your opponent accepts or disputes it.",

@@ -621,6 +621,7 @@ MESSAGES: dict[str, str] = {
     "refused.report_said_lost": 'Escribiste "{said}", pero {score} es una victoria tuya: tus puntos van primero. Si perdiste: `{example}`',
     "refused.report_said_won": 'Escribiste "{said}", pero {score} es una derrota tuya: tus puntos van primero. Si ganaste: `{example}`',
     "refused.excuse_penalised": '{name} no es una ausencia: llegó tarde al encuentro {match} y {points, plural, one {tiene # punto} other {tiene # puntos}} de retraso en contra. Para {points, plural, one {anularlo} other {anularlos}}: `/cancel {match} reason:"..."`.',
+    "refused.level_against_report": "El encuentro está empatado: añade el resultado del desempate ({game}), por ejemplo {example}. {opponent} comunicó {score} (tu resultado primero): `/accept {match}` si es correcto.",
     "refused.report_waits_for_you": "El encuentro {match} tiene un resultado de tu rival esperando tu respuesta: `/accept {match}` si es correcto, `/dispute {match}` si no lo es.",
     "refused.excuse_late": '{name} no es una ausencia: llega tarde al encuentro {match} y el retraso corre. Para parar su reloj: `/pause {match} reason:"..."`; para darlo por perdido: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "El resultado del encuentro {match} lo enviaste tú; tu rival lo acepta o lo impugna.",

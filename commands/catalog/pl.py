@@ -621,6 +621,7 @@ MESSAGES: dict[str, str] = {
     "refused.report_said_lost": 'Napisano "{said}", ale {score} to Twoja wygrana: Twoje punkty są pierwsze. Jeśli przegrana: `{example}`',
     "refused.report_said_won": 'Napisano "{said}", ale {score} to Twoja przegrana: Twoje punkty są pierwsze. Jeśli wygrana: `{example}`',
     "refused.excuse_penalised": '{name} nie jest nieobecnością: spóźnił(a) się na mecz {match} i {points, plural, one {ma # punkt} few {ma # punkty} many {ma # punktów} other {ma # punktu}} karnych za spóźnienie. Aby je anulować: `/cancel {match} reason:"..."`.',
+    "refused.level_against_report": "Mecz zakończył się remisem: dopisz wynik dogrywki ({game}), na przykład {example}. Przeciwnik ({opponent}) zgłosił {score} (twój wynik pierwszy): `/accept {match}`, jeśli jest dobry.",
     "refused.report_waits_for_you": "W meczu {match} wynik zgłoszony przez przeciwnika czeka na twoją odpowiedź: `/accept {match}`, jeśli jest dobry, `/dispute {match}`, jeśli nie.",
     "refused.excuse_late": '{name} nie jest nieobecny: spóźnia się na mecz {match} i spóźnienie biegnie. Aby zatrzymać jego zegar: `/pause {match} reason:"..."`; aby oddać mecz walkowerem: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Wynik meczu {match} zgłaszasz Ty; przeciwnik go akceptuje albo kwestionuje.",

@@ -42,6 +42,21 @@ async def test_a_player_is_shown_their_own_report_with_a_tiebreak_added_WAR_V(
     assert state.matches[match.number].status is MatchStatus.FINISHED
 
 
+async def test_a_level_score_against_the_opponents_report_offers_to_accept_it_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat, match, white, black = await draughts_night(engine)
+    await chat.say(white, "/report 4-0")
+    reply = await chat.say(black, "/report 2:2")
+    assert "level" in reply and "/report 2-2 3-1" in reply, reply
+    assert f"{white} reported 0-4 (your score first)" in reply, reply
+    assert f"/accept {match.number}" in reply, reply
+    state = await chat.tournament()
+    played = state.matches[match.number]
+    assert played.status is MatchStatus.PENDING and played.report is not None
+    assert (played.report.white, played.report.black) == (4, 0)
+
+
 async def test_a_director_is_shown_the_result_typed_with_a_tiebreak_added_WAR_V(
     engine: AsyncEngine,
 ) -> None:
