@@ -435,7 +435,9 @@ async def report(s: Session, a: Args) -> Reply:
             phase = int(error.params["phase"])
             if error.code == "draughts_tiebreak_total_wrong":
                 total = int(error.params["total"])
-                converted = views.phase_in_points(found, phase, total, "/report")
+                lot = a.choice("lot")
+                then = f" lot:{lot}" if lot else ""
+                converted = views.phase_in_points(found, phase, total, "/report", then=then)
                 if converted is not None:
                     raise converted from None
             example = views.with_tiebreak("/report", found[:phase])
@@ -455,7 +457,10 @@ async def report(s: Session, a: Args) -> Reply:
             mine, theirs = found[0]
             example = f"/report {max(mine, floor[0])}-{max(theirs, floor[1])}"
         elif error.code == "draughts_total_wrong":
-            converted = views.in_points(found[0], match.length, "/report")
+            # The tiebreak and lot typed after it are kept in the line to send.
+            then = "".join(f" {x}-{y}" for x, y in found[1:])
+            then += f" lot:{a.choice('lot')}" if a.choice("lot") else ""
+            converted = views.in_points(found[0], match.length, "/report", then=then)
             if converted is not None:
                 raise converted from None
         raise ScoreError(error.code, **error.params, example=example) from None

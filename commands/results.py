@@ -53,22 +53,32 @@ async def result(s: Session, a: Args) -> Reply:
             if error.code == "draughts_tiebreak_total_wrong":
                 total = int(error.params["total"])
                 phases = _white_first(change)
+                lot = a.choice("lot")
                 converted = views.phase_in_points(
-                    phases, phase, total, command, "score.usage_result"
+                    phases,
+                    phase,
+                    total,
+                    command,
+                    "score.usage_result",
+                    f" lot:{lot}" if lot else "",
                 )
                 if converted is not None:
                     raise converted from None
             example = views.with_tiebreak(command, _white_first(change)[:phase])
         elif error.code == "draughts_total_wrong" and isinstance(change, FinalScore):
-            main = _white_first(change)[0]
+            main, *phases = _white_first(change)
             command, then, usage = f"/result {match.number}", "", "score.usage_result"
             first, second = a.player("player"), a.player("opponent")
             if first is not None and second is not None:
                 # Said as typed, the first named player's score first: "jan 2-0 łukasz"
                 # was answered "0-2 counts games", white's (łukasz's) first.
-                main = main if white_first else (main[1], main[0])
+                if not white_first:
+                    main, phases = (main[1], main[0]), [(y, x) for x, y in phases]
                 command += f" {as_typed(first.name)}"
                 then, usage = f" {as_typed(second.name)}", "score.usage_result_named"
+            # The tiebreak and lot typed after the score are kept in the line to send.
+            then = "".join(f" {x}-{y}" for x, y in phases) + then
+            then += f" lot:{a.choice('lot')}" if a.choice("lot") else ""
             converted = views.in_points(main, match.length, command, usage, then=then)
             if converted is not None:
                 raise converted from None

@@ -191,15 +191,17 @@ def phase_in_points(
     total: int,
     command: str,
     usage: str = "score.usage",
+    then: str = "",
 ) -> ScoreError | None:
     """Return the refusal of a draughts tiebreak `phase` (1-based) typed in games
     (`/report 2-2 2-0`: both tiebreak games won) that gives it in points (`2-2 4-0`);
-    None when it is not one. `total` is the phase's points, 2 a game."""
+    None when it is not one. `total` is the phase's points, 2 a game; `then` is what
+    was typed after the scores (a lot), kept in the line to send."""
     if not 0 < phase < len(phases):
         return None
     before = "".join(f" {w}-{b}" for w, b in phases[:phase])
     after = "".join(f" {w}-{b}" for w, b in phases[phase + 1 :])
-    return in_points(phases[phase], total // 2, command + before, usage, then=after)
+    return in_points(phases[phase], total // 2, command + before, usage, then=after + then)
 
 
 def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:

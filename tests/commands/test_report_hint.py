@@ -86,6 +86,28 @@ async def test_a_draughts_tiebreak_typed_in_games_is_answered_in_points_WAR_V(
     assert recorded.winner == await chat.player_id(black)  # black won the tiebreak
 
 
+async def test_a_score_typed_in_games_keeps_its_tiebreak_and_lot_in_the_line_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """A director's "/result 13 2-2 2-2 1-1 lot:white" (the last tiebreak in games) was
+    answered with the line in points without its lot: sent, it was refused again."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    said = await chat.say(white, "/report 1-1 3-1")
+    assert said.endswith("for example /report 2-2 3-1."), said
+    said = await chat.say("ana", f"/result {match.number} {black} 1-1 1-3 {white}")
+    assert said.endswith(f"/result {match.number} {black} 2-2 1-3 {white}."), said
+    said = await chat.say("ana", f"/result {match.number} 2-2 2-2 1-1 lot:white")
+    line = f"/result {match.number} 2-2 2-2 2-2 lot:white"
+    assert said.endswith(f"for example {line}."), said
+    await chat.say("ana", line)
+    recorded = (await chat.tournament()).matches[match.number]
+    assert recorded.tiebreaks == ((2, 2), (2, 2)) and recorded.lot_winner == "white"
+    assert recorded.winner == await chat.player_id(white)
+
+
 async def test_a_corrected_tiebreak_says_the_tiebreak_it_replaced_WAR_V(
     engine: AsyncEngine,
 ) -> None:
