@@ -345,6 +345,7 @@ async def player_merge(s: Session, a: Args) -> Reply:
             raise Refused(
                 "merge_both_entered", name=old.name, into=new.name, tournament=state.name
             )
+    played = sum(1 for state in states if roster.has_played(state, old.id))
     for state in states:
         roster.merge_player(state, old.id, new.id)
         await s.uow.tournaments.save(state)
@@ -357,7 +358,11 @@ async def player_merge(s: Session, a: Args) -> Reply:
     if changed:
         await s.uow.players.save(new)
     s.log("player_merge", player=old.name, into=new.name, tournaments=len(states))
-    return say("player.merged", old=Name(old.name), name=Name(new.name), tournaments=len(states))
+    # A duplicate entered but not yet played carries an entry, not results.
+    key = "player.merged" if 0 < played == len(states) else "player.merged_entries"
+    return say(
+        key, old=Name(old.name), name=Name(new.name), tournaments=len(states), played=played
+    )
 
 
 async def player_remove(s: Session, a: Args) -> Reply:

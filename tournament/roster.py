@@ -147,6 +147,11 @@ def redraw(
     return progress.draw(state, ranking, at, seed=seed, barred=barred)
 
 
+def has_played(state: TournamentState, player: PlayerId) -> bool:
+    """Return whether `player` has a final result in the tournament."""
+    return any(m.is_final and player in m.players for m in state.matches.values())
+
+
 def merge_player(state: TournamentState, old: PlayerId, new: PlayerId) -> None:
     """Make every fact of the tournament that names `old` name `new` instead.
 

@@ -718,6 +718,7 @@ MESSAGES: dict[str, str] = {
     "player.usage": 'Fix a player: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (before the draw).',
     "player.renamed": "{old} is now called {name}, in every table.",
     "player.merged": "{old} is merged into {name}: {tournaments, plural, one {# tournament} other {# tournaments}} with results and ranking points carried over.",
+    "player.merged_entries": "{old} is merged into {name}: {tournaments, plural, one {# tournament entry} other {# tournament entries}} carried over; {played, plural, =0 {no results yet} one {# with results and ranking points} other {# with results and ranking points}}.",
     "player.removed": "{name} is taken out of {tournament}.",
     "redraw.ask": "Draw {tournament} again? The groups and the match schedule are replaced. Send {command}.",
     "refused.addplayer_suspended": '{name} is suspended from {tournament}: `/lift {name} reason:"..."` first, if that is right.',

@@ -688,6 +688,7 @@ MESSAGES: dict[str, str] = {
     "player.usage": 'Corregir un jugador: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (antes del sorteo).',
     "player.renamed": "{old} ahora se llama {name}, en todas las tablas.",
     "player.merged": "{old} queda unido a {name}: {tournaments, plural, one {# torneo} other {# torneos}} con sus resultados y puntos de ranking.",
+    "player.merged_entries": "{old} queda unido a {name}: {tournaments, plural, one {# inscripción} other {# inscripciones}} a torneos; {played, plural, =0 {aún sin resultados} one {# con resultados y puntos de ranking} other {# con resultados y puntos de ranking}}.",
     "player.removed": "{name} queda fuera de {tournament}.",
     "redraw.ask": "¿Volver a sortear {tournament}? Se sustituyen los grupos y el horario de encuentros. Envía {command}.",
     "refused.addplayer_suspended": '{name} tiene una suspensión para {tournament}: si procede, primero `/lift {name} reason:"..."`.',

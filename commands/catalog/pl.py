@@ -688,6 +688,7 @@ MESSAGES: dict[str, str] = {
     "player.usage": 'Popraw zawodnika: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (przed losowaniem).',
     "player.renamed": "{old} nazywa się teraz {name}, we wszystkich tabelach.",
     "player.merged": "{old} połączony z {name}: {tournaments, plural, one {# turniej} few {# turnieje} many {# turniejów} other {# turnieju}} z wynikami i punktami rankingowymi.",
+    "player.merged_entries": "{old} połączony z {name}: {tournaments, plural, one {# zgłoszenie} few {# zgłoszenia} many {# zgłoszeń} other {# zgłoszenia}} do turniejów; {played, plural, =0 {jeszcze bez wyników} one {# z wynikami i punktami rankingowymi} few {# z wynikami i punktami rankingowymi} many {# z wynikami i punktami rankingowymi} other {# z wynikami i punktami rankingowymi}}.",
     "player.removed": "{name} nie gra już w turnieju {tournament}.",
     "redraw.ask": "Losować {tournament} jeszcze raz? Grupy i terminarz meczów zostaną zastąpione. Wyślij {command}.",
     "refused.addplayer_suspended": '{name}: zawieszenie na turniej {tournament}. Jeśli to słuszne, najpierw `/lift {name} reason:"..."`.',

@@ -688,6 +688,7 @@ MESSAGES: dict[str, str] = {
     "player.usage": 'Corectați un jucător: /player rename "zofia kowalska" to:"Zofia Kowalska" · /player merge "Rocío 2" into:"Rocío" · /player remove alice (înainte de tragere).',
     "player.renamed": "{old} se numește acum {name}, în toate clasamentele.",
     "player.merged": "{old} a fost unit cu {name}: {tournaments, plural, one {# turneu} few {# turnee} other {# de turnee}} cu rezultatele și punctele de clasament.",
+    "player.merged_entries": "{old} a fost unit cu {name}: {tournaments, plural, one {# înscriere} few {# înscrieri} other {# de înscrieri}} la turnee; {played, plural, =0 {încă fără rezultate} one {# cu rezultate și puncte de clasament} few {# cu rezultate și puncte de clasament} other {# cu rezultate și puncte de clasament}}.",
     "player.removed": "{name} nu mai este pe lista turneului {tournament}.",
     "redraw.ask": "Refaceți tragerea la sorți pentru {tournament}? Grupele și programul partidelor se înlocuiesc. Trimiteți {command}.",
     "refused.addplayer_suspended": '{name} are o suspendare pentru {tournament}: dacă e cazul, mai întâi `/lift {name} reason:"..."`.',

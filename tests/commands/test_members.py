@@ -170,3 +170,22 @@ async def test_unquoted_lower_case_words_are_asked_one_player_or_several(
     assert "ana maria lopez is now" in await chat.say("ana", '/addplayer "ana maria lopez"')
     several = await chat.say("ana", '/addplayer "bob" "cruz"')
     assert "bob is now" in several and "cruz is now" in several, several
+
+
+async def test_a_duplicate_merged_before_playing_is_said_to_carry_an_entry_not_results(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's "Paweł Wisniewski 2", entered and merged the same evening, was said to
+    bring "1 tournament with results and ranking points": it had none."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say(
+        "ana", '/tournament new name:"May Cup" preset:hgv-backgammon start:"2026-05-30 20:00"'
+    )
+    await chat.say("ana", '/addplayer "Rocío" "Rocío 2"')
+    said = await chat.say("ana", '/player merge "Rocío 2" into:"Rocío"')
+    assert said == (
+        "Rocío 2 is merged into Rocío: 1 tournament entry carried over; no results yet."
+    ), said
+    state = await chat.tournament()
+    assert len(state.entries) == 1
