@@ -43,7 +43,11 @@ async def reinstate(s: Session, a: Args) -> Reply:
     said = announce.notices(state, events, await s.names(set(state.entries)))
     parts = [part for notice in said[:1] for part in notice.reply.parts]
     aside = [msg("reinstate.lifted", name=Name(player.name))] if lifted else []
-    if attendance.checkin_open(state, s.now):
+    if state.draw is not None and not state.matches_of(player.id):
+        # Back, but outside the groups: only a new draw, before any result, brings them in.
+        if not roster.has_results(state):
+            aside.append(msg("reinstate.redraw", name=Name(player.name)))
+    elif attendance.checkin_open(state, s.now):
         # Weeks before the night there is no arrival to register again yet.
         aside.append(msg("reinstate.checkin", name=Name(player.name)))
     return announced(Reply(tuple(parts)), *aside)

@@ -300,6 +300,10 @@ def _on_groups_drawn(
     if event.barred:
         players = Name(views.name_list(names, event.barred))
         drawn.append(msg("draw.barred", players=players))
+    if event.left_out:
+        # The director sees who the draw passed over, and how one who is here plays.
+        players = Name(views.name_list(names, event.left_out))
+        drawn.append(msg("draw.left_out", players=players))
     drawn += [views.group_table(state, group, names) for group in state.groups]
     first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
     drawn.append(views.schedule_table(state, first, names))

@@ -103,6 +103,8 @@ class GroupsDrawn(Event):
     seed: int
     # Entered, but suspended from this tournament: taken out, not drawn (HGV-2.3.6).
     barred: tuple[PlayerId, ...] = ()
+    # Entered, but neither confirmed nor checked in: not drawn, and owing nothing.
+    left_out: tuple[PlayerId, ...] = ()
 
 
 @frozen

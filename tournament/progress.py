@@ -117,11 +117,13 @@ def draw(
     if len(players) < 2:
         raise Refused("too_few_players", count=len(players), minimum=2)
     drawn = set(players)  # a list's `in` made the draw quadratic in the players
+    left_out: list[PlayerId] = []
     for entry in state.entries.values():
         # Neither confirmed nor here: they are not drawn, and owe nothing (HGV-2.3.6).
         if entry.status is EntryStatus.ACTIVE and entry.player not in drawn:
             entry.status = EntryStatus.WITHDRAWN
             entry.withdrawn_at = at
+            left_out.append(entry.player)
     seed = state.seed if seed is None else seed
     inputs = DrawInputs(
         method=state.preset.groups.method,
@@ -151,6 +153,7 @@ def draw(
             matches=scheduled,
             seed=seed,
             barred=tuple(taken_out),
+            left_out=tuple(left_out),
         )
     ]
     return events + settle(state, at)

@@ -147,3 +147,26 @@ async def test_a_no_show_checking_in_late_hears_the_reinstate_a_director_sends(
     ), reply
     await chat.say("ana", '/reinstate dora reason:"traffic"')
     assert (await chat.say("dora", "/checkin")).startswith("dora is checked in."), reply
+
+
+async def test_the_draw_names_who_it_left_out_and_a_reinstated_one_is_told_the_way_in(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's director reinstated Jerzy, left out of the draw for not confirming, and
+    drew again at once: Jerzy, still neither confirmed nor here, was left out again, and
+    nothing had said who the draw passed over or what brings one back."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", unconfirmed=("fay",))
+    drawn = await chat.say("ana", "/redraw confirm")
+    assert "\nNot drawn, neither confirmed nor checked in: fay. One who is here" in drawn, drawn
+
+    reply = await chat.say("ana", '/reinstate fay reason:"she came"')
+    assert reply.endswith(
+        "fay is not in the groups: when they are here, mark them present (/present) and"
+        " draw again (/redraw)."
+    ), reply
+    await chat.say("ana", "/present fay")
+    drawn = await chat.say("ana", "/redraw confirm")
+    state = await chat.tournament()
+    assert await chat.player_id("fay") in {p for g in state.groups for p in g.players}
+    assert "Not drawn" not in drawn, drawn
