@@ -373,7 +373,6 @@ async def _open(
         writes=spec.writes,
         own_first=spec.role == "player" and spec.name != "register",
         own_entry=spec.name in OWN_ENTRY_COMMANDS,
-        at_venue=spec.name == "checkin",
     )
 
 

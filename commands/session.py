@@ -86,8 +86,6 @@ class Session:
     # A command about the asker's own entry (/confirm, /me ...): when the next tournament
     # to start is not theirs, the one upcoming tournament they entered is meant.
     own_entry: bool = False
-    # /checkin: among several tournaments of the day, the one whose check-in is open.
-    at_venue: bool = False
     events: list[Event] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     audit: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -179,7 +177,7 @@ class Session:
             )
             if mine is not None:
                 return mine.id
-            opened = await self._checkin_opened(found.candidates) if self.at_venue else None
+            opened = await self._checkin_opened(found.candidates)
             if opened is not None:
                 return opened
             raise which_tournament([t.name for t in found.candidates])
@@ -187,8 +185,8 @@ class Session:
 
     async def _checkin_opened(self, candidates: Sequence[Listed]) -> int | None:
         """Return the one of `candidates` (the asker's, if they entered any) whose check-in
-        is open now: a /checkin at 09:30 is for the 10:00 cup, whose check-in opened at
-        9:00, not for the 18:00 one of the same day."""
+        is open now: a /checkin, /present or /draw at 09:30 is for the 10:00 cup, whose
+        check-in opened at 9:00, not for the 18:00 one of the same day."""
         entered = await self._entered()
         pool = [t for t in candidates if t.id in entered] or list(candidates)
         opened = []

@@ -1,6 +1,6 @@
 """Two cups on one day (the morning's and the evening's): a player entered in both hears,
-on confirming the first, that the other waits too; a /checkin means the one whose check-in
-is open."""
+on confirming the first, that the other waits too; a /checkin, or a director's /present
+or /draw, means the one whose check-in is open."""
 
 from __future__ import annotations
 
@@ -69,8 +69,29 @@ async def test_a_checkin_on_the_day_is_for_the_cup_whose_check_in_is_open(
     said = await chat.say("ion", "/checkin")
 
     assert said == "ion is checked in. Good luck!", said
-    # A director's draw still names its tournament on such a day.
-    assert (await chat.say("ana", "/draw")).startswith("Which tournament?")
+
+
+async def test_a_directors_command_on_the_day_is_for_the_cup_whose_check_in_is_open(
+    engine: AsyncEngine,
+) -> None:
+    """Navodari's director, at 9:30 on a day of a morning and an evening cup, was asked
+    "which tournament?" for /present and /draw, though only the morning's check-in was
+    open; before any check-in opens the question stands."""
+    chat = Chat(engine)
+    await open_morning_and_evening(chat)
+    for player in ("ion", "eva", "bob"):
+        await chat.say(player, "/register")
+    chat.at("2026-01-31T08:30")
+    assert (await chat.say("ana", "/present ion")).startswith("Which tournament?")
+
+    chat.at("2026-01-31T09:30")
+    assert await chat.say("ana", "/present ion eva bob") == (
+        "ion is marked present.\neva is marked present.\nbob is marked present."
+    )
+    drawn = await chat.say("ana", "/draw")
+    assert drawn.startswith("Draw made.") and "Morning: matches" in drawn, drawn
+    listed = await chat.say("ana", "/tournament list")
+    assert "Evening: Sat, Jan 31, 18:00, open for entries" in listed, listed
 
 
 async def test_the_other_cup_confirmed_already_is_not_offered(engine: AsyncEngine) -> None:
