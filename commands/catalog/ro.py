@@ -623,7 +623,7 @@ MESSAGES: dict[str, str] = {
     "refused.report_said_lost": 'Ați scris "{said}", dar {score} este o victorie pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați pierdut: `{example}`',
     "refused.report_said_won": 'Ați scris "{said}", dar {score} este o înfrângere pentru dumneavoastră: punctele dumneavoastră sunt primele. Dacă ați câștigat: `{example}`',
     "refused.excuse_penalised": '{name} nu este o absență: a întârziat la partida {match} și {points, plural, one {are # punct} few {are # puncte} other {are # de puncte}} de întârziere împotrivă. Pentru a le anula: `/cancel {match} reason:"..."`.',
-    "refused.level_against_report": "Partida este la egalitate: adaugă scorul de departajare ({game}), de exemplu {example}. {opponent} a raportat {score} (scorul tău primul): `/accept {match}` dacă e corect.",
+    "refused.level_against_report": "Partida este la egalitate: adăugați scorul de departajare ({game}), de exemplu {example}. {opponent} a raportat {score} (scorul dumneavoastră primul): `/accept {match}` dacă este corect.",
     "refused.report_waits_for_you": "Partida {match} are un rezultat al adversarului care așteaptă răspunsul tău: `/accept {match}` dacă e corect, `/dispute {match}` dacă nu.",
     "refused.excuse_late": '{name} nu este neprezentare: întârzie la partida {match}, iar întârzierea curge. Pentru a opri ceasul ei: `/pause {match} reason:"..."`; pentru a da partida pierdută: `/forfeit {as_typed} reason:"..."`.',
     "refused.own_report": "Rezultatul partidei {match} l-ați anunțat chiar dumneavoastră; adversarul îl acceptă sau îl contestă.",
