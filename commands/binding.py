@@ -120,7 +120,8 @@ def _unknown_option(signature: Signature, key: str, by_key: Mapping[str, Param])
     if folding.loose(key) in NOVICE_WORDS:
         raise Refused("novice_by_director", option=key, command=signature.path)
     pool = list(by_key) + (list(override_keys()) if signature.preset_options else [])
-    close = suggestions(key, pool)
+    # Option names are short: at 0.6 "born" came out as "torneo" (three letters shared).
+    close = suggestions(key, pool, cutoff=0.7)
     allowed = ", ".join(f"{k}:" for k in known)
     if signature.preset_options:
         allowed += ", group_size: ... (/rules)"

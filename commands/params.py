@@ -277,7 +277,9 @@ def as_typed(value: str | list[str]) -> str:
     return f'"{value}"' if " " in value or not value else value
 
 
-def suggestions(word: str, pool: Sequence[str], *, limit: int = 3) -> list[str]:
+def suggestions(
+    word: str, pool: Sequence[str], *, limit: int = 3, cutoff: float = 0.6
+) -> list[str]:
     """Return the entries of `pool` closest to `word`: a unique beginning, else similar."""
     lowered = word.lower()
     unique = list(dict.fromkeys(pool))
@@ -287,4 +289,4 @@ def suggestions(word: str, pool: Sequence[str], *, limit: int = 3) -> list[str]:
     squeezed = {p.lower().replace("_", "").replace("-", ""): p for p in unique}
     if lowered.replace("_", "").replace("-", "") in squeezed:
         return [squeezed[lowered.replace("_", "").replace("-", "")]]
-    return difflib.get_close_matches(lowered, unique, n=limit, cutoff=0.6)
+    return difflib.get_close_matches(lowered, unique, n=limit, cutoff=cutoff)

@@ -107,6 +107,10 @@ def test_an_unknown_option_suggests_the_closest_and_lists_the_allowed() -> None:
     assert refused.params["suggestion"] == "third_place:"
     assert "start:" in str(refused.params["allowed"])
     assert refusal("/draw frobnicate:1").code == "unknown_option"
+    assert refusal('/register nmae:"Ana P."').params["suggestion"] == "name:"
+    # Three letters in common are not a likeness: /tournament list born: was asked
+    # "did you mean torneo:?" in a Spanish club.
+    assert refusal("/tournament list born:1950-03-02").code == "unknown_option"
 
 
 def test_preset_keys_go_to_the_overrides() -> None:
