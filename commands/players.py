@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from commands import arguments, claims, entering, members, views
+from commands import arguments, claims, entering, history, members, views
 from commands import names as naming
 from commands.params import Args, as_typed
 from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
@@ -465,7 +465,13 @@ async def report(s: Session, a: Args) -> Reply:
                 raise converted from None
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
-    s.log("report", match=match.number, white=score.white, black=score.black)
+    s.log(
+        "report",
+        match=match.number,
+        white=score.white,
+        black=score.black,
+        **history.phases(score.tiebreaks, score.lot_winner),
+    )
     names = await s.names(set(match.players))
     if match.is_final:
         return announced(Reply((views.match_line(match, names, state.preset.game),)))

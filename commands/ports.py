@@ -252,6 +252,13 @@ class AuditLog(Protocol):
         """Return how many entries of `action` by exactly `actor` were logged since then."""
         ...
 
+    async def acts(
+        self, tournament_id: int, *, limit: int, not_by: str
+    ) -> list[tuple[str, str, dict[str, Any], datetime]]:
+        """Return the entries logged for a tournament, (actor, action, detail, at), but
+        those of `not_by` (the rules' own effects): the newest `limit`, oldest first."""
+        ...
+
 
 class ProcessedUpdates(Protocol):
     async def remember(self, platform: str, update_id: str, at: datetime) -> bool:

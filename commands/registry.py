@@ -17,6 +17,7 @@ from commands import (
     discipline,
     glance,
     helping,
+    history,
     lookups,
     members,
     players,
@@ -473,6 +474,23 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("resume", discipline.resume, "director", (MATCH_FIRST,)),
     CommandSpec("cancel", discipline.cancel, "director", (MATCH_FIRST, REASON)),
     CommandSpec("status", glance.status, "director", writes=False),
+    CommandSpec(
+        "log",
+        history.log,
+        "director",
+        (
+            Param("match", "match", positional=True),
+            Param(
+                "all",
+                "choice",
+                positional=True,
+                choices=("all",),
+                synonyms=ALL_WORDS,
+                description="arg.log_all",
+            ),
+        ),
+        writes=False,
+    ),
 )
 
 BY_NAME: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}

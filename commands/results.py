@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable
 from datetime import timedelta
 
-from commands import announce, views
+from commands import announce, history, views
 from commands.params import Args, as_typed
 from commands.picking import numbered
 from commands.replies import Button, Hint, Msg, Name, Reply, Table, announced, msg
@@ -225,7 +225,14 @@ async def _set_result(
             state, match.number, change, s.now, confirmed=confirmed, reason=reason
         )
         s.events.extend(events)
-        s.log("result", match=match.number, white=change.white, black=change.black, reason=reason)
+        s.log(
+            "result",
+            match=match.number,
+            white=change.white,
+            black=change.black,
+            reason=reason,
+            **history.phases(change.tiebreaks, change.lot_winner),
+        )
         names = await s.names(set(match.players))
         # What the report claimed is for the director: the club hears the result.
         aside = (
@@ -400,6 +407,7 @@ async def _correct(
         black=match.black_score,
         reset=list(conflicts),
         reason=reason,
+        **history.phases(match.tiebreaks, match.lot_winner),
     )
     names = await s.names(set(state.entries))
     said = announce.notices(state, events, names)

@@ -42,6 +42,10 @@ def _with_aside(reply: Reply) -> Reply:
     return Reply(reply.parts + reply.aside, reply.buttons, reply.private, reply.secret)
 
 
+# The actor of the rules' own effects in the audit log (a person's is "platform:id (name)").
+AUTOMATIC = "clubtd"
+
+
 @dataclass(frozen=True, slots=True)
 class Invocation:
     """A command as a platform delivered it."""
@@ -346,7 +350,7 @@ class Session:
         people's acts."""
         tournament_id = state.id if state is not None else None
         effects = [
-            ("clubtd", type(event).__name__, announce.detail(event), event.at)
+            (AUTOMATIC, type(event).__name__, announce.detail(event), event.at)
             for event in (self.events if state is not None else [])
             if announce.is_audited(event)
         ]

@@ -240,6 +240,8 @@ SAID_IN_LANGUAGES = {
             "summary",
         ),
         "tournament": ("torneo", "turniej", "turneu", "turnieje", "torneos", "turnee"),
+        # Who did what: the director's log of the night.
+        "log": ("historial", "historia", "dziennik", "istoric", "jurnal", "history", "audit"),
         # A director's night: the clock, who is here, forfeits, sanctions.
         "pause": ("pausa", "pauza", "wstrzymaj", "opreste"),
         "resume": ("reanudar", "wznow", "wznowienie", "reia", "reluare", "porneste"),

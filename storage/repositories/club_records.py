@@ -197,6 +197,22 @@ class SqlAuditLog(SqlRepository):
         )
         return int((await (await self._conn()).execute(query)).scalar_one())
 
+    async def acts(
+        self, tournament_id: int, *, limit: int, not_by: str
+    ) -> list[tuple[str, str, dict[str, Any], datetime]]:
+        """Return the entries logged for a tournament, (actor, action, detail, at), but
+        those of `not_by` (the rules' own effects): the newest `limit`, oldest first."""
+        await self._transaction.write_held(t.audit_log)
+        c = t.audit_log.c
+        query = (
+            select(c.actor, c.action, c.detail, c.at)
+            .where(c.tournament_id == tournament_id, c.actor != not_by)
+            .order_by(c.id.desc())
+            .limit(limit)
+        )
+        rows = (await (await self._conn()).execute(query)).all()
+        return [(r.actor, r.action, dict(r.detail), r.at) for r in reversed(rows)]
+
 
 class SqlProcessedUpdates(SqlRepository):
     """Platform update ids already handled, so a redelivered update is applied once."""

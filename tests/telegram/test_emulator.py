@@ -102,7 +102,8 @@ async def bot(emulator: Emulator, sqlite_url: str) -> AsyncIterator[Bot]:
 async def test_a_small_tournament_in_a_telegram_group(bot: Bot) -> None:
     client = bot.client
     state = await client.shim("state")
-    assert [c["command"] for c in state["commands"]["all_chat_administrators"]][-1] == "status"
+    directors = [c["command"] for c in state["commands"]["all_chat_administrators"]]
+    assert directors[-2:] == ["status", "log"], directors
     assert "draw" not in [c["command"] for c in state["commands"]["default"]]
 
     # A group administrator creates the tournament; the group becomes a club.

@@ -1,0 +1,84 @@
+"""The director's log (`/log`): every override is logged with who made it and why, and
+shown back as the command that made it; a match's log tells its whole story."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.commands.chat import Chat
+
+PLAYERS = ("bob", "cruz", "dora")
+
+
+async def test_the_log_shows_each_directors_act_as_its_command_with_who_and_why(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS, added=("Rosa Núñez",))
+    await chat.say("ana", '/present "Rosa Núñez"')
+    await chat.say("ana", "/result 1 3-0")
+    await chat.say("ana", '/result 1 0-3 reason:"the score sheet says so"')
+
+    response = await chat.response("ana", "/log")
+
+    assert response is not None and response.reply.private
+    lines = chat.text(response).splitlines()
+    assert lines[0] == "January Cup: who did what, oldest first (6 acts)", lines
+    assert lines[1:] == [
+        'Fri, Jan 30, 12:00 ana: /tournament new name:"January Cup"',
+        'Fri, Jan 30, 12:00 ana: /addplayer "Rosa Núñez"',
+        "19:30 ana: /draw",
+        '19:30 ana: /present "Rosa Núñez"',
+        "19:30 ana: /result 1 3-0",
+        '19:30 ana: /result 1 0-3 reason:"the score sheet says so"',
+    ], lines
+
+
+async def test_a_matchs_log_tells_its_report_dispute_and_the_directors_decision(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    match, white, black = await chat.first_match(*PLAYERS)
+    chat.at("2026-01-31T20:30")
+    await chat.say(black, "/report 3-1")
+    await chat.say(white, "/dispute")
+    await chat.say("ana", f'/result {match.number} 3-2 reason:"both agreed at the table"')
+
+    lines = (await chat.say("ana", f"/log {match.number}")).splitlines()
+
+    assert lines == [
+        f"January Cup, match {match.number}: who did what, oldest first",
+        f"20:30 {black}: reported match {match.number}: {white} 1-3 {black}",
+        f"20:30 {white}: /dispute {match.number}",
+        f'20:30 ana: /result {match.number} 3-2 reason:"both agreed at the table"',
+    ], lines
+    assert "/checkin" not in await chat.say("ana", "/log")
+    assert f"{black}: /checkin" in await chat.say("ana", "/log all")
+
+
+async def test_the_log_is_for_directors_and_says_when_there_is_nothing(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    assert await chat.say("bob", "/log") == "Only directors can use /log."
+    assert await chat.say("ana", "/log 7") == "Nothing is logged for match 7 of January Cup."
+
+
+async def test_a_draughts_result_is_logged_with_its_tiebreak_and_lot_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "emil", preset="warcaby-100")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "emil")
+    chat.at("2026-01-31T20:05")
+    await chat.say(white, "/report 2-2 3-1")
+    await chat.say("ana", f"/result {match.number} 2-2 2-2 2-2 lot:black")
+
+    lines = (await chat.say("ana", f"/log {match.number}")).splitlines()
+
+    assert lines[1:] == [
+        f"20:05 {white}: reported match {match.number}: {white} 2-2 (tiebreak 3-1) {black}",
+        f"20:05 ana: /result {match.number} 2-2 2-2 2-2 lot:black",
+    ], lines
