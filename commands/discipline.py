@@ -45,7 +45,7 @@ async def reinstate(s: Session, a: Args) -> Reply:
     aside = [msg("reinstate.lifted", name=Name(player.name))] if lifted else []
     if state.draw is not None and not state.matches_of(player.id):
         # Back, but outside the groups: only a new draw, before any result, brings them in.
-        if not roster.has_results(state):
+        if state.preset.entry.walk_ins and not roster.has_results(state):
             aside.append(msg("reinstate.redraw", name=Name(player.name)))
     elif attendance.checkin_open(state, s.now):
         # Weeks before the night there is no arrival to register again yet.

@@ -303,7 +303,9 @@ def _on_groups_drawn(
     if event.left_out:
         # The director sees who the draw passed over, and how one who is here plays.
         players = Name(views.name_list(names, event.left_out))
-        drawn.append(msg("draw.left_out", players=players))
+        # Where the preset takes no walk-ins, the entries were the organisers' to select.
+        key = "draw.left_out" if state.preset.entry.walk_ins else "draw.left_out_only"
+        drawn.append(msg(key, players=players))
     drawn += [views.group_table(state, group, names) for group in state.groups]
     first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
     drawn.append(views.schedule_table(state, first, names))

@@ -262,6 +262,7 @@ MESSAGES: dict[str, str] = {
     "refused.move_same_start": "{tournament} already starts at {start}.",
     "draw.barred": "Not drawn, suspended from this tournament: {players}.",
     "draw.left_out": "Not drawn, neither confirmed nor checked in: {players}. One who is here plays after /present and their name, then /redraw, before the first result.",
+    "draw.left_out_only": "Not drawn, neither confirmed nor checked in: {players}.",
     "draw.done": "Draw made. Groups: {groups}; matches: {matches}. Seed {seed}, fingerprint {fingerprint}: anyone can re-run it.",
     "extra_games": "Group {group}: {players} are still tied. Extra games: {count, plural, one {match} other {matches}} {matches}.",
     "extra_games.void": "Group {group}: extra games {matches} are no longer needed and do not count.",

@@ -239,6 +239,7 @@ MESSAGES: dict[str, str] = {
     "refused.move_same_start": "El torneo {tournament} ya empieza el {start}.",
     "draw.barred": "No entra en el sorteo, por su suspensión para este torneo: {players}.",
     "draw.left_out": "No entra en el sorteo, sin confirmar ni registrar su llegada: {players}. Quien esté aquí juega tras /present con su nombre y luego /redraw, antes del primer resultado.",
+    "draw.left_out_only": "No entra en el sorteo, sin confirmar ni registrar su llegada: {players}.",
     "draw.done": "Sorteo hecho. Grupos: {groups}; encuentros: {matches}. Semilla {seed}, huella {fingerprint}: cualquiera puede repetirlo y comprobarlo.",
     "extra_games": "Grupo {group}: {players} siguen empatados. Partidas extra: {count, plural, one {encuentro} other {encuentros}} {matches}.",
     "extra_games.void": "Grupo {group}: las partidas extra {matches} ya no hacen falta y no cuentan.",

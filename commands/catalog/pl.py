@@ -239,6 +239,7 @@ MESSAGES: dict[str, str] = {
     "refused.move_same_start": "Turniej {tournament} już zaczyna się {start}.",
     "draw.barred": "Nie w losowaniu, zawieszeni w tym turnieju: {players}.",
     "draw.left_out": "Nierozlosowani, bez potwierdzenia udziału i obecności: {players}. Kto jest na miejscu, zagra po /present z jego nazwiskiem i /redraw, przed pierwszym wynikiem.",
+    "draw.left_out_only": "Nierozlosowani, bez potwierdzenia udziału i obecności: {players}.",
     "draw.done": "Losowanie zakończone. Grupy: {groups}; mecze: {matches}. Ziarno {seed}, odcisk {fingerprint}: każdy może je powtórzyć i sprawdzić.",
     "extra_games": "Grupa {group}: {players} nadal mają równą liczbę punktów. Gry dodatkowe: {count, plural, one {mecz nr} few {mecze nr} many {mecze nr} other {mecze nr}} {matches}.",
     "extra_games.void": "Grupa {group}: gry dodatkowe {matches} nie są już potrzebne i się nie liczą.",

@@ -239,6 +239,7 @@ MESSAGES: dict[str, str] = {
     "refused.move_same_start": "Turneul {tournament} începe deja pe {start}.",
     "draw.barred": "Nu intră în tragerea la sorți, suspendați de la acest turneu: {players}.",
     "draw.left_out": "Nu intră în tragerea la sorți, fără confirmare și fără prezență: {players}. Cine e aici joacă după /present cu numele lui și apoi /redraw, înainte de primul rezultat.",
+    "draw.left_out_only": "Nu intră în tragerea la sorți, fără confirmare și fără prezență: {players}.",
     "draw.done": "Tragerea la sorți s-a făcut. Grupe: {groups}; partide: {matches}. Sămânța {seed}, amprenta {fingerprint}: oricine poate reface tragerea.",
     "extra_games": "Grupa {group}: {players} sunt încă la egalitate. Linii suplimentare: {count, plural, one {partida nr.} few {partidele nr.} other {partidele nr.}} {matches}.",
     "extra_games.void": "Grupa {group}: liniile suplimentare {matches} nu mai sunt necesare și nu contează.",

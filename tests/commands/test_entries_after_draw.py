@@ -170,3 +170,18 @@ async def test_the_draw_names_who_it_left_out_and_a_reinstated_one_is_told_the_w
     state = await chat.tournament()
     assert await chat.player_id("fay") in {p for g in state.groups for p in g.players}
     assert "Not drawn" not in drawn, drawn
+
+
+async def test_without_walk_ins_the_draw_names_who_it_left_out_and_offers_no_way_in(
+    engine: AsyncEngine,
+) -> None:
+    """Navodari's organisers select the entries before the draw (no walk-ins): the draw
+    still names who it passed over, but offers no /present and /redraw for them."""
+    chat = Chat(engine)
+    await chat.night(
+        "bob", "cruz", "dora", unconfirmed=("fay",), preset="navodari-table", extra="minimum_age:0"
+    )
+    drawn = await chat.say("ana", "/redraw confirm")
+    assert drawn.splitlines()[1] == "Not drawn, neither confirmed nor checked in: fay.", drawn
+    reply = await chat.say("ana", '/reinstate fay reason:"she came"')
+    assert "/redraw" not in reply, reply
