@@ -118,12 +118,16 @@ async def log(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     number = a.match("match")
     everything = a.choice("all") is not None
-    scanned = SCANNED if number is not None or not everything else SHOWN
-    acts = await s.uow.audit.acts(state.id, limit=scanned, not_by=AUTOMATIC)
     if number is not None:
+        # A match's story has the rules' part too: lateness points, a forfeit, a report
+        # that stood by itself.
+        acts = await s.uow.audit.acts(state.id, limit=SCANNED)
         acts = [act for act in acts if act[2].get("match") == number]
-    elif not everything:
-        acts = [act for act in acts if act[1] in DIRECTOR_ACTS]
+    else:
+        scanned = SHOWN if everything else SCANNED
+        acts = await s.uow.audit.acts(state.id, limit=scanned, not_by=AUTOMATIC)
+        if not everything:
+            acts = [act for act in acts if act[1] in DIRECTOR_ACTS]
     acts = acts[-SHOWN:] if number is None else acts
     tournament = Name(state.name)
     if not acts:
@@ -135,6 +139,11 @@ async def log(s: Session, a: Args) -> Reply:
     names = await s.names(set(state.entries))
     lines = []
     for actor, action, detail, at in acts:
+        if actor == AUTOMATIC:
+            effect = _effect(action, detail, names)
+            if effect is not None:
+                lines.append(msg("log.effect", when=_when(s, at), what=effect))
+            continue
         what = _said(action, detail, state.matches, names)
         if what is not None:
             lines.append(msg("log.line", when=_when(s, at), who=Name(_who(actor)), what=what))
@@ -168,6 +177,24 @@ def _said(
         )
     said = DIRECTOR_ACTS.get(action) or PLAYER_ACTS.get(action)
     return None if said is None else Hint(said(detail))
+
+
+def _effect(action: str, detail: Detail, names: Mapping[int, str]) -> Msg | None:
+    """Return what the rules did to a match, in words, or None for what is not shown."""
+    if action == "LatenessPoint":
+        return msg(
+            "log.late",
+            player=Name(names.get(detail["against"], "?")),
+            minutes=int(detail["minutes_late"]),
+            points=int(detail["points"]),
+            opponent=Name(names.get(detail["to"], "?")),
+        )
+    if action == "MatchForfeited":
+        losers = ", ".join(names.get(p, "?") for p in detail["losers"])
+        return msg("log.forfeit", players=Name(losers), why=msg(f"log.why.{detail['reason']}"))
+    if action == "MatchFinished" and detail.get("how") == "timeout":
+        return msg("log.stood")
+    return None
 
 
 def _who(actor: str) -> str:

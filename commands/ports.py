@@ -253,10 +253,11 @@ class AuditLog(Protocol):
         ...
 
     async def acts(
-        self, tournament_id: int, *, limit: int, not_by: str
+        self, tournament_id: int, *, limit: int, not_by: str | None = None
     ) -> list[tuple[str, str, dict[str, Any], datetime]]:
         """Return the entries logged for a tournament, (actor, action, detail, at), but
-        those of `not_by` (the rules' own effects): the newest `limit`, oldest first."""
+        those of `not_by` (the rules' own effects) if given: the newest `limit`, oldest
+        first."""
         ...
 
 

@@ -198,18 +198,17 @@ class SqlAuditLog(SqlRepository):
         return int((await (await self._conn()).execute(query)).scalar_one())
 
     async def acts(
-        self, tournament_id: int, *, limit: int, not_by: str
+        self, tournament_id: int, *, limit: int, not_by: str | None = None
     ) -> list[tuple[str, str, dict[str, Any], datetime]]:
         """Return the entries logged for a tournament, (actor, action, detail, at), but
-        those of `not_by` (the rules' own effects): the newest `limit`, oldest first."""
+        those of `not_by` (the rules' own effects) if given: the newest `limit`, oldest
+        first."""
         await self._transaction.write_held(t.audit_log)
         c = t.audit_log.c
-        query = (
-            select(c.actor, c.action, c.detail, c.at)
-            .where(c.tournament_id == tournament_id, c.actor != not_by)
-            .order_by(c.id.desc())
-            .limit(limit)
-        )
+        query = select(c.actor, c.action, c.detail, c.at).where(c.tournament_id == tournament_id)
+        if not_by is not None:
+            query = query.where(c.actor != not_by)
+        query = query.order_by(c.id.desc()).limit(limit)
         rows = (await (await self._conn()).execute(query)).all()
         return [(r.actor, r.action, dict(r.detail), r.at) for r in reversed(rows)]
 

@@ -3,6 +3,8 @@ shown back as the command that made it; a match's log tells its whole story."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
@@ -81,4 +83,28 @@ async def test_a_draughts_result_is_logged_with_its_tiebreak_and_lot_WAR_V(
     assert lines[1:] == [
         f"20:05 {white}: reported match {match.number}: {white} 2-2 (tiebreak 3-1) {black}",
         f"20:05 ana: /result {match.number} 2-2 2-2 2-2 lot:black",
+    ], lines
+
+
+async def test_a_matchs_log_has_the_rules_part_lateness_points_and_the_forfeit_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    """Caracas's director, asked why Tito lost match 1, had only the channel to scroll:
+    the match's log says the lateness points and the forfeit, at their times."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS, check_in=("bob", "cruz"))
+    dora = await chat.player_id("dora")
+    first = (await chat.tournament()).matches_of(dora)[0]
+    opponent = "bob" if await chat.player_id("bob") in first.players else "cruz"
+    assert first.start is not None
+    chat.at(first.start.strftime("%Y-%m-%dT%H:%M"))
+    await chat.wait(35)
+
+    lines = (await chat.say("ana", f"/log {first.number}")).splitlines()
+
+    at = [(first.start + timedelta(minutes=m)).strftime("%H:%M") for m in (10, 20, 30)]
+    assert lines[1:] == [
+        f"{at[0]} dora 10 minutes late: 1 point to {opponent}",
+        f"{at[1]} dora 20 minutes late: 1 point to {opponent}",
+        f"{at[2]} dora lost the match by forfeit (late)",
     ], lines
