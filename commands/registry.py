@@ -61,6 +61,8 @@ MATCH_FIRST = Param("match", "match", required=True, positional=True)
 # Which report an Accept or Dispute button answers (its sequence number in the match).
 REPORT = Param("report", "integer", example="2")
 OPTIONAL_REASON = Param("reason", "text", aliases=("why",))
+# `all`, in the club's words: every remaining match, everyone waiting, every act.
+ALL = Param("all", "choice", positional=True, choices=("all",), synonyms=ALL_WORDS)
 # The tournament a /tournament subcommand acts on, typed first: /tournament cancel "May Cup".
 NAMED_TOURNAMENT = Param(
     "name",
@@ -420,7 +422,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "director",
         (
             PLAYER,
-            Param("all", "choice", positional=True, choices=("all",), synonyms=ALL_WORDS),
+            ALL,
             MATCH,
             REASON,
         ),
@@ -459,14 +461,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         discipline.approve,
         "director",
         (
-            Param(
-                "all",
-                "choice",
-                positional=True,
-                choices=("all",),
-                synonyms=ALL_WORDS,
-                description="arg.all_waiting",
-            ),
+            replace(ALL, description="arg.all_waiting"),
             Param("player", "player", positional=True, many=True),
         ),
     ),
@@ -480,14 +475,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "director",
         (
             Param("match", "match", positional=True),
-            Param(
-                "all",
-                "choice",
-                positional=True,
-                choices=("all",),
-                synonyms=ALL_WORDS,
-                description="arg.log_all",
-            ),
+            replace(ALL, description="arg.log_all"),
         ),
         writes=False,
     ),
