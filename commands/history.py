@@ -96,11 +96,12 @@ DIRECTOR_ACTS: dict[str, Callable[[Detail], str]] = {
     "resume": lambda d: f"/resume {d['match']}",
     "cancel_penalties": lambda d: f"/cancel {d['match']}{_reason(d)}",
     "tournament_new": lambda d: f"/tournament new name:{as_typed(str(d['name']))}",
-    "tournament_move": lambda d: (
-        f"/tournament move start:{as_typed(str(d['start'])[:16].replace('T', ' '))}{_reason(d)}"
-    ),
     "tournament_cancel": lambda d: f"/tournament cancel{_reason(d)}",
 }
+# Every director's act, a moved start too (said on the club's clock, in `_said`).
+BY_DIRECTORS = frozenset(DIRECTOR_ACTS) | {"tournament_move"}
+# What the rules did to a match that its log says (the rest is in the channel).
+EFFECTS = frozenset({"LatenessPoint", "MatchForfeited", "MatchFinished"})
 # What a player does; a report is said in words (below).
 PLAYER_ACTS: dict[str, Callable[[Detail], str]] = {
     "register": lambda d: "/register",
@@ -127,8 +128,10 @@ async def log(s: Session, a: Args) -> Reply:
         scanned = SHOWN if everything else SCANNED
         acts = await s.uow.audit.acts(state.id, limit=scanned, not_by=AUTOMATIC)
         if not everything:
-            acts = [act for act in acts if act[1] in DIRECTOR_ACTS]
+            acts = [act for act in acts if act[1] in BY_DIRECTORS]
     acts = acts[-SHOWN:] if number is None else acts
+    if number is not None:
+        acts = [act for act in acts if act[0] != AUTOMATIC or act[1] in EFFECTS]
     tournament = Name(state.name)
     if not acts:
         if number is not None:
@@ -144,7 +147,7 @@ async def log(s: Session, a: Args) -> Reply:
             if effect is not None:
                 lines.append(msg("log.effect", when=_when(s, at), what=effect))
             continue
-        what = _said(action, detail, state.matches, names)
+        what = _said(action, detail, state.matches, names, s.club.timezone)
         if what is not None:
             lines.append(msg("log.line", when=_when(s, at), who=Name(_who(actor)), what=what))
     title = (
@@ -156,7 +159,7 @@ async def log(s: Session, a: Args) -> Reply:
 
 
 def _said(
-    action: str, detail: Detail, matches: Mapping[int, Any], names: Mapping[int, str]
+    action: str, detail: Detail, matches: Mapping[int, Any], names: Mapping[int, str], zone: str
 ) -> Msg | Hint | None:
     """Return an act as it is shown: its command, or a report in words."""
     if action == "report":
@@ -175,6 +178,10 @@ def _said(
                 detail.get("lot"),
             ),
         )
+    if action == "tournament_move":
+        # Stored in UTC; typed, and shown, on the club's clock.
+        start = local(datetime.fromisoformat(str(detail["start"])), zone)
+        return Hint(f'/tournament move start:"{start:%Y-%m-%d %H:%M}"{_reason(detail)}')
     said = DIRECTOR_ACTS.get(action) or PLAYER_ACTS.get(action)
     return None if said is None else Hint(said(detail))
 

@@ -108,3 +108,18 @@ async def test_a_matchs_log_has_the_rules_part_lateness_points_and_the_forfeit_H
         f"{at[1]} dora 20 minutes late: 1 point to {opponent}",
         f"{at[2]} dora lost the match by forfeit (late)",
     ], lines
+
+
+async def test_a_moved_start_is_logged_on_the_clubs_clock(engine: AsyncEngine) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", "/club timezone:America/Caracas")
+    await chat.say("ana", '/tournament new name:"May Cup" start:"2026-05-30 20:00" approval:no')
+    await chat.say(
+        "ana", '/tournament move "May Cup" start:"2026-06-06 20:00" reason:"venue closed"'
+    )
+
+    lines = (await chat.say("ana", "/log")).splitlines()
+
+    assert lines[-1].endswith(
+        'ana: /tournament move start:"2026-06-06 20:00" reason:"venue closed"'
+    ), lines
