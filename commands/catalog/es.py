@@ -462,7 +462,7 @@ MESSAGES: dict[str, str] = {
     "help.resume": "reanudar un conteo de retraso pausado",
     "help.cancel": "anular los puntos por retraso de un encuentro",
     "help.status": "quién llega tarde, resultados que faltan, impugnaciones",
-    "help.log": "quién hizo qué en el torneo, y por qué (/log 5: un encuentro; /log all: también lo de los jugadores)",
+    "help.log": "quién hizo qué en el torneo y por qué (/log 5: un encuentro; /log all: también los jugadores)",
     "arg.log_all": "all: también lo que hicieron los jugadores, no solo los directores",
     "log.title": "{tournament}: quién hizo qué, de lo más antiguo a lo más reciente ({count, plural, one {# acción} other {# acciones}})",
     "log.title_match": "{tournament}, encuentro {match}: quién hizo qué, de lo más antiguo a lo más reciente",
