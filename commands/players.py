@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from commands import arguments, claims, entering, history, members, views
 from commands import names as naming
@@ -465,13 +465,17 @@ async def report(s: Session, a: Args) -> Reply:
                 raise converted from None
         raise ScoreError(error.code, **error.params, example=example) from None
     s.events.extend(events)
-    s.log(
-        "report",
-        match=match.number,
-        white=score.white,
-        black=score.black,
-        **history.phases(score.tiebreaks, score.lot_winner),
-    )
+    # The same score sent again changes nothing, and is said so, with the time it stands
+    # at (its minutes run from the first sending): nor is it logged again.
+    resent = earlier is not None and match.report is not None and match.report.seq == earlier.seq
+    if not resent:
+        s.log(
+            "report",
+            match=match.number,
+            white=score.white,
+            black=score.black,
+            **history.phases(score.tiebreaks, score.lot_winner),
+        )
     names = await s.names(set(match.players))
     if match.is_final:
         return announced(Reply((views.match_line(match, names, state.preset.game),)))
@@ -489,8 +493,9 @@ async def report(s: Session, a: Args) -> Reply:
     opponent = match.opponent_of(player.id)
     # A player the director entered cannot accept or dispute: say who settles it instead.
     unanswerable = opponent is not None and not await s.uow.players.accounts(opponent)
+    key = "report.already" if resent else "report.recorded"
     recorded = msg(
-        "report.recorded_no_account" if unanswerable else "report.recorded",
+        f"{key}_no_account" if unanswerable else key,
         match=match.number,
         white=views.name(names, first),
         black=views.name(names, second),
@@ -500,6 +505,7 @@ async def report(s: Session, a: Args) -> Reply:
         opponent=views.name(names, opponent),
         minutes=state.preset.reporting.accept_minutes,
         since=When(until),
+        stands=When(until + timedelta(minutes=state.preset.reporting.accept_minutes)),
     )
     if earlier is None or match.report is None or match.report.seq == earlier.seq:
         return Reply((recorded,))

@@ -231,6 +231,8 @@ MESSAGES: dict[str, str] = {
     # -- results --
     "report.recorded": "Match {match}: {white} {score} {black} recorded. {opponent} can accept or dispute; it stands after {minutes, plural, one {# minute} other {# minutes}}.",
     "report.recorded_no_account": "Match {match}: {white} {score} {black} recorded. {opponent} has no chat account: it stands after {minutes, plural, one {# minute} other {# minutes}}, unless a director sets it with /result.",
+    "report.already": "Match {match}: {white} {score} {black} is recorded already. {opponent} can accept or dispute it; it stands at {stands}.",
+    "report.already_no_account": "Match {match}: {white} {score} {black} is recorded already. {opponent} has no chat account: it stands at {stands}, unless a director sets it with /result.",
     "report.pending": (
         "{by} reports match {match}: {white} {score} {black}. Accept, or dispute if it is "
         "wrong, before {until}."

@@ -213,6 +213,8 @@ MESSAGES: dict[str, str] = {
     # -- results --
     "report.recorded": "Encuentro {match}: {white} {score} {black} anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a los {minutes, plural, one {# minuto} other {# minutos}}.",
     "report.recorded_no_account": "Encuentro {match}: {white} {score} {black} anotado. {opponent} no tiene cuenta en el chat: queda firme a los {minutes, plural, one {# minuto} other {# minutos}}, salvo que un director lo fije con /result.",
+    "report.already": "Encuentro {match}: {white} {score} {black} ya está anotado. {opponent} puede aceptarlo o impugnarlo; queda firme a las {stands}.",
+    "report.already_no_account": "Encuentro {match}: {white} {score} {black} ya está anotado. {opponent} no tiene cuenta en el chat: queda firme a las {stands}, salvo que un director lo fije con /result.",
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.replaces": "Sustituye a tu resultado anterior, {score}.",

@@ -213,6 +213,8 @@ MESSAGES: dict[str, str] = {
     # -- results --
     "report.recorded": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} może go zaakceptować albo zakwestionować; po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny.",
     "report.recorded_no_account": "Mecz {match}: wynik {white} {score} {black} zapisany. {opponent} nie ma konta na czacie: po {minutes, plural, one {# minucie} few {# minutach} many {# minutach} other {# minuty}} wynik staje się ważny, chyba że sędzia ustali go przez /result.",
+    "report.already": "Mecz {match}: wynik {white} {score} {black} jest już zapisany. {opponent} może go zaakceptować albo zakwestionować; o {stands} wynik staje się ważny.",
+    "report.already_no_account": "Mecz {match}: wynik {white} {score} {black} jest już zapisany. {opponent} nie ma konta na czacie: o {stands} wynik staje się ważny, chyba że sędzia ustali go przez /result.",
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
     "report.replaces": "Zastępuje Twoje wcześniejsze zgłoszenie: {score}.",

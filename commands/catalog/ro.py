@@ -213,6 +213,8 @@ MESSAGES: dict[str, str] = {
     # -- results --
     "report.recorded": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}.",
     "report.recorded_no_account": "Partida {match}: rezultatul {white} {score} {black} a fost înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil după {minutes, plural, one {# minut} few {# minute} other {# de minute}}, dacă un arbitru nu îl stabilește cu /result.",
+    "report.already": "Partida {match}: rezultatul {white} {score} {black} este deja înregistrat. {opponent} poate accepta sau contesta; rezultatul rămâne valabil la ora {stands}.",
+    "report.already_no_account": "Partida {match}: rezultatul {white} {score} {black} este deja înregistrat. {opponent} nu are cont în chat: rezultatul rămâne valabil la ora {stands}, dacă un arbitru nu îl stabilește cu /result.",
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.replaces": "Înlocuiește rezultatul raportat anterior, {score}.",

@@ -47,3 +47,25 @@ async def test_a_black_reporters_replaced_score_is_said_their_side_first_CLUB_RE
     await chat.say(black, f"/report {match.length}-1")
     changed = await chat.say(black, f"/report {match.length}-2")
     assert changed.endswith(f"It replaces your earlier report, {match.length}-1."), changed
+
+
+async def test_a_report_sent_again_later_says_it_stands_at_the_first_sendings_time_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """Łódź's Adam sent his 4-0 three times, ten minutes apart: each time he read "it stands
+    after 15 minutes", though the first sending's minutes ran on; nor is it logged again."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    await chat.say(white, f"/report {match.length}-1")
+    chat.at("2026-01-31T20:15")
+
+    again = await chat.say(white, f"/report {match.length}:1")
+
+    assert again == (
+        f"Match {match.number}: {white} {match.length}-1 {black} is recorded already."
+        f" {black} can accept or dispute it; it stands at 20:20."
+    ), again
+    story = await chat.say("ana", f"/log {match.number}")
+    assert story.count("reported") == 1, story
