@@ -456,6 +456,9 @@ async def lot(s: Session, a: Args) -> Reply:
             raise Refused("no_group_tie")
         group = tied[0]
     group = group.strip()
+    if state.groups and group not in {g.name for g in state.groups}:
+        # "/lot łukasz": a group is named by its number, as the tables show it.
+        raise Refused("no_such_group", group=group, count=len(state.groups))
     seed = a.integer("seed")
     seed = secrets.randbelow(10**6) if seed is None else seed
     events = progress.settle_by_lot(state, group, seed, s.now)

@@ -650,7 +650,7 @@ MESSAGES: dict[str, str] = {
     "refused.forfeit_no_open_match": "{name} has no open match in {tournament}: nothing was given away. /schedule shows the matches.",
     "refused.no_open_match": "You have no match to report right now. /schedule shows your matches.",
     "refused.no_penalties": "Match {match} has no lateness points to cancel.",
-    "refused.no_such_group": "There is no group {group}: groups are 1 to {count}.",
+    "refused.no_such_group": "There is no group {group}: {count, plural, one {there is only group 1} other {groups are 1 to #}}.",
     "refused.no_such_match": "There is no match {match}. `/schedule all` lists them.",
     "refused.no_such_player": "Nobody here is called {name}. Check the spelling, or /addplayer them.",
     "refused.no_such_player_close": "Nobody here is called {name}. Did you mean {suggestions}?",

@@ -620,7 +620,7 @@ MESSAGES: dict[str, str] = {
     "refused.forfeit_no_open_match": "{name} no tiene ningún encuentro abierto en {tournament}: no se ha dado nada por perdido. /schedule muestra los encuentros.",
     "refused.no_open_match": "Ahora mismo no tienes ningún encuentro que informar. /schedule muestra tus encuentros.",
     "refused.no_penalties": "El encuentro {match} no tiene puntos por retraso que anular.",
-    "refused.no_such_group": "No hay grupo {group}: los grupos van del 1 al {count}.",
+    "refused.no_such_group": "No hay grupo {group}: {count, plural, one {solo hay el grupo 1} other {los grupos van del 1 al #}}.",
     "refused.no_such_match": "No hay encuentro {match}. `/schedule all` los muestra todos.",
     "refused.no_such_player": "Aquí nadie se llama {name}. Revisa cómo se escribe, o usa /addplayer.",
     "refused.no_such_player_close": "Aquí nadie se llama {name}. ¿Querías decir {suggestions}?",

@@ -620,7 +620,7 @@ MESSAGES: dict[str, str] = {
     "refused.forfeit_no_open_match": "{name} nie ma otwartego meczu w turnieju {tournament}: nikt nie dostał walkowera. /schedule pokazuje mecze.",
     "refused.no_open_match": "Nie masz teraz żadnego meczu do zgłoszenia. /schedule pokazuje Twoje mecze.",
     "refused.no_penalties": "W meczu {match} nie ma punktów za spóźnienie do anulowania.",
-    "refused.no_such_group": "Nie ma grupy {group}: grupy mają numery od 1 do {count}.",
+    "refused.no_such_group": "Nie ma grupy {group}: {count, plural, one {jest tylko grupa 1} few {grupy mają numery od 1 do #} many {grupy mają numery od 1 do #} other {grupy mają numery od 1 do #}}.",
     "refused.no_such_match": "Nie ma meczu {match}. `/schedule all` pokazuje wszystkie.",
     "refused.no_such_player": "Nikt tutaj nie nazywa się {name}. Sprawdź pisownię albo użyj /addplayer.",
     "refused.no_such_player_close": "Nikt tutaj nie nazywa się {name}. Czy chodziło o {suggestions}?",

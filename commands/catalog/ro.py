@@ -620,7 +620,7 @@ MESSAGES: dict[str, str] = {
     "refused.forfeit_no_open_match": "{name} nu are nicio partidă deschisă în {tournament}: nu s-a dat nimic câștigat. /schedule arată partidele.",
     "refused.no_open_match": "Nu aveți acum nicio partidă de raportat. /schedule vă arată partidele.",
     "refused.no_penalties": "Partida {match} nu are puncte de întârziere de anulat.",
-    "refused.no_such_group": "Nu există grupa {group}: grupele sunt de la 1 la {count}.",
+    "refused.no_such_group": "Nu există grupa {group}: {count, plural, one {există doar grupa 1} few {grupele sunt de la 1 la #} other {grupele sunt de la 1 la #}}.",
     "refused.no_such_match": "Nu există partida {match}. `/schedule all` le arată pe toate.",
     "refused.no_such_player": "Nimeni de aici nu se numește {name}. Verificați cum se scrie sau folosiți /addplayer.",
     "refused.no_such_player_close": "Nimeni de aici nu se numește {name}. Ați vrut să scrieți {suggestions}?",

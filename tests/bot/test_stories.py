@@ -239,7 +239,7 @@ def test_a_tie_that_never_ends_is_settled_by_lot_with_the_seed_NAV_TIE(
         "  The extra games left them level again. A director can settle it by lot: /lot 1" in lines
     )
     assert "  [Settle by lot: /lot 1]" in lines
-    assert "[21:20] #club: Group 2 has no tie waiting for extra games." in lines
+    assert "[21:20] #club: There is no group 2: there is only group 1." in lines
     lot = next(line for line in lines if "the tie is settled by lot" in line)
     found = re.fullmatch(
         r"\[21:20\] #club: Group 1: the tie is settled by lot "
