@@ -140,6 +140,12 @@ def _placed(state: TournamentState, player: Player) -> None:
         return
     if player.id in roster.waiting_for_draw(state):
         raise Refused("waiting_for_draw", name=player.name)
+    walk_in = state.preset.entry.walk_ins and not roster.has_results(state)
+    if walk_in and roster.left_out(state, player.id):
+        # Came after all: a walk-in, as one who never entered (/reinstate would bring
+        # them back undrawn).
+        example = Hint(f"/addplayer {as_typed(player.name)}")
+        raise Refused("left_out_walk_in", name=player.name, example=example)
     status = msg(f"entry.{entry.status.value}")
     raise Refused("player_entry_not_active", name=player.name, status=status)
 

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commands import pictures, views
+from commands.params import as_typed
 from commands.replies import (
     Button,
     Hint,
@@ -304,8 +305,11 @@ def _on_groups_drawn(
         # The director sees who the draw passed over, and how one who is here plays.
         players = Name(views.name_list(names, event.left_out))
         # Where the preset takes no walk-ins, the entries were the organisers' to select.
-        key = "draw.left_out" if state.preset.entry.walk_ins else "draw.left_out_only"
-        drawn.append(msg(key, players=players))
+        if state.preset.entry.walk_ins:
+            example = Hint(f"/addplayer {as_typed(names[event.left_out[0]])}")
+            drawn.append(msg("draw.left_out", players=players, example=example))
+        else:
+            drawn.append(msg("draw.left_out_only", players=players))
     drawn += [views.group_table(state, group, names) for group in state.groups]
     first = [m for m in state.stage_matches(Stage.GROUP) if m.round == 1]
     drawn.append(views.schedule_table(state, first, names))

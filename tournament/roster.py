@@ -99,6 +99,20 @@ def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
     ]
 
 
+def left_out(state: TournamentState, player: PlayerId) -> bool:
+    """Return whether the draw left `player` out (entered, neither confirmed nor here)."""
+    entry = state.entries.get(player)
+    if entry is None or state.draw is None or state.status is TournamentStatus.REGISTRATION:
+        return False
+    drawn = any(player in group.players for group in state.groups)
+    return (
+        entry.status is EntryStatus.WITHDRAWN
+        and entry.withdrawn_at == state.draw.at
+        and entry.registered_at < state.draw.at
+        and not drawn
+    )
+
+
 def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     """Take a player out of the entry list, before the draw (a director's act)."""
     entry = state.entries.get(player)

@@ -158,7 +158,10 @@ async def test_the_draw_names_who_it_left_out_and_a_reinstated_one_is_told_the_w
     chat = Chat(engine)
     await chat.night("bob", "cruz", "dora", unconfirmed=("fay",))
     drawn = await chat.say("ana", "/redraw confirm")
-    assert "\nNot drawn, neither confirmed nor checked in: fay. One who is here" in drawn, drawn
+    assert (
+        "\nNot drawn, neither confirmed nor checked in: fay. One who is here plays after"
+        " /addplayer fay and a new draw (/redraw), before the first result.\n"
+    ) in drawn, drawn
 
     reply = await chat.say("ana", '/reinstate fay reason:"she came"')
     assert reply.endswith(
@@ -185,3 +188,24 @@ async def test_without_walk_ins_the_draw_names_who_it_left_out_and_offers_no_way
     assert drawn.splitlines()[1] == "Not drawn, neither confirmed nor checked in: fay.", drawn
     reply = await chat.say("ana", '/reinstate fay reason:"she came"')
     assert "/redraw" not in reply, reply
+
+
+async def test_marking_present_one_the_draw_left_out_says_the_walk_in_that_enters_them(
+    engine: AsyncEngine,
+) -> None:
+    """di, left out of June's draw, came at 18:05; the director's /present di said "di's
+    entry is withdrawn: /reinstate di", which brings her back undrawn. It says the
+    /addplayer that enters her for a new draw, and that line does."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", unconfirmed=("di",))
+
+    reply = await chat.say("ana", "/present di")
+
+    assert reply == (
+        "di was left out of the draw (neither confirmed nor checked in). To let them play:"
+        " /addplayer di, then a new draw (/redraw), before the first result."
+    ), reply
+    await chat.say("ana", "/addplayer di")
+    await chat.say("ana", "/redraw confirm")
+    state = await chat.tournament()
+    assert await chat.player_id("di") in {p for g in state.groups for p in g.players}
