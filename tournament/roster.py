@@ -105,10 +105,12 @@ def left_out(state: TournamentState, player: PlayerId) -> bool:
     if entry is None or state.draw is None or state.status is TournamentStatus.REGISTRATION:
         return False
     drawn = any(player in group.players for group in state.groups)
+    # Not a walk-in waiting for a new draw (`waiting_for_draw`): those are confirmed, and
+    # may have entered in the draw's own minute.
     return (
         entry.status is EntryStatus.WITHDRAWN
         and entry.withdrawn_at == state.draw.at
-        and entry.registered_at < state.draw.at
+        and not (entry.confirmed or entry.checked_in)
         and not drawn
     )
 

@@ -209,3 +209,18 @@ async def test_marking_present_one_the_draw_left_out_says_the_walk_in_that_enter
     await chat.say("ana", "/redraw confirm")
     state = await chat.tournament()
     assert await chat.player_id("di") in {p for g in state.groups for p in g.players}
+
+
+async def test_one_who_registered_in_the_draws_minute_and_was_left_out_is_a_walk_in_too(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.say("ana", '/tournament new name:"June Cup" start:"2026-01-31 20:00" approval:no')
+    chat.at("2026-01-31T19:30")
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+        await chat.say(player, "/checkin")
+    await chat.say("di", "/register")  # in the draw's own minute, never confirmed
+    await chat.say("ana", "/draw")
+
+    assert (await chat.say("ana", "/present di")).startswith("di was left out of the draw")
