@@ -7,7 +7,7 @@ from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
-from tournament import attendance, due, progress
+from tournament import attendance, due, progress, roster
 from tournament.model import EntryStatus, MatchStatus, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState, minutes
@@ -31,6 +31,7 @@ async def status(s: Session, a: Args) -> Reply:
     if state.status is TournamentStatus.REGISTRATION:
         barred = await s.suspended_from(state)
         parts.extend(_before_the_draw(s, state, active, names, barred))
+    parts.extend(_outside_the_groups(state, names))
     parts.extend(await _matches_waiting(s, state, names))
     parts.extend(_without_winner(state, names))
     parts.extend(_contradicted(s, state, names))
@@ -39,6 +40,24 @@ async def status(s: Session, a: Args) -> Reply:
         parts.append(msg("glance.all_clear"))
     parts.extend(_coming_up(s, state, names))
     return Reply(tuple(parts), private=True)
+
+
+def _outside_the_groups(state: TournamentState, names: Names) -> list[Msg]:
+    """Return who is entered but not drawn while a new draw can still place them: walk-ins
+    waiting for it, and those the draw left out (neither confirmed nor here)."""
+    if not state.preset.entry.walk_ins or roster.has_results(state):
+        return []
+    parts = []
+    waiting = roster.waiting_for_draw(state)
+    if waiting:
+        players = Name(", ".join(names[p] for p in waiting))
+        parts.append(msg("glance.walk_ins", count=len(waiting), players=players))
+    left = [p for p in state.entries if roster.left_out(state, p)]
+    if left:
+        example = Hint(f"/addplayer {as_typed(names[left[0]])}")
+        players = Name(", ".join(names[p] for p in left))
+        parts.append(msg("glance.left_out", count=len(left), players=players, example=example))
+    return parts
 
 
 def _before_the_draw(

@@ -357,6 +357,8 @@ MESSAGES: dict[str, str] = {
     "rules.report": "El ganador informa enseguida: {example}, primero su puntuación. Queda firme a los {minutes, plural, one {# minuto} other {# minutos}} si el rival no lo impugna.",
     "glance.title": "{tournament}: {status}.",
     "glance.waiting": "Esperan aprobación como socios: {players}. Para aprobarlos: `/approve all`, o /approve y los nombres.",
+    "glance.walk_ins": "Inscritos después del sorteo, aún fuera de los grupos ({count}): {players}. Un nuevo sorteo los coloca: /redraw confirm, hasta el primer resultado.",
+    "glance.left_out": "Fuera del sorteo, sin confirmar ni registrar su llegada ({count}): {players}. Quien llegue juega tras {example} y /redraw.",
     "glance.unconfirmed": "Sin confirmar ({count}): {players}. No entran en el sorteo si no envían /confirm o registran su llegada; se les recuerda un día antes.",
     "glance.not_here": "Confirmados sin registrar su llegada ({count}): {players}. Cuando llegue alguno: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",

@@ -224,3 +224,23 @@ async def test_one_who_registered_in_the_draws_minute_and_was_left_out_is_a_walk
     await chat.say("ana", "/draw")
 
     assert (await chat.say("ana", "/present di")).startswith("di was left out of the draw")
+
+
+async def test_the_glance_names_who_a_new_draw_would_still_place(engine: AsyncEngine) -> None:
+    """The draw's line scrolls away on the night: the director's /status says who waits
+    for a new draw and who the draw left out, until the first result."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", unconfirmed=("di",))
+    await chat.say("ana", '/addplayer "Eve Late"')
+
+    glance = (await chat.say("ana", "/status")).splitlines()
+
+    assert glance[1:3] == [
+        "Entered since the draw, not in the groups yet (1): Eve Late. A new draw places"
+        " them: /redraw confirm, until the first result.",
+        "Left out of the draw, neither confirmed nor here (1): di. One who comes plays"
+        " after /addplayer di and /redraw.",
+    ], glance
+    await chat.say("ana", f"/result 1 {(await chat.tournament()).matches[1].length}-0")
+    after = await chat.say("ana", "/status")
+    assert "Eve Late" not in after and "Left out" not in after, after
