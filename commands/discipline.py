@@ -141,7 +141,7 @@ def _placed(state: TournamentState, player: Player) -> None:
     if player.id in roster.waiting_for_draw(state):
         raise Refused("waiting_for_draw", name=player.name)
     walk_in = state.preset.entry.walk_ins and not roster.has_results(state)
-    if walk_in and roster.left_out(state, player.id):
+    if walk_in and player.id in roster.left_out(state):
         # Came after all: a walk-in, as one who never entered (/reinstate would bring
         # them back undrawn).
         example = Hint(f"/addplayer {as_typed(player.name)}")

@@ -52,7 +52,7 @@ def _outside_the_groups(state: TournamentState, names: Names) -> list[Msg]:
     if waiting:
         players = Name(", ".join(names[p] for p in waiting))
         parts.append(msg("glance.walk_ins", count=len(waiting), players=players))
-    left = [p for p in state.entries if roster.left_out(state, p)]
+    left = roster.left_out(state)
     if left:
         example = Hint(f"/addplayer {as_typed(names[left[0]])}")
         players = Name(", ".join(names[p] for p in left))

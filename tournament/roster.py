@@ -99,20 +99,22 @@ def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
     ]
 
 
-def left_out(state: TournamentState, player: PlayerId) -> bool:
-    """Return whether the draw left `player` out (entered, neither confirmed nor here)."""
-    entry = state.entries.get(player)
-    if entry is None or state.draw is None or state.status is TournamentStatus.REGISTRATION:
-        return False
-    drawn = any(player in group.players for group in state.groups)
+def left_out(state: TournamentState) -> list[PlayerId]:
+    """Return the players the draw left out (entered, neither confirmed nor here)."""
+    if state.draw is None or state.status is TournamentStatus.REGISTRATION:
+        return []
+    drawn_at = state.draw.at
+    drawn = {player for group in state.groups for player in group.players}
     # Not a walk-in waiting for a new draw (`waiting_for_draw`): those are confirmed, and
     # may have entered in the draw's own minute.
-    return (
-        entry.status is EntryStatus.WITHDRAWN
-        and entry.withdrawn_at == state.draw.at
-        and not (entry.confirmed or entry.checked_in)
-        and not drawn
-    )
+    return [
+        e.player
+        for e in state.entries.values()
+        if e.status is EntryStatus.WITHDRAWN
+        and e.withdrawn_at == drawn_at
+        and not (e.confirmed or e.checked_in)
+        and e.player not in drawn
+    ]
 
 
 def remove(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
