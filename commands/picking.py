@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from commands.params import Args, as_typed
+from commands.replies import Hint
 from commands.session import Session
-from tournament import sanctions
+from tournament import calendar, sanctions
+from tournament.calendar import Listed
 from tournament.club import Player
 from tournament.model import Refused
 from tournament.state import TournamentState
@@ -25,9 +27,35 @@ async def entered(s: Session, state: TournamentState, player: Player) -> None:
         suspensions = await s.uow.sanctions.for_club(s.club.id)
         if sanctions.suspension_for(suspensions, player.id, state.id) is not None:
             raise Refused("addplayer_suspended", name=player.name, tournament=state.name)
+        other = None if s.chosen else await _entered_same_day(s, state, player)
+        if other is not None:
+            # A day of two cups: the director means the one the player is in.
+            option = Hint(f"tournament:{as_typed(other.name)}")
+            raise Refused(
+                "not_entered_here",
+                name=player.name,
+                tournament=state.name,
+                other=other.name,
+                option=option,
+            )
         # Naming the tournament: the one meant by default may be another.
         example = f"/addplayer {as_typed(player.name)} tournament:{as_typed(state.name)}"
         raise Refused("not_entered", name=player.name, tournament=state.name, example=example)
+
+
+async def _entered_same_day(s: Session, state: TournamentState, player: Player) -> Listed | None:
+    """Return the one other tournament of `state`'s day `player` has an active entry in."""
+    entered = set(await s.uow.tournaments.of_player(player.id, active=True)) - {state.id}
+    if not entered:
+        return None
+    zone = s.club.timezone
+    day = calendar.local(state.start, zone).date()
+    others = [
+        t
+        for t in await s.uow.tournaments.list(s.club.id)
+        if t.id in entered and t.live and calendar.local(t.start, zone).date() == day
+    ]
+    return others[0] if len(others) == 1 else None
 
 
 async def named_entry(s: Session, a: Args) -> tuple[Player, TournamentState]:

@@ -664,6 +664,7 @@ MESSAGES: dict[str, str] = {
     "refused.nobody_waiting": "Nobody is waiting for approval. /status shows the tournament at a glance.",
     "refused.not_a_player": "You have not registered yet: send /register. If a director entered you already, ask them for a claim code (/director claim) and send it to me in a private chat: /register claim:CODE",
     "refused.not_entered": "{name} is not entered in {tournament}. To enter them, send {example}",
+    "refused.not_entered_here": "{name} is not entered in {tournament}, but in {other}: add {option} to the command.",
     "refused.not_paused": "Match {match}'s lateness clock is not paused.",
     "refused.already_away": "Already marked away since {since}; when they are back: /present and the name.",
     "refused.not_present": "Not checked in: nothing to mark away.",

@@ -634,6 +634,7 @@ MESSAGES: dict[str, str] = {
     "refused.nobody_waiting": "Nadie espera aprobación. /status muestra el torneo de un vistazo.",
     "refused.not_a_player": "Todavía no te has inscrito: envía /register. Si un director ya te inscribió, pídele un código de reclamación (/director claim) y envíamelo en un chat privado: /register claim:CÓDIGO",
     "refused.not_entered": "{name} no figura en {tournament}. Para inscribirlo, envía {example}",
+    "refused.not_entered_here": "{name} no figura en {tournament}, sino en {other}: añade {option} al comando.",
     "refused.not_paused": "El conteo de retraso del encuentro {match} no está en pausa.",
     "refused.already_away": "Ya consta como ausente desde el {since}; cuando vuelva: /present y el nombre.",
     "refused.not_present": "No hay llegada registrada: nada que marcar como ausente.",

@@ -634,6 +634,7 @@ MESSAGES: dict[str, str] = {
     "refused.nobody_waiting": "Nikt nie czeka na zatwierdzenie. /status pokazuje stan turnieju.",
     "refused.not_a_player": "Najpierw się zapisz: wyślij /register. Jeśli sędzia już Cię wpisał, poproś go o kod przejęcia (/director claim) i wyślij mi go na czacie prywatnym: /register claim:KOD",
     "refused.not_entered": "{name} nie ma zgłoszenia do turnieju {tournament}. Aby zgłosić, wyślij {example}",
+    "refused.not_entered_here": "{name} nie ma zgłoszenia do turnieju {tournament}, tylko do turnieju {other}: dodaj {option} do polecenia.",
     "refused.not_paused": "Licznik spóźnienia meczu {match} nie jest wstrzymany.",
     "refused.already_away": "Nieobecność jest już odnotowana od {since}; gdy wróci: /present i imię.",
     "refused.not_present": "Brak potwierdzonej obecności: nie ma czego oznaczać jako nieobecność.",

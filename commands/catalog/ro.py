@@ -634,6 +634,7 @@ MESSAGES: dict[str, str] = {
     "refused.nobody_waiting": "Nimeni nu așteaptă aprobarea. /status arată situația turneului.",
     "refused.not_a_player": "Nu v-ați înscris încă: trimiteți /register. Dacă un arbitru v-a înscris deja, cereți-i un cod de revendicare (/director claim) și trimiteți-mi-l într-un chat privat: /register claim:COD",
     "refused.not_entered": "{name} nu figurează printre înscrișii la {tournament}. Pentru înscriere, trimiteți {example}",
+    "refused.not_entered_here": "{name} nu figurează printre înscrișii la {tournament}, ci la {other}: adăugați {option} la comandă.",
     "refused.not_paused": "Cronometrul întârzierii pentru partida {match} nu este oprit.",
     "refused.already_away": "Absența este deja înregistrată de la {since}; când revine: /present și numele.",
     "refused.not_present": "Sosirea nu este înregistrată: nu e nimic de marcat ca absent.",

@@ -99,3 +99,26 @@ async def test_the_other_cup_confirmed_already_is_not_offered(engine: AsyncEngin
     await ion_in_both(chat)
     await chat.say("ion", '/confirm tournament:"Evening"')
     assert "as well" not in await chat.say("ion", "/confirm")
+
+
+async def test_a_player_of_the_evening_cup_named_while_the_morning_plays_on_says_which(
+    engine: AsyncEngine,
+) -> None:
+    """At 17:30 the morning cup was still being played; the director's `/present eve`, eve
+    being in the evening cup only, said "eve is not entered in Morning: /addplayer eve"."""
+    chat = Chat(engine)
+    await open_morning_and_evening(chat)
+    for player in ("bob", "cruz", "dora"):
+        await chat.say(player, "/register")
+    await chat.say("eve", '/register tournament:"Evening"')
+    chat.at("2026-01-31T09:30")
+    await chat.say("ana", "/present bob cruz dora")
+    await chat.say("ana", "/draw")
+    chat.at("2026-01-31T17:30")
+
+    said = await chat.say("ana", "/present eve")
+
+    assert said == (
+        "eve is not entered in Morning, but in Evening: add tournament:Evening to the command."
+    ), said
+    assert await chat.say("ana", "/present eve tournament:Evening") == "eve is marked present."
