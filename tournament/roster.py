@@ -85,34 +85,33 @@ def waiting_for_draw(state: TournamentState) -> list[PlayerId]:
     if state.status is not TournamentStatus.GROUPS or state.draw is None:
         return []
     drawn_at = state.draw.at
-    # In a group: drawn, and left since (in the same minute as a new draw, as the
-    # withdrawal a walk-in waits with looks).
-    drawn = {player for group in state.groups for player in group.players}
     return [
-        e.player
-        for e in state.entries.values()
-        if e.status is EntryStatus.WITHDRAWN
-        and e.withdrawn_at == drawn_at
-        and e.confirmed
-        and e.registered_at >= drawn_at
-        and e.player not in drawn
+        e.player for e in _outside_the_draw(state) if e.confirmed and e.registered_at >= drawn_at
     ]
 
 
 def left_out(state: TournamentState) -> list[PlayerId]:
     """Return the players the draw left out (entered, neither confirmed nor here)."""
-    if state.draw is None or state.status is TournamentStatus.REGISTRATION:
+    if state.status is TournamentStatus.REGISTRATION:
+        return []
+    # Not a walk-in waiting for a new draw (`waiting_for_draw`): those are confirmed, and
+    # may have entered in the draw's own minute.
+    return [e.player for e in _outside_the_draw(state) if not (e.confirmed or e.checked_in)]
+
+
+def _outside_the_draw(state: TournamentState) -> list[Entry]:
+    """Return the entries withdrawn by the draw itself and in no group: left out by it, or
+    walk-ins (entered after it, waiting as such a withdrawal; in the same minute as a new
+    draw, as the withdrawal a walk-in waits with looks)."""
+    if state.draw is None:
         return []
     drawn_at = state.draw.at
     drawn = {player for group in state.groups for player in group.players}
-    # Not a walk-in waiting for a new draw (`waiting_for_draw`): those are confirmed, and
-    # may have entered in the draw's own minute.
     return [
-        e.player
+        e
         for e in state.entries.values()
         if e.status is EntryStatus.WITHDRAWN
         and e.withdrawn_at == drawn_at
-        and not (e.confirmed or e.checked_in)
         and e.player not in drawn
     ]
 
