@@ -378,6 +378,9 @@ def _not_in_play(state: TournamentState, player: Player) -> None:
     withdrawn = entry.status is EntryStatus.WITHDRAWN
     if withdrawn and before_the_draw:
         raise Refused("checkin_withdrawn", tournament=state.name, command="/register")
+    if player.id in roster.waiting_for_draw(state):
+        # Entered after the draw by a director: present already, placed by a new draw.
+        raise Refused("checkin_waiting_for_draw", tournament=state.name, command="/redraw confirm")
     if before_the_draw or not withdrawn or entry.confirmed or entry.checked_in:
         # Removed, a no-show, or withdrawn after the draw: who can put them back, and how
         # (a director's line the player can show them).

@@ -606,6 +606,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'You are in several clubs ({clubs}): say which, for example `/me club:"{example}"`.',
     "refused.entries_closed": "Entries for {tournament} are closed.",
     "refused.entry_not_active": "Your entry is {status}: ask a director.",
+    "refused.checkin_waiting_for_draw": "You are entered in {tournament} and counted as present; its groups are drawn already, so a director places you with a new draw: {command}",
     "refused.checkin_entry_out": "Your entry in {tournament}: {status}. A director can put you back: {command}",
     "refused.checkin_withdrawn": "You withdrew from {tournament}. To enter again: {command}",
     "refused.checkin_not_drawn": "You neither confirmed nor checked in before the draw, so {tournament} was drawn without you.",

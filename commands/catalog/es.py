@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'Estás en varios clubes ({clubs}): di en cuál, por ejemplo `/me club:"{example}"`.',
     "refused.entries_closed": "Las inscripciones para {tournament} están cerradas.",
     "refused.entry_not_active": "Tu inscripción no está activa ({status}): consulta a un director.",
+    "refused.checkin_waiting_for_draw": "Estás inscrito en {tournament} y constas como presente; sus grupos ya están sorteados, así que un director te coloca con un nuevo sorteo: {command}",
     "refused.checkin_entry_out": "Tu inscripción en {tournament} está {status}. Un director puede devolverte al torneo: {command}",
     "refused.checkin_withdrawn": "Te retiraste de {tournament}. Para inscribirte de nuevo: {command}",
     "refused.checkin_not_drawn": "No confirmaste ni registraste tu llegada antes del sorteo, así que {tournament} se sorteó sin ti.",

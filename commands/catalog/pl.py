@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'Należysz do kilku klubów ({clubs}): napisz, o który chodzi, na przykład `/me club:"{example}"`.',
     "refused.entries_closed": "Zapisy na turniej {tournament} są zamknięte.",
     "refused.entry_not_active": "Twoje zgłoszenie nie jest aktywne ({status}): zapytaj sędziego.",
+    "refused.checkin_waiting_for_draw": "Masz zgłoszenie do turnieju {tournament} i odnotowaną obecność; grupy są już rozlosowane, więc sędzia umieści cię w nowym losowaniu: {command}",
     "refused.checkin_entry_out": "Twoje zgłoszenie do turnieju {tournament} ma status: {status}. Sędzia może Cię przywrócić: {command}",
     "refused.checkin_withdrawn": "Zgłoszenie do turnieju {tournament} zostało wycofane. Aby zapisać się ponownie: {command}",
     "refused.checkin_not_drawn": "Przed losowaniem nie było ani potwierdzenia udziału, ani obecności, więc {tournament} rozlosowano bez Ciebie.",

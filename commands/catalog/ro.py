@@ -576,6 +576,7 @@ MESSAGES: dict[str, str] = {
     "refused.which_club": 'Sunteți în mai multe cluburi ({clubs}): spuneți în care, de exemplu `/me club:"{example}"`.',
     "refused.entries_closed": "Înscrierile la {tournament} s-au închis.",
     "refused.entry_not_active": "Înscrierea dumneavoastră nu este activă ({status}): întrebați un arbitru.",
+    "refused.checkin_waiting_for_draw": "Sunteți înscris la {tournament} și figurați ca prezent; grupele sunt deja trase la sorți, așa că un arbitru vă așază printr-o nouă tragere: {command}",
     "refused.checkin_entry_out": "Înscrierea dumneavoastră la {tournament} are starea: {status}. Un arbitru vă poate readuce în turneu: {command}",
     "refused.checkin_withdrawn": "V-ați retras de la {tournament}. Pentru a vă înscrie din nou: {command}",
     "refused.checkin_not_drawn": "Nu ați confirmat și nici nu v-ați înregistrat sosirea înainte de tragerea la sorți, așa că la {tournament} s-a tras la sorți fără dumneavoastră.",

@@ -244,3 +244,20 @@ async def test_the_glance_names_who_a_new_draw_would_still_place(engine: AsyncEn
     await chat.say("ana", f"/result 1 {(await chat.tournament()).matches[1].length}-0")
     after = await chat.say("ana", "/status")
     assert "Eve Late" not in after and "Left out" not in after, after
+
+
+async def test_a_walk_in_checking_in_hears_a_new_draw_places_them_not_reinstate(
+    engine: AsyncEngine,
+) -> None:
+    """di, left out and then entered by the director as a walk-in, sent /checkin herself:
+    "your entry: withdrawn, a director can put you back: /reinstate di"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", unconfirmed=("di",))
+    await chat.say("ana", "/addplayer di")
+
+    said = await chat.say("di", "/checkin")
+
+    assert said == (
+        "You are entered in January Cup and counted as present; its groups are drawn"
+        " already, so a director places you with a new draw: /redraw confirm"
+    ), said
