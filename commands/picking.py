@@ -27,8 +27,9 @@ async def entered(s: Session, state: TournamentState, player: Player) -> None:
         suspensions = await s.uow.sanctions.for_club(s.club.id)
         if sanctions.suspension_for(suspensions, player.id, state.id) is not None:
             raise Refused("addplayer_suspended", name=player.name, tournament=state.name)
-        other = None if s.chosen else await _entered_same_day(s, state, player)
-        if other is not None:
+        others = [] if s.chosen else await entered_elsewhere(s, state, player, same_day=True)
+        if len(others) == 1:
+            (other,) = others
             # A day of two cups: the director means the one the player is in.
             option = Hint(f"tournament:{as_typed(other.name)}")
             raise Refused(
@@ -43,19 +44,21 @@ async def entered(s: Session, state: TournamentState, player: Player) -> None:
         raise Refused("not_entered", name=player.name, tournament=state.name, example=example)
 
 
-async def _entered_same_day(s: Session, state: TournamentState, player: Player) -> Listed | None:
-    """Return the one other tournament of `state`'s day `player` has an active entry in."""
-    entered = set(await s.uow.tournaments.of_player(player.id, active=True)) - {state.id}
-    if not entered:
-        return None
+async def entered_elsewhere(
+    s: Session, state: TournamentState, player: Player, *, same_day: bool = False
+) -> list[Listed]:
+    """Return the tournaments taking entries, besides `state`, that `player` has an active
+    entry in, the first to start first; `same_day`: only those of `state`'s day."""
     zone = s.club.timezone
-    day = calendar.local(state.start, zone).date()
-    others = [
-        t
-        for t in await s.uow.tournaments.list(s.club.id)
-        if t.id in entered and t.live and calendar.local(t.start, zone).date() == day
-    ]
-    return others[0] if len(others) == 1 else None
+    listed = await s.uow.tournaments.list(s.club.id)
+    others = [t for t in calendar.open_for_entries(listed, s.now, zone) if t.id != state.id]
+    if same_day:
+        day = calendar.local(state.start, zone).date()
+        others = [t for t in others if calendar.local(t.start, zone).date() == day]
+    if not others:
+        return []  # the common case: one tournament open, no look-up of the entries
+    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
+    return [t for t in others if t.id in entered]
 
 
 async def named_entry(s: Session, a: Args) -> tuple[Player, TournamentState]:

@@ -8,12 +8,12 @@ from datetime import datetime, timedelta
 from commands import arguments, claims, entering, history, members, views
 from commands import names as naming
 from commands.params import Args, as_typed
+from commands.picking import entered_elsewhere
 from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
 from commands.session import Session
-from tournament import attendance, calendar, folding, reports, roster, sanctions
+from tournament import attendance, folding, reports, roster, sanctions
 from tournament import club as club_rules
-from tournament.calendar import Listed
 from tournament.club import Player
 from tournament.model import EntryStatus, MatchStatus, PlayerId, Refused, TournamentStatus
 from tournament.preset import Game
@@ -235,24 +235,7 @@ async def _claim_or_create(s: Session, wanted: str, code: str | None) -> Player:
 async def _entered_later(s: Session, state: TournamentState, player: Player) -> str | None:
     """Return the tournament taking entries that `player` is entered in besides `state`
     (next month's, opened on this one's night), or None."""
-    return next((t.name for t in await _entered_elsewhere(s, state, player)), None)
-
-
-async def _entered_elsewhere(
-    s: Session, state: TournamentState, player: Player, *, same_day: bool = False
-) -> list[Listed]:
-    """Return the tournaments taking entries, besides `state`, that `player` has an active
-    entry in, the first to start first; `same_day`: only those of `state`'s day."""
-    zone = s.club.timezone
-    listed = await s.uow.tournaments.list(s.club.id)
-    others = [t for t in calendar.open_for_entries(listed, s.now, zone) if t.id != state.id]
-    if same_day:
-        day = calendar.local(state.start, zone).date()
-        others = [t for t in others if calendar.local(t.start, zone).date() == day]
-    if not others:
-        return []  # the common case: one tournament open, no look-up of the entries
-    entered = set(await s.uow.tournaments.of_player(player.id, active=True))
-    return [t for t in others if t.id in entered]
+    return next((t.name for t in await entered_elsewhere(s, state, player)), None)
 
 
 async def _suspended_not_entered(
@@ -306,7 +289,7 @@ async def _unconfirmed_elsewhere(
 ) -> TournamentState | None:
     """Return another tournament of the same day taking entries where `player` is entered
     and has not confirmed yet, or None. Next month's waits for its own reminder."""
-    for listed in await _entered_elsewhere(s, state, player, same_day=True):
+    for listed in await entered_elsewhere(s, state, player, same_day=True):
         other = await s.uow.tournaments.get(listed.id)
         if not other.entries[player.id].confirmed:  # an active entry (`of_player`)
             return other
