@@ -277,6 +277,13 @@ def as_typed(value: str | list[str]) -> str:
     return f'"{value}"' if " " in value or not value else value
 
 
+def lot_typed(a: Args) -> str:
+    """Return the lot a line gave, as it follows its scores in a line to send (" lot:won"),
+    or nothing."""
+    lot = a.choice("lot")
+    return f" lot:{lot}" if lot else ""
+
+
 def suggestions(
     word: str, pool: Sequence[str], *, limit: int = 3, cutoff: float = 0.6
 ) -> list[str]:

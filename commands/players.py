@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from commands import arguments, claims, entering, history, members, views
 from commands import names as naming
-from commands.params import Args, as_typed
+from commands.params import Args, as_typed, lot_typed
 from commands.picking import entered_elsewhere
 from commands.replies import Button, Hint, Msg, Name, Reply, When, announced, msg, say
 from commands.resolver import fold
@@ -384,9 +384,7 @@ async def report(s: Session, a: Args) -> Reply:
     player = await s.me()
     state = await s.tournament()
     found = a.scores("score")
-    again = "report " + " ".join(f"{x}-{y}" for x, y in found)
-    if a.choice("lot"):
-        again += f" lot:{a.choice('lot')}"
+    again = "report " + " ".join(f"{x}-{y}" for x, y in found) + lot_typed(a)
 
     def scored(m: Match) -> FinalScore:
         mine, theirs = found[0]
@@ -421,8 +419,7 @@ async def report(s: Session, a: Args) -> Reply:
             phase = int(error.params["phase"])
             if error.code == "draughts_tiebreak_total_wrong":
                 total = int(error.params["total"])
-                lot = a.choice("lot")
-                then = f" lot:{lot}" if lot else ""
+                then = lot_typed(a)
                 converted = views.phase_in_points(found, phase, total, "/report", then=then)
                 if converted is not None:
                     raise converted from None
@@ -444,8 +441,7 @@ async def report(s: Session, a: Args) -> Reply:
             example = f"/report {max(mine, floor[0])}-{max(theirs, floor[1])}"
         elif error.code == "draughts_total_wrong":
             # The tiebreak and lot typed after it are kept in the line to send.
-            then = "".join(f" {x}-{y}" for x, y in found[1:])
-            then += f" lot:{a.choice('lot')}" if a.choice("lot") else ""
+            then = "".join(f" {x}-{y}" for x, y in found[1:]) + lot_typed(a)
             converted = views.in_points(found[0], match.length, "/report", then=then)
             if converted is not None:
                 raise converted from None
@@ -493,7 +489,7 @@ async def report(s: Session, a: Args) -> Reply:
         since=When(until),
         stands=When(until + timedelta(minutes=state.preset.reporting.accept_minutes)),
     )
-    if earlier is None or match.report is None or match.report.seq == earlier.seq:
+    if earlier is None or resent:
         return Reply((recorded,))
     return Reply((recorded, _replaces(earlier, reporter_is_white=player.id == match.white)))
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, history, views
-from commands.params import Args, as_typed
+from commands.params import Args, as_typed, lot_typed
 from commands.picking import numbered
 from commands.replies import Button, Hint, Msg, Name, Reply, Table, announced, msg
 from commands.session import Session
@@ -53,14 +53,8 @@ async def result(s: Session, a: Args) -> Reply:
             if error.code == "draughts_tiebreak_total_wrong":
                 total = int(error.params["total"])
                 phases = _white_first(change)
-                lot = a.choice("lot")
                 converted = views.phase_in_points(
-                    phases,
-                    phase,
-                    total,
-                    command,
-                    "score.usage_result",
-                    f" lot:{lot}" if lot else "",
+                    phases, phase, total, command, "score.usage_result", lot_typed(a)
                 )
                 if converted is not None:
                     raise converted from None
@@ -77,8 +71,7 @@ async def result(s: Session, a: Args) -> Reply:
                 command += f" {as_typed(first.name)}"
                 then, usage = f" {as_typed(second.name)}", "score.usage_result_named"
             # The tiebreak and lot typed after the score are kept in the line to send.
-            then = "".join(f" {x}-{y}" for x, y in phases) + then
-            then += f" lot:{a.choice('lot')}" if a.choice("lot") else ""
+            then = "".join(f" {x}-{y}" for x, y in phases) + then + lot_typed(a)
             converted = views.in_points(main, match.length, command, usage, then=then)
             if converted is not None:
                 raise converted from None
