@@ -403,7 +403,11 @@ async def report(s: Session, a: Args) -> Reply:
             return False
         return True
 
-    match = await pick_match(s, state, a, again=again, fits=fits)
+    def same_as_sent(m: Match) -> bool:
+        sent, typed = m.report, scored(m)
+        return sent is not None and (sent.white, sent.black) == (typed.white, typed.black)
+
+    match = await pick_match(s, state, a, again=again, fits=fits, resent=same_as_sent)
     if isinstance(match, Reply):
         return match
     score = scored(match)
@@ -564,6 +568,7 @@ async def pick_match(
     *,
     again: str,
     fits: Callable[[Match], bool] | None = None,
+    resent: Callable[[Match], bool] | None = None,
 ) -> Match | Reply:
     """Return the match a player means, or buttons to choose when it is ambiguous.
 
@@ -571,6 +576,9 @@ async def pick_match(
     Among several, a match whose own report only waits for the opponent is not what a
     new report means, nor one the typed score cannot end (`fits`): no button offers a
     command that would be refused. A report for such a match names it (`match:N`).
+    Unless it is the score that report gave (`resent`): sent again, or the same score in
+    the next match? The player is asked, with that match among the buttons. A match on
+    only for an early start (HGV-2.3.4) is not meant while that report waits.
     """
     player = await s.me()
     number = a.match("match")
@@ -605,8 +613,37 @@ async def pick_match(
         if ahead and ahead[0].start is not None:
             raise reports.not_yet(state, ahead[0], s.now, player.id)
         raise Refused("no_open_match")
+    if any(reports.awaits_opponent(m, player.id) for m in started):
+        # The player's own report still waits for the opponent: a match on only because
+        # both are free for an early start cannot have been played since; a report is
+        # that one sent again, or corrected.
+        started = [
+            m
+            for m in started
+            if reports.awaits_opponent(m, player.id) or reports.under_way(m, s.now)
+        ]
+    lines: tuple[Msg, ...] = ()
     if len(started) > 1:
-        started = _narrowed(state, started, player.id, fits, s.now)
+        narrowed = _narrowed(state, started, player.id, fits, s.now)
+        again_sent = [
+            m
+            for m in started
+            if m not in narrowed
+            and resent is not None
+            and reports.awaits_opponent(m, player.id)
+            and resent(m)
+        ]
+        if again_sent:
+            sent = again_sent[0]
+            names = await s.names(set(sent.players))
+            lines = (
+                msg(
+                    "pick.match_resent",
+                    match=sent.number,
+                    opponent=views.name(names, sent.opponent_of(player.id)),
+                ),
+            )
+        started = [*again_sent[:1], *narrowed]
     if len(started) == 1:
         return started[0]
     names = await s.names({q for m in started for q in m.players})
@@ -623,7 +660,7 @@ async def pick_match(
     )
     # Their own line with a number, as typed again: not a score of our choosing.
     example = Hint(f"/{again} match:{started[0].number}")
-    return Reply((msg("pick.match", example=example),), buttons)
+    return Reply((*lines, msg("pick.match", example=example)), buttons)
 
 
 def _narrowed(
@@ -635,7 +672,11 @@ def _narrowed(
 ) -> list[Match]:
     """Return the candidates a new report can mean; the first alone when the score cannot
     end it (the report is then refused for it, with its reason), also when a later one
-    could; the one that can be on the board when the others wait for it."""
+    could; the one that can be on the board when the others wait for it. A disputed match
+    still waiting for the player's own score comes first: a report is that score."""
+    own = [m for m in started if reports.awaits_own_score(m, player)]
+    if own:
+        return own[:1]
     narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
         fitting = [m for m in narrowed if fits(m)]

@@ -221,22 +221,22 @@ def may_play(state: TournamentState, match: Match, at: datetime) -> bool:
     """Return whether a match is on at `at`: started, under way, or both players free.
 
     HGV-2.3.4: a match may be played early when both players are free: both present,
-    and it is the next open match of each of them.
+    and each has played their earlier open matches (see `_free`).
     """
     if not match.is_ready or match.is_final:
         return False
-    assert match.white is not None and match.black is not None and match.start is not None
-    if match.start <= at or match.report is not None or match.games:
-        return True
-    if match.status is not MatchStatus.SCHEDULED:
-        return True
-    for player in (match.white, match.black):
-        entry = state.entries.get(player)
-        if entry is None or not entry.present_at(at):
-            return False
-        if state.open_matches_of(player)[0] is not match:
-            return False  # they have an earlier match to play first
-    return True
+    return under_way(match, at) or _free(state, match, at)
+
+
+def under_way(match: Match, at: datetime) -> bool:
+    """Return whether a match is on by itself: its start has come, or it is being played."""
+    assert match.start is not None
+    return (
+        match.start <= at
+        or match.report is not None
+        or bool(match.games)
+        or match.status is not MatchStatus.SCHEDULED
+    )
 
 
 def reportable(state: TournamentState, player: PlayerId, at: datetime) -> list[Match]:
@@ -261,20 +261,30 @@ def on_the_board(state: TournamentState, candidates: list[Match], at: datetime) 
     both players are present and each has played their earlier open matches (a score
     reported, even if not yet accepted or disputed).
     """
+    return [m for m in candidates if _free(state, m, at)]
 
-    def free(match: Match) -> bool:
-        for player in match.players:
-            entry = state.entries.get(player)
-            if entry is None or not entry.present_at(at):
-                return False
-            for earlier in state.open_matches_of(player):
-                if earlier is match:
-                    break
-                if earlier.report is None and earlier.status is not MatchStatus.DISPUTED:
-                    return False
-        return True
 
-    return [m for m in candidates if free(m)]
+def _free(state: TournamentState, match: Match, at: datetime) -> bool:
+    """Return whether both players are present and each has played their earlier open
+    matches: a score reported, even if not yet accepted, or disputed (the director
+    settles that one; the players are up from the table)."""
+    for player in match.players:
+        entry = state.entries.get(player)
+        if entry is None or not entry.present_at(at):
+            return False
+        if _earlier_unplayed(state, match, player) is not None:
+            return False
+    return True
+
+
+def _earlier_unplayed(state: TournamentState, match: Match, player: PlayerId) -> Match | None:
+    """Return the player's first open match before `match` that is still to be played."""
+    for earlier in state.open_matches_of(player):
+        if earlier is match:
+            return None
+        if earlier.report is None and earlier.status is not MatchStatus.DISPUTED:
+            return earlier
+    return None
 
 
 def not_yet(
@@ -292,8 +302,8 @@ def not_yet(
         if player != by and (entry is None or not entry.present_at(at)):
             return Refused("match_not_started", **found)
     for player in players:
-        earlier = state.open_matches_of(player)[0]
-        if earlier is not match:
+        earlier = _earlier_unplayed(state, match, player)
+        if earlier is not None:
             code = "match_after_mine" if player == by else "match_after_theirs"
             return Refused(code, **found, earlier=earlier.number)
     return Refused("match_later", **found)

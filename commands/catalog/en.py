@@ -245,6 +245,7 @@ MESSAGES: dict[str, str] = {
     "report.disputed_games": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first ({length, plural, one {# game} other {# games}}, 2 points a win, 1 a draw). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Which match? Tap one, or add its number: {example}",
+    "pick.match_resent": "You reported this score for match {match} already; {opponent} has not answered yet.",
     # -- tournament --
     "tournament.open": "{tournament} is open for entries: starts {start}. Send /register to enter.",
     "tournament.open_friendly": "{tournament}, a friendly (no ranking points), is open for entries: starts {start}. Send /register to enter.",

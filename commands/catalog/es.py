@@ -222,6 +222,7 @@ MESSAGES: dict[str, str] = {
     "report.disputed_games": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero ({length, plural, one {# partida} other {# partidas}}, 2 puntos por victoria, 1 por tablas). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "¿Qué encuentro? Toca uno, o añade su número: {example}",
+    "pick.match_resent": "Ya informaste este marcador del encuentro {match}; {opponent} aún no ha respondido.",
     # -- tournament --
     "tournament.open": "Inscripciones abiertas para {tournament}: empieza el {start}. Envía /register para inscribirte.",
     "tournament.open_friendly": "Inscripciones abiertas para {tournament}, amistoso (sin puntos de ranking): empieza el {start}. Envía /register para inscribirte.",

@@ -222,6 +222,7 @@ MESSAGES: dict[str, str] = {
     "report.disputed_games": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze ({length, plural, one {# partia} few {# partie} many {# partii} other {# partii}}, 2 pkt za wygraną, 1 za remis). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Który mecz? Wybierz jeden albo dopisz jego numer: {example}",
+    "pick.match_resent": "Ten wynik meczu {match} jest już zgłoszony i czeka na odpowiedź rywala ({opponent}).",
     # -- tournament --
     "tournament.open": "Zapisy na turniej {tournament} są otwarte: start {start}. Wyślij /register, aby się zapisać.",
     "tournament.open_friendly": "Zapisy na turniej towarzyski {tournament} (bez punktów rankingowych) są otwarte: start {start}. Wyślij /register, aby się zapisać.",

@@ -222,6 +222,7 @@ MESSAGES: dict[str, str] = {
     "report.disputed_games": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele ({length, plural, one {# joc} few {# jocuri} other {# de jocuri}}, 2 puncte victoria, 1 remiza). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",
     "pick.match": "Care partidă? Apăsați pe una sau adăugați numărul ei: {example}",
+    "pick.match_resent": "Ați raportat deja acest scor pentru partida {match}; {opponent} nu a răspuns încă.",
     # -- tournament --
     "tournament.open": "Înscrierile la {tournament} sunt deschise: începe pe {start}. Trimiteți /register pentru înscriere.",
     "tournament.open_friendly": "Înscrierile la {tournament}, turneu amical (fără puncte de clasament), sunt deschise: începe pe {start}. Trimiteți /register pentru înscriere.",

@@ -67,6 +67,74 @@ async def test_a_report_means_the_match_not_yet_reported_not_the_one_awaiting_th
     }, "the first report stays as it was"
 
 
+async def test_the_same_score_sent_again_while_the_next_match_is_on_asks_which_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """A score sent twice, the second time once the next match was on, was recorded in the
+    next match: the opponent there had a result they never played. The same score as the
+    report awaiting the opponent asks, that match among the buttons; another is the next."""
+    chat, name, first, second = await two_rounds_drawn(engine)
+    at(chat, second, -3)
+    assert "recorded" in await chat.say(name, f"/report {first.length}-1")
+    at(chat, second, 4)  # the first report still waits for the opponent
+    response = await chat.response(name, f"/report {first.length}:1")
+    assert response is not None
+    asked = chat.text(response)
+    assert f"You reported this score for match {first.number} already" in asked, asked
+    assert [b.command.split(" club:")[0] for b in response.reply.buttons] == [
+        f"/report {first.length}-1 match:{first.number}",
+        f"/report {first.length}-1 match:{second.number}",
+    ]
+    state = await chat.tournament()
+    assert state.matches[second.number].report is None
+    again = await chat.say(name, f"/report {first.length}-1 match:{first.number}")
+    assert "recorded already" in again, again
+
+
+async def test_a_disputed_players_report_is_their_score_though_the_next_match_is_free_HGV_2_3_4(
+    engine: AsyncEngine,
+) -> None:
+    """A disputed match leaves its players free for an early start of the next one; the
+    disputer's next /report is still their score of the disputed match (CLUB-REPORT)."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    state = await chat.tournament()
+    second = min((m for m in state.matches.values() if m.round == 2), key=lambda m: m.number)
+    # The disputer is the one whose next match that is: it is free once this one is.
+    disputer, reporter = (white, black)
+    if not second.involves(await chat.player_id(white)):
+        disputer, reporter = black, white
+    await chat.say(reporter, f"/report {match.length}-1")
+    await chat.say(disputer, "/dispute")
+    said = await chat.say(disputer, f"/report 1-{match.length}")
+    assert "Which match?" not in said, said
+    state = await chat.tournament()
+    assert state.matches[second.number].report is None, "nothing went to the next match"
+    assert state.matches[match.number].is_final, "the same score from both: final"
+
+
+async def test_a_report_corrected_soon_after_is_the_same_match_not_the_next_free_one_HGV_2_3_4(
+    engine: AsyncEngine,
+) -> None:
+    """The next match is on early once both are free, but cannot have been played while
+    the player's own report of the first still waits: a new score corrects that one."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    state = await chat.tournament()
+    second = min((m for m in state.matches.values() if m.round == 2), key=lambda m: m.number)
+    # The reporter is the one whose next match that is: it is free once this one is.
+    reporter = white if second.involves(await chat.player_id(white)) else black
+    await chat.say(reporter, f"/report {match.length}-1")
+    said = await chat.say(reporter, f"/report {match.length}-2")
+    assert said.startswith(f"Match {match.number}:"), said
+    state = await chat.tournament()
+    assert all(m.report is None for m in state.matches.values() if m.number != match.number)
+
+
 async def test_a_score_no_match_on_can_end_is_refused_with_an_example_not_offered_as_buttons_HGV_5_3(  # noqa: E501
     engine: AsyncEngine,
 ) -> None:

@@ -196,6 +196,24 @@ def test_both_players_free_may_start_their_next_match_early_HGV_2_3_4() -> None:
     assert first.status is MatchStatus.PENDING
 
 
+def test_a_player_whose_match_is_reported_is_free_for_the_next_early_HGV_2_3_4() -> None:
+    """Valencia: Rocío's match 1 was reported, awaiting her answer; José, at his table
+    for match 5 with her, read "your opponent plays match 1 first" until 19:40."""
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz", check_in=at("19:30"))
+    night.draw("ana", "bob", "cruz", when=at("19:35"))
+    first = min(night.state.matches.values(), key=lambda m: (m.start, m.number))
+    assert first.white is not None
+    (resting,) = set(night.ids.values()) - set(first.players)
+    later = night.state.open_matches_of(resting)[0]
+    assert later.start is not None and later.start > at("19:50")
+    reports.report_score(night.state, first.number, first.white, FinalScore(3, 1), at("19:45"))
+    assert first.status is MatchStatus.PENDING
+    assert reports.reportable(night.state, resting, at("19:46")) == [later]
+    reports.report_score(night.state, later.number, resting, FinalScore(3, 1), at("19:46"))
+    assert later.status is MatchStatus.PENDING
+
+
 def test_after_the_first_match_a_later_match_against_an_absent_player_is_not_reportable() -> None:
     """The story: match 1 final, `/report 3-1` must not land on a later match (HGV-2.3.4)."""
     night = Night("hgv-backgammon")
