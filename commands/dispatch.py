@@ -19,7 +19,17 @@ from commands.params import as_typed, suggestions
 from commands.parsing import Parsed, ParseError, copy_parsed, parse
 from commands.ports import UnitOfWork, UnitOfWorkFactory
 from commands.registry import BY_NAME, CommandSpec, bind_line, select
-from commands.replies import Button, Hint, Name, Reply, When, msg, refusal_params, say
+from commands.replies import (
+    Button,
+    Hint,
+    Name,
+    Reply,
+    When,
+    msg,
+    on_the_day,
+    refusal_params,
+    say,
+)
 from commands.resolver import fold
 from commands.session import Invocation, Session
 from commands.words import ALSO_MEANT, said_in_languages, without_phrase_tail
@@ -137,7 +147,8 @@ async def handle(
                     raise
                 log.debug("%s: lock-free, it wrote nothing; again, locked", target.name)
                 lock_free = False
-    except Refused as refusal:
+    except Refused as said:
+        refusal = on_the_day(said, inv.now, context.timezone)
         params = dict(refusal.params)
         usage = params.get("usage")
         if isinstance(usage, str):

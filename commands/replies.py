@@ -24,6 +24,7 @@ from commands.messages import msg_data, msg_from_data
 from commands.messages import param_data as param_data
 from commands.messages import param_from_data as param_from_data
 from commands.picture_views import PictureView, from_data, to_data
+from tournament import calendar
 from tournament.model import EntryStatus, Refused
 
 
@@ -185,3 +186,26 @@ def refusal_params(params: Mapping[str, object]) -> dict[str, Param]:
 def refused_line(refusal: Refused) -> Msg:
     """Return a refusal as one line of a reply that goes on (a batch's one name)."""
     return msg(f"refused.{refusal.code}", **refusal_params(refusal.params))
+
+
+# Refusals whose moment is most often later the same day: they then say only its time,
+# in a form of their own ("a las 19:40", not "el sáb, 6 mar, 19:40").
+SAID_TODAY = {
+    "match_not_started": "start",
+    "match_after_mine": "start",
+    "match_after_theirs": "start",
+    "match_later": "start",
+    "checkin_not_open": "opens",
+    "already_away": "since",
+}
+
+
+def on_the_day(refusal: Refused, now: datetime, zone: str) -> Refused:
+    """Return the refusal in its same-day form when its moment falls on `now`'s day."""
+    key = SAID_TODAY.get(refusal.code)
+    moment = refusal.params.get(key) if key else None
+    if key is None or not isinstance(moment, datetime):
+        return refusal
+    if calendar.local(moment, zone).date() != calendar.local(now, zone).date():
+        return refusal
+    return Refused(f"{refusal.code}_today", **{**refusal.params, key: When(moment, "time")})

@@ -228,12 +228,29 @@ async def test_romanian_and_polish_wording_of_refusals_and_cancellations(
 
 
 async def test_a_start_with_its_day_is_not_said_as_an_hour(engine: AsyncEngine) -> None:
-    """Issue 15 polish: "empieza a las vie, 30 ene" ("a las" is for hours only)."""
+    """Issue 15 polish: "empieza a las vie, 30 ene" ("a las" is for hours only). On the
+    day itself a refusal says the hour alone: "empieza el sáb, 6 mar, 19:40" was read at
+    the table in Valencia, that very Saturday."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club language:es")
+    await chat.say("ana", '/tournament new name:"Copa" start:"2026-01-31 20:00" approval:no')
+    await chat.say("bob", "/register")
+    chat.at("2026-01-30T12:00")
+    before = await chat.say("bob", "/checkin")
+    assert re.search(r"abre el sáb, 31 ene, \d\d:\d\d\.", before), before
+    chat.at("2026-01-31T12:00")
+    that_day = await chat.say("bob", "/checkin")
+    assert re.search(r"abre a las \d\d:\d\d\.", that_day), that_day
+
+
+async def test_a_report_before_its_match_says_the_hour_on_the_day_HGV_2_3_4(
+    engine: AsyncEngine,
+) -> None:
     chat = Chat(engine)
     await chat.say("ana", "/club language:es")
     await chat.night("bob", "cruz", "dora", check_in=("bob",))
     reply = await chat.say("bob", "/report 3-1")
-    assert re.search(r"empieza el sáb, 31 ene, \d\d:\d\d ", reply), reply
+    assert re.search(r"empieza a las \d\d:\d\d ", reply), reply
 
 
 async def test_the_draw_shows_each_players_seed_HGV_7_2_1(engine: AsyncEngine) -> None:
