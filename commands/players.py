@@ -534,6 +534,16 @@ def report_usage(match: Match, game: Game) -> str:
     return f"/report {mine}-{theirs}"
 
 
+# A refused game's hint: the game to send instead, and the line that offers it.
+GAME_HINTS = {
+    "cube_pointless": ("/report game {kind}", "score.game_without_cube"),
+    "cube_in_crawford_game": ("/report game {kind}", "score.game_without_cube"),
+    "cube_not_used": ("/report game {kind}", "score.game_without_cube"),
+    "cube_not_power_of_two": ("/report game {kind} cube:2", "score.game_usage"),
+    "game_kind_not_counted": ("/report game", "score.game_usage"),
+}
+
+
 async def report_game(s: Session, a: Args) -> Reply:
     """Report one game of your backgammon match: /report game gammon cube:2."""
     player = await s.me()
@@ -546,7 +556,14 @@ async def report_game(s: Session, a: Args) -> Reply:
     match = await pick_match(s, state, a, again=again)
     if isinstance(match, Reply):
         return match
-    s.events.extend(reports.report_game(state, match.number, player.id, kind, cube, s.now))
+    try:
+        s.events.extend(reports.report_game(state, match.number, player.id, kind, cube, s.now))
+    except ScoreError as error:
+        # What to send instead is a game, not a match's score (/report 3-1).
+        example, usage = GAME_HINTS.get(error.code, (None, ""))
+        if example is not None:
+            error.params |= {"example": example.format(kind=kind), "_usage": usage}
+        raise
     s.log("report_game", match=match.number, kind=kind, cube=cube)
     names = await s.names(set(match.players))
     if match.status is MatchStatus.PLAYING:

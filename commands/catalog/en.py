@@ -525,6 +525,8 @@ MESSAGES: dict[str, str] = {
     "parse.not_a_command": "Commands start with /, for example /help.",
     "parse.unclosed_quote": 'A quote is not closed: write name:"Ana P." with both quotes.',
     "score.usage": "Send your score first, for example {example}.",
+    "score.game_without_cube": "Send the game without the cube: {example}",
+    "score.game_usage": "For example {example}.",
     "score.bad_length": "This match has no valid length; a director must fix it.",
     "score.negative": "Scores cannot be negative.",
     "score.below_floor": "Lateness points already on the board are {white}-{black}; the final score cannot be lower.",

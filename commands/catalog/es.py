@@ -495,6 +495,8 @@ MESSAGES: dict[str, str] = {
     "parse.not_a_command": "Los comandos empiezan por /, por ejemplo /help.",
     "parse.unclosed_quote": 'Faltan comillas de cierre: escribe name:"Ana P." con las dos comillas.',
     "score.usage": "Envía el resultado con tus puntos primero, por ejemplo {example}.",
+    "score.game_without_cube": "Envía la partida sin el cubo: {example}",
+    "score.game_usage": "Por ejemplo {example}.",
     "score.bad_length": "Este encuentro no tiene un número de puntos válido; un director debe corregirlo.",
     "score.negative": "Los resultados no pueden ser negativos.",
     "score.below_floor": "Los puntos por retraso ya anotados son {white}-{black}; el resultado final no puede ser menor.",

@@ -495,6 +495,8 @@ MESSAGES: dict[str, str] = {
     "parse.not_a_command": "Polecenia zaczynają się od /, na przykład /help.",
     "parse.unclosed_quote": 'Cudzysłów nie jest zamknięty: napisz name:"Ana P." z oboma cudzysłowami.',
     "score.usage": "Wyślij wynik, swój pierwszy, na przykład {example}.",
+    "score.game_without_cube": "Wyślij grę bez kostki: {example}",
+    "score.game_usage": "Na przykład {example}.",
     "score.bad_length": "Ten mecz nie ma poprawnie ustalonej długości; musi to poprawić sędzia.",
     "score.negative": "Wynik nie może być ujemny.",
     "score.below_floor": "Punkty za spóźnienie już przyznane to {white}-{black}; wynik końcowy nie może być niższy.",

@@ -495,6 +495,8 @@ MESSAGES: dict[str, str] = {
     "parse.not_a_command": "Comenzile încep cu /, de exemplu /help.",
     "parse.unclosed_quote": 'Ghilimelele nu sunt închise: scrieți name:"Ana P." cu ambele ghilimele.',
     "score.usage": "Trimiteți scorul, cu al dumneavoastră primul, de exemplu {example}.",
+    "score.game_without_cube": "Trimiteți jocul fără cub: {example}",
+    "score.game_usage": "De exemplu {example}.",
     "score.bad_length": "Partida nu are stabilit un număr valid de puncte pentru câștig; un arbitru trebuie să o corecteze.",
     "score.negative": "Scorul nu poate fi negativ.",
     "score.below_floor": "Punctele de întârziere deja acordate sunt {white}-{black}; scorul final nu poate fi mai mic.",

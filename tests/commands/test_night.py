@@ -104,6 +104,27 @@ async def test_a_cube_that_is_no_number_is_refused_with_what_to_type(
     assert all(not m.games for m in state.matches.values())
 
 
+async def test_a_refused_cube_says_to_send_the_game_without_it_HGV_7_3_2(
+    engine: AsyncEngine,
+) -> None:
+    """At 2-2 in a match to 3 the cube is pointless: luis, in Valencia, was told so and then
+    "send your score first, for example /report 3-1", a match's score, not his game."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    chat.at("2026-01-31T20:05")
+    await chat.say("bob", "/report game gammon")
+    await chat.say("cruz", "/report game gammon")
+    reply = await chat.say("bob", "/report game backgammon cube:2")
+    assert reply == (
+        "At these scores the cube is not used.\n"
+        "Send the game without the cube: /report game backgammon"
+    ), reply
+    (match,) = (await chat.tournament()).matches.values()
+    assert (match.white_score, match.black_score) == (2, 2)
+    reply = await chat.say("bob", "/report game gammon cube:3")
+    assert reply.endswith("For example /report game gammon cube:2."), reply
+
+
 async def test_a_game_typed_against_the_opponents_report_asks_for_an_answer_CLUB_REPORT(
     engine: AsyncEngine,
 ) -> None:
