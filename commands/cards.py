@@ -98,7 +98,8 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         matches = sorted(state.matches_of(player.id), key=lambda m: m.number)
         if matches:
             names = await s.names({q for m in matches for q in m.players})
-            parts.append(views.schedule_table(state, matches, names))
+            viewer = None if as_director else player.id
+            parts.append(views.schedule_table(state, matches, names, viewer))
         penalties = [
             pen
             for pen in state.penalties.values()

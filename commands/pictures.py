@@ -388,7 +388,7 @@ def card_picture(
         name=file_name(state, "matches", names.get(player, str(player))),
         view=card_view(state, player, matches, names),
         caption=msg("title.schedule", tournament=Name(state.name)),
-        fallback=(views.schedule_table(state, matches, names),),
+        fallback=(views.schedule_table(state, matches, names, player),),
     )
 
 

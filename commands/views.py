@@ -303,9 +303,12 @@ def match_line(match: Match, names: Names, game: Game) -> Msg:
     return msg(key, start=When(match.start), **params)
 
 
-def schedule_table(state: TournamentState, matches: list[Match], names: Names) -> Table:
+def schedule_table(
+    state: TournamentState, matches: list[Match], names: Names, viewer: PlayerId | None = None
+) -> Table:
     """Return matches as a table: number, round, start, white, black, score, status; a
-    side nobody holds yet is the match that sends one ("winner of 8"), not "?"."""
+    side nobody holds yet is the match that sends one ("winner of 8"), not "?". The
+    `viewer`'s own reports read as theirs: "to accept", not "awaiting <their name>"."""
     by_key = feeders(state)
     rows = tuple(
         (
@@ -314,7 +317,7 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
             When(m.start) if m.start else "",
             fed_side(m, m.white, m.white_from, by_key, names),
             fed_side(m, m.black, m.black_from, by_key, names),
-            *_score_and_status(m, names),
+            *_score_and_status(m, names, viewer),
         )
         for m in matches
     )
@@ -323,12 +326,17 @@ def schedule_table(state: TournamentState, matches: list[Match], names: Names) -
     )
 
 
-def _score_and_status(match: Match, names: Names) -> tuple[str | Msg, Msg]:
+def _score_and_status(
+    match: Match, names: Names, viewer: PlayerId | None = None
+) -> tuple[str | Msg, Msg]:
     """Return a schedule row's score and status: a reported score awaiting the opponent
     is shown, with whose answer it awaits (a player read "0-0, awaiting opponent" of the
     match they were asked to accept)."""
     report = match.report
     if match.status is MatchStatus.PENDING and report is not None:
+        score = f"{report.white}-{report.black}"
+        if viewer is not None and match.involves(viewer):
+            return score, msg("status.pending" if report.by == viewer else "status.to_answer")
         answers = name(names, match.opponent_of(report.by))
         return f"{report.white}-{report.black}", msg("status.pending_for", name=answers)
     status = msg(f"status.{match.status.value}")

@@ -29,3 +29,21 @@ async def test_the_schedule_shows_a_reported_score_and_whose_answer_it_awaits_CL
     assert (theirs.score, theirs.status.key) == ("1-3", "status.to_answer")
     mine = card_view(state, white_id, [state.matches[match.number]], names).lines[0]
     assert (mine.score, mine.status.key) == ("3-1", "status.pending")
+
+
+async def test_me_says_a_report_is_the_players_to_accept_not_awaiting_their_own_name_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """Carmen's /me in Valencia: "3-2, awaiting Carmen Díaz's answer", of her own answer."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    await chat.say(white, "/report 3-1")
+    card = await chat.say(black, "/me")
+    row = next(line for line in card.splitlines() if line.strip().startswith(str(match.number)))
+    assert row.endswith("to accept") and "1-3" not in row and "3-1" in row, row
+    assert f"awaiting {black}" not in card, card
+    mine = await chat.say(white, "/me")
+    row = next(line for line in mine.splitlines() if line.strip().startswith(str(match.number)))
+    assert row.endswith("awaiting opponent"), row
