@@ -11,7 +11,7 @@ from commands.catalog import LANGUAGES
 from commands.params import Args
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
-from tournament import calendar, placements, sanctions
+from tournament import calendar, placements, roster, sanctions
 from tournament.club import Player
 from tournament.model import EntryStatus, PlayerId, Refused, TournamentStatus
 from tournament.state import TournamentState
@@ -41,11 +41,9 @@ def _entry_line(state: TournamentState, player: PlayerId) -> Msg:
     if entry.status is not EntryStatus.ACTIVE:
         # Withdrawn, a no-show, removed: "confirmed: no; present: no" of a player who had
         # confirmed and checked in before leaving read as a mistake.
-        return msg(
-            "me.entry_ended",
-            tournament=Name(state.name),
-            status=msg(f"entry.{entry.status.value}"),
-        )
+        # Left out by the draw is not a withdrawal of theirs ("withdrawn" read as one).
+        ended = "left_out" if player in roster.left_out(state) else entry.status.value
+        return msg("me.entry_ended", tournament=Name(state.name), status=msg(f"entry.{ended}"))
     if state.status is TournamentStatus.FINISHED:
         # Played: "confirmed: yes; present: yes" the morning after read as tonight's.
         return msg("me.entry_played", tournament=Name(state.name))

@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "entry.withdrawn": "withdrawn",
     "entry.no_show": "no-show",
     "entry.removed": "removed",
+    "entry.left_out": "not drawn (neither confirmed nor checked in)",
     "tstatus.registration": "open for entries",
     "tstatus.groups": "group stage",
     "tstatus.knockout": "knockout stage",

@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "entry.withdrawn": "retirada",
     "entry.no_show": "anulada por ausencia",
     "entry.removed": "dada de baja",
+    "entry.left_out": "fuera del sorteo (sin confirmar ni registrar su llegada)",
     "tstatus.registration": "inscripciones abiertas",
     "tstatus.groups": "fase de grupos",
     "tstatus.knockout": "eliminatoria directa",

@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "entry.withdrawn": "wycofane",
     "entry.no_show": "anulowane (nieobecność)",
     "entry.removed": "usunięte",
+    "entry.left_out": "nierozlosowane (bez potwierdzenia udziału i obecności)",
     "tstatus.registration": "zapisy otwarte",
     "tstatus.groups": "faza grupowa",
     "tstatus.knockout": "faza pucharowa",

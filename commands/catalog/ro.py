@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "entry.withdrawn": "retrasă",
     "entry.no_show": "anulată (neprezentare)",
     "entry.removed": "eliminată",
+    "entry.left_out": "în afara tragerii la sorți (fără confirmare și fără prezență)",
     "tstatus.registration": "înscrieri deschise",
     "tstatus.groups": "faza grupelor",
     "tstatus.knockout": "faza eliminatorie",

@@ -87,3 +87,17 @@ async def test_a_withdrawn_entry_is_said_without_confirmed_no_present_no(
     card = await chat.say("bob", "/me")
     assert "January Cup: withdrawn." in card, card
     assert "confirmed: no" not in card, card
+
+
+async def test_me_of_a_player_the_draw_left_out_says_not_drawn_not_withdrawn(
+    engine: AsyncEngine,
+) -> None:
+    """Paco, in Valencia, never confirmed and was left out of the draw; his /me said his
+    entry was "withdrawn", which he never did."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", unconfirmed=("paco",))
+    card = await chat.say("paco", "/me")
+    assert "Cup: not drawn (neither confirmed nor checked in)." in card, card
+    assert "withdrawn" not in card, card
+    await chat.say("bob", "/withdraw confirm")
+    assert "withdrawn" in await chat.say("bob", "/me")
