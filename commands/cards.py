@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from commands import notices, views
 from commands.catalog import LANGUAGES
-from commands.params import Args
+from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from tournament import calendar, placements, roster, sanctions
@@ -76,6 +76,8 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     (`card` messages, which name them)."""
     key = "card" if as_director else "me"
     named: dict[str, Param] = {"name": Name(player.name)} if as_director else {}
+    # What a director types to lift a suspension the card shows.
+    lift = {"command": Hint(f'/lift {as_typed(player.name)} reason:"..."')} if as_director else {}
     reasons = "card.reason" if as_director else "reason"  # "... they" or "you ..."
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     open_now: tuple[str, ...] = ()
@@ -129,6 +131,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                 start=When(state.start, "datetime"),
                 reason=notices.sanction_reason(reasons, barred.reason, barred.note),
                 **named,
+                **lift,
             )
         )
     elif state is not None and state.status is TournamentStatus.REGISTRATION and not entered:
@@ -162,6 +165,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                     start=When(starts[sanction.applies_to], "datetime"),
                     reason=reason,
                     **named,
+                    **lift,
                 )
             )
         elif standing == "active" and (origin := _open_origin(sanction, statuses)) is not None:

@@ -740,7 +740,7 @@ MESSAGES: dict[str, str] = {
     "arg.me_player": "directors: a player whose card to show",
     "card.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to the opponent at {at}.",
     "card.not_entered": "{name} is not entered in {tournament} ({start}).",
-    "card.suspended_from": "{name} is suspended from {tournament} ({start}): {reason}.",
+    "card.suspended_from": "{name} is suspended from {tournament} ({start}): {reason}. To lift it: {command}",
     "card.no_entry": "{name} is not entered in a tournament now.",
     "card.sanction_served": "Suspension served: {name} sat out {tournament} ({reason}).",
     "refused.card_directors_only": "Only directors look at another player's card; yours: {command}",

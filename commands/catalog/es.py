@@ -710,7 +710,7 @@ MESSAGES: dict[str, str] = {
     "arg.me_player": "directores: el jugador cuya ficha ver",
     "card.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para el rival a las {at}.",
     "card.not_entered": "{name} no está inscrito en {tournament} ({start}).",
-    "card.suspended_from": "{name} tiene una suspensión para {tournament} ({start}): {reason}.",
+    "card.suspended_from": "{name} tiene una suspensión para {tournament} ({start}): {reason}. Para levantarla: {command}",
     "card.no_entry": "{name} no está inscrito ahora en ningún torneo.",
     "card.sanction_served": "Suspensión cumplida: {name} no jugó {tournament} ({reason}).",
     "refused.card_directors_only": "Solo los directores ven la ficha de otro jugador; la tuya: {command}",

@@ -710,7 +710,7 @@ MESSAGES: dict[str, str] = {
     "arg.me_player": "sędziowie: zawodnik, którego kartę pokazać",
     "card.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "card.not_entered": "{name} nie jest zapisany na {tournament} ({start}).",
-    "card.suspended_from": "{name} ma zawieszenie na turniej {tournament} ({start}). Powód: {reason}.",
+    "card.suspended_from": "{name} ma zawieszenie na turniej {tournament} ({start}). Powód: {reason}. Aby je znieść: {command}",
     "card.no_entry": "{name} nie jest teraz zapisany na żaden turniej.",
     "card.sanction_served": "Zawieszenie odbyte: {name} nie grał w {tournament}; powód: {reason}.",
     "refused.card_directors_only": "Tylko sędziowie widzą kartę innego zawodnika; Twoja: {command}",

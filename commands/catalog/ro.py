@@ -710,7 +710,7 @@ MESSAGES: dict[str, str] = {
     "arg.me_player": "arbitri: jucătorul a cărui fișă să fie afișată",
     "card.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "card.not_entered": "{name} nu este înscris la {tournament} ({start}).",
-    "card.suspended_from": "{name} are o suspendare pentru {tournament} ({start}): {reason}.",
+    "card.suspended_from": "{name} are o suspendare pentru {tournament} ({start}): {reason}. Pentru a o ridica: {command}",
     "card.no_entry": "{name} nu este înscris acum la niciun turneu.",
     "card.sanction_served": "Suspendare ispășită: {name} nu a jucat la {tournament} ({reason}).",
     "refused.card_directors_only": "Doar arbitrii văd fișa altui jucător; fișa dumneavoastră: {command}",

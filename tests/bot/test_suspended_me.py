@@ -82,7 +82,8 @@ def test_a_director_reads_a_players_card_and_a_player_only_their_own(
     said = lines[lines.index("[12:00] @carol: carol") + 2 :]
     card = [
         "[12:00] #club: carol",
-        "  carol is suspended from February Cup (Sat, Feb 13, 17:00): confirmed and did not come.",
+        "  carol is suspended from February Cup (Sat, Feb 13, 17:00): confirmed and did not come."
+        ' To lift it: /lift carol reason:"..."',
     ]
     assert said[:2] == card
     assert said[2] == "[12:00] #club: Only directors look at another player's card; yours: /me"
