@@ -108,9 +108,8 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         for penalty in penalties:
             at = When(penalty.at)
             parts.append(msg(f"{key}.penalty", match=penalty.match, points=penalty.points, at=at))
-    parts.extend(
-        _entry_line(other, player.id) for other in await _entries_to_come(s, player, state)
-    )
+    to_come = await _entries_to_come(s, player, state)
+    parts.extend(_entry_line(other, player.id) for other in to_come)
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
     known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
@@ -148,7 +147,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         parts.append(
             msg("me.open_elsewhere", tournaments=Name(", ".join(open_now)), command=Hint(register))
         )
-    elif not entered:
+    elif not entered and not to_come:
         parts.append(msg(f"{key}.no_entry", **named))
     for sanction in club_sanctions:
         if sanction.player != player.id or sanction is barred:

@@ -247,6 +247,20 @@ async def test_a_suspension_is_served_once_its_tournament_is_drawn_unfinished_HG
     assert "dora, you are entered in March Cup" in await chat.say("dora", "/register")
 
 
+async def test_me_on_the_night_sat_out_lists_next_months_entry_not_no_entry_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """Valencia: Paco sat out May (suspended), entered June that night; his /me showed
+    June's entry, then "you are not entered in any tournament now"."""
+    chat = await dora_suspended_then_february(engine)
+    await draw_february_without_dora(chat)
+    await chat.say("ana", MARCH)
+    assert "dora, you are entered in March Cup" in await chat.say("dora", "/register")
+    me = await chat.say("dora", "/me", dm=True)
+    assert "March Cup: entered" in me, me
+    assert "not entered in a tournament" not in me, me
+
+
 MARCH = (
     '/tournament new name:"March Cup" preset:hgv-backgammon start:"2026-03-28 20:00" approval:no'
 )
