@@ -21,7 +21,7 @@ from commands.notices import naming_the_bar
 from commands.parsing import Parsed
 from commands.ports import UnitOfWork
 from commands.replies import Reply
-from tournament import attendance, calendar, due, sanctions
+from tournament import attendance, calendar, due, progress, sanctions
 from tournament.calendar import Listed
 from tournament.club import Club, Player
 from tournament.events import (
@@ -312,6 +312,7 @@ class Session:
         names = await self.names(set(state.entries))
         link = await self._page_link(state) if self._announces_link() else None
         self.events = await self._reminding_only_who_may_play(state, self.events)
+        self.events = progress.said_once(state, self.events, self.now)
         said = announce.notices(state, self.events, names, link=link, own_from=self._own_from)
         barred = await self._barred_from(state)
         if barred is not None:

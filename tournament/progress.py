@@ -357,3 +357,30 @@ def standing_conflicts(state: TournamentState, at: datetime) -> tuple[int, ...]:
         if isinstance(event, PairingsConflict):
             found.update(dict.fromkeys(event.matches))
     return tuple(found)
+
+
+# `state.done` keys of the contradicted pairings announced already (see `said_once`).
+CONFLICT = "conflict"
+
+
+def said_once(state: TournamentState, events: list[Event], at: datetime) -> list[Event]:
+    """Return the events without a `PairingsConflict` announced already.
+
+    A settle lists the played matches the results contradict each time it runs, until a
+    director decides: announced at every later command, the same warning filled the
+    club's channel. It is said once (each set of matches), and shown by /status
+    (`standing_conflicts`); once the results no longer contradict them, it is forgotten.
+    """
+    if not any(isinstance(e, PairingsConflict) for e in events):
+        if CONFLICT in state.done and not standing_conflicts(state, at):
+            state.done = {k: v for k, v in state.done.items() if not k.startswith(CONFLICT)}
+        return events
+    kept: list[Event] = []
+    for event in events:
+        if isinstance(event, PairingsConflict):
+            key = f"{CONFLICT}:{','.join(map(str, sorted(event.matches)))}"
+            if key in state.done:
+                continue
+            state.done[key] = state.done[CONFLICT] = at
+        kept.append(event)
+    return kept

@@ -14,6 +14,7 @@ from tournament.events import (
     MatchesHeld,
     MatchFinished,
     MatchReset,
+    PairingsConflict,
     PlacementsChanged,
     ResultCorrected,
     TournamentReopened,
@@ -529,3 +530,25 @@ def test_a_bracket_match_left_without_a_winner_is_named_until_it_has_one_HGV_4_8
     assert [m.number for m in progress.without_winner(state)] == [first.number, second.number]
     corrections.correct(state, first.number, won_by_other(first), LATER, confirmed=True)
     assert [m.number for m in progress.without_winner(state)] == [second.number]
+
+
+def test_a_contradicted_pairing_is_announced_once_while_it_stands_HGV_4_8() -> None:
+    """A player's accepted result contradicted a played knockout pairing: every later
+    settle listed it again, and the club's channel read the same warning at each command.
+    It is said once; /status keeps showing it; decided, it is forgotten."""
+    state = in_knockout("hgv-backgammon", 5, 0, 1)
+    group = state.matches[3]
+    corrections.correct(state, group.number, "reopen", LATER)
+    length = group.length
+    scores = [FinalScore(length, 0), FinalScore(0, length)]
+    undoing = next(s for s in scores if corrections.open_conflicts(state, group.number, s, LATER))
+    first = progress.said_once(
+        state, reports.set_result(state, group.number, undoing, LATER), LATER
+    )
+    (said,) = [e for e in first if isinstance(e, PairingsConflict)]
+    again = progress.said_once(state, progress.settle(state, LATER), LATER)
+    assert not any(isinstance(e, PairingsConflict) for e in again)
+    assert progress.standing_conflicts(state, LATER) == said.matches
+    corrections.correct(state, said.matches[0], "reopen", LATER, confirmed=True)
+    progress.said_once(state, progress.settle(state, LATER), LATER)
+    assert not any(key.startswith(progress.CONFLICT) for key in state.done)
