@@ -56,6 +56,9 @@ class Param:
     name: str
     type: ParamType
     required: bool = False
+    # Required as it is shown (usage lines, /help, Discord's menu), though binding lets it
+    # be missing: the handler also reads it typed without its colon (`... to "Zofia"`).
+    expected: bool = False
     positional: bool = False  # may be typed without `name:` (Discord: an option of this name)
     many: bool = False  # several values: players, or a score and its tiebreak phases
     choices: tuple[str, ...] = ()  # for "choice": the canonical values
@@ -260,7 +263,7 @@ class Signature:
             if param is TOURNAMENT:
                 continue
             given = typed.get(param.name)
-            if param.required or given:
+            if param.required or param.expected or given:
                 words.append(param.usage(given))
             elif full:
                 words.append(f"[{param.usage()}]")

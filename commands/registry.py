@@ -201,7 +201,7 @@ def _player() -> CommandSpec:
         # forgotten) still reads as two names.
         (
             Param("player", "text", required=True, positional=True, example='"zofia kowalska"'),
-            Param("to", "text", example='"Zofia Kowalska"'),
+            Param("to", "text", expected=True, example='"Zofia Kowalska"'),
         ),
     )
     merge = CommandSpec(
@@ -210,7 +210,7 @@ def _player() -> CommandSpec:
         "director",
         (
             Param("player", "text", required=True, positional=True, example='"Rocío 2"'),
-            Param("into", "text", example='"Rocío"'),
+            Param("into", "text", expected=True, example='"Rocío"'),
         ),
     )
     remove = CommandSpec(

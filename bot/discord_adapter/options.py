@@ -84,7 +84,7 @@ def option(param: Param, path: str, *, sub_word: str | None = None) -> Option:
     return Option(
         name=param.name,
         kind=_TYPES.get(param.type, "text"),
-        required=param.required and sub_word is None,
+        required=(param.required or param.expected) and sub_word is None,
         positional=param.positional,
         many=param.many,
         choices=param.choices[:OPTION_LIMIT],

@@ -128,6 +128,21 @@ async def test_help_result_documents_only_forms_that_work(engine: AsyncEngine) -
     assert "confirm: confirm:" not in reply
 
 
+async def test_help_shows_the_new_name_of_a_rename_as_needed_not_optional(
+    engine: AsyncEngine,
+) -> None:
+    """`/player rename "zofia kowalska" [to:"Zofia Kowalska"]`: without it nothing is renamed."""
+    chat = Chat(engine)
+    reply = await chat.say("ana", "/help player")
+    assert '/player rename "zofia kowalska" to:"Zofia Kowalska": ' in reply, reply
+    assert '/player merge "Rocío 2" into:"Rocío": ' in reply, reply
+    assert "[to:" not in reply and "[into:" not in reply, reply
+    # Still read without the colon, as a director types it.
+    await chat.night("bob", "cruz")
+    said = await chat.say("ana", '/player rename bob to "Bob Brown"')
+    assert "Bob Brown" in said, said
+
+
 async def test_a_directors_score_refusal_shows_result_not_report_HGV_5_3(
     engine: AsyncEngine,
 ) -> None:

@@ -162,3 +162,12 @@ def test_long_text_is_split_under_discords_limit() -> None:
     parts = split("\n".join(["x" * 150] * 40))
     assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
     assert "".join(p.replace("\n", "") for p in parts) == "x" * 6000
+
+
+def test_a_needed_option_the_handler_checks_is_required_in_the_menu() -> None:
+    """/player rename's `to` (and merge's `into`): the text form may omit the colon, the
+    menu's form must have it."""
+    shapes = {c.name: c for c in commands()}
+    subs = {s.path: s for s in shapes["player"].subcommands}
+    assert {o.name: o.required for o in subs["player rename"].options}["to"]
+    assert {o.name: o.required for o in subs["player merge"].options}["into"]
