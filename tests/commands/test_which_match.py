@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from commands.dispatch import Response
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
 from tournament.state import Match, TournamentState
@@ -49,6 +50,26 @@ def at(chat: Chat, match: Match, minutes: int) -> None:
     chat.at((match.start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M"))
 
 
+def buttons_of(response: Response) -> list[str]:
+    """Return the commands a reply's buttons send, without the club they name."""
+    return [b.command.split(" club:")[0] for b in response.reply.buttons]
+
+
+async def three_at_the_first_match(engine: AsyncEngine) -> tuple[Chat, Match, str, str, Match]:
+    """Return a drawn night of three at 20:05, its first match, that match's player whose
+    next match is round 2's (free for it once the first is played), the other player, and
+    round 2's match."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    chat.at("2026-01-31T20:05")
+    match, white, black = await chat.first_match("bob", "cruz", "dora")
+    state = await chat.tournament()
+    second = min((m for m in state.matches.values() if m.round == 2), key=lambda m: m.number)
+    if second.involves(await chat.player_id(white)):
+        return chat, match, white, black, second
+    return chat, match, black, white, second
+
+
 async def test_a_report_means_the_match_not_yet_reported_not_the_one_awaiting_the_opponent_CLUB_REPORT(  # noqa: E501
     engine: AsyncEngine,
 ) -> None:
@@ -81,7 +102,7 @@ async def test_the_same_score_sent_again_while_the_next_match_is_on_asks_which_C
     assert response is not None
     asked = chat.text(response)
     assert f"You reported this score for match {first.number} already" in asked, asked
-    assert [b.command.split(" club:")[0] for b in response.reply.buttons] == [
+    assert buttons_of(response) == [
         f"/report {first.length}-1 match:{first.number}",
         f"/report {first.length}-1 match:{second.number}",
     ]
@@ -96,16 +117,7 @@ async def test_a_disputed_players_report_is_their_score_though_the_next_match_is
 ) -> None:
     """A disputed match leaves its players free for an early start of the next one; the
     disputer's next /report is still their score of the disputed match (CLUB-REPORT)."""
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora")
-    state = await chat.tournament()
-    second = min((m for m in state.matches.values() if m.round == 2), key=lambda m: m.number)
-    # The disputer is the one whose next match that is: it is free once this one is.
-    disputer, reporter = (white, black)
-    if not second.involves(await chat.player_id(white)):
-        disputer, reporter = black, white
+    chat, match, disputer, reporter, second = await three_at_the_first_match(engine)
     await chat.say(reporter, f"/report {match.length}-1")
     await chat.say(disputer, "/dispute")
     said = await chat.say(disputer, f"/report 1-{match.length}")
@@ -120,14 +132,7 @@ async def test_a_report_corrected_soon_after_is_the_same_match_not_the_next_free
 ) -> None:
     """The next match is on early once both are free, but cannot have been played while
     the player's own report of the first still waits: a new score corrects that one."""
-    chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora")
-    state = await chat.tournament()
-    second = min((m for m in state.matches.values() if m.round == 2), key=lambda m: m.number)
-    # The reporter is the one whose next match that is: it is free once this one is.
-    reporter = white if second.involves(await chat.player_id(white)) else black
+    chat, match, reporter, _, _ = await three_at_the_first_match(engine)
     await chat.say(reporter, f"/report {match.length}-1")
     said = await chat.say(reporter, f"/report {match.length}-2")
     assert said.startswith(f"Match {match.number}:"), said
@@ -160,7 +165,7 @@ async def test_the_question_shows_the_players_own_line_with_a_number_CLUB_REPORT
     asked = chat.text(response)
     # Not a score of our choosing: a player who typed 5:2 was shown "/report 5-3".
     assert f"add its number: /report {first.length}-2 match:{first.number}" in asked, asked
-    assert [b.command.split(" club:")[0] for b in response.reply.buttons] == [
+    assert buttons_of(response) == [
         f"/report {first.length}-2 match:{first.number}",
         f"/report {first.length}-2 match:{second.number}",
     ]
