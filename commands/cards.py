@@ -87,10 +87,17 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         if asking.code != "which_tournament" or s.chosen:
             raise
         # Several tonight, none of them the player's: the card needs none of them (it
-        # lists the entries to come), rather than a question about tournaments.
+        # lists the entries to come), rather than a question about tournaments; those
+        # taking entries are offered. One of them the player's: which one, asked.
         state = None
         choices = asking.params.get("_choices", ())
-        open_now = tuple(str(n) for n in choices) if isinstance(choices, tuple) else ()
+        asked = {str(n) for n in choices} if isinstance(choices, tuple) else set()
+        theirs = set(await s.uow.tournaments.of_player(player.id))
+        among = [t for t in await s.uow.tournaments.list(s.club.id) if t.name in asked]
+        if any(t.id in theirs for t in among):
+            raise
+        taking = TournamentStatus.REGISTRATION
+        open_now = tuple(t.name for t in among if t.status is taking)
     if state is not None and player.id in state.entries:
         parts.append(_entry_line(state, player.id))
         # In the night's order, as /schedule shows them: a knockout played before a group

@@ -272,6 +272,27 @@ def test_a_card_needs_no_tournament_when_several_are_on_and_none_is_yours(
     ), lines[-3:]
 
 
+def test_a_card_asks_which_when_the_player_is_in_several_that_are_on(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """José was in both of the day's cups; his /me said he was in neither ("You are not
+    entered in Morning, Night"): it asks which, as his other commands do."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        "@clock 2026-05-02 09:00\n"
+        'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
+        'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
+        'jose: /register tournament:"Morning"\n'
+        'jose: /register tournament:"Night"\n'
+        "jose: /me\n",
+    )
+    said = "\n".join(lines[-2:])
+    assert "not entered" not in said, said
+    assert 'tournament:"Morning"' in said and 'tournament:"Night"' in said, said
+
+
 def test_the_season_ranking_does_not_ask_which_of_the_unfinished_nights(
     clubtd: Clubtd, script: Script, database_url: str
 ) -> None:
