@@ -39,7 +39,30 @@ async def status(s: Session, a: Args) -> Reply:
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
     parts.extend(_coming_up(s, state, names))
+    parts.extend(await _unfinished_before(s, state))
     return Reply(tuple(parts), private=True)
+
+
+async def _unfinished_before(s: Session, state: TournamentState) -> list[Msg]:
+    """Return the earlier nights still in play: a final never reported keeps their ranking
+    points back, and tonight's glance was the only one a director read."""
+    playing = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
+    earlier = [
+        t
+        for t in await s.uow.tournaments.list(s.club.id)
+        if t.status in playing and t.start < state.start and t.id != state.id
+    ]
+    if not earlier:
+        return []
+    latest = max(earlier, key=lambda t: (t.start, t.id))
+    return [
+        msg(
+            "glance.unfinished",
+            count=len(earlier),
+            tournaments=Name(", ".join(t.name for t in earlier)),
+            example=Hint(f"/status tournament:{as_typed(latest.name)}"),
+        )
+    ]
 
 
 def _outside_the_groups(state: TournamentState, names: Names) -> list[Msg]:

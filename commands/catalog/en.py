@@ -391,6 +391,7 @@ MESSAGES: dict[str, str] = {
     "glance.waiting": "Waiting for approval as club members: {players}. Approve them: `/approve all`, or /approve and the names.",
     "glance.walk_ins": "Entered since the draw, not in the groups yet ({count}): {players}. A new draw places them: /redraw confirm, until the first result.",
     "glance.left_out": "Left out of the draw, neither confirmed nor here ({count}): {players}. One who comes plays after {example} and /redraw.",
+    "glance.unfinished": "Still unfinished from earlier nights ({count}): {tournaments}; their ranking points wait for their last results: {example}",
     "glance.unconfirmed": "Not confirmed yet ({count}): {players}. They are not drawn unless they /confirm or check in; a reminder goes out a day before.",
     "glance.not_here": "Confirmed, not checked in ({count}): {players}. When one arrives: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",

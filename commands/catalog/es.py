@@ -361,6 +361,7 @@ MESSAGES: dict[str, str] = {
     "glance.waiting": "Esperan aprobación como socios: {players}. Para aprobarlos: `/approve all`, o /approve y los nombres.",
     "glance.walk_ins": "Inscritos después del sorteo, aún fuera de los grupos ({count}): {players}. Un nuevo sorteo los coloca: /redraw confirm, hasta el primer resultado.",
     "glance.left_out": "Fuera del sorteo, sin confirmar ni registrar su llegada ({count}): {players}. Quien llegue juega tras {example} y /redraw.",
+    "glance.unfinished": "Sin terminar de noches anteriores ({count}): {tournaments}; sus puntos de ranking esperan sus últimos resultados: {example}",
     "glance.unconfirmed": "Sin confirmar ({count}): {players}. No entran en el sorteo si no envían /confirm o registran su llegada; se les recuerda un día antes.",
     "glance.not_here": "Confirmados sin registrar su llegada ({count}): {players}. Cuando llegue alguno: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",

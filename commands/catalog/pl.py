@@ -361,6 +361,7 @@ MESSAGES: dict[str, str] = {
     "glance.waiting": "Czekają na zatwierdzenie jako członkowie klubu: {players}. Zatwierdź: `/approve all` albo /approve i nazwiska.",
     "glance.walk_ins": "Zgłoszeni po losowaniu, jeszcze poza grupami ({count}): {players}. Nowe losowanie ich umieści: /redraw confirm, do pierwszego wyniku.",
     "glance.left_out": "Poza losowaniem, bez potwierdzenia udziału i obecności ({count}): {players}. Kto przyjdzie, zagra po {example} i /redraw.",
+    "glance.unfinished": "Niedokończone turnieje z wcześniejszych dni ({count}): {tournaments}; ich punkty rankingowe czekają na ostatnie wyniki: {example}",
     "glance.unconfirmed": "Jeszcze niepotwierdzeni ({count}): {players}. Nie wezmą udziału w losowaniu, jeśli nie wyślą /confirm ani nie potwierdzą obecności; dzień wcześniej dostają przypomnienie.",
     "glance.not_here": "Potwierdzeni, bez potwierdzonej obecności ({count}): {players}. Gdy ktoś przyjdzie: `/present {example}`.",
     "glance.ready_to_draw": "W losowaniu {count, plural, one {może teraz wziąć udział # osoba} few {mogą teraz wziąć udział # osoby} many {może teraz wziąć udział # osób} other {może teraz wziąć udział # osoby}}: /draw.",

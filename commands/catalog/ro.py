@@ -361,6 +361,7 @@ MESSAGES: dict[str, str] = {
     "glance.waiting": "Așteaptă aprobarea ca membri: {players}. Aprobare: `/approve all`, sau /approve și numele.",
     "glance.walk_ins": "Înscriși după tragerea la sorți, încă în afara grupelor ({count}): {players}. O nouă tragere îi așază: /redraw confirm, până la primul rezultat.",
     "glance.left_out": "În afara tragerii la sorți, fără confirmare și fără prezență ({count}): {players}. Cine vine joacă după {example} și /redraw.",
+    "glance.unfinished": "Neterminate din serile anterioare ({count}): {tournaments}; punctele lor de clasament așteaptă ultimele rezultate: {example}",
     "glance.unconfirmed": "Neconfirmați încă ({count}): {players}. Nu intră la tragerea la sorți dacă nu trimit /confirm sau nu își înregistrează sosirea; primesc un memento cu o zi înainte.",
     "glance.not_here": "Confirmați, dar fără sosire înregistrată ({count}): {players}. Când sosește unul: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {Acum poate intra la tragerea la sorți # jucător} few {Acum pot intra la tragerea la sorți # jucători} other {Acum pot intra la tragerea la sorți # de jucători}}: /draw.",

@@ -100,3 +100,22 @@ async def test_a_final_reported_before_the_last_chance_says_what_the_finish_wait
     assert f"Match {last_chance.number}: " in said, said
     await chat.say("ana", f"/result {last_chance.number} {last_chance.length}-1")
     assert (await chat.tournament()).status.value == "finished"
+
+
+async def test_next_months_glance_names_an_earlier_night_left_unfinished_HGV_7_5(
+    engine: AsyncEngine,
+) -> None:
+    """Valencia's May and December finals were never reported: their ranking points never
+    came, and January's /status, the one glance a director reads, said nothing of them."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")  # January Cup, drawn, left in its groups
+    await chat.say(
+        "ana", '/tournament new name:"February Cup" start:"2026-02-28 20:00" approval:no'
+    )
+    chat.at("2026-02-28T19:00")
+    said = await chat.say("ana", "/status")
+    assert said.startswith("February Cup: open for entries."), said
+    assert said.endswith(
+        "Still unfinished from earlier nights (1): January Cup; their ranking points wait"
+        ' for their last results: /status tournament:"January Cup"'
+    ), said
