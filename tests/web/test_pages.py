@@ -228,6 +228,23 @@ async def test_results_show_lateness_points_HGV_2_3_1(
     assert "erin late at 20:20: 1 point to the opponent" in html
 
 
+async def test_a_reported_score_awaiting_the_opponent_is_shown_CLUB_REPORT(
+    chat: Chat, client: TestClient[Any, Any]
+) -> None:
+    """Kraków's page read "0-0, awaiting opponent" of a match Adam had reported 4-0."""
+    found = PATH.search(await chat.say("ana", "/club web:on"))
+    assert found is not None
+    await chat.night("bob", "carol", "dave")
+    chat.at("2026-01-31T20:05")
+    match, white, _ = await chat.first_match("bob", "carol", "dave")
+    await chat.say(white, f"/report {match.length}-1")
+    state = await chat.tournament()
+    html = await (await client.get(f"{found.group(1)}/t/{state.id}")).text()
+    row = html[html.index(f'id="match-{match.number}"') :].split("</li>")[0]
+    assert "awaiting opponent" in row, row
+    assert f'<span class="score">{match.length}-1</span>' in row, row
+
+
 async def test_made_up_links_cost_no_more_than_real_ones(
     chat: Chat, store: PageStore, client: TestClient[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
