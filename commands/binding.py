@@ -41,6 +41,7 @@ from commands.params import (
 FOR_SOMEONE = {"checkin": ("checkin_for_someone", "/present")}
 _INTEGER = re.compile(r"^-?\d{1,9}$")
 _MATCH = re.compile(r"^#?\d{1,6}$")
+_YEAR = re.compile(r"^(\d\d|\d{4})$")
 _SCORE = re.compile(rf"^\d{{1,3}}\s*[{arguments.SCORE_MARKS}]\s*\d{{1,3}}$")
 
 
@@ -70,6 +71,12 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     words = list(words)
     if signature.path == "ranking":
         words = ranking_phrases(words)
+        if "year" not in raw:
+            # /ranking 2026: the year of an earlier season, whatever else is said.
+            years = [w for w in words if _YEAR.match(w)]
+            if years:
+                raw["year"] = years[0]
+                words = [w for w in words if w is not years[0]]
     if signature.path in ("report", "report game") and "match" not in raw:
         words, number = match_named(words)
         if number is not None:

@@ -116,7 +116,8 @@ async def _last_played(s: Session, state: TournamentState) -> TournamentState | 
 
 
 async def ranking(s: Session, a: Args) -> Reply:
-    """Show a game's season ranking (HGV-8); /ranking alltime, /ranking novice, game:draughts."""
+    """Show a game's season ranking (HGV-8); /ranking alltime, /ranking novice, /ranking 2026
+    (an earlier season's final table), game:draughts."""
     which = a.choice("which") or "season"
     try:
         state = await s.maybe_tournament()
@@ -143,6 +144,15 @@ async def ranking(s: Session, a: Args) -> Reply:
             raise Refused("no_novice_category")
         rows = ranking_rules.novice_table(records, season_rules)
         title = _title("title.ranking_novice", s, game, several)
+    elif (year := _year(a.integer("year"))) is not None and year != season_now(s):
+        # A season gone by (or not yet begun): its final table, as the year ended.
+        listed = await s.uow.tournaments.list(s.club.id)
+        played = _season_rows(records, calendar.in_season(listed, year, s.club.timezone))
+        then = dict(await s.uow.rankings.imported(s.club.id, game, year=year))
+        rows = _season_table(played, season_rules, then)
+        if not rows:
+            raise Refused("ranking_no_season", year=year, example="/ranking")
+        title = _title("title.ranking_past_season", s, game, several, year=year)
     else:
         listed = await s.uow.tournaments.list(s.club.id)
         now = season_now(s)
@@ -206,6 +216,11 @@ def _season_table(
     if rules:
         return ranking_rules.season_table(records, rules, carried=carried)
     return ranking_rules.all_time_table(records, carried=carried)
+
+
+def _year(typed: int | None) -> int | None:
+    """Return the season a typed year means: /ranking 26 is 2026's."""
+    return typed + 2000 if typed is not None and 0 <= typed < 100 else typed
 
 
 async def _last_season(

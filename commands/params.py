@@ -124,6 +124,7 @@ OPTION_WORDS: Mapping[str, str] = {
         "name": ("nombre", "nazwa", "nazwisko", "imie", "nume", "numele", "denumire"),
         "start": ("inicio", "comienzo", "fecha", "poczatek", "data", "inceput", "ora"),
         "language": ("idioma", "lengua", "jezyk", "limba"),
+        "year": ("ano", "rok", "an", "anul"),
         "timezone": (
             "zona",
             "zona_horaria",

@@ -342,6 +342,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 description="arg.ranking_which",
                 synonyms=RANKING_WORDS,
             ),
+            # An earlier season's final table: /ranking 2026 (year:2026).
+            Param("year", "integer", example="2026"),
             Param("game", "choice", choices=lookups.GAMES, synonyms=GAME_WORDS),
         ),
         writes=False,

@@ -32,6 +32,29 @@ async def test_a_new_seasons_ranking_shows_how_the_last_one_ended_HGV_8(
     assert all(name in january for name in ("bob", "cruz", "dora")), january
 
 
+async def test_an_earlier_seasons_final_table_is_asked_by_its_year_HGV_8(
+    engine: AsyncEngine,
+) -> None:
+    """Valencia's director, in March, typed /ranking 2027 for last season's prizes: "2027
+    is not one of the choices"."""
+    chat = Chat(engine)
+    await _december_played(chat)
+    chat.at("2027-03-05T18:00")
+    await chat.night("bob", "cruz", "eva", start="2027-03-06 20:00")
+    chat.at("2027-03-06T20:05")
+    await play_to_the_end(chat)
+    for typed in ("/ranking 2026", "/ranking year:2026", "/ranking season 2026", "/ranking 26"):
+        last = await chat.say("ana", typed)
+        assert "2026 season ranking, final" in last, (typed, last)
+        assert "dora" in last and "eva" not in last, last
+    now = await chat.say("bob", "/ranking 2027")
+    assert "season ranking" in now and "final" not in now and "eva" in now, now
+    none = await chat.say("bob", "/ranking 2024")
+    assert none == (
+        "No ranked tournament in the 2024 season: nothing to rank. This season's table: /ranking"
+    ), none
+
+
 async def test_a_club_without_any_ranked_season_still_hears_there_is_none_HGV_8(
     engine: AsyncEngine,
 ) -> None:
