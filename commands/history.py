@@ -97,6 +97,9 @@ DIRECTOR_ACTS: dict[str, Callable[[Detail], str]] = {
     "cancel_penalties": lambda d: f"/cancel {d['match']}{_reason(d)}",
     "tournament_new": lambda d: f"/tournament new name:{as_typed(str(d['name']))}",
     "tournament_cancel": lambda d: f"/tournament cancel{_reason(d)}",
+    "tournament_rename": lambda d: (
+        f"/tournament rename {as_typed(str(d['was']))} to:{as_typed(str(d['name']))}"
+    ),
 }
 # Every director's act, a moved start too (said on the club's clock, in `_said`).
 BY_DIRECTORS = frozenset(DIRECTOR_ACTS) | {"tournament_move"}

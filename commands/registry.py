@@ -269,11 +269,17 @@ def _tournament() -> CommandSpec:
             REASON,
         ),
     )
+    rename = CommandSpec(
+        "tournament rename",
+        tournaments.tournament_rename,
+        "director",
+        (NAMED_TOURNAMENT, Param("to", "text", required=True, example='"May Cup"')),
+    )
     return CommandSpec(
         "tournament",
         tournaments.tournament_info,
         "director",
-        subcommands=(new, listed, move, cancel, info),
+        subcommands=(new, listed, move, rename, cancel, info),
         writes=False,
     )
 

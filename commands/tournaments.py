@@ -209,6 +209,20 @@ async def tournament_move(s: Session, a: Args) -> Reply:
     return announced(told)
 
 
+async def tournament_rename(s: Session, a: Args) -> Reply:
+    """Give a tournament another name: /tournament rename "Copa de Marso" to:"Copa de Marzo"."""
+    state = await s.tournament()
+    typed = (a.text("to") or "").strip().strip('"“”„«»')
+    was = state.name
+    calendar.rename(
+        state, naming.clean(typed, what="tournament"), await s.uow.tournaments.list(s.club.id)
+    )
+    s.log("tournament_rename", name=state.name, was=was)
+    told = Reply((msg("tournament.renamed", was=Name(was), tournament=Name(state.name)),))
+    s.notify(told)  # the club's other chats hear it too; this one only once
+    return announced(told)
+
+
 def _switch_word(value: str) -> str:
     """Return a yes or no typed in any club language as the preset reads it; a number
     (`group_length:1`) or another word stays as typed."""

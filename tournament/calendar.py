@@ -219,6 +219,16 @@ def check_new_name(name: str, listed: Sequence[Listed]) -> None:
         raise Refused("tournament_exists", name=name)
 
 
+def rename(state: TournamentState, name: str, listed: Sequence[Listed]) -> None:
+    """Give a tournament another name (a typo at its creation): not one it has, nor one
+    another tournament not over has (`check_new_name`)."""
+    if name == state.name:
+        raise Refused("rename_tournament_same", tournament=state.name)
+    others = [t for t in listed if t.id != state.id]
+    check_new_name(name, others)
+    state.name = name
+
+
 def move(state: TournamentState, start: datetime, zone: str | tzinfo) -> bool:
     """Move a tournament not drawn yet to `start`; return whether it moves to another day.
 

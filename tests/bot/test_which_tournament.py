@@ -48,7 +48,7 @@ def test_tournament_new_typos_are_refused_saying_what_to_type(
         "[18:00] #club: group_size:five does not fit: it takes a whole number, for example 4.",
         '[18:00] #club: A value with spaces needs quotes: name:"Navodari Cup"',
         "[18:00] #club: /tournament nwe? Did you mean /tournament new? "
-        "It takes: new, list, move, cancel, info.",
+        "It takes: new, list, move, rename, cancel, info.",
     ]
     assert tournaments(clubtd, database_url) == []
 

@@ -13,6 +13,7 @@ from tournament.calendar import (
     last_played,
     meant,
     named,
+    rename,
     upcoming_entry,
 )
 from tournament.model import Refused, TournamentStatus
@@ -216,3 +217,22 @@ def test_a_tournament_is_named_forgivingly_the_latest_of_its_name() -> None:
     assert found is not None and found.id == 2
     assert named(club, "copa") is None
     assert named(club, "") is None
+
+
+def test_a_tournament_is_renamed_unless_the_name_is_its_own_or_taken() -> None:
+    state = TournamentState(
+        id=2, name="Marhc Cup", preset=load_preset("hgv-backgammon"), start=at(14, 18), seed=1
+    )
+    rows = listed(
+        (1, "April Cup", at(20, 18), "registration"), (2, "Marhc Cup", at(14, 18), "registration")
+    )
+    with pytest.raises(Refused) as taken:
+        rename(state, "APRIL CUP", rows)
+    assert taken.value.code == "tournament_exists"
+    with pytest.raises(Refused) as same:
+        rename(state, "Marhc Cup", rows)
+    assert same.value.code == "rename_tournament_same"
+    rename(state, "March Cup", rows)
+    assert state.name == "March Cup"
+    rename(state, "marhc cup", rows)  # its own old name, another case: no other holds it
+    assert state.name == "marhc cup"
