@@ -7,11 +7,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
 
+MARCH = '/tournament new name:"{name}" start:"2026-03-14 20:00" approval:no'
+
 
 async def test_a_tournament_typed_wrong_is_renamed_with_its_entries(engine: AsyncEngine) -> None:
     """Valencia opened "Copa de Junoi"; cancelling it would have ended the entries made."""
     chat = Chat(engine)
-    await chat.say("ana", '/tournament new name:"Marhc Cup" start:"2026-03-14 20:00" approval:no')
+    await chat.say("ana", MARCH.format(name="Marhc Cup"))
     await chat.say("bob", "/register")
     said = await chat.say("ana", '/tournament rename "Marhc Cup" to:"March Cup"')
     assert said == "Marhc Cup is now called March Cup.", said
@@ -24,7 +26,7 @@ async def test_a_tournament_typed_wrong_is_renamed_with_its_entries(engine: Asyn
 
 async def test_a_rename_to_the_same_or_a_taken_name_is_refused(engine: AsyncEngine) -> None:
     chat = Chat(engine)
-    await chat.say("ana", '/tournament new name:"March Cup" start:"2026-03-14 20:00" approval:no')
+    await chat.say("ana", MARCH.format(name="March Cup"))
     await chat.say("ana", '/tournament new name:"April Cup" start:"2026-04-11 20:00" approval:no')
     same = await chat.say("ana", '/tournament rename "March Cup" to:"March Cup"')
     assert same == "The tournament is already called March Cup.", same
