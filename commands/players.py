@@ -630,15 +630,15 @@ async def pick_match(
         if ahead and ahead[0].start is not None:
             raise reports.not_yet(state, ahead[0], s.now, player.id)
         raise Refused("no_open_match")
-    if any(reports.awaits_opponent(m, player.id) for m in started):
-        # The player's own report still waits for the opponent: a match on only because
-        # both are free for an early start cannot have been played since; a report is
-        # that one sent again, or corrected.
-        started = [
-            m
-            for m in started
-            if reports.awaits_opponent(m, player.id) or reports.under_way(m, s.now)
-        ]
+
+    def waiting(m: Match) -> bool:
+        return reports.awaits_opponent(m, player.id) or reports.awaits_own_score(m, player.id)
+
+    if any(waiting(m) for m in started):
+        # The player's own report still waits for the opponent, or their own score of a
+        # match they disputed is still to come: a match on only because both are free for
+        # an early start cannot have been played since; a report is that one's.
+        started = [m for m in started if waiting(m) or reports.under_way(m, s.now)]
     lines: tuple[Msg, ...] = ()
     if len(started) > 1:
         narrowed = _narrowed(state, started, player.id, fits, s.now)
@@ -689,11 +689,7 @@ def _narrowed(
 ) -> list[Match]:
     """Return the candidates a new report can mean; the first alone when the score cannot
     end it (the report is then refused for it, with its reason), also when a later one
-    could; the one that can be on the board when the others wait for it. A disputed match
-    still waiting for the player's own score comes first: a report is that score."""
-    own = [m for m in started if reports.awaits_own_score(m, player)]
-    if own:
-        return own[:1]
+    could; the one that can be on the board when the others wait for it."""
     narrowed = [m for m in started if not reports.awaits_opponent(m, player)] or started
     if fits is not None:
         fitting = [m for m in narrowed if fits(m)]

@@ -127,6 +127,21 @@ async def test_a_disputed_players_report_is_their_score_though_the_next_match_is
     assert state.matches[match.number].is_final, "the same score from both: final"
 
 
+async def test_a_disputers_report_once_the_next_match_is_under_way_asks_which_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """A player disputed, gave no score, and played on: at the next match's time their
+    /report may be either, and is asked, not taken as the disputed match's score."""
+    chat, match, disputer, reporter, second = await three_at_the_first_match(engine)
+    await chat.say(reporter, f"/report {match.length}-1")
+    await chat.say(disputer, "/dispute")
+    at(chat, second, 30)
+    response = await chat.response(disputer, f"/report {second.length}-1")
+    assert response is not None
+    assert "Which match?" in chat.text(response), chat.text(response)
+    assert len(buttons_of(response)) == 2, buttons_of(response)
+
+
 async def test_a_report_corrected_soon_after_is_the_same_match_not_the_next_free_one_HGV_2_3_4(
     engine: AsyncEngine,
 ) -> None:
