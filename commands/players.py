@@ -642,25 +642,11 @@ async def pick_match(
     lines: tuple[Msg, ...] = ()
     if len(started) > 1:
         narrowed = _narrowed(state, started, player.id, fits, s.now)
-        again_sent = [
-            m
-            for m in started
-            if m not in narrowed
-            and resent is not None
-            and reports.awaits_opponent(m, player.id)
-            and resent(m)
-        ]
-        if again_sent:
-            sent = again_sent[0]
-            names = await s.names(set(sent.players))
-            lines = (
-                msg(
-                    "pick.match_resent",
-                    match=sent.number,
-                    opponent=views.name(names, sent.opponent_of(player.id)),
-                ),
-            )
-        started = [*again_sent[:1], *narrowed]
+        waits = [m for m in started if m not in narrowed and reports.awaits_opponent(m, player.id)]
+        sent = next((m for m in waits if resent is not None and resent(m)), None)
+        if sent is not None:
+            lines = (await _sent_already(s, sent, player.id),)
+        started = [sent, *narrowed] if sent is not None else narrowed
     if len(started) == 1:
         return started[0]
     names = await s.names({q for m in started for q in m.players})
@@ -678,6 +664,13 @@ async def pick_match(
     # Their own line with a number, as typed again: not a score of our choosing.
     example = Hint(f"/{again} match:{started[0].number}")
     return Reply((*lines, msg("pick.match", example=example)), buttons)
+
+
+async def _sent_already(s: Session, sent: Match, player: PlayerId) -> Msg:
+    """Say that the score typed is the one the player's report of `sent` gave already."""
+    names = await s.names(set(sent.players))
+    opponent = views.name(names, sent.opponent_of(player))
+    return msg("pick.match_resent", match=sent.number, opponent=opponent)
 
 
 def _narrowed(
