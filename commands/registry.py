@@ -22,6 +22,7 @@ from commands import (
     members,
     players,
     public_pages,
+    reporting,
     results,
     tournaments,
 )
@@ -105,7 +106,7 @@ def _report() -> CommandSpec:
     opponent = Param("vs", "player", aliases=("against",))
     game = CommandSpec(
         "report game",
-        players.report_game,
+        reporting.report_game,
         "player",
         (
             Param(
@@ -122,7 +123,7 @@ def _report() -> CommandSpec:
     )
     return CommandSpec(
         "report",
-        players.report,
+        reporting.report,
         "player",
         (
             Param("score", "score", required=True, positional=True, many=True),
@@ -302,13 +303,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _report(),
     CommandSpec(
         "accept",
-        players.accept,
+        reporting.accept,
         "player",
         (Param("match", "match", positional=True), REPORT),
         lock_free=True,  # its match's row, and the match it lets start: one statement
     ),
     CommandSpec(
-        "dispute", players.dispute, "player", (Param("match", "match", positional=True), REPORT)
+        "dispute", reporting.dispute, "player", (Param("match", "match", positional=True), REPORT)
     ),
     CommandSpec(
         "schedule",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from commands.players import report_usage
+from commands.reporting import report_usage
 from tests.commands.chat import Chat
 from tournament.model import Stage
 from tournament.preset import load_preset
