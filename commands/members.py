@@ -388,6 +388,10 @@ async def player_novice(s: Session, a: Args) -> Reply:
     player = _named(a, "player")
     novice = a.choice("state") != "off"
     state = await s.maybe_tournament()
+    if novice and state is not None and not state.preset.season.novice_category:
+        # "Plays in the novice category from now on", then /ranking novice: "no novice
+        # category". The club's rules (its tournament's preset) have none to enter.
+        raise Refused("no_novice_category")
     entry = None if state is None or state.status in _OVER else state.entries.get(player.id)
     if player.novice == novice and (entry is None or entry.novice == novice):
         # Typed twice: said so, rather than "plays in the novice category from now on".

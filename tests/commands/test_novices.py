@@ -98,3 +98,17 @@ async def test_a_player_asking_for_the_novice_category_is_told_a_director_gives_
             " once: /player novice NAME (its table: /ranking novice)."
         ), said
     assert not (await chat.tournament()).entries  # nothing entered meanwhile
+
+
+async def test_a_novice_is_refused_where_the_rules_have_no_novice_category_HGV_NOVICE(
+    engine: AsyncEngine,
+) -> None:
+    """Kraków (warcaby-100): "Ewa plays in the novice category from now on", then
+    /ranking novice: "this club has no novice category"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", preset="warcaby-100")
+    said = await chat.say("ana", "/player novice bob")
+    assert said == "This club has no novice category.", said
+    assert "no novice category" in await chat.say("ana", "/ranking novice")
+    card = await chat.say("ana", "/me bob")
+    assert "novice" not in card, card
