@@ -293,6 +293,8 @@ async def withdraw(s: Session, a: Args) -> Reply:
         key = asked[how]
         if how == "done" and s.now >= state.start:
             key = "withdraw.ask_free"  # after the start, free all the same (unconfirmed)
+        elif how == "left" and s.now < state.start:
+            key = "withdraw.ask_left_drawn"  # not under way: "it has started" read wrong
         command = s.again("/withdraw confirm", state)
         ask = msg(key, tournament=Name(state.name), command=Hint(command))
         buttons = [Button(msg("button.withdraw"), command)]

@@ -164,6 +164,7 @@ MESSAGES: dict[str, str] = {
     ),
     "withdraw.ask": "Withdraw from {tournament}? Before the start this carries no sanction. To go ahead: {command}",
     "withdraw.ask_left": "Leave {tournament}? It is under way: your remaining matches are lost and you are suspended from the next tournament. To go ahead: {command}",
+    "withdraw.ask_left_drawn": "Leave {tournament}? Its groups are drawn: your matches are lost and you are suspended from the next tournament. To go ahead: {command}",
     "withdraw.or_later": "Did you mean {tournament}? To withdraw from it instead: {command}",
     "withdraw.late": "You have withdrawn from {tournament}. It had already started: you are suspended from the next tournament.",
     "withdraw.ask_free": "Withdraw from {tournament}? This carries no sanction. To go ahead: {command}",

@@ -157,6 +157,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.left": "Has abandonado {tournament}: pierdes los encuentros que te quedan y tienes una suspensión para el próximo torneo.",
     "withdraw.ask": "¿Retirarte de {tournament}? Antes del comienzo no hay sanción. Para seguir: {command}",
     "withdraw.ask_left": "¿Abandonar {tournament}? Ya ha empezado: pierdes los encuentros que te quedan y tienes una suspensión para el próximo torneo. Para seguir: {command}",
+    "withdraw.ask_left_drawn": "¿Abandonar {tournament}? Los grupos ya están sorteados: pierdes tus encuentros y tienes una suspensión para el próximo torneo. Para seguir: {command}",
     "withdraw.or_later": "¿Te referías a {tournament}? Para retirarte de ese: {command}",
     "withdraw.late": "Te has retirado de {tournament}. Ya había empezado: tienes una suspensión para el próximo torneo.",
     "withdraw.ask_free": "¿Retirarte de {tournament}? No hay sanción. Para seguir: {command}",

@@ -157,6 +157,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.left": "Opuszczasz turniej {tournament}: pozostałe mecze przegrywasz i masz zawieszenie na następny turniej.",
     "withdraw.ask": "Wycofać zgłoszenie do turnieju {tournament}? Przed rozpoczęciem bez żadnej kary. Aby kontynuować: {command}",
     "withdraw.ask_left": "Opuścić turniej {tournament}? Już trwa: pozostałe mecze przegrywasz i dostajesz zawieszenie na następny turniej. Aby kontynuować: {command}",
+    "withdraw.ask_left_drawn": "Opuścić turniej {tournament}? Grupy są już rozlosowane: mecze przegrywasz i dostajesz zawieszenie na następny turniej. Aby kontynuować: {command}",
     "withdraw.or_later": "Chodziło o turniej {tournament}? Aby wycofać się z niego: {command}",
     "withdraw.late": "Zgłoszenie do turnieju {tournament} wycofane. Turniej już się rozpoczął: masz zawieszenie na następny turniej.",
     "withdraw.ask_free": "Wycofać zgłoszenie do turnieju {tournament}? Bez żadnej kary. Aby kontynuować: {command}",

@@ -157,6 +157,7 @@ MESSAGES: dict[str, str] = {
     "withdraw.left": "Ați părăsit {tournament}: partidele rămase sunt pierdute și aveți o suspendare pentru următorul turneu.",
     "withdraw.ask": "Vă retrageți de la {tournament}? Înainte de începerea turneului nu se aplică nicio sancțiune. Pentru a continua: {command}",
     "withdraw.ask_left": "Părăsiți {tournament}? Turneul a început: partidele rămase sunt pierdute și primiți o suspendare pentru următorul turneu. Pentru a continua: {command}",
+    "withdraw.ask_left_drawn": "Părăsiți {tournament}? Grupele au fost deja trase la sorți: partidele sunt pierdute și primiți o suspendare pentru următorul turneu. Pentru a continua: {command}",
     "withdraw.or_later": "Vă referiți la {tournament}? Ca să vă retrageți de la acesta: {command}",
     "withdraw.late": "V-ați retras de la {tournament}. Turneul începuse deja: aveți o suspendare pentru următorul turneu.",
     "withdraw.ask_free": "Vă retrageți de la {tournament}? Nu se aplică nicio sancțiune. Pentru a continua: {command}",

@@ -146,7 +146,7 @@ async def test_on_the_night_next_months_entry_can_be_withdrawn_too_HGV_2_3_6(
     response = await chat.response("bob", "/withdraw")
     assert response is not None
     asked = chat.text(response)
-    assert asked.startswith("Leave January Cup? It is under way"), asked
+    assert asked.startswith("Leave January Cup? Its groups are drawn"), asked
     line = '/withdraw tournament:"February Cup"'
     assert asked.endswith(f"Did you mean February Cup? To withdraw from it instead: {line}")
     assert [b.command.split(" club:")[0] for b in response.reply.buttons][-1] == line
@@ -173,3 +173,16 @@ async def test_a_check_in_after_withdrawing_before_the_draw_says_register_again(
     assert said == "You withdrew from January Cup. To enter again: /register", said
     await chat.say("dora", "/register")
     assert (await chat.say("dora", "/checkin")).startswith("dora is checked in."), said
+
+
+async def test_leaving_after_the_draw_says_drawn_before_the_start_under_way_after_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    """Eva withdrew at 19:50, drawn at 19:30 for 20:00, and read "it has started"."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")
+    before = await chat.say("bob", "/withdraw")
+    assert before.startswith("Leave January Cup? Its groups are drawn: your matches are lost")
+    chat.at("2026-01-31T20:05")
+    after = await chat.say("bob", "/withdraw")
+    assert after.startswith("Leave January Cup? It is under way"), after
