@@ -274,7 +274,7 @@ def _tournament() -> CommandSpec:
         "tournament rename",
         tournaments.tournament_rename,
         "director",
-        (NAMED_TOURNAMENT, Param("to", "text", required=True, example='"May Cup"')),
+        (NAMED_TOURNAMENT, Param("to", "text", required=True, example='"Spring Cup"')),
     )
     return CommandSpec(
         "tournament",

@@ -486,7 +486,7 @@ MESSAGES: dict[str, str] = {
     "help.rules": "the rules in use",
     "help.help": "this list",
     "help.club": "club name, time zone, language; link; join",
-    "help.tournament": "the tournament: info; new, list, move, cancel",
+    "help.tournament": "the tournament: info; new, list, move, rename, cancel",
     "help.draw": "draw the groups",
     "help.result": "set or correct a result",
     "help.present": "mark a player present",

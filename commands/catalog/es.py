@@ -456,7 +456,7 @@ MESSAGES: dict[str, str] = {
     "help.rules": "las reglas del torneo",
     "help.help": "esta lista",
     "help.club": "nombre del club, zona horaria, idioma; link; join",
-    "help.tournament": "el torneo: info; new, list, move, cancel",
+    "help.tournament": "el torneo: info; new, list, move, rename, cancel",
     "help.draw": "sortear los grupos",
     "help.result": "fijar o corregir un resultado",
     "help.present": "marcar a un jugador como presente",

@@ -456,7 +456,7 @@ MESSAGES: dict[str, str] = {
     "help.rules": "obowiązujące zasady",
     "help.help": "ta lista",
     "help.club": "nazwa klubu, strefa czasowa, język; link; join",
-    "help.tournament": "turniej: info; new, list, move, cancel",
+    "help.tournament": "turniej: info; new, list, move, rename, cancel",
     "help.draw": "rozlosuj grupy",
     "help.result": "wpisz lub popraw wynik",
     "help.present": "oznacz zawodnika jako obecnego",

@@ -456,7 +456,7 @@ MESSAGES: dict[str, str] = {
     "help.rules": "regulamentul în vigoare",
     "help.help": "această listă",
     "help.club": "numele clubului, fusul orar, limba; link; join",
-    "help.tournament": "turneul: info; new, list, move, cancel",
+    "help.tournament": "turneul: info; new, list, move, rename, cancel",
     "help.draw": "trageți la sorți grupele",
     "help.result": "stabiliți sau corectați un rezultat",
     "help.present": "marcați un jucător ca prezent",
