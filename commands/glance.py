@@ -7,7 +7,7 @@ from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
-from tournament import attendance, due, progress, roster
+from tournament import attendance, calendar, due, progress, roster
 from tournament.model import EntryStatus, MatchStatus, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState, minutes
@@ -47,10 +47,12 @@ async def _unfinished_before(s: Session, state: TournamentState) -> list[Msg]:
     """Return the earlier nights still in play: a final never reported keeps their ranking
     points back, and tonight's glance was the only one a director read."""
     playing = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
+    zone = s.club.timezone
+    day = calendar.local(state.start, zone).date()
     earlier = [
         t
         for t in await s.uow.tournaments.list(s.club.id)
-        if t.status in playing and t.start < state.start and t.id != state.id
+        if t.status in playing and calendar.local(t.start, zone).date() < day
     ]
     if not earlier:
         return []

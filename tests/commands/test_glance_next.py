@@ -119,3 +119,14 @@ async def test_next_months_glance_names_an_earlier_night_left_unfinished_HGV_7_5
         "Still unfinished from earlier nights (1): January Cup; their ranking points wait"
         ' for their last results: /status tournament:"January Cup"'
     ), said
+
+
+async def test_a_cup_played_earlier_the_same_day_is_not_an_earlier_night(
+    engine: AsyncEngine,
+) -> None:
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora")  # January Cup at 20:00, drawn
+    await chat.say("ana", '/tournament new name:"Late Cup" start:"2026-01-31 23:00" approval:no')
+    said = await chat.say("ana", '/status tournament:"Late Cup"')
+    assert said.startswith("Late Cup: open for entries."), said
+    assert "Still unfinished" not in said, said
