@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from commands.params import Args, as_typed
+from commands.params import Args, as_typed, scores_typed
 from commands.replies import Hint, Msg, Name, Reply, When, msg
 from commands.session import AUTOMATIC, Session
 from commands.views import score as shown_score
@@ -42,7 +42,7 @@ def _player(word: str) -> Callable[[Detail], str]:
 
 def _result(d: Detail) -> str:
     """Return a director's result as typed, white's score first, tiebreaks and lot too."""
-    phases = "".join(f" {w}-{b}" for w, b in d.get("tiebreaks") or ())
+    phases = scores_typed(d.get("tiebreaks") or ())
     lot = f" lot:{d['lot']}" if d.get("lot") else ""
     return f"/result {d['match']} {d['white']}-{d['black']}{phases}{lot}{_reason(d)}"
 

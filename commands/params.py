@@ -9,7 +9,7 @@ and tournament names are resolved later, inside the command's session (`commands
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
@@ -279,6 +279,11 @@ def as_typed(value: str | list[str]) -> str:
         return " ".join(as_typed(v) for v in value)
     value = " ".join(value.split())
     return f'"{value}"' if " " in value or not value else value
+
+
+def scores_typed(pairs: Iterable[tuple[int, int]]) -> str:
+    """Return scores as they follow a command in a line to send (" 2-2 3-1"), or nothing."""
+    return "".join(f" {x}-{y}" for x, y in pairs)
 
 
 def lot_typed(a: Args) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from commands import history, views
-from commands.params import Args, lot_typed
+from commands.params import Args, lot_typed, scores_typed
 from commands.replies import Button, Hint, Msg, Reply, When, announced, msg, say
 from commands.session import Session
 from tournament import reports
@@ -97,7 +97,7 @@ async def report(s: Session, a: Args) -> Reply:
             example = f"/report {max(mine, floor[0])}-{max(theirs, floor[1])}"
         elif error.code == "draughts_total_wrong":
             # The tiebreak and lot typed after it are kept in the line to send.
-            then = "".join(f" {x}-{y}" for x, y in found[1:]) + lot_typed(a)
+            then = scores_typed(found[1:]) + lot_typed(a)
             converted = views.in_points(found[0], match.length, "/report", then=then)
             if converted is not None:
                 raise converted from None

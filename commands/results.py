@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from commands import announce, history, views
-from commands.params import Args, as_typed, lot_typed
+from commands.params import Args, as_typed, lot_typed, scores_typed
 from commands.picking import numbered
 from commands.replies import Button, Hint, Msg, Name, Reply, Table, announced, msg
 from commands.session import Session
@@ -71,7 +71,7 @@ async def result(s: Session, a: Args) -> Reply:
                 command += f" {as_typed(first.name)}"
                 then, usage = f" {as_typed(second.name)}", "score.usage_result_named"
             # The tiebreak and lot typed after the score are kept in the line to send.
-            then = "".join(f" {x}-{y}" for x, y in phases) + then + lot_typed(a)
+            then = scores_typed(phases) + then + lot_typed(a)
             converted = views.in_points(main, match.length, command, usage, then=then)
             if converted is not None:
                 raise converted from None

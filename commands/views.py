@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
+from commands.params import scores_typed
 from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
 from tournament.events import GroupsDrawn
 from tournament.model import MatchStatus, PlayerId, Stage
@@ -199,8 +200,8 @@ def phase_in_points(
     was typed after the scores (a lot), kept in the line to send."""
     if not 0 < phase < len(phases):
         return None
-    before = "".join(f" {w}-{b}" for w, b in phases[:phase])
-    after = "".join(f" {w}-{b}" for w, b in phases[phase + 1 :])
+    before = scores_typed(phases[:phase])
+    after = scores_typed(phases[phase + 1 :])
     return in_points(phases[phase], total // 2, command + before, usage, then=after + then)
 
 
@@ -208,6 +209,15 @@ def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:
     """Return `command` with the scores typed and a sample tiebreak added: what to send
     when a level match needs its tiebreak (the same command, one score longer)."""
     return f"{command} " + " ".join(f"{x}-{y}" for x, y in (*phases, (3, 1)))
+
+
+def shown_score(match: Match) -> Msg:
+    """Return the score a match shows: the one reported while it awaits the opponent (not
+    "0-0, awaiting opponent" of a match reported 4-0), else the match's own."""
+    report = match.report
+    if match.status is MatchStatus.PENDING and report is not None:
+        return score(report.white, report.black, report.tiebreaks, report.lot_winner)
+    return score(match.white_score, match.black_score, match.tiebreaks, match.lot_winner)
 
 
 def tiebreak_phases(tiebreaks: Sequence[tuple[int, int]], *, black_first: bool = False) -> str:
@@ -334,11 +344,11 @@ def _score_and_status(
     match they were asked to accept)."""
     report = match.report
     if match.status is MatchStatus.PENDING and report is not None:
-        score = f"{report.white}-{report.black}"
+        reported = shown_score(match)
         if viewer is not None and match.involves(viewer):
-            return score, msg("status.pending" if report.by == viewer else "status.to_answer")
+            return reported, msg("status.pending" if report.by == viewer else "status.to_answer")
         answers = name(names, match.opponent_of(report.by))
-        return f"{report.white}-{report.black}", msg("status.pending_for", name=answers)
+        return reported, msg("status.pending_for", name=answers)
     status = msg(f"status.{match.status.value}")
     if match.tiebreaks or match.lot_winner is not None:
         # A level draughts match: its tiebreak or lot says who won it (WAR-V), "2-2" not.

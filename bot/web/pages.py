@@ -240,21 +240,12 @@ def _row(state: TournamentState, match: Match, names: Mapping[PlayerId, str]) ->
         else None,
         white=_side(state, match, match.white, match.white_from, names),
         black=_side(state, match, match.black, match.black_from, names),
-        score=_score(match) if shown and match.status is not MatchStatus.VOID else None,
+        score=views.shown_score(match) if shown and match.status is not MatchStatus.VOID else None,
         status=msg(f"status.{match.status.value}"),
         state=row_state,
         winner=winner,
         penalties=penalties,
     )
-
-
-def _score(match: Match) -> Msg:
-    """Return the score a row shows: a reported one while it awaits the opponent (it read
-    "0-0, awaiting opponent" of a match reported 4-0), else the match's."""
-    report = match.report
-    if match.status is MatchStatus.PENDING and report is not None:
-        return views.score(report.white, report.black, report.tiebreaks, report.lot_winner)
-    return views.score(match.white_score, match.black_score, match.tiebreaks, match.lot_winner)
 
 
 def _side(
