@@ -73,10 +73,9 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
         words = ranking_phrases(words)
         if "year" not in raw:
             # /ranking 2026: the year of an earlier season, whatever else is said.
-            years = [w for w in words if _YEAR.match(w)]
-            if years:
-                raw["year"] = years[0]
-                words = [w for w in words if w is not years[0]]
+            at = next((i for i, w in enumerate(words) if _YEAR.match(w)), None)
+            if at is not None:
+                raw["year"] = words.pop(at)
     if signature.path in ("report", "report game") and "match" not in raw:
         words, number = match_named(words)
         if number is not None:

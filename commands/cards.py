@@ -81,6 +81,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     reasons = "card.reason" if as_director else "reason"  # "... they" or "you ..."
     parts: list[Msg | Table] = [msg("me.player", name=Name(player.name))]
     open_now: tuple[str, ...] = ()
+    known = await s.uow.tournaments.list(s.club.id)
     try:
         state = await s.maybe_tournament()
     except Refused as asking:
@@ -93,7 +94,7 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
         choices = asking.params.get("_choices", ())
         asked = {str(n) for n in choices} if isinstance(choices, tuple) else set()
         theirs = set(await s.uow.tournaments.of_player(player.id))
-        among = [t for t in await s.uow.tournaments.list(s.club.id) if t.name in asked]
+        among = [t for t in known if t.name in asked]
         if any(t.id in theirs for t in among):
             raise
         taking = TournamentStatus.REGISTRATION
@@ -118,7 +119,6 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
     to_come = await _entries_to_come(s, player, state)
     parts.extend(_entry_line(other, player.id) for other in to_come)
     club_sanctions = await s.uow.sanctions.for_club(s.club.id)
-    known = await s.uow.tournaments.list(s.club.id)
     statuses = {t.id: t.status.value for t in known}
     titles = {t.id: t.name for t in known}
     starts = {t.id: t.start for t in known}

@@ -133,7 +133,6 @@ async def ranking(s: Session, a: Args) -> Reply:
     records = ranking_rules.for_game(await s.uow.tournaments.records(s.club.id), game)
     preset = state.preset if state is not None and state.preset.game == game else None
     season_rules = preset.season if preset else None
-    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=season_now(s)))
     if which == "alltime":
         rows = ranking_rules.all_time_table(
             records, carried=dict(await s.uow.rankings.imported(s.club.id, game))
@@ -147,25 +146,20 @@ async def ranking(s: Session, a: Args) -> Reply:
     elif (year := _year(a.integer("year"))) is not None and year != season_now(s):
         # A season gone by (or not yet begun): its final table, as the year ended.
         listed = await s.uow.tournaments.list(s.club.id)
-        played = _season_rows(records, calendar.in_season(listed, year, s.club.timezone))
-        then = dict(await s.uow.rankings.imported(s.club.id, game, year=year))
-        rows = _season_table(played, season_rules, then)
+        rows = await _season_final(s, listed, records, game, season_rules, year)
         if not rows:
             raise Refused("ranking_no_season", year=year, example="/ranking")
         title = _title("title.ranking_past_season", s, game, several, year=year)
     else:
         listed = await s.uow.tournaments.list(s.club.id)
         now = season_now(s)
-        played = _season_rows(records, calendar.in_season(listed, now, s.club.timezone))
-        rows = _season_table(played, season_rules, carried)
+        rows = await _season_final(s, listed, records, game, season_rules, now)
         title = _title("title.ranking_season", s, game, several)
         last = None if rows else await _last_season(s, listed, records, game, now)
         if last is not None:
             # January: the new season has nothing yet, and "no ranking" would read as if
             # the club had none; last season's final table is what members look for.
-            played = _season_rows(records, calendar.in_season(listed, last, s.club.timezone))
-            then = dict(await s.uow.rankings.imported(s.club.id, game, year=last))
-            rows = _season_table(played, season_rules, then)
+            rows = await _season_final(s, listed, records, game, season_rules, last)
             title = _title("title.ranking_past_season", s, game, several, year=last)
             lead = (msg("ranking.season_not_started", year=now, last=last),)
     if not rows and which == "novice":
@@ -216,6 +210,20 @@ def _season_table(
     if rules:
         return ranking_rules.season_table(records, rules, carried=carried)
     return ranking_rules.all_time_table(records, carried=carried)
+
+
+async def _season_final(
+    s: Session,
+    listed: Sequence[calendar.Listed],
+    records: Sequence[ranking_rules.TournamentRecord],
+    game: str,
+    rules: SeasonRules | None,
+    year: int,
+) -> tuple[ranking_rules.RankingRow, ...]:
+    """Return season `year`'s table: its tournaments' points and those imported for it."""
+    played = _season_rows(records, calendar.in_season(listed, year, s.club.timezone))
+    carried = dict(await s.uow.rankings.imported(s.club.id, game, year=year))
+    return _season_table(played, rules, carried)
 
 
 def _year(typed: int | None) -> int | None:

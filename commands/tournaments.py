@@ -212,11 +212,9 @@ async def tournament_move(s: Session, a: Args) -> Reply:
 async def tournament_rename(s: Session, a: Args) -> Reply:
     """Give a tournament another name: /tournament rename "Copa de Marso" to:"Copa de Marzo"."""
     state = await s.tournament()
-    typed = (a.text("to") or "").strip().strip('"“”„«»')
+    name = naming.clean(a.text("to") or "", what="tournament")
     was = state.name
-    calendar.rename(
-        state, naming.clean(typed, what="tournament"), await s.uow.tournaments.list(s.club.id)
-    )
+    calendar.rename(state, name, await s.uow.tournaments.list(s.club.id))
     s.log("tournament_rename", name=state.name, was=was)
     told = Reply((msg("tournament.renamed", was=Name(was), tournament=Name(state.name)),))
     s.notify(told)  # the club's other chats hear it too; this one only once
