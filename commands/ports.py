@@ -252,6 +252,11 @@ class AuditLog(Protocol):
         """Return how many entries of `action` by exactly `actor` were logged since then."""
         ...
 
+    async def former_names(self, club_id: int) -> list[tuple[int, str]]:
+        """Return the names the club's tournaments were renamed from, (tournament id, name),
+        oldest first."""
+        ...
+
     async def acts(
         self, tournament_id: int, *, limit: int, not_by: str | None = None
     ) -> list[tuple[str, str, dict[str, Any], datetime]]:

@@ -181,7 +181,7 @@ async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -
 async def choose_tournament(s: Session, text: str) -> None:
     """Make the tournament `text` names the session's, or refuse with the club's list."""
     listed = await s.uow.tournaments.list(s.club.id)
-    named = calendar.named(listed, text)
+    named = calendar.named(listed, text) or await _formerly_named(s, listed, text)
     if named is not None:
         s.choose(named.id)
         return
@@ -194,6 +194,21 @@ async def choose_tournament(s: Session, text: str) -> None:
         name=text,
         known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
     )
+
+
+async def _formerly_named(
+    s: Session, listed: Sequence[calendar.Listed], text: str
+) -> calendar.Listed | None:
+    """Return the tournament `text` names by a name it had before `/tournament rename`: a
+    button posted before the rename still carries it."""
+    by_id = {t.id: t for t in listed}
+    renamed = [
+        (tid, was) for tid, was in await s.uow.audit.former_names(s.club.id) if tid in by_id
+    ]
+    # A tournament renamed twice has two former names: each its own row for `named`.
+    former = [replace(by_id[tid], id=row, name=was) for row, (tid, was) in enumerate(renamed)]
+    found = calendar.named(former, text)
+    return by_id[renamed[found.id][0]] if found is not None else None
 
 
 async def find_player(s: Session, name: str) -> Player:

@@ -197,6 +197,19 @@ class SqlAuditLog(SqlRepository):
         )
         return int((await (await self._conn()).execute(query)).scalar_one())
 
+    async def former_names(self, club_id: int) -> list[tuple[int, str]]:
+        """Return the names the club's tournaments were renamed from, (tournament id, name),
+        oldest first."""
+        await self._transaction.write_held(t.audit_log)
+        c = t.audit_log.c
+        query = (
+            select(c.tournament_id, c.detail)
+            .where(c.club_id == club_id, c.action == "tournament_rename")
+            .order_by(c.id)
+        )
+        rows = (await (await self._conn()).execute(query)).all()
+        return [(r.tournament_id, str(r.detail["was"])) for r in rows if r.tournament_id]
+
     async def acts(
         self, tournament_id: int, *, limit: int, not_by: str | None = None
     ) -> list[tuple[str, str, dict[str, Any], datetime]]:

@@ -36,3 +36,22 @@ async def test_a_rename_to_the_same_or_a_taken_name_is_refused(engine: AsyncEngi
     assert "March Cup:" in listed and "April Cup:" in listed and "april cup" not in listed
     refused = await chat.say("bob", '/tournament rename "March Cup" to:"X"')
     assert "director" in refused, refused
+
+
+async def test_a_button_posted_before_the_rename_still_finds_the_tournament(
+    engine: AsyncEngine,
+) -> None:
+    """Bob's confirm button, posted while the cup was "Marhc Cup", carries that name."""
+    chat = Chat(engine)
+    await chat.say("ana", MARCH.format(name="Marhc Cup"))
+    await chat.say("bob", "/register")
+    await chat.say("ana", '/tournament rename "Marhc Cup" to:"Marh Cup"')
+    await chat.say("ana", '/tournament rename "Marh Cup" to:"March Cup"')
+    said = await chat.say("bob", '/confirm tournament:"Marhc Cup"')
+    assert "March Cup" in said and "confirm" in said.lower(), said
+    entry = (await chat.tournament()).entries[await chat.player_id("bob")]
+    assert entry.confirmed_at is not None
+    # A tournament called by a former name now is the one meant by it.
+    await chat.say("ana", '/tournament new name:"Marhc Cup" start:"2026-03-21 20:00" approval:no')
+    said = await chat.say("ana", '/status tournament:"Marhc Cup"')
+    assert said.startswith("Marhc Cup"), said
