@@ -75,10 +75,14 @@ def birth_date(text: str | None, today: date | None = None) -> date | None:
         return None
     born = _date(text.strip()) or _date_said(text)
     if born is None:
+        swapped = _meant_date(text.strip())
+        if swapped is not None:
+            raise Refused("bad_date_swapped", text=text, meant=swapped.isoformat())
         raise Refused("bad_date", text=text)
     return born_by(born, today)
 
 
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 # Day first, as Europe and Latin America write dates: 30/01/2026, 30.01.2026, 30-01-2026.
 _DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$")
 # 20:00, 20.00, 20h, 20h30, 8pm, 8:30 pm.
@@ -101,13 +105,32 @@ def _date_said(text: str) -> date | None:
 
 
 def _date(text: str) -> date | None:
-    """Read a date as ISO (2026-01-30) or day first (30/01/2026, 30.01.2026)."""
-    found = _DAY_FIRST.match(text)
+    """Read a date as ISO (2026-01-30, 2026-1-30) or day first (30/01/2026, 30.01.2026)."""
+    iso, day_first = _ISO_DAY.match(text), _DAY_FIRST.match(text)
     try:
-        if found:
-            day, month, year = (int(part) for part in found.groups())
+        if day_first:
+            day, month, year = (int(part) for part in day_first.groups())
+            return date(year, month, day)
+        if iso:
+            year, month, day = (int(part) for part in iso.groups())
             return date(year, month, day)
         return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _meant_date(text: str) -> date | None:
+    """Return the date `text` means with its month and day the other way round
+    (1951-13-02, 02/13/1951), when only that way it is one."""
+    iso, day_first = _ISO_DAY.match(text), _DAY_FIRST.match(text)
+    if iso:
+        year, day, month = (int(part) for part in iso.groups())
+    elif day_first:
+        month, day, year = (int(part) for part in day_first.groups())
+    else:
+        return None
+    try:
+        return date(year, month, day)
     except ValueError:
         return None
 

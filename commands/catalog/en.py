@@ -569,6 +569,7 @@ MESSAGES: dict[str, str] = {
     "refused.ambiguous_player": "{name} could be {candidates}: type more of the name.",
     "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",
+    "refused.bad_date_swapped": "{text} is not a date: did you mean {meant}? Year, month, then day.",
     "refused.bad_birth_date": "{text} cannot be a birth date: write the day you were born, for example born:1990-05-31.",
     "refused.start_year_needed": '{text} is months away, next year: if that is meant, type the year too: start:"{example}".',
     "refused.addplayer_one_or_several": "Is {name} one player or several? One: {one} · Several: {several}",

@@ -539,6 +539,7 @@ MESSAGES: dict[str, str] = {
     "refused.ambiguous_player": "{name} puede ser {candidates}: escribe más del nombre.",
     "refused.bad_cube": "{text} no es un valor del cubo: escribe cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} no es una fecha: escríbela así: 1950-03-02.",
+    "refused.bad_date_swapped": "{text} no es una fecha: ¿quería decir {meant}? Año, mes y día.",
     "refused.bad_birth_date": "{text} no puede ser una fecha de nacimiento: escribe el día en que naciste, por ejemplo born:1990-05-31.",
     "refused.start_year_needed": '{text} queda a meses, el año que viene: si es así, escribe también el año: start:"{example}".',
     "refused.addplayer_one_or_several": "¿{name} es un jugador o varios? Uno: {one} · Varios: {several}",

@@ -539,6 +539,7 @@ MESSAGES: dict[str, str] = {
     "refused.ambiguous_player": "{name} to może być {candidates}: wpisz więcej liter nazwy.",
     "refused.bad_cube": "{text} to nie wartość kostki dublującej: napisz cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} to nie data: zapisz ją jako 1950-03-02.",
+    "refused.bad_date_swapped": "{text} to nie data: czy chodziło o {meant}? Rok, miesiąc, dzień.",
     "refused.bad_birth_date": "{text} nie może być datą urodzenia: wpisz dzień urodzenia, na przykład born:1990-05-31.",
     "refused.start_year_needed": '{text} to dopiero za wiele miesięcy, w przyszłym roku: jeśli tak ma być, wpisz też rok: start:"{example}".',
     "refused.addplayer_one_or_several": "Czy {name} to jeden zawodnik, czy kilku? Jeden: {one} · Kilku: {several}",

@@ -539,6 +539,7 @@ MESSAGES: dict[str, str] = {
     "refused.ambiguous_player": "{name} poate fi {candidates}: scrieți mai mult din nume.",
     "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",
+    "refused.bad_date_swapped": "{text} nu este o dată: ați vrut să scrieți {meant}? Anul, luna, apoi ziua.",
     "refused.bad_birth_date": "{text} nu poate fi o dată de naștere: scrieți ziua în care v-ați născut, de exemplu born:1990-05-31.",
     "refused.start_year_needed": '{text} este peste multe luni, anul viitor: dacă așa trebuie, scrieți și anul: start:"{example}".',
     "refused.addplayer_one_or_several": "{name} este un singur jucător sau mai mulți? Unul: {one} · Mai mulți: {several}",

@@ -194,3 +194,22 @@ def test_a_birth_date_said_with_its_months_name_and_year() -> None:
         parsed = parse(line)
         target, words = select(BY_NAME["register"], parsed)
         assert bind(target.signature, parsed, words).date("born") == date(1950, 3, 2), line
+
+
+def test_a_birth_date_with_month_and_day_swapped_is_offered_the_right_way_round() -> None:
+    """Ewa typed born:1951-13-02 and read "write it as 1950-03-02", a date not hers: the
+    reply offers the date she meant, 1951-02-13. Without its zeros (1951-3-2) it is read."""
+    from datetime import date
+
+    from commands.arguments import birth_date
+
+    for typed in ("1951-13-02", "02/13/1951"):
+        with pytest.raises(Refused) as refused:
+            birth_date(typed)
+        assert refused.value.code == "bad_date_swapped", typed
+        assert refused.value.params["meant"] == "1951-02-13", typed
+    assert birth_date("1951-3-2") == date(1951, 3, 2)
+    for wrong in ("1951-02-30", "1951-13-13", "13/13/1951"):
+        with pytest.raises(Refused) as refused:
+            birth_date(wrong)
+        assert refused.value.code == "bad_date", wrong
