@@ -297,8 +297,9 @@ SAID_IN_LANGUAGES = {
     for word in words
 }
 # "Result" in a club's words (/wynik, /resultado, /rezultat) is a player's report when
-# only a score follows, a director's /result when a match or names come with it.
-_SCORE_ONLY = re.compile(r"\s*(?:\d+\s*[-:]\s*\d+\s*)*")
+# a score comes first (their score, perhaps "z Markiem", the opponent), a director's
+# /result when a match or names come before it.
+_SCORE_FIRST = re.compile(r"\s*(?:\d+\s*[-:]\s*\d+\b.*)?", re.DOTALL)
 
 
 # Words that say the group tables and the season's ranking alike ("clasamentul" after a
@@ -316,7 +317,7 @@ def said_in_languages(word: str, rest: str) -> str | None:
     rest of the line deciding between a player's /report and a director's /result."""
     meant = SAID_IN_LANGUAGES.get(word)
     if meant in ("report", "result") and word in _RESULT_WORDS:
-        return "report" if _SCORE_ONLY.fullmatch(rest) else "result"
+        return "report" if _SCORE_FIRST.fullmatch(rest) else "result"
     if meant in ("checkin", "present"):
         # "/prezent mihai ana": a director naming who is here; "/presente" alone: a
         # player arriving.

@@ -44,13 +44,15 @@ def test_every_word_names_a_command() -> None:
         ("wynik", "2-0", "report"),  # a player's line: only their score
         ("resultado", "3-1", "report"),
         ("rezultat", "", "report"),
+        ("wynik", "3-1 z Grzegorzem", "report"),  # the player's score, then the opponent
+        ("resultado", "3-1 con José", "report"),
         ("wynik", "zofia 2-1 jan", "result"),  # a director's: names and the score
         ("resultado", "5 3-1", "result"),
         ("rezultat", "5 void", "result"),
         ("wyniki", "2-0", "result"),  # only "result" itself is both
     ],
 )
-def test_a_result_word_is_a_report_when_only_a_score_follows(
+def test_a_result_word_is_a_report_when_a_score_comes_first(
     typed: str, rest: str, meant: str
 ) -> None:
     assert said_in_languages(fold(typed), rest) == meant
