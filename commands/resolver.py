@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from commands.messages import Hint
 from commands.names import abbreviates, instrumental_of
-from commands.params import Args, Signature
+from commands.params import Args, Signature, as_typed
 from commands.session import Session
+from commands.words import SAID_IN_LANGUAGES
 from tournament import calendar, folding
 from tournament.club import Player
 from tournament.model import Refused
@@ -140,6 +142,8 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
         if given is None:
             continue
         if param.type == "player":
+            if signature.path == "result" and fold(str(given)) in _FORFEIT_WORDS:
+                raise await _forfeit_not_result(s, values.get("match"))
             typed[param.name] = given
             roster = roster or await Roster.of(s)
             if isinstance(given, list):
@@ -154,6 +158,24 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
 
 
 _REPORTS = ("report", "report game")
+# "/result 4 walkower": a forfeit is not a score; /forfeit names who did not play.
+_FORFEIT_WORDS = {word for word, meant in SAID_IN_LANGUAGES.items() if meant == "forfeit"} | {
+    "forfeit",
+    "wo",
+}
+
+
+async def _forfeit_not_result(s: Session, number: Any) -> Refused:
+    """Return the refusal of a forfeit typed as a result: /forfeit with the names of the
+    match's players, either of whom may be the one who did not play."""
+    state = await s.tournament()
+    match = state.matches.get(int(number)) if number is not None else None
+    players = [p for p in match.players if p is not None] if match is not None else []
+    if len(players) != 2:
+        return Refused("result_forfeit")
+    names = await s.names(players)
+    first, second = (Hint(f'/forfeit {as_typed(names[p])} reason:"..."') for p in players)
+    return Refused("result_forfeit_match", match=int(number), first=first, second=second)
 
 
 async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -> Player:

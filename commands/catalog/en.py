@@ -568,6 +568,8 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "You are already entered in {tournament}. /me shows your entry.",
     "refused.ambiguous_player": "{name} could be {candidates}: type more of the name.",
     "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",
+    "refused.result_forfeit": 'A forfeit is not a score: name who did not play, /forfeit NAME reason:"..."',
+    "refused.result_forfeit_match": "Match {match} by forfeit: name who did not play, {first} or {second}",
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",
     "refused.bad_date_swapped": "{text} is not a date: did you mean {meant}? Year, month, then day.",
     "refused.bad_birth_date": "{text} cannot be a birth date: write the day you were born, for example born:1990-05-31.",

@@ -538,6 +538,8 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Ya te inscribiste en {tournament}. /me muestra tu inscripción.",
     "refused.ambiguous_player": "{name} puede ser {candidates}: escribe más del nombre.",
     "refused.bad_cube": "{text} no es un valor del cubo: escribe cube:2 (1, 2, 4 ... 64).",
+    "refused.result_forfeit": 'Un forfait no es un resultado: indica quién no jugó, /forfeit NOMBRE reason:"..."',
+    "refused.result_forfeit_match": "Encuentro {match} por forfait: indica quién no jugó, {first} o {second}",
     "refused.bad_date": "{text} no es una fecha: escríbela así: 1950-03-02.",
     "refused.bad_date_swapped": "{text} no es una fecha: ¿quería decir {meant}? Año, mes y día.",
     "refused.bad_birth_date": "{text} no puede ser una fecha de nacimiento: escribe el día en que naciste, por ejemplo born:1990-05-31.",

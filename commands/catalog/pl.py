@@ -538,6 +538,8 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Masz już zgłoszenie do turnieju {tournament}. /me je pokazuje.",
     "refused.ambiguous_player": "{name} to może być {candidates}: wpisz więcej liter nazwy.",
     "refused.bad_cube": "{text} to nie wartość kostki dublującej: napisz cube:2 (1, 2, 4 ... 64).",
+    "refused.result_forfeit": 'Walkower to nie wynik: wskaż, kto nie grał, /forfeit IMIĘ reason:"..."',
+    "refused.result_forfeit_match": "Mecz {match} walkowerem: wskaż, kto nie grał, {first} albo {second}",
     "refused.bad_date": "{text} to nie data: zapisz ją jako 1950-03-02.",
     "refused.bad_date_swapped": "{text} to nie data: czy chodziło o {meant}? Rok, miesiąc, dzień.",
     "refused.bad_birth_date": "{text} nie może być datą urodzenia: wpisz dzień urodzenia, na przykład born:1990-05-31.",

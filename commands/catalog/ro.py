@@ -538,6 +538,8 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Aveți deja o înscriere la {tournament}. /me o arată.",
     "refused.ambiguous_player": "{name} poate fi {candidates}: scrieți mai mult din nume.",
     "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",
+    "refused.result_forfeit": 'Un forfait nu este un scor: numiți cine nu a jucat, /forfeit NUME reason:"..."',
+    "refused.result_forfeit_match": "Partida {match} prin forfait: numiți cine nu a jucat, {first} sau {second}",
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",
     "refused.bad_date_swapped": "{text} nu este o dată: ați vrut să scrieți {meant}? Anul, luna, apoi ziua.",
     "refused.bad_birth_date": "{text} nu poate fi o dată de naștere: scrieți ziua în care v-ați născut, de exemplu born:1990-05-31.",

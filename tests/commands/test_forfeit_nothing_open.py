@@ -54,3 +54,26 @@ async def test_a_match_given_away_by_a_player_at_the_venue_says_how_to_record_le
     # One not at the venue is late or a no-show: lateness and no-shows are their own rules.
     said = await chat.say("ana", '/forfeit emil reason:"not here"')
     assert said == "Forfeit recorded for emil.", said
+
+
+async def test_a_forfeit_typed_as_a_result_names_the_forfeit_command_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's director typed `/result 4 walkower` and read "Nobody here is called
+    walkower": the reply gives /forfeit for either player of match 4; nothing changes."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    match, white, black = await chat.first_match(*PLAYERS)
+    number = match.number
+    chat.at("2026-01-31T20:05")
+    before = await chat.tournament()
+    for word in ("walkower", "forfait", "Forfeit"):
+        reply = await chat.say("ana", f"/result {number} {word}")
+        assert reply == (
+            f"Match {number} by forfeit: name who did not play,"
+            f' /forfeit {white} reason:"..." or /forfeit {black} reason:"..."'
+        ), reply
+    reply = await chat.say("ana", "/result walkover")
+    assert reply == 'A forfeit is not a score: name who did not play, /forfeit NAME reason:"..."'
+    after = await chat.tournament()
+    assert after.matches[number].status is before.matches[number].status
