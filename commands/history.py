@@ -113,7 +113,7 @@ PLAYER_ACTS: dict[str, Callable[[Detail], str]] = {
     "checkin": lambda d: "/checkin",
     "report_game": _game,
     "accept": lambda d: f"/accept {d['match']}",
-    "dispute": lambda d: f"/dispute {d['match']}",
+    "dispute": lambda d: f"/dispute {d['match']}{_reason(d)}",
 }
 
 

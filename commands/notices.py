@@ -279,9 +279,10 @@ def _on_report_disputed(
     if match.report is None:  # settled since: say how it stands
         return [Notice(Reply((views.match_line(match, names, state.preset.game),)))]
     line = views.disputed_line(match, names, by=by, game=state.preset.game)
+    why = (msg("report.dispute_reason", reason=event.reason),) if event.reason else ()
     # The club's directors are called once, where the platform can ping them.
     call = msg("call.directors", directors=Mention("", directors=True), match=number)
-    return [Notice(Reply((line, call)))]
+    return [Notice(Reply((line, *why, call)))]
 
 
 def _on_match_finished(

@@ -309,7 +309,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         lock_free=True,  # its match's row, and the match it lets start: one statement
     ),
     CommandSpec(
-        "dispute", reporting.dispute, "player", (Param("match", "match", positional=True), REPORT)
+        "dispute",
+        reporting.dispute,
+        "player",
+        (
+            Param("match", "match", positional=True),
+            REPORT,
+            Param("reason", "text", aliases=("why",)),
+        ),
     ),
     CommandSpec(
         "schedule",

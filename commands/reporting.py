@@ -379,9 +379,12 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
             m for m in state.open_matches_of(player.id) if m.status is MatchStatus.DISPUTED
         ]
         if not waiting and disputed and not agree:
-            # /dispute again: say how it stands (a director decides), not "no report".
-            names = await s.names(set(disputed[0].players))
-            return Reply((views.match_line(disputed[0], names, state.preset.game),))
+            # /dispute again: say how it stands (a director decides), not "no report";
+            # a reason given now is the directors' to read.
+            standing = disputed[0]
+            names = await s.names(set(standing.players))
+            line = views.match_line(standing, names, state.preset.game)
+            return Reply((line, *_reason_logged(s, a, standing.number)))
         if not waiting:
             raise Refused("nothing_to_accept" if agree else "nothing_to_dispute", match="")
         number = waiting[0].number
@@ -398,16 +401,29 @@ async def _answer(s: Session, a: Args, *, agree: bool) -> Reply:
                     views.match_line(match, names, state.preset.game),
                 )
             )
+    reason = (a.text("reason") or "").strip()
     if agree:
         s.events.extend(reports.accept(state, number, player.id, s.now))
     else:
-        s.events.extend(reports.dispute(state, number, player.id, s.now))
-    s.log("accept" if agree else "dispute", match=number)
+        s.events.extend(reports.dispute(state, number, player.id, s.now, reason))
     match = state.matches[number]
     names = await s.names(set(match.players))
     if agree:
+        s.log("accept", match=number)
         return announced(Reply((views.match_line(match, names, state.preset.game),)))
-    # The club's announcement in the chat it hears it in; its own words elsewhere.
+    s.log("dispute", match=number, **({"reason": reason} if reason else {}))
+    # The club's announcement in the chat it hears it in; its own words elsewhere; the
+    # reason is the event's (commands/notices.py).
     return announced(
         Reply((views.disputed_line(match, names, by=player.id, game=state.preset.game),))
     )
+
+
+def _reason_logged(s: Session, a: Args, number: int) -> tuple[Msg, ...]:
+    """Log a reason given after the dispute of match `number` (/dispute reason:"it was
+    2-3"), for the directors' /log, and return its line; nothing when none is given."""
+    reason = (a.text("reason") or "").strip()
+    if not reason:
+        return ()
+    s.log("dispute", match=number, reason=reason)
+    return (msg("report.dispute_reason", reason=reason),)

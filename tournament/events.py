@@ -82,6 +82,7 @@ class ReportPending(Event):
 class ReportDisputed(Event):
     match: int
     by: PlayerId
+    reason: str = ""  # the player's own words, if any
 
 
 @frozen

@@ -142,8 +142,11 @@ def accept(state: TournamentState, number: int, by: PlayerId, at: datetime) -> l
     return record_result(state, match, reported_score(report), at, how="accepted")
 
 
-def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> list[Event]:
-    """Contest the opponent's report; a director must set the result."""
+def dispute(
+    state: TournamentState, number: int, by: PlayerId, at: datetime, reason: str = ""
+) -> list[Event]:
+    """Contest the opponent's report, saying why if the player did; a director must set
+    the result."""
     match = _open_match(state, number, by)
     report = match.report
     if report is None:
@@ -153,7 +156,7 @@ def dispute(state: TournamentState, number: int, by: PlayerId, at: datetime) -> 
     attendance.at_the_table(state, by, at)
     match.status = MatchStatus.DISPUTED
     match.disputed_by = by
-    return [ReportDisputed(at=at, match=match.number, by=by)]
+    return [ReportDisputed(at=at, match=match.number, by=by, reason=reason)]
 
 
 def accept_on_timeout(state: TournamentState, match: Match, seq: int, at: datetime) -> list[Event]:

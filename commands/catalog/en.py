@@ -243,6 +243,7 @@ MESSAGES: dict[str, str] = {
         "Match {match}: your report differs from your opponent's. A director will set the result."
     ),
     "report.replaces": "It replaces your earlier report, {score}.",
+    "report.dispute_reason": "The reason given: {reason}",
     "report.disputed": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first (a match to {length}). Director: {command} sets the reported score.",
     "report.disputed_games": "Match {match} ({white} v {black}) is disputed by {by}: {reporter} reported {white} {score} {black}. {by} can send their own score with /report, theirs first ({length, plural, one {# game} other {# games}}, 2 points a win, 1 a draw). Director: {command} sets the reported score.",
     "game.recorded": "Match {match}: {white} {ws}-{bs} {black}.",

@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} informa el encuentro {match}: {white} {score} {black}. Acéptalo, o impúgnalo si está mal, antes de las {until}.",
     "report.conflict": "Encuentro {match}: tu resultado no coincide con el de tu rival. Un director fijará el resultado.",
     "report.replaces": "Sustituye a tu resultado anterior, {score}.",
+    "report.dispute_reason": "Motivo: {reason}",
     "report.disputed": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero (encuentro a {length}). Director: {command} fija el resultado anotado.",
     "report.disputed_games": "Encuentro {match} ({white} contra {black}): {by} ha impugnado el resultado que anotó {reporter}, {white} {score} {black}. {by} puede enviar su propio resultado con /report, sus puntos primero ({length, plural, one {# partida} other {# partidas}}, 2 puntos por victoria, 1 por tablas). Director: {command} fija el resultado anotado.",
     "game.recorded": "Encuentro {match}: {white} {ws}-{bs} {black}.",

@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} zgłasza wynik meczu {match}: {white} {score} {black}. Zaakceptuj albo, jeśli jest błędny, zakwestionuj do godz. {until}.",
     "report.conflict": "Mecz {match}: Twój wynik różni się od wyniku przeciwnika. Wynik ustali sędzia.",
     "report.replaces": "Zastępuje Twoje wcześniejsze zgłoszenie: {score}.",
+    "report.dispute_reason": "Powód: {reason}",
     "report.disputed": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze (mecz do {length}). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "report.disputed_games": "Mecz {match} ({white} – {black}): {by} kwestionuje wynik zgłoszony przez {reporter}: {white} {score} {black}. {by} może podać swój wynik przez /report, swoje punkty pierwsze ({length, plural, one {# partia} few {# partie} many {# partii} other {# partii}}, 2 pkt za wygraną, 1 za remis). Sędzia: {command} zatwierdza zgłoszony wynik.",
     "game.recorded": "Mecz {match}: {white} {ws}-{bs} {black}.",

@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "report.pending": "{by} anunță rezultatul partidei {match}: {white} {score} {black}. Acceptați sau, dacă e greșit, contestați până la {until}.",
     "report.conflict": "Partida {match}: rezultatul dumneavoastră diferă de cel al adversarului. Un arbitru va stabili rezultatul.",
     "report.replaces": "Înlocuiește rezultatul raportat anterior, {score}.",
+    "report.dispute_reason": "Motivul: {reason}",
     "report.disputed": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele (partidă la {length}). Arbitru: {command} confirmă scorul raportat.",
     "report.disputed_games": "Partida {match} ({white} – {black}) este contestată de {by}: {reporter} a raportat {white} {score} {black}. {by} își poate trimite propriul scor cu /report, cu punctele sale primele ({length, plural, one {# joc} few {# jocuri} other {# de jocuri}}, 2 puncte victoria, 1 remiza). Arbitru: {command} confirmă scorul raportat.",
     "game.recorded": "Partida {match}: {white} {ws}-{bs} {black}.",

@@ -23,6 +23,7 @@ WORDS = {
         "SanctionRecorded": "no_show",
         "ResultCorrected": "typo",
         "MatchFinished": "checked the scoresheet",
+        "ReportDisputed": "it was 2-3",
     },
     "how": "director",
     "round_name": "final",

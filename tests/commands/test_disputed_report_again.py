@@ -67,3 +67,26 @@ async def test_the_same_score_sent_again_in_a_dispute_is_not_announced_again_CLU
 
     assert differ() == before, chat.posted
     assert (await chat.tournament()).matches[match.number].report_seq == seq
+
+
+async def test_a_dispute_says_its_reason_to_the_directors_and_the_log_CLUB_REPORT(
+    engine: AsyncEngine,
+) -> None:
+    """Piotr disputed, then typed /dispute powód:"było 2-2" and read "/dispute has no
+    option powód:": a reason is taken with the dispute, or after it, and logged."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva")
+    chat.at("2026-01-31T20:30")
+    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    await chat.say(white, "/report 3-1")
+    said = await chat.say(black, '/dispute reason:"it was 2-3"')
+    assert "score.\nThe reason given: it was 2-3\nDirectors:" in said, said
+    said = await chat.say(black, '/dispute why:"ask table 4"')
+    assert "The reason given: ask table 4" in said, said
+    assert "disputed" in said, said
+    again = await chat.say(black, "/dispute")
+    assert "reason" not in again, again
+    log = await chat.say("ana", f"/log {match.number}")
+    assert f'/dispute {match.number} reason:"it was 2-3"' in log, log
+    assert f'/dispute {match.number} reason:"ask table 4"' in log, log
+    assert log.count("/dispute") == 2, log
