@@ -18,6 +18,7 @@ from commands.messages import Hint
 from commands.names import abbreviates, instrumental_of
 from commands.params import Args, Signature, as_typed
 from commands.session import Session
+from commands.spoken_dates import MONTHS
 from commands.words import SAID_IN_LANGUAGES
 from tournament import calendar, folding
 from tournament.club import Player
@@ -203,7 +204,11 @@ async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -
 async def choose_tournament(s: Session, text: str) -> None:
     """Make the tournament `text` names the session's, or refuse with the club's list."""
     listed = await s.uow.tournaments.list(s.club.id)
-    named = calendar.named(listed, text) or await _formerly_named(s, listed, text)
+    named = (
+        calendar.named(listed, text)
+        or _named_by_month(listed, text)
+        or await _formerly_named(s, listed, text)
+    )
     if named is not None:
         s.choose(named.id)
         return
@@ -215,6 +220,33 @@ async def choose_tournament(s: Session, text: str) -> None:
         "no_such_tournament",
         name=text,
         known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
+    )
+
+
+def _named_by_month(listed: Sequence[calendar.Listed], text: str) -> calendar.Listed | None:
+    """Return the tournament `text` names by its month said another way: `luty` (the
+    nominative) for "Puchar Lutego", `tournament:february` for "Copa de Febrero"."""
+    if not any(_month(word) for word in fold(text).split()):
+        return None
+    by_month = [replace(t, name=_months_said_alike(t.name)) for t in listed]
+    return calendar.named(by_month, _months_said_alike(text))
+
+
+def _month(word: str) -> int | None:
+    """Return the month a whole month's name means, in any club language (not `mar`,
+    `sie`, `lip`: words of their own too)."""
+    number = MONTHS.get(word)
+    return number if number is not None and (len(word) > 3 or word in _SHORT_MONTHS) else None
+
+
+_SHORT_MONTHS = frozenset({"may", "maj", "mai"})
+
+
+def _months_said_alike(text: str) -> str:
+    """Return `text` folded with each month's name as one word for every language."""
+    words = fold(text).split()
+    return " ".join(
+        f"month{number}" if (number := _month(word)) is not None else word for word in words
     )
 
 

@@ -64,6 +64,30 @@ async def test_a_tournament_is_found_by_any_word_of_its_name_and_the_clubs_word(
     assert "January Cup" in reply, reply  # the other one, by its beginning
 
 
+async def test_a_tournament_is_found_by_its_month_said_in_another_form(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's Ewa typed `tournament:luty` for "Puchar Lutego" (February, in the
+    genitive) and read "there is no tournament luty"; a month's name finds its month in
+    any case and any club language, not a word that only looks like one."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz")
+    await chat.say("ana", '/tournament new name:"Puchar Lutego" start:"2027-02-13 10:00"')
+    await chat.say("ana", '/tournament new name:"Puchar Marca" start:"2027-03-13 10:00"')
+    for typed in (
+        "turniej:luty",
+        "tournament:February",
+        "torneo:febrero",
+        'turniej:"puchar luty"',
+    ):
+        reply = await chat.say("ana", f"/tournament info {typed}")
+        assert reply.startswith("Puchar Lutego"), (typed, reply)
+    reply = await chat.say("ana", "/tournament info turniej:marzec")
+    assert reply.startswith("Puchar Marca"), reply
+    reply = await chat.say("ana", "/tournament info turniej:kwiecień")
+    assert "There is no tournament kwiecień" in reply, reply
+
+
 async def test_a_match_of_last_nights_tournament_is_named_once_next_month_is_meant(
     engine: AsyncEngine,
 ) -> None:
