@@ -19,10 +19,10 @@ from commands.names import abbreviates, instrumental_of
 from commands.params import Args, Signature, as_typed
 from commands.session import Session
 from commands.spoken_dates import MONTHS
-from commands.words import SAID_IN_LANGUAGES
+from commands.words import ALL_WORDS, SAID_IN_LANGUAGES
 from tournament import calendar, folding
 from tournament.club import Player
-from tournament.model import Refused
+from tournament.model import EntryStatus, Refused
 
 fold = folding.loose  # how a typed name compares (one fold: tournament/folding.py)
 
@@ -145,6 +145,8 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
         if param.type == "player":
             if signature.path == "result" and fold(str(given)) in _FORFEIT_WORDS:
                 raise await _forfeit_not_result(s, values.get("match"))
+            if signature.path == "present" and _says_everyone(given):
+                raise await _not_here_yet(s)
             typed[param.name] = given
             roster = roster or await Roster.of(s)
             if isinstance(given, list):
@@ -164,6 +166,28 @@ _FORFEIT_WORDS = {word for word, meant in SAID_IN_LANGUAGES.items() if meant == 
     "forfeit",
     "wo",
 }
+
+
+def _says_everyone(given: str | list[str]) -> bool:
+    words = given if isinstance(given, list) else [given]
+    return any(fold(word) in ALL_WORDS or fold(word) == "all" for word in words)
+
+
+async def _not_here_yet(s: Session) -> Refused:
+    """Return the refusal of `/present all`: whoever is not here yet would no longer be
+    late. The line that marks those not marked yet is offered, to send as it is or
+    with the missing taken out."""
+    state = await s.tournament()
+    waiting = [
+        e.player
+        for e in state.entries.values()
+        if e.status is EntryStatus.ACTIVE and not e.present_now()
+    ]
+    if not waiting:
+        return Refused("present_all_here", tournament=state.name)
+    names = await s.names(waiting)
+    line = "/present " + " ".join(as_typed(names[p]) for p in waiting)
+    return Refused("present_all", command=Hint(line))
 
 
 async def _forfeit_not_result(s: Session, number: Any) -> Refused:

@@ -539,6 +539,8 @@ MESSAGES: dict[str, str] = {
     "refused.already_registered": "Aveți deja o înscriere la {tournament}. /me o arată.",
     "refused.ambiguous_player": "{name} poate fi {candidates}: scrieți mai mult din nume.",
     "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",
+    "refused.present_all": "Numiți cine este prezent: cine nu este numit e absent, în întârziere de îndată ce îi începe partida. Încă nemarcați: {command}",
+    "refused.present_all_here": "Toți înscrișii la {tournament} sunt deja marcați prezenți.",
     "refused.result_forfeit": 'Un forfait nu este un scor: numiți cine nu a jucat, /forfeit NUME reason:"..."',
     "refused.result_forfeit_match": "Partida {match} prin forfait: numiți cine nu a jucat, {first} sau {second}",
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",

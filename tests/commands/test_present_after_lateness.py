@@ -31,3 +31,22 @@ async def test_present_after_a_lateness_point_names_the_cancel_HGV_2_3_1(
     # Back at once, before any lateness point: nothing more is said.
     await chat.say("ana", "/away bob")
     assert await chat.say("ana", "/present bob") == "bob is marked present."
+
+
+async def test_present_everyone_offers_the_line_of_those_not_marked_yet_HGV_2_3_1(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's director typed /present wszyscy ("everyone") and read "nobody here is
+    called wszyscy". Marking all would stop the lateness of whoever is not here: the
+    reply offers the line of those not marked yet, and marks nobody."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", added=("José Núñez", "Zofia Ślęzak"))
+    for typed in ("/present wszyscy", "/present all", "/present todos"):
+        said = await chat.say("ana", typed)
+        assert said.endswith('Not marked yet: /present "José Núñez" "Zofia Ślęzak"'), said
+    here = {await chat.player_id("bob"), await chat.player_id("cruz")}
+    state = await chat.tournament()
+    assert {p for p, e in state.entries.items() if e.present_now()} == here
+    await chat.say("ana", '/present "José Núñez" zofia')
+    said = await chat.say("ana", "/present all")
+    assert said == "Everyone entered in January Cup is marked present already.", said
