@@ -18,6 +18,7 @@ from commands.parsing import QUOTES
 from commands.replies import Button, Hint, Msg, Name, Reply, announced, msg, refused_line, say
 from commands.resolver import Roster, fold
 from commands.session import Session
+from commands.words import CONFIRM_WORDS
 from tournament import attendance, calendar, roster, sanctions
 from tournament import ranking as ranking_rules
 from tournament.club import Player
@@ -132,6 +133,7 @@ async def addplayer(s: Session, a: Args) -> Reply:
     existing = [k.player.name for k in known.known]
     split = split_names(known, typed)
     _one_or_several(split, s.inv.text)
+    _no_word_for_a_name(split, typed)
     for member, text in split:
         if member is None:
             name = naming.clean_new_player(text, existing)
@@ -195,11 +197,30 @@ def _one_or_several(split: list[tuple[Player | None, str]], line: str) -> None:
         )
 
 
+def _no_word_for_a_name(split: list[tuple[Player | None, str]], typed: list[str]) -> None:
+    """Refuse a new player named with a word of a command ("/addplayer "Jan Kowalsky"
+    potwierdź" made a player called potwierdź): the line without it is offered."""
+    for member, text in split:
+        if member is None and fold(text) in _NOT_NAMES:
+            names = [name for name in typed if name != text]
+            line = f"/addplayer {as_typed(names)}" if names else "/addplayer NAME"
+            raise Refused("addplayer_not_a_name", word=text, command=Hint(line))
+
+
+# confirm, all and yes in the clubs' languages (folded): answers, not people; not a word
+# that is a name too (Toti, Da, Si).
+_NOT_NAMES = frozenset(
+    fold(word)
+    for word in (*CONFIRM_WORDS, "confirm", "all", "wszyscy", "todos", "toate", "yes", "tak", "sí")
+)
+
+
 def _same_surname(name: str, known: Roster) -> list[Msg]:
-    """A new player beside a member of the same surname: a nickname (Zbyszek for
-    Zbigniew) would make a twin whose points are apart; the merge that joins them."""
+    """A new player beside a member of the same surname, or of a name spelled alike: a
+    nickname (Zbyszek for Zbigniew) or a typo (Kowalsky) would make a twin whose points
+    are apart; the merge that joins them."""
     for other in (k.player.name for k in known.known):
-        if naming.same_surname(name, other):
+        if naming.same_surname(name, other) or naming.spelled_alike(name, other):
             return [
                 msg(
                     "addplayer.same_surname",

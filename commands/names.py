@@ -115,6 +115,39 @@ def same_surname(one: str, other: str) -> bool:
     return mine[-1] == theirs[-1] and mine[:-1] != theirs[:-1]
 
 
+def spelled_alike(one: str, other: str) -> bool:
+    """Return whether two names of two words or more are a letter apart, folded (two
+    letters in a long name): "Jan Kowalsky" and "Jan Kowalski", "Jan Novak" and "Jan
+    Nowak", "Brzenczyszczykiewicz" for "Brzęczyszczykiewicz": a typo, more likely than a
+    second person."""
+    if " " not in one.strip() or " " not in other.strip():
+        return False  # asked of every member: most one-word names end here, unfolded
+    mine, theirs = folding.loose(one), folding.loose(other)
+    allowed = 1 if min(len(mine), len(theirs)) < LONG_NAME else 2
+    return mine != theirs and _letters_apart(mine, theirs, allowed) <= allowed
+
+
+LONG_NAME = 16  # letters from which a name may carry two typos
+
+
+def _letters_apart(one: str, other: str, most: int) -> int:
+    """Return how many letters to change, add or drop to make `one` into `other` (the
+    Levenshtein distance), or `most + 1` once it is surely more than `most`."""
+    if abs(len(one) - len(other)) > most:
+        return most + 1
+    previous = list(range(len(other) + 1))
+    for i, letter in enumerate(one, 1):
+        current = [i]
+        for j, theirs in enumerate(other, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (letter != theirs))
+            )
+        if min(current) > most:
+            return most + 1
+        previous = current
+    return previous[-1]
+
+
 def first_name_of(one: str, other: str) -> bool:
     """Return whether `one`, a single word, is the first word of `other`, a name of
     several ("andres" and "Andrés Bello"), folded: a chat account's first name beside a

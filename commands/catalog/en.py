@@ -571,6 +571,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_cube": "{text} is not a cube value: write cube:2 (1, 2, 4 ... 64).",
     "refused.present_all": "Name who is here: whoever is not named counts as not here, late once their match is on. Not marked yet: {command}",
     "refused.present_all_here": "Everyone entered in {tournament} is marked present already.",
+    "refused.addplayer_not_a_name": "{word} is not a player's name: nothing was entered. Names only: {command}",
     "refused.result_forfeit": 'A forfeit is not a score: name who did not play, /forfeit NAME reason:"..."',
     "refused.result_forfeit_match": "Match {match} by forfeit: name who did not play, {first} or {second}",
     "refused.bad_date": "{text} is not a date: write it as 1950-03-02.",

@@ -541,6 +541,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_cube": "{text} no es un valor del cubo: escribe cube:2 (1, 2, 4 ... 64).",
     "refused.present_all": "Indica quién está: quien no se nombre cuenta como ausente, con retraso en cuanto empiece su encuentro. Aún sin marcar: {command}",
     "refused.present_all_here": "Todos los inscritos en {tournament} ya están marcados como presentes.",
+    "refused.addplayer_not_a_name": "{word} no es un nombre de jugador: no se inscribió a nadie. Solo los nombres: {command}",
     "refused.result_forfeit": 'Un forfait no es un resultado: indica quién no jugó, /forfeit NOMBRE reason:"..."',
     "refused.result_forfeit_match": "Encuentro {match} por forfait: indica quién no jugó, {first} o {second}",
     "refused.bad_date": "{text} no es una fecha: escríbela así: 1950-03-02.",

@@ -541,6 +541,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_cube": "{text} to nie wartość kostki dublującej: napisz cube:2 (1, 2, 4 ... 64).",
     "refused.present_all": "Wskaż, kto jest na miejscu: kogo nie wymienisz, ten jest nieobecny, a gdy zacznie się jego mecz, spóźniony. Jeszcze nieodnotowani: {command}",
     "refused.present_all_here": "Wszyscy zapisani na turniej {tournament} mają już odnotowaną obecność.",
+    "refused.addplayer_not_a_name": "{word} to nie imię gracza: nikogo nie zapisano. Same imiona: {command}",
     "refused.result_forfeit": 'Walkower to nie wynik: wskaż, kto nie grał, /forfeit IMIĘ reason:"..."',
     "refused.result_forfeit_match": "Mecz {match} walkowerem: wskaż, kto nie grał, {first} albo {second}",
     "refused.bad_date": "{text} to nie data: zapisz ją jako 1950-03-02.",

@@ -541,6 +541,7 @@ MESSAGES: dict[str, str] = {
     "refused.bad_cube": "{text} nu este o valoare a zarului de dublare: scrieți cube:2 (1, 2, 4 ... 64).",
     "refused.present_all": "Numiți cine este prezent: cine nu este numit e absent, în întârziere de îndată ce îi începe partida. Încă nemarcați: {command}",
     "refused.present_all_here": "Toți înscrișii la {tournament} sunt deja marcați prezenți.",
+    "refused.addplayer_not_a_name": "{word} nu este numele unui jucător: nu a fost înscris nimeni. Doar numele: {command}",
     "refused.result_forfeit": 'Un forfait nu este un scor: numiți cine nu a jucat, /forfeit NUME reason:"..."',
     "refused.result_forfeit_match": "Partida {match} prin forfait: numiți cine nu a jucat, {first} sau {second}",
     "refused.bad_date": "{text} nu este o dată: scrieți-o așa: 1950-03-02.",

@@ -151,6 +151,44 @@ async def test_a_new_player_beside_a_member_of_the_same_surname_is_offered_the_m
     assert "The club also has" not in again, "the member himself, not a new player"
 
 
+async def test_a_new_name_a_letter_from_a_member_is_offered_the_merge(
+    engine: AsyncEngine,
+) -> None:
+    """Gdańsk's director typed "Jan Kowalsky" and "Grzegorz Brzenczyszczykiewicz" for
+    members of the club: two new players, silently, whose points would stay apart. They
+    are entered (a namesake may be new), with the merge that joins each to the member."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/addplayer "Jan Kowalski" "Grzegorz Brzęczyszczykiewicz" "Ana López"')
+    said = await chat.say(
+        "ana", '/addplayer "Jan Kowalsky" "Grzegorz Brzenczyszczykiewicz" "Ana Pérez"'
+    )
+    assert (
+        "The club also has Jan Kowalski: if Jan Kowalsky is the same person, join them: "
+        '/player merge "Jan Kowalsky" into:"Jan Kowalski"'
+    ) in said, said
+    assert (
+        '/player merge "Grzegorz Brzenczyszczykiewicz" into:"Grzegorz Brzęczyszczykiewicz"'
+    ) in said, said
+    assert said.count("The club also has") == 2, "Ana Pérez is not Ana López"
+
+
+async def test_a_word_of_a_command_is_not_made_a_player(engine: AsyncEngine) -> None:
+    """/addplayer "Jan Kowalsky" potwierdź made a player called "potwierdź" (confirm):
+    nothing is entered, and the line with the names only is offered."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    said = await chat.say("ana", '/addplayer "Jan Kowalsky" potwierdź')
+    assert said == (
+        "potwierdź is not a player's name: nothing was entered."
+        ' Names only: /addplayer "Jan Kowalsky"'
+    ), said
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(t.players.c.id))).first() is None
+    for word in ("confirm", "wszyscy", "todos"):
+        assert "is not a player's name" in await chat.say("ana", f"/addplayer {word}")
+
+
 async def test_unquoted_lower_case_words_are_asked_one_player_or_several(
     engine: AsyncEngine,
 ) -> None:
