@@ -89,6 +89,9 @@ async def match_of_player(
     else:
         started = [m for m in state.open_matches_of(player.id) if m.start is not None]
         matches = [m for m in started if m.start is not None and m.start <= session.now]
+        if command == "resume":
+            # The one whose clock stands: the player's match on now may be another.
+            matches = [m for m in matches if m.pauses and m.pauses[-1].end is None]
     if not matches:
         return refusal
     number = str(matches[0].number)

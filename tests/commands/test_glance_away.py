@@ -101,3 +101,20 @@ async def test_a_late_players_name_where_the_match_goes_gives_the_line_with_it(
     said = await chat.say("ana", '/cancel dora reason:"traffic"')
     assert said.endswith(f"/cancel {late.number} reason:traffic"), said
     assert "match:3" in await chat.say("ana", "/pause nobody")
+
+
+async def test_resume_by_name_gives_the_match_whose_clock_stands(engine: AsyncEngine) -> None:
+    """Sevilla's director paused match 2 and typed /resume lucia: the reply named Lucía's
+    match on now, whose clock ran. /resume NAME names the player's paused match, or none."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    late = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
+    assert late.start is not None
+    chat.at((late.start + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M"))
+    said = await chat.say("ana", "/resume dora")
+    assert "is not a match number" in said, "nothing of dora's is paused"
+    await chat.say("ana", f'/pause {late.number} reason:"traffic"')
+    said = await chat.say("ana", "/resume dora")
+    assert said == f"dora's match is match {late.number}: /resume {late.number}", said
