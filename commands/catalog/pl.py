@@ -115,7 +115,7 @@ MESSAGES: dict[str, str] = {
     "entry.active": "aktywne",
     "entry.awaiting_approval": "czeka na zatwierdzenie przez sędziego",
     "entry.withdrawn": "wycofane",
-    "entry.no_show": "anulowane (nieobecność)",
+    "entry.no_show": "anulowane z powodu nieobecności",
     "entry.removed": "usunięte",
     "entry.left_out": "nierozlosowane (bez potwierdzenia udziału i obecności)",
     "tstatus.registration": "zapisy otwarte",

@@ -115,7 +115,7 @@ MESSAGES: dict[str, str] = {
     "entry.active": "activă",
     "entry.awaiting_approval": "în așteptarea aprobării unui director",
     "entry.withdrawn": "retrasă",
-    "entry.no_show": "anulată (neprezentare)",
+    "entry.no_show": "anulată pentru neprezentare",
     "entry.removed": "eliminată",
     "entry.left_out": "în afara tragerii la sorți (fără confirmare și fără prezență)",
     "tstatus.registration": "înscrieri deschise",
