@@ -9,6 +9,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
+from tournament.state import Match
 
 
 def _listed(status: str) -> tuple[str, str]:
@@ -80,6 +81,18 @@ async def test_a_late_match_whose_clock_is_paused_says_so_HGV_2_3_1(
     assert "Not here: dora; the match's clock is paused." in status, status
 
 
+async def doras_match_on(chat: Chat, *, minutes: int) -> Match:
+    """Play to `minutes` into dora's first match, bob and cruz checked in, dora not;
+    return the match."""
+    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
+    state = await chat.tournament()
+    dora = await chat.player_id("dora")
+    late = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
+    assert late.start is not None
+    chat.at((late.start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M"))
+    return late
+
+
 async def test_a_late_players_name_where_the_match_goes_gives_the_line_with_it(
     engine: AsyncEngine,
 ) -> None:
@@ -87,12 +100,7 @@ async def test_a_late_players_name_where_the_match_goes_gives_the_line_with_it(
     3 being the catalog's example, not darek's match: the reply names darek's match
     (the one whose clock runs, or whose points a /cancel takes back) in the line to type."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
-    state = await chat.tournament()
-    dora = await chat.player_id("dora")
-    late = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
-    assert late.start is not None
-    chat.at((late.start + timedelta(minutes=12)).strftime("%Y-%m-%dT%H:%M"))
+    late = await doras_match_on(chat, minutes=12)
     said = await chat.say("ana", '/pause dora reason:"traffic, she called"')
     assert said == (
         f'dora\'s match is match {late.number}: /pause {late.number} reason:"traffic, she called"'
@@ -107,12 +115,7 @@ async def test_resume_by_name_gives_the_match_whose_clock_stands(engine: AsyncEn
     """Sevilla's director paused match 2 and typed /resume lucia: the reply named Lucía's
     match on now, whose clock ran. /resume NAME names the player's paused match, or none."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", check_in=("bob", "cruz"))
-    state = await chat.tournament()
-    dora = await chat.player_id("dora")
-    late = min((m for m in state.matches.values() if m.involves(dora)), key=lambda m: m.number)
-    assert late.start is not None
-    chat.at((late.start + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M"))
+    late = await doras_match_on(chat, minutes=5)
     said = await chat.say("ana", "/resume dora")
     assert "is not a match number" in said, "nothing of dora's is paused"
     await chat.say("ana", f'/pause {late.number} reason:"traffic"')

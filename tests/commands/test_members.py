@@ -173,6 +173,12 @@ async def test_a_new_name_a_letter_from_a_member_is_offered_the_merge(
     assert said.count("The club also has") == 2, "Ana Pérez is not Ana López"
 
 
+async def players_made(engine: AsyncEngine) -> bool:
+    """Return whether the club has any player (a refused /addplayer makes none)."""
+    async with engine.connect() as conn:
+        return (await conn.execute(select(t.players.c.id))).first() is not None
+
+
 async def test_a_word_of_a_command_is_not_made_a_player(engine: AsyncEngine) -> None:
     """/addplayer "Jan Kowalsky" potwierdź made a player called "potwierdź" (confirm):
     nothing is entered, and the line with the names only is offered."""
@@ -183,8 +189,7 @@ async def test_a_word_of_a_command_is_not_made_a_player(engine: AsyncEngine) -> 
         "potwierdź is not a player's name: nothing was entered."
         ' Names only: /addplayer "Jan Kowalsky"'
     ), said
-    async with engine.connect() as conn:
-        assert (await conn.execute(select(t.players.c.id))).first() is None
+    assert not await players_made(engine)
     for word in ("confirm", "wszyscy", "todos"):
         assert "is not a player's name" in await chat.say("ana", f"/addplayer {word}")
 
@@ -201,8 +206,7 @@ async def test_unquoted_lower_case_words_are_asked_one_player_or_several(
         'Is bob cruz dora eva one player or several? One: /addplayer "bob cruz dora eva"'
         ' · Several: /addplayer "bob" "cruz" "dora" "eva"'
     ), asked
-    async with engine.connect() as conn:
-        assert (await conn.execute(select(t.players.c.id))).first() is None
+    assert not await players_made(engine)
     # A name as a name is written, or quoted, is one player; quoted apart, several.
     assert "José Luis García is now" in await chat.say("ana", "/addplayer José Luis García")
     assert "ana maria lopez is now" in await chat.say("ana", '/addplayer "ana maria lopez"')
