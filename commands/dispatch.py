@@ -274,7 +274,10 @@ async def _run(
             words, parsed = against[0], Parsed(parsed.name, parsed.args, dict(parsed.options))
             parsed.options["vs"] = against[1]
             args = bind_line(target, words, parsed)
-        args = await resolver.resolve(session, target.signature, args)
+        try:
+            args = await resolver.resolve(session, target.signature, args)
+        except Refused as refusal:
+            raise await misreadings.word_for_a_name(session, refusal, args, target.name) from None
         assert target.handler is not None  # only "chat" commands have none
         reply = await target.handler(session, args)
         await session.finish(reply)

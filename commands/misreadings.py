@@ -3,16 +3,20 @@
 The binder refuses what does not fit a command's parameters without knowing the club:
 here the refusal meets the club's tournaments and players. /tournament move with one
 tournament is that one, named; /pause darek is darek's match; /report 3-1 bea is a
-report against bea.
+report against bea; /result 4 walkower is a forfeit, /present wszyscy everyone.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from commands import resolver
-from commands.params import as_typed
+from commands.messages import Hint
+from commands.params import Args, as_typed
 from commands.parsing import Parsed
 from commands.session import Session, which_tournament
-from tournament.model import Refused
+from commands.words import ALL_WORDS, SAID_IN_LANGUAGES
+from tournament.model import EntryStatus, Refused
 
 
 def typed_again(parsed: Parsed, *, instead: dict[str, str] | None = None, also: str = "") -> str:
@@ -97,3 +101,53 @@ async def match_of_player(
     number = str(matches[0].number)
     line = typed_again(parsed, instead={typed: number})
     return Refused("match_of_player", name=player.name, match=number, command=line)
+
+
+async def word_for_a_name(session: Session, refusal: Refused, args: Args, command: str) -> Refused:
+    """Return, for a word no player is called where a name goes, what the word says:
+    /result 4 walkower (a forfeit names who did not play), /present wszyscy (everyone:
+    the line of those not marked yet); any other refusal as it is."""
+    if refusal.code not in ("no_such_player", "no_such_player_close"):
+        return refusal
+    word = resolver.fold(str(refusal.params.get("name", "")))
+    if command == "result" and word in _FORFEIT_WORDS:
+        return await _forfeit_not_result(session, args.values.get("match"))
+    if command == "present" and (word in ALL_WORDS or word == "all"):
+        return await _not_here_yet(session)
+    return refusal
+
+
+_FORFEIT_WORDS = {word for word, meant in SAID_IN_LANGUAGES.items() if meant == "forfeit"} | {
+    "forfeit",
+    "wo",
+}
+
+
+async def _not_here_yet(s: Session) -> Refused:
+    """Return the refusal of `/present all`: whoever is not here yet would no longer be
+    late. The line that marks those not marked yet is offered, to send as it is or
+    with the missing taken out."""
+    state = await s.tournament()
+    waiting = [
+        e.player
+        for e in state.entries.values()
+        if e.status is EntryStatus.ACTIVE and not e.present_now()
+    ]
+    if not waiting:
+        return Refused("present_all_here", tournament=state.name)
+    names = await s.names(waiting)
+    line = "/present " + " ".join(as_typed(names[p]) for p in waiting)
+    return Refused("present_all", command=Hint(line))
+
+
+async def _forfeit_not_result(s: Session, number: Any) -> Refused:
+    """Return the refusal of a forfeit typed as a result: /forfeit with the names of the
+    match's players, either of whom may be the one who did not play."""
+    state = await s.tournament()
+    match = state.matches.get(int(number)) if number is not None else None
+    players = [p for p in match.players if p is not None] if match is not None else []
+    if len(players) != 2:
+        return Refused("result_forfeit")
+    names = await s.names(players)
+    first, second = (Hint(f'/forfeit {as_typed(names[p])} reason:"..."') for p in players)
+    return Refused("result_forfeit_match", match=int(number), first=first, second=second)

@@ -14,15 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from commands.messages import Hint
 from commands.names import abbreviates, instrumental_of
-from commands.params import Args, Signature, as_typed
+from commands.params import Args, Signature
 from commands.session import Session
 from commands.spoken_dates import MONTHS
-from commands.words import ALL_WORDS, SAID_IN_LANGUAGES
 from tournament import calendar, folding
 from tournament.club import Player
-from tournament.model import EntryStatus, Refused
+from tournament.model import Refused
 
 fold = folding.loose  # how a typed name compares (one fold: tournament/folding.py)
 
@@ -143,10 +141,6 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
         if given is None:
             continue
         if param.type == "player":
-            if signature.path == "result" and fold(str(given)) in _FORFEIT_WORDS:
-                raise await _forfeit_not_result(s, values.get("match"))
-            if signature.path == "present" and _says_everyone(given):
-                raise await _not_here_yet(s)
             typed[param.name] = given
             roster = roster or await Roster.of(s)
             if isinstance(given, list):
@@ -161,46 +155,6 @@ async def resolve(s: Session, signature: Signature, args: Args) -> Args:
 
 
 _REPORTS = ("report", "report game")
-# "/result 4 walkower": a forfeit is not a score; /forfeit names who did not play.
-_FORFEIT_WORDS = {word for word, meant in SAID_IN_LANGUAGES.items() if meant == "forfeit"} | {
-    "forfeit",
-    "wo",
-}
-
-
-def _says_everyone(given: str | list[str]) -> bool:
-    words = given if isinstance(given, list) else [given]
-    return any(fold(word) in ALL_WORDS or fold(word) == "all" for word in words)
-
-
-async def _not_here_yet(s: Session) -> Refused:
-    """Return the refusal of `/present all`: whoever is not here yet would no longer be
-    late. The line that marks those not marked yet is offered, to send as it is or
-    with the missing taken out."""
-    state = await s.tournament()
-    waiting = [
-        e.player
-        for e in state.entries.values()
-        if e.status is EntryStatus.ACTIVE and not e.present_now()
-    ]
-    if not waiting:
-        return Refused("present_all_here", tournament=state.name)
-    names = await s.names(waiting)
-    line = "/present " + " ".join(as_typed(names[p]) for p in waiting)
-    return Refused("present_all", command=Hint(line))
-
-
-async def _forfeit_not_result(s: Session, number: Any) -> Refused:
-    """Return the refusal of a forfeit typed as a result: /forfeit with the names of the
-    match's players, either of whom may be the one who did not play."""
-    state = await s.tournament()
-    match = state.matches.get(int(number)) if number is not None else None
-    players = [p for p in match.players if p is not None] if match is not None else []
-    if len(players) != 2:
-        return Refused("result_forfeit")
-    names = await s.names(players)
-    first, second = (Hint(f'/forfeit {as_typed(names[p])} reason:"..."') for p in players)
-    return Refused("result_forfeit_match", match=int(number), first=first, second=second)
 
 
 async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -> Player:
