@@ -28,6 +28,8 @@ async def register(s: Session, a: Args) -> Reply:
     player = s.player
     if player is None or joined:
         player = s.player = await _claim_or_create(s, wanted, a.text("claim"))
+        if a.text("claim") is None:
+            name_said = await _spelled_like_a_member(s, player)
     elif a.text("name") is not None:
         name_said = await _recapitalise(s, player, wanted) or await _named_other(s, player, wanted)
     if born is not None and player.born != born:
@@ -131,6 +133,26 @@ async def _named_other(s: Session, player: Player, typed: str) -> Msg | None:
         )
     command = f'/player rename "{player.name}" to:"{wanted}"'
     return msg("register.name_kept", name=Name(player.name), command=Hint(command))
+
+
+async def _spelled_like_a_member(s: Session, player: Player) -> Msg | None:
+    """Say the member a newcomer's name is a letter from ("Jan Kowalsky" beside "Jan
+    Kowalski", entered by a director): a typo, or a namesake; a director joins the two
+    if it is the same person (a second player would split one person's points)."""
+    others = [
+        p.name
+        for p in await s.uow.players.all(s.club.id)
+        if p.id != player.id and naming.spelled_alike(player.name, p.name)
+    ]
+    if not others:
+        return None
+    command = f"/player merge {as_typed(player.name)} into:{as_typed(others[0])}"
+    return msg(
+        "register.name_is_other",
+        name=Name(player.name),
+        other=Name(others[0]),
+        command=Hint(command),
+    )
 
 
 def _after_the_draw(state: TournamentState, player: Player) -> tuple[Msg, ...]:

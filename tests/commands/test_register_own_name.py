@@ -96,3 +96,21 @@ async def test_a_birth_date_given_after_entering_is_kept_NAV_PRIZE(engine: Async
     bob = await chat.player_id("bob")
     assert state.entries[bob].born == date(1950, 3, 2)
     assert "already" in await chat.say("bob", "/register born:1950-03-02")
+
+
+async def test_a_newcomer_a_letter_from_a_member_hears_of_the_member(engine: AsyncEngine) -> None:
+    """Jan registered as "Jan Kowalsky" beside "Jan Kowalski", whom the director had
+    entered: a second player, silently, whose points would be apart from the member's.
+    The entry is made (a namesake may be new), with the merge a director sends if it is
+    the same person."""
+    chat = Chat(engine)
+    await chat.say("ana", CUP)
+    await chat.say("ana", '/addplayer "Jan Kowalski"')
+    reply = await chat.say("jan", '/register name:"Jan Kowalsky"')
+    assert reply.startswith(
+        "You are in the club as Jan Kowalsky; Jan Kowalski is another member on the club"
+        ' list. If that is you, a director joins the two: /player merge "Jan Kowalsky"'
+        ' into:"Jan Kowalski"\n'
+    ), reply
+    assert "Jan Kowalsky, you are entered in January Cup" in reply, reply
+    assert "Jan Kowalski" not in await chat.say("eva", '/register name:"Eva Nowak"')
