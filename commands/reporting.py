@@ -76,7 +76,10 @@ async def report(s: Session, a: Args) -> Reply:
             if error.code == "draughts_tiebreak_total_wrong":
                 total = int(error.params["total"])
                 then = lot_typed(a)
-                converted = views.phase_in_points(found, phase, total, "/report", then=then)
+                last = views.last_tiebreak(state.preset, match, phase)
+                converted = views.phase_in_points(
+                    found, phase, total, "/report", then=then, last=last
+                )
                 if converted is not None:
                     raise converted from None
             example = views.with_tiebreak("/report", found[:phase])

@@ -54,7 +54,13 @@ async def result(s: Session, a: Args) -> Reply:
                 total = int(error.params["total"])
                 phases = _white_first(change)
                 converted = views.phase_in_points(
-                    phases, phase, total, command, "score.usage_result", lot_typed(a)
+                    phases,
+                    phase,
+                    total,
+                    command,
+                    "score.usage_result",
+                    lot_typed(a),
+                    last=views.last_tiebreak(state.preset, match, phase),
                 )
                 if converted is not None:
                     raise converted from None

@@ -10,7 +10,7 @@ from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
 from tournament.events import GroupsDrawn
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
-from tournament.preset import Game
+from tournament.preset import Game, Preset
 from tournament.progress import standings_of
 from tournament.scoring import ScoreError, draughts_points_of_games, example_score
 from tournament.standings import Standings, TiebreakNote
@@ -168,20 +168,28 @@ def tiebreak_notes(
 
 
 def in_points(
-    typed: tuple[int, int], games: int, command: str, usage: str = "score.usage", then: str = ""
+    typed: tuple[int, int],
+    games: int,
+    command: str,
+    usage: str = "score.usage",
+    then: str = "",
+    *,
+    if_level: str = "",
 ) -> ScoreError | None:
     """Return the refusal of a draughts score typed in games (/report 2-0, both games won)
     that gives it in points (/report 4-0), said with `usage`; None when it is not one.
-    `then` follows the score in the line to send (`/result 1 jan 4-0 łukasz`)."""
+    `then` follows the score in the line to send (`/result 1 jan 4-0 łukasz`); `if_level`
+    too, before it, when the points are level (what a level tiebreak phase needs next)."""
     points = draughts_points_of_games(*typed, games)
     if points is None:
         return None
     shown = f"{points[0]}-{points[1]}"
+    level = if_level if points[0] == points[1] else ""
     return ScoreError(
         "draughts_games",
         typed=f"{typed[0]}-{typed[1]}",
         points=shown,
-        example=f"{command} {shown}{then}",
+        example=f"{command} {shown}{level}{then}",
         _usage=usage,
     )
 
@@ -193,16 +201,33 @@ def phase_in_points(
     command: str,
     usage: str = "score.usage",
     then: str = "",
+    *,
+    last: bool = False,
 ) -> ScoreError | None:
     """Return the refusal of a draughts tiebreak `phase` (1-based) typed in games
     (`/report 2-2 2-0`: both tiebreak games won) that gives it in points (`2-2 4-0`);
     None when it is not one. `total` is the phase's points, 2 a game; `then` is what
-    was typed after the scores (a lot), kept in the line to send."""
+    was typed after the scores (a lot), kept in the line to send. A phase level in
+    points (`1-1` in games is `2-2`) is sent with what follows it: a sample next phase,
+    or a lot when it is the `last` one the rules allow."""
     if not 0 < phase < len(phases):
         return None
     before = scores_typed(phases[:phase])
-    after = scores_typed(phases[phase + 1 :])
-    return in_points(phases[phase], total // 2, command + before, usage, then=after + then)
+    after = scores_typed(phases[phase + 1 :]) + then
+    if_level = "" if after else (" lot:won" if last else " 3-1")
+    return in_points(
+        phases[phase], total // 2, command + before, usage, then=after, if_level=if_level
+    )
+
+
+def last_tiebreak(preset: Preset, match: Match, phase: int) -> bool:
+    """Return whether tiebreak `phase` (1-based) is the last the rules allow `match`
+    (WAR-V: a level last phase goes to a lot)."""
+    rules = preset.scoring
+    allowed = (
+        rules.group_tiebreak_games if match.stage is Stage.GROUP else rules.knockout_tiebreak_games
+    )
+    return phase >= len(allowed)
 
 
 def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:

@@ -86,6 +86,26 @@ async def test_a_draughts_tiebreak_typed_in_games_is_answered_in_points_WAR_V(
     assert recorded.winner == await chat.player_id(black)  # black won the tiebreak
 
 
+async def test_a_level_tiebreak_typed_in_games_is_answered_with_what_follows_it_WAR_V(
+    engine: AsyncEngine,
+) -> None:
+    """Marek typed "/report 2-2 1-1" (one tiebreak game each) and read "send /report 2-2
+    2-2", level again, and then "add the next tiebreak": the line in points carries a
+    sample next phase, or, after the last phase the rules allow, the lot."""
+    chat = Chat(engine)
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    match, white, _ = await chat.first_match("bob", "cruz", "dora", "eva")
+    said = await chat.say(white, "/report 2-2 1-1")
+    assert said.endswith("for example /report 2-2 2-2 3-1."), said
+    said = await chat.say(white, "/report 2-2 2-2 1-1")  # two phases in a group (WAR-V)
+    assert said.endswith("for example /report 2-2 2-2 2-2 lot:won."), said
+    said = await chat.say("ana", f"/result {match.number} 2-2 1-1")
+    assert said.endswith(f"/result {match.number} 2-2 2-2 3-1."), said
+    said = await chat.say(white, "/report 2-2 1-1 3-1")  # the next phase typed: kept
+    assert said.endswith("for example /report 2-2 2-2 3-1."), said
+
+
 async def test_a_score_typed_in_games_keeps_its_tiebreak_and_lot_in_the_line_WAR_V(
     engine: AsyncEngine,
 ) -> None:
