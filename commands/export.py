@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from commands import tournament_names
 from commands.ports import UnitOfWork
 from tournament import calendar, folding, ranking
 from tournament import sanctions as sanction_rules
@@ -60,7 +61,7 @@ async def export_club(
     names_by_id = {t.id: t.name for t in listed}
     if tournament is not None:
         # Named as a command names it: `--tournament febrero` finds "Copa de Febrero".
-        named = calendar.named(listed, tournament)
+        named = await tournament_names.named(uow.audit, club.id, listed, tournament)
         state = None if named is None else await uow.tournaments.get(named.id)
         if state is None:
             known = ", ".join(t.name for t in listed) or "none"

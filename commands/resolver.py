@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from commands import tournament_names
 from commands.names import abbreviates, instrumental_of
 from commands.params import Args, Signature
 from commands.session import Session
-from commands.spoken_dates import MONTHS
-from tournament import calendar, folding
+from tournament import folding
 from tournament.club import Player
 from tournament.model import Refused
 
@@ -182,11 +182,7 @@ async def opponent_named(s: Session, typed: str, roster: Roster | None = None) -
 async def choose_tournament(s: Session, text: str) -> None:
     """Make the tournament `text` names the session's, or refuse with the club's list."""
     listed = await s.uow.tournaments.list(s.club.id)
-    named = (
-        calendar.named(listed, text)
-        or _named_by_month(listed, text)
-        or await _formerly_named(s, listed, text)
-    )
+    named = await tournament_names.named(s.uow.audit, s.club.id, listed, text)
     if named is not None:
         s.choose(named.id)
         return
@@ -199,48 +195,6 @@ async def choose_tournament(s: Session, text: str) -> None:
         name=text,
         known=", ".join(by_fold[c] for c in close) or ", ".join(names[-5:]) or "-",
     )
-
-
-def _named_by_month(listed: Sequence[calendar.Listed], text: str) -> calendar.Listed | None:
-    """Return the tournament `text` names by its month said another way: `luty` (the
-    nominative) for "Puchar Lutego", `tournament:february` for "Copa de Febrero"."""
-    if not any(_month(word) for word in fold(text).split()):
-        return None
-    by_month = [replace(t, name=_months_said_alike(t.name)) for t in listed]
-    return calendar.named(by_month, _months_said_alike(text))
-
-
-def _month(word: str) -> int | None:
-    """Return the month a whole month's name means, in any club language (not `mar`,
-    `sie`, `lip`: words of their own too)."""
-    number = MONTHS.get(word)
-    return number if number is not None and (len(word) > 3 or word in _SHORT_MONTHS) else None
-
-
-_SHORT_MONTHS = frozenset({"may", "maj", "mai"})
-
-
-def _months_said_alike(text: str) -> str:
-    """Return `text` folded with each month's name as one word for every language."""
-    words = fold(text).split()
-    return " ".join(
-        f"month{number}" if (number := _month(word)) is not None else word for word in words
-    )
-
-
-async def _formerly_named(
-    s: Session, listed: Sequence[calendar.Listed], text: str
-) -> calendar.Listed | None:
-    """Return the tournament `text` names by a name it had before `/tournament rename`: a
-    button posted before the rename still carries it."""
-    by_id = {t.id: t for t in listed}
-    renamed = [
-        (tid, was) for tid, was in await s.uow.audit.former_names(s.club.id) if tid in by_id
-    ]
-    # A tournament renamed twice has two former names: each its own row for `named`.
-    former = [replace(by_id[tid], id=row, name=was) for row, (tid, was) in enumerate(renamed)]
-    found = calendar.named(former, text)
-    return by_id[renamed[found.id][0]] if found is not None else None
 
 
 async def find_player(s: Session, name: str) -> Player:

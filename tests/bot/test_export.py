@@ -217,6 +217,10 @@ def test_export_one_tournament_or_a_missing_one(
     forgiving = clubtd("export", "--db", database_url, "--tournament", "apr")
     assert forgiving.exit_code == 0, forgiving.stderr
     assert [t["name"] for t in json.loads(forgiving.stdout)["tournaments"]] == ["April Cup"]
+    # Its month in the club's words too, as `tournament:abril` finds it in the chat.
+    by_month = clubtd("export", "--db", database_url, "--tournament", "abril")
+    assert by_month.exit_code == 0, by_month.stderr
+    assert [t["name"] for t in json.loads(by_month.stdout)["tournaments"]] == ["April Cup"]
     missing = clubtd("export", "--db", database_url, "--tournament", "May Cup")
     assert missing.exit_code == 2
     assert "no tournament called 'May Cup'" in missing.stderr
