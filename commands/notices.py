@@ -335,15 +335,14 @@ def _on_extra_games_scheduled(
     )
     if not again:
         return [Notice(Reply((line,)))]
-    # NAV-TIE: level again after extra games; a director may settle it by lot.
-    return [
-        Notice(
-            Reply(
-                (line, msg("extra_games.again", group=group)),
-                (Button(msg("button.lot"), f"/lot {group}"),),
-            )
-        )
-    ]
+    # NAV-TIE: level again after extra games; a director may settle it by lot. After a
+    # round nobody played, the new one waits for the director (its clocks stand).
+    said = (
+        msg("extra_games.paused", group=group, match=numbers[0])
+        if event.paused and numbers
+        else msg("extra_games.again", group=group)
+    )
+    return [Notice(Reply((line, said), (Button(msg("button.lot"), f"/lot {group}"),)))]
 
 
 def _on_extra_games_voided(

@@ -114,6 +114,7 @@ class ExtraGamesScheduled(Event):
     players: tuple[PlayerId, ...]
     matches: tuple[int, ...]
     again: bool = False  # the extra games so far left them level: a lot may settle it
+    paused: bool = False  # nobody played the last round (both absent): clocks stand
 
 
 @frozen

@@ -27,7 +27,7 @@ from tournament.stages import (
     stage_facts,
 )
 from tournament.standings import Standings
-from tournament.state import Group, Match, TournamentState, minutes
+from tournament.state import Group, Match, Span, TournamentState, minutes
 
 
 def schedule_extra_games(
@@ -38,7 +38,8 @@ def schedule_extra_games(
     The games are a round robin among the tied players in rounds of the preset's extra
     game time, so in a three-way tie nobody has two games at the same time. A block that
     played extra games before and is still level gets another round, and the event says
-    so: a director may then settle it by lot (`settle_by_lot`).
+    so: a director may then settle it by lot (`settle_by_lot`). After a round nobody
+    played (both absent), the next one's lateness clocks stand until a director acts.
     """
     events: list[Event] = []
     rules = state.preset.groups
@@ -49,7 +50,16 @@ def schedule_extra_games(
         for need in tables[group.name].extra_games:
             index = state.indexed()
             tied = set(need.players)
-            again = any(set(m.players) <= tied for m in index.group(group.name, Stage.TIEBREAK))
+            before = [m for m in index.group(group.name, Stage.TIEBREAK) if set(m.players) <= tied]
+            again = bool(before)
+            # Both players absent from every game of the last round (double forfeits by
+            # lateness): another round would go the same way every few minutes, all night.
+            # Its clocks stand from the start until a director settles it (or resumes).
+            counted = [m for m in before if m.status is not MatchStatus.VOID]
+            last = max((m.round for m in counted), default=None)
+            unplayed = last is not None and all(
+                m.status is MatchStatus.DOUBLE_FORFEIT for m in counted if m.round == last
+            )
             last_round = max((m.round for m in index.group(group.name, *GROUP_STAGES)), default=0)
             numbers = []
             # `round_robin`'s games, read as (round, white, black) without a Pairing each.
@@ -66,6 +76,7 @@ def schedule_extra_games(
                     start=at + (round_ - 1) * step,
                     group=group.name,
                     created_at=at,
+                    pauses=[Span(start=at)] if unplayed else [],
                 )
                 numbers.append(number)
                 number += 1
@@ -76,6 +87,7 @@ def schedule_extra_games(
                     players=need.players,
                     matches=tuple(numbers),
                     again=again,
+                    paused=unplayed,
                 )
             )
     return events

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "extra_games": "Group {group}: {players} are still tied. Extra games: {count, plural, one {match} other {matches}} {matches}.",
     "extra_games.void": "Group {group}: extra games {matches} are no longer needed and do not count.",
     "extra_games.again": "The extra games left them level again. A director can settle it by lot: `/lot {group}`",
+    "extra_games.paused": "Nobody played the last extra game (both absent): the lateness clock of the new ones stands. A director settles it by lot, `/lot {group}`, or starts it once they are here, `/resume {match}`",
     "button.lot": "Settle by lot",
     "knockout.started": "The group stage is over. Players going through to the knockout: {qualifiers}.",
     "ko.ready": "{round}, match {match}: {white} (white) v {black} at {start}.",

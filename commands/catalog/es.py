@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "extra_games": "Grupo {group}: {players} siguen empatados. Partidas extra: {count, plural, one {encuentro} other {encuentros}} {matches}.",
     "extra_games.void": "Grupo {group}: las partidas extra {matches} ya no hacen falta y no cuentan.",
     "extra_games.again": "Las partidas extra los dejaron empatados otra vez. Un director puede decidirlo por sorteo: `/lot {group}`",
+    "extra_games.paused": "Nadie jugó la última partida extra (ambos ausentes): el reloj de retraso de las nuevas está parado. Un director lo decide por sorteo, `/lot {group}`, o lo pone en marcha cuando lleguen, `/resume {match}`",
     "button.lot": "Decidir por sorteo",
     "knockout.started": "Terminó la fase de grupos. Jugadores clasificados a la eliminatoria: {qualifiers}.",
     "ko.ready": "{round}, encuentro {match}: {white} (blancas) contra {black} a las {start}.",

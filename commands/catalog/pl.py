@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "extra_games": "Grupa {group}: {players} nadal mają równą liczbę punktów. Gry dodatkowe: {count, plural, one {mecz nr} few {mecze nr} many {mecze nr} other {mecze nr}} {matches}.",
     "extra_games.void": "Grupa {group}: gry dodatkowe {matches} nie są już potrzebne i się nie liczą.",
     "extra_games.again": "Gry dodatkowe znowu nic nie rozstrzygnęły. Sędzia może rozstrzygnąć losowaniem: `/lot {group}`",
+    "extra_games.paused": "Nikt nie rozegrał ostatniej gry dodatkowej (obaj nieobecni): zegar spóźnień nowych gier stoi. Sędzia rozstrzyga losowaniem, `/lot {group}`, albo uruchamia zegar, gdy przyjdą, `/resume {match}`",
     "button.lot": "Rozstrzygnij losowaniem",
     "knockout.started": "Faza grupowa zakończona. Liczba zawodników w fazie pucharowej: {qualifiers}.",
     "ko.ready": "{round}, mecz {match}: {white} (białe) – {black}, godz. {start}.",

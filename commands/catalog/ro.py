@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "extra_games": "Grupa {group}: {players} sunt încă la egalitate. Linii suplimentare: {count, plural, one {partida nr.} few {partidele nr.} other {partidele nr.}} {matches}.",
     "extra_games.void": "Grupa {group}: liniile suplimentare {matches} nu mai sunt necesare și nu contează.",
     "extra_games.again": "Liniile suplimentare i-au lăsat din nou la egalitate. Un arbitru poate decide prin tragere la sorți: `/lot {group}`",
+    "extra_games.paused": "Nimeni nu a jucat ultima linie suplimentară (ambii absenți): ceasul întârzierii celor noi stă. Un arbitru decide prin tragere la sorți, `/lot {group}`, sau îl pornește când sosesc, `/resume {match}`",
     "button.lot": "Tragere la sorți",
     "knockout.started": "Faza grupelor s-a încheiat. Jucători calificați în eliminatorii: {qualifiers}.",
     "ko.ready": "{round}, partida {match}: {white} (albe) – {black} la {start}.",

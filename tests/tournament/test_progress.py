@@ -133,6 +133,39 @@ def test_extra_games_settle_a_three_way_tie_before_the_knockout_NAV_TIE() -> Non
     )
 
 
+def test_extra_games_nobody_plays_wait_for_a_director_not_for_ever_NAV_TIE() -> None:
+    """bob and cruz, tied for the second place, were both away: their extra game was a
+    double forfeit after ten minutes, the next one too, and so on all night (a random
+    transcript made 1,400 matches). After a round nobody played, the next round's clocks
+    stand from its start: no more forfeits, no more rounds, until a director's lot."""
+    names = ("ana", "bob", "cruz")
+    night = Night("navodari-table")
+    night.enter(*names, check_in=at("19:30"))
+    night.draw(*names, when=at("19:45"))
+    bob, cruz = night.id("bob"), night.id("cruz")
+    for match in night.state.stage_matches(Stage.GROUP):
+        if set(match.players) == {bob, cruz}:
+            forfeits.forfeit_match(night.state, match, (bob, cruz), at("20:30"), reason="late")
+        else:
+            win(night, match, "ana")
+    attendance.mark_away(night.state, bob, at("20:30"))
+    attendance.mark_away(night.state, cruz, at("20:30"))
+    progress.settle(night.state, at("20:30"))
+    first = night.state.stage_matches(Stage.TIEBREAK)
+    assert len(first) == 1 and not first[0].pauses
+    events = due.sweep(night.state, at("21:30"))  # a lateness step forfeits both
+    assert first[0].status is MatchStatus.DOUBLE_FORFEIT
+    scheduled = [e for e in events if isinstance(e, ExtraGamesScheduled)]
+    assert len(scheduled) == 1 and scheduled[0].again and scheduled[0].paused, events
+    extra = night.state.stage_matches(Stage.TIEBREAK)
+    assert len(extra) == 2 and extra[-1].pauses and extra[-1].pauses[-1].end is None
+    due.sweep(night.state, at("23:59"))
+    assert len(night.state.stage_matches(Stage.TIEBREAK)) == 2, "no round after it"
+    assert not extra[-1].is_final and night.state.status is TournamentStatus.GROUPS
+    progress.settle_by_lot(night.state, "1", 7, at("23:59"))
+    assert night.state.status is TournamentStatus.KNOCKOUT
+
+
 def test_a_player_who_leaves_loses_the_current_match_and_is_suspended_HGV_2_3_5() -> None:
     night = group_night("hgv-backgammon", ("ana", "bob", "cruz"))
     ana = night.id("ana")
