@@ -8,7 +8,7 @@ from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
 from tournament import attendance, calendar, due, progress, roster
-from tournament.model import EntryStatus, MatchStatus, TournamentStatus
+from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState, minutes
 
@@ -196,6 +196,10 @@ def _who_is_late(s: Session, state: TournamentState, match: Match, names: Names)
     absent = [p for p in match.players if not state.entries[p].present_at(s.now)]
     players = Name(", ".join(names.get(p, f"#{p}") for p in absent))
     at = due.forfeit_at(state, match)
+    if at is None and match.stage is Stage.TIEBREAK and len(absent) == len(match.players):
+        # An extra game neither player came to (NAV-TIE): the tie is the director's.
+        lot = Hint(f"/lot {match.group}")
+        return msg("glance.absent_paused_lot", players=players, command=lot)
     if at is None:
         return msg("glance.absent_paused", players=players)
     return msg("glance.absent", players=players, at=When(at))

@@ -405,6 +405,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Late ({count}); to stop the clock for a match: `/pause {match} reason:"..."`; to forfeit: /forfeit and the name:',
     "glance.absent": "Not here: {players}; the match is forfeited at {at} if still absent.",
     "glance.absent_paused": "Not here: {players}; the match's clock is paused.",
+    "glance.absent_paused_lot": "Not here: {players}; the match's clock is paused. To settle the tie without them: {command}",
     "glance.disputed": "Disputed ({count}): set the result, for example {command}:",
     "glance.pending": "Awaiting the opponent ({count}); they stand by themselves, or confirm them: {command}:",
     "glance.waits": "Match {match} waits for {count, plural, one {match} other {matches}} {earlier}, still being played.",

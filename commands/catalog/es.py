@@ -375,6 +375,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Con retraso ({count}); para parar el reloj de un encuentro: `/pause {match} reason:"..."`; para dar forfait: /forfeit y el nombre:',
     "glance.absent": "Sin llegar: {players}; a las {at} el encuentro se pierde por incomparecencia si la ausencia sigue.",
     "glance.absent_paused": "Sin llegar: {players}; el reloj del encuentro está en pausa.",
+    "glance.absent_paused_lot": "Sin llegar: {players}; el reloj del encuentro está en pausa. Para decidir el empate sin ellos: {command}",
     "glance.disputed": "Impugnados ({count}): anota el resultado, por ejemplo {command}:",
     "glance.pending": "Esperando al rival ({count}); quedan firmes solos, o confírmalos: {command}:",
     "glance.waits": "El encuentro {match} espera {count, plural, one {al encuentro} other {a los encuentros}} {earlier}, que {count, plural, one {sigue} other {siguen}} en juego.",

@@ -375,6 +375,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Spóźnienia ({count}); aby zatrzymać zegar meczu: `/pause {match} reason:"..."`; walkower: /forfeit i nazwisko:',
     "glance.absent": "Brak przy stole: {players}; walkower o godz. {at}, jeśli nieobecność potrwa.",
     "glance.absent_paused": "Brak przy stole: {players}; zegar meczu jest zatrzymany.",
+    "glance.absent_paused_lot": "Brak przy stole: {players}; zegar meczu jest zatrzymany. Aby rozstrzygnąć remis bez nich: {command}",
     "glance.disputed": "Sporne ({count}): wpisz wynik, na przykład {command}:",
     "glance.pending": "Czekają na przeciwnika ({count}); zatwierdzą się same albo zatwierdź je: {command}:",
     "glance.waits": "Mecz {match} czeka na {count, plural, one {mecz} few {mecze} many {mecze} other {mecze}} {earlier}, {count, plural, one {który wciąż trwa} few {które wciąż trwają} many {które wciąż trwają} other {które wciąż trwają}}.",

@@ -375,6 +375,7 @@ MESSAGES: dict[str, str] = {
     "glance.late": 'Întârzieri ({count}); pentru a opri ceasul unei partide: `/pause {match} reason:"..."`; pentru neprezentare: /forfeit și numele:',
     "glance.absent": "Lipsă: {players}; la ora {at} partida se pierde prin neprezentare, dacă lipsa continuă.",
     "glance.absent_paused": "Lipsă: {players}; ceasul partidei este oprit.",
+    "glance.absent_paused_lot": "Lipsă: {players}; ceasul partidei este oprit. Pentru a decide egalitatea fără ei: {command}",
     "glance.disputed": "Contestate ({count}): stabiliți rezultatul, de exemplu {command}:",
     "glance.pending": "Așteaptă adversarul ({count}); rămân valabile de la sine, sau confirmați-le: {command}:",
     "glance.waits": "Partida {match} așteaptă {count, plural, one {partida} few {partidele} other {partidele}} {earlier}, care încă se joacă.",

@@ -9,6 +9,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.commands.chat import Chat
+from tournament.model import Stage
 from tournament.state import Match
 
 
@@ -121,3 +122,24 @@ async def test_resume_by_name_gives_the_match_whose_clock_stands(engine: AsyncEn
     await chat.say("ana", f'/pause {late.number} reason:"traffic"')
     said = await chat.say("ana", "/resume dora")
     assert said == f"dora's match is match {late.number}: /resume {late.number}", said
+
+
+async def test_an_extra_game_neither_player_came_to_gives_the_lot_NAV_TIE(
+    engine: AsyncEngine,
+) -> None:
+    """bob and cruz, tied for the second place, never came: after one extra game lost by
+    both, the next one's clock stands, and the director's glance says the tie is theirs
+    to settle, with /lot."""
+    chat = Chat(engine)
+    await chat.night(
+        "bob", "cruz", "dora", preset="navodari-table", extra="minimum_age:0", check_in=("dora",)
+    )
+    await chat.say("ana", '/away bob reason:"not here"')
+    await chat.say("ana", '/away cruz reason:"not here"')
+    await chat.wait(240)
+    state = await chat.tournament()
+    extra = [m for m in state.matches.values() if m.stage is Stage.TIEBREAK]
+    assert len(extra) == 2 and extra[-1].pauses, [(m.number, m.status) for m in extra]
+    status = await chat.say("ana", "/status")
+    said = "the match's clock is paused. To settle the tie without them: /lot 1"
+    assert f"Not here: bob, cruz; {said}" in status or f"Not here: cruz, bob; {said}" in status
