@@ -106,15 +106,9 @@ def _date_said(text: str) -> date | None:
 
 def _date(text: str) -> date | None:
     """Read a date as ISO (2026-01-30, 2026-1-30) or day first (30/01/2026, 30.01.2026)."""
-    iso, day_first = _ISO_DAY.match(text), _DAY_FIRST.match(text)
+    parts = _year_month_day(text)
     try:
-        if day_first:
-            day, month, year = (int(part) for part in day_first.groups())
-            return date(year, month, day)
-        if iso:
-            year, month, day = (int(part) for part in iso.groups())
-            return date(year, month, day)
-        return date.fromisoformat(text)
+        return date(*parts) if parts is not None else date.fromisoformat(text)
     except ValueError:
         return None
 
@@ -122,17 +116,25 @@ def _date(text: str) -> date | None:
 def _meant_date(text: str) -> date | None:
     """Return the date `text` means with its month and day the other way round
     (1951-13-02, 02/13/1951), when only that way it is one."""
-    iso, day_first = _ISO_DAY.match(text), _DAY_FIRST.match(text)
-    if iso:
-        year, day, month = (int(part) for part in iso.groups())
-    elif day_first:
-        month, day, year = (int(part) for part in day_first.groups())
-    else:
+    parts = _year_month_day(text)
+    if parts is None:
         return None
+    year, month, day = parts
     try:
-        return date(year, month, day)
+        return date(year, day, month)
     except ValueError:
         return None
+
+
+def _year_month_day(text: str) -> tuple[int, int, int] | None:
+    """Return the numbers of a date typed ISO or day first, as (year, month, day)."""
+    if found := _DAY_FIRST.match(text):
+        day, month, year = (int(part) for part in found.groups())
+        return year, month, day
+    if found := _ISO_DAY.match(text):
+        year, month, day = (int(part) for part in found.groups())
+        return year, month, day
+    return None
 
 
 def _date_time(text: str) -> datetime | None:
