@@ -167,6 +167,10 @@ def tiebreak_notes(
     )
 
 
+# The tiebreak phase a line to send shows when one is needed and none was typed.
+SAMPLE_PHASE = (3, 1)
+
+
 def in_points(
     typed: tuple[int, int],
     games: int,
@@ -214,7 +218,7 @@ def phase_in_points(
         return None
     before = scores_typed(phases[:phase])
     after = scores_typed(phases[phase + 1 :]) + then
-    if_level = "" if after else (" lot:won" if last else " 3-1")
+    if_level = "" if after else (" lot:won" if last else scores_typed((SAMPLE_PHASE,)))
     return in_points(
         phases[phase], total // 2, command + before, usage, then=after, if_level=if_level
     )
@@ -233,7 +237,7 @@ def last_tiebreak(preset: Preset, match: Match, phase: int) -> bool:
 def with_tiebreak(command: str, phases: Sequence[tuple[int, int]]) -> str:
     """Return `command` with the scores typed and a sample tiebreak added: what to send
     when a level match needs its tiebreak (the same command, one score longer)."""
-    return f"{command} " + " ".join(f"{x}-{y}" for x, y in (*phases, (3, 1)))
+    return command + scores_typed((*phases, SAMPLE_PHASE))
 
 
 def shown_score(match: Match) -> Msg:
