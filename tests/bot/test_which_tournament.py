@@ -248,6 +248,14 @@ def test_at_the_venue_tonight_a_check_in_is_for_tonights_tournament(
     assert "May Cup" in lines[-1] and "June Cup" not in lines[-1], lines[-1]
 
 
+# Two cups on one day, created in the morning.
+MORNING_AND_NIGHT = (
+    "@clock 2026-05-02 09:00\n"
+    'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
+    'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
+)
+
+
 def test_a_card_needs_no_tournament_when_several_are_on_and_none_is_yours(
     clubtd: Clubtd, script: Script, database_url: str
 ) -> None:
@@ -257,10 +265,8 @@ def test_a_card_needs_no_tournament_when_several_are_on_and_none_is_yours(
         clubtd,
         script,
         database_url,
-        "@clock 2026-05-02 09:00\n"
-        'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
-        'ana: /tournament new name:"Afternoon" start:"2026-05-02 18:00" approval:no\n'
-        'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
+        MORNING_AND_NIGHT
+        + 'ana: /tournament new name:"Afternoon" start:"2026-05-02 18:00" approval:no\n'
         'bob: /register tournament:"Afternoon"\n'
         'ana: /tournament cancel "Afternoon" reason:"no hall"\n'
         "bob: /me\n",
@@ -281,10 +287,7 @@ def test_a_card_asks_which_when_the_player_is_in_several_that_are_on(
         clubtd,
         script,
         database_url,
-        "@clock 2026-05-02 09:00\n"
-        'ana: /tournament new name:"Morning" start:"2026-05-02 11:00" approval:no\n'
-        'ana: /tournament new name:"Night" start:"2026-05-02 22:00" approval:no\n'
-        'jose: /register tournament:"Morning"\n'
+        MORNING_AND_NIGHT + 'jose: /register tournament:"Morning"\n'
         'jose: /register tournament:"Night"\n'
         "jose: /me\n",
     )
