@@ -35,15 +35,21 @@ def test_the_backgammon_hint_is_a_win_of_the_match_length_HGV_5_2() -> None:
         check_final_score(rules, "backgammon", length, suggested(length, "backgammon"))
 
 
+async def draughts_match_on(chat: Chat) -> tuple[Match, str, str]:
+    """Play to 20:05 of a draughts night of four (WAR-V); return its first match and its
+    white and black players."""
+    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
+    chat.at("2026-01-31T20:05")
+    return await chat.first_match("bob", "cruz", "dora", "eva")
+
+
 async def test_a_draughts_score_typed_in_games_is_answered_in_points_WAR_GAME(
     engine: AsyncEngine,
 ) -> None:
     """ "/report 2-0" (both games won) is told it is 4-0 in points, and that line records
     it; a director's /result in games is answered with its /result line in points."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    match, white, black = await draughts_match_on(chat)
     # The director's glance gives a draughts match's length in games (WAR-V), too.
     glance = await chat.say("ana", "/status")
     assert f"Match {match.number}: " in glance and "(2 games)" in glance, glance
@@ -71,9 +77,7 @@ async def test_a_draughts_tiebreak_typed_in_games_is_answered_in_points_WAR_V(
     won) was told only "tiebreak 1 adds up to 4"; the line in points is given, and it
     records the result."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    match, white, black = await draughts_match_on(chat)
     said = await chat.say(white, "/report 2-2 2-0")
     assert said.startswith("2-0 counts games"), said
     assert said.endswith("for example /report 2-2 4-0."), said
@@ -93,9 +97,7 @@ async def test_a_level_tiebreak_typed_in_games_is_answered_with_what_follows_it_
     2-2", level again, and then "add the next tiebreak": the line in points carries a
     sample next phase, or, after the last phase the rules allow, the lot."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
-    chat.at("2026-01-31T20:05")
-    match, white, _ = await chat.first_match("bob", "cruz", "dora", "eva")
+    match, white, _ = await draughts_match_on(chat)
     said = await chat.say(white, "/report 2-2 1-1")
     assert said.endswith("for example /report 2-2 2-2 3-1."), said
     said = await chat.say(white, "/report 2-2 2-2 1-1")  # two phases in a group (WAR-V)
@@ -112,9 +114,7 @@ async def test_a_score_typed_in_games_keeps_its_tiebreak_and_lot_in_the_line_WAR
     """A director's "/result 13 2-2 2-2 1-1 lot:white" (the last tiebreak in games) was
     answered with the line in points without its lot: sent, it was refused again."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    match, white, black = await draughts_match_on(chat)
     said = await chat.say(white, "/report 1-1 3-1")
     assert said.endswith("for example /report 2-2 3-1."), said
     said = await chat.say("ana", f"/result {match.number} {black} 1-1 1-3 {white}")
@@ -134,9 +134,7 @@ async def test_a_corrected_tiebreak_says_the_tiebreak_it_replaced_WAR_V(
     """Łódź's final, 2-2 with the tiebreak 3-1, was corrected to 2-2 (1-3): the club read
     "(was 2-2)", as if only the tiebreak had been added."""
     chat = Chat(engine)
-    await chat.night("bob", "cruz", "dora", "eva", preset="warcaby-100")
-    chat.at("2026-01-31T20:05")
-    match, white, black = await chat.first_match("bob", "cruz", "dora", "eva")
+    match, white, black = await draughts_match_on(chat)
     await chat.say("ana", f"/result {match.number} 2-2 3-1")
 
     said = await chat.say("ana", f"/result {match.number} 2-2 1-3")
