@@ -108,11 +108,12 @@ def abbreviates(one: str, other: str) -> bool:
 
 def same_surname(one: str, other: str) -> bool:
     """Return whether two names of two words or more end in the same word, folded, and
-    differ before it ("Zbyszek Łęcki" and "Zbigniew Łęcki": a nickname, or a relative)."""
+    differ before it in a first name of the same initial ("Zbyszek Łęcki" and "Zbigniew
+    Łęcki": a nickname). "Gheorghe Stan" beside "Maria Stan" is a relative: not asked."""
     if " " not in one.strip() or " " not in other.strip():
         return False  # asked of every member: most one-word names end here, unfolded
     mine, theirs = folding.loose(one).split(), folding.loose(other).split()
-    return mine[-1] == theirs[-1] and mine[:-1] != theirs[:-1]
+    return mine[-1] == theirs[-1] and mine[:-1] != theirs[:-1] and mine[0][0] == theirs[0][0]
 
 
 def spelled_alike(one: str, other: str) -> bool:
