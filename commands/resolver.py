@@ -88,14 +88,22 @@ class Roster:
             raise Refused("no_such_player_close", name=text, suggestions=", ".join(close))
         raise Refused("no_such_player", name=text)
 
-    def several(self, words: Sequence[str]) -> list[Player]:
+    def several(self, typed: Sequence[str]) -> list[Player]:
         """Read several names from words, the longest name that fits first; refuse the
-        first that fits nobody, saying that the others found were left as they were."""
+        first that fits nobody, saying that the others found were left as they were.
+
+        A comma ends a name ("Ion Popescu, Maria Stan"), and "and" between two names is
+        no name ("Gheorghe Stan și Vasile Ionescu"), unless a player is called so.
+        """
+        words, ends = _listed(typed)
         out: list[Player] = []
         refusal: Refused | None = None
         index = 0
         while index < len(words):
-            for end in range(len(words), index, -1):
+            if 0 < index < len(words) - 1 and self.joins(words[index]):
+                index += 1
+                continue
+            for end in range(ends[index], index, -1):
                 found = self.candidates(" ".join(words[index:end]))
                 if len(found) == 1:
                     if found[0] not in out:
@@ -116,6 +124,15 @@ class Roster:
             raise Refused(refusal.code + "_of_several", others=others, **refusal.params)
         raise refusal
 
+    def joins(self, word: str) -> bool:
+        """Return whether `word`, between two names, is an "and", not a player's name."""
+        wanted = fold(word)
+        return (
+            wanted in _AND_WORDS
+            and word == word.lower()
+            and not any(wanted in k.names for k in self.known)
+        )
+
     def closest(self, text: str, limit: int = 3) -> list[str]:
         """Return the display names closest to `text`."""
         wanted = fold(text)
@@ -125,6 +142,32 @@ class Roster:
                 by_fold.setdefault(name, k.player.name)
         close = difflib.get_close_matches(wanted, list(by_fold), n=limit * 2, cutoff=0.5)
         return list(dict.fromkeys(by_fold[c] for c in close))[:limit]
+
+
+# "and" in the clubs' languages (folded): Polish i, oraz; Romanian și; Spanish y, e.
+_AND_WORDS = frozenset({"and", "&", "i", "oraz", "si", "y", "e"})
+
+
+def _listed(typed: Sequence[str]) -> tuple[list[str], list[int]]:
+    """Return the words of a list of names, commas taken off, and for each word where the
+    name it may begin must end (after the word a comma follows, or the last)."""
+    words: list[str] = []
+    breaks: list[bool] = []
+    for chunk in typed:
+        pieces = chunk.split(",")
+        for place, piece in enumerate(pieces):
+            if piece.strip():
+                words.append(piece.strip())
+                breaks.append(False)
+            if place < len(pieces) - 1 and breaks:
+                breaks[-1] = True
+    ends = [0] * len(words)
+    end = len(words)
+    for index in range(len(words) - 1, -1, -1):
+        if breaks[index]:
+            end = index + 1
+        ends[index] = end
+    return words, ends
 
 
 def _unique(players: list[Player]) -> list[Player]:

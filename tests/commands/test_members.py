@@ -75,6 +75,28 @@ async def test_addplayer_keeps_quoted_one_word_names_apart(engine: AsyncEngine) 
     )
 
 
+async def test_addplayer_names_end_at_a_comma_and_at_and(engine: AsyncEngine) -> None:
+    """Sevilla's director typed `/addplayer "Juan Pérez", "Lucía Gómez"`, `Marta Ruiz,
+    Elena Díaz` and `Carmen y Rosa`: players called "Juan Pérez," and "Marta Ruiz, Elena
+    Díaz" were made, and one "Carmen y Rosa". A comma and an "and" end a name."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    said = await chat.say("ana", '/addplayer "Juan Pérez", "Lucía Gómez", Pedro')
+    said += "\n" + await chat.say("ana", "/addplayer Marta Ruiz, Elena Díaz")
+    said += "\n" + await chat.say("ana", "/addplayer Carmen and Rosa")
+    async with engine.connect() as conn:
+        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+    assert names == [
+        "Juan Pérez",
+        "Lucía Gómez",
+        "Pedro",
+        "Marta Ruiz",
+        "Elena Díaz",
+        "Carmen",
+        "Rosa",
+    ], said
+
+
 async def test_two_look_alike_new_names_in_one_addplayer_are_refused_whole(
     engine: AsyncEngine,
 ) -> None:

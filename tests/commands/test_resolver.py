@@ -95,6 +95,31 @@ def test_several_names_without_quotes() -> None:
     assert caught.value.params["suggestions"] == "Frank"
 
 
+def test_several_names_apart_by_commas_and_by_and() -> None:
+    """/present Ion Popescu, Maria Stan read "Popescu," as a name nobody has; /present
+    Gheorghe Stan și Vasile Ionescu, "și" (and). Neither is a name, unless someone's."""
+    club = roster(
+        ("Ion Popescu",), ("Maria Stan",), ("Gheorghe Stan",), ("Vasile Ionescu",), ("Ilona",)
+    )
+    assert [p.name for p in club.several(["Ion", "Popescu,", "Maria", "Stan"])] == [
+        "Ion Popescu",
+        "Maria Stan",
+    ]
+    assert [p.name for p in club.several(["Gheorghe", "Stan", "și", "Vasile", "Ionescu"])] == [
+        "Gheorghe Stan",
+        "Vasile Ionescu",
+    ]
+    assert [p.name for p in club.several(["maria,ion", "y", "ilona"])] == [
+        "Maria Stan",
+        "Ion Popescu",
+        "Ilona",
+    ]
+    # "Ion, Popescu" are two names: Ion Popescu once (the comma is not inside a name).
+    assert [p.name for p in club.several(["Ion,", "Popescu"])] == ["Ion Popescu"]
+    called_i = roster(("I",), ("Eve",), ("Frank",))
+    assert [p.name for p in called_i.several(["eve", "i", "frank"])] == ["Eve", "I", "Frank"]
+
+
 def test_one_name_of_several_wrong_says_the_others_were_left_too() -> None:
     """/present eve gheorghe frank: nothing is done, and the refusal says so for Eve and
     Frank, lest the director think they were marked."""
