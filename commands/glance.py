@@ -145,6 +145,11 @@ async def _matches_waiting(s: Session, state: TournamentState, names: Names) -> 
     ):
         if matches:
             first = matches[0]
+            if key == "glance.late":
+                # The /pause hint names a match whose clock runs: none, no /pause hint.
+                running = [m for m in matches if not m.pauses or m.pauses[-1].end is not None]
+                first = running[0] if running else first
+                key = "glance.late" if running else "glance.late_paused"
             # The hint sets the score reported, or one that ends a match of its length.
             won, lost = example_score(state.preset.game, first.length)
             parts.append(
@@ -162,7 +167,7 @@ async def _matches_waiting(s: Session, state: TournamentState, names: Names) -> 
             )
             for m in matches:
                 parts.append(views.match_line(m, names, state.preset.game))
-                if key == "glance.late":
+                if key in ("glance.late", "glance.late_paused"):
                     parts.append(_who_is_late(s, state, m, names))
                 if key == "glance.pending":
                     parts.append(await _stands_at(s, state, m, names))

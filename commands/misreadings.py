@@ -128,11 +128,10 @@ async def _not_here_yet(s: Session) -> Refused:
     late. The line that marks those not marked yet is offered, to send as it is or
     with the missing taken out."""
     state = await s.tournament()
-    waiting = [
-        e.player
-        for e in state.entries.values()
-        if e.status is EntryStatus.ACTIVE and not e.present_now()
-    ]
+    active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
+    if not active:
+        return Refused("present_all_nobody", tournament=state.name)
+    waiting = [e.player for e in active if not e.present_now()]
     if not waiting:
         return Refused("present_all_here", tournament=state.name)
     names = await s.names(waiting)

@@ -77,9 +77,13 @@ async def test_a_late_match_whose_clock_is_paused_says_so_HGV_2_3_1(
     status = await chat.say("ana", "/status")
     forfeit = f"{match.start + timedelta(minutes=30):%H:%M}"
     assert f"Not here: dora; the match is forfeited at {forfeit}" in status, status
+    assert f'/pause {match.number} reason:"..."' in status, status
     await chat.say("ana", f'/pause {match.number} reason:"bus late"')
     status = await chat.say("ana", "/status")
     assert "Not here: dora; the match's clock is paused." in status, status
+    # Its clock stands: the heading offers no /pause for it, only the forfeit.
+    assert "/pause" not in status, status
+    assert "Late (1), their clocks paused; to forfeit: /forfeit and the name:" in status, status
 
 
 async def doras_match_on(chat: Chat, *, minutes: int) -> Match:

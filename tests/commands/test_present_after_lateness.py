@@ -50,3 +50,18 @@ async def test_present_everyone_offers_the_line_of_those_not_marked_yet_HGV_2_3_
     await chat.say("ana", '/present "José Núñez" zofia')
     said = await chat.say("ana", "/present all")
     assert said == "Everyone entered in January Cup is marked present already.", said
+
+
+async def test_present_everyone_before_anyone_entered_says_how_to_enter(
+    engine: AsyncEngine,
+) -> None:
+    """Constanța's director typed /present toți before entering anyone and read that
+    everyone was marked present already."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say("ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00"')
+    said = await chat.say("ana", "/present all")
+    assert said == (
+        "Nobody is entered in January Cup yet: to enter a member and mark them here, "
+        "/addplayer NAME and then /present NAME."
+    ), said
