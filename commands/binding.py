@@ -254,6 +254,17 @@ def _two_numbers(signature: Signature, words: list[str]) -> list[str]:
         and all(len(w) <= 2 for w in words[1:])
     ):
         return [words[0], f"{words[1]}-{words[2]}"]  # /result 6 5 2: match 6, 5-2
+    bare = [i for i, w in enumerate(words) if w.isdigit() and len(w) <= 2]
+    if (
+        any(p.type == "player" for p in positional)
+        and any(p.type == "score" for p in positional)
+        and len(bare) == 2
+        and bare[1] == bare[0] + 1
+        and bare[0] > 0
+        and not any(_SCORE.match(w) for w in words)
+    ):
+        at = bare[0]  # /result ann 3 1 bob: ann won 3-1 against bob
+        return [*words[:at], f"{words[at]}-{words[at + 1]}", *words[at + 2 :]]
     return words
 
 

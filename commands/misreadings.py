@@ -17,6 +17,7 @@ from commands.parsing import Parsed
 from commands.session import Session, which_tournament
 from commands.words import ALL_WORDS, SAID_IN_LANGUAGES
 from tournament.model import EntryStatus, Refused
+from tournament.scoring import example_score
 
 
 def typed_again(parsed: Parsed, *, instead: dict[str, str] | None = None, also: str = "") -> str:
@@ -112,6 +113,10 @@ async def word_for_a_name(session: Session, refusal: Refused, args: Args, comman
     word = resolver.fold(str(refusal.params.get("name", "")))
     if command == "result" and word in _FORFEIT_WORDS:
         return await _forfeit_not_result(session, args.values.get("match"))
+    if command == "result" and refusal.params.get("name") == args.values.get("player"):
+        halved = await _half_a_score(session, args)
+        if halved is not None:
+            return halved
     if command == "present" and (word in ALL_WORDS or word == "all"):
         return await _not_here_yet(session)
     return refusal
@@ -137,6 +142,27 @@ async def _not_here_yet(s: Session) -> Refused:
     names = await s.names(waiting)
     line = "/present " + " ".join(as_typed(names[p]) for p in waiting)
     return Refused("present_all", command=Hint(line))
+
+
+async def _half_a_score(s: Session, args: Args) -> Refused | None:
+    """Return the refusal of a result whose score is one number (/result "Ann Lee" 3 bob,
+    /result 1 3: read as a name nobody has), with the line written as it goes. None when
+    no number, or more than one, stands in the name."""
+    words = str(args.values.get("player", "")).split()
+    at = [i for i, w in enumerate(words) if w.isdigit() and len(w) <= 2]
+    if len(at) != 1:
+        return None
+    state = await s.tournament()
+    won, lost = example_score(state.preset.game, state.preset.groups.match_length)
+    half = words[at[0]]
+    score = f"{half}-{lost if int(half) > lost else won}"
+    before, after = " ".join(words[: at[0]]), " ".join(words[at[0] + 1 :])
+    match = args.values.get("match")
+    line = ["/result", *([str(match)] if match is not None else [])]
+    line += [as_typed(before)] if before else []
+    line += [score, *([as_typed(after)] if after else [])]
+    key = "result_half_score" if before else "result_half_score_white"
+    return Refused(key, score=half, command=Hint(" ".join(line)))
 
 
 async def _forfeit_not_result(s: Session, number: Any) -> Refused:

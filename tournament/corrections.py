@@ -232,6 +232,8 @@ def _apply(
         ):
             # Nothing to correct: saying "corrected" would tell the club something changed.
             mine, theirs = example_score(state.preset.game, match.length)
+            if (match.white_score, match.black_score) == (mine, theirs):
+                mine, theirs = theirs, mine  # another score than the one that stands
             raise Refused(
                 "result_unchanged",
                 match=number,

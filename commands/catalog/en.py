@@ -602,6 +602,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_preset": "{option}:{value} does not fit: it takes {allowed}.",
     "refused.bad_preset_name": "There is no preset {text}: did you mean preset:{suggestion}? Presets: {presets}.",
     "refused.bad_result_args": "Write the result like this: {forms}. A named player's score comes first; with a match number alone, white's.",
+    "refused.result_half_score": "{score} is half a score: give both players' points, the first named player's first: {command}",
+    "refused.result_half_score_white": "{score} is half a score: give both players' points, white's first: {command}",
     "refused.bad_seed": "{text} is not a seed: write a whole number, for example seed:4711.",
     "refused.bad_score": "{text} is not a score. Write it as {usage}, your score first.",
     "refused.bad_timezone": "{text} is not a time zone: write it like Europe/Madrid or America/Caracas.",

@@ -572,6 +572,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_preset": "{option}:{value} no sirve: admite {allowed}.",
     "refused.bad_preset_name": "No hay ningún reglamento {text}: ¿querías decir preset:{suggestion}? Reglamentos: {presets}.",
     "refused.bad_result_args": "Escribe el resultado así: {forms}. Van primero los puntos del jugador nombrado primero; con solo el número de encuentro, los de blancas.",
+    "refused.result_half_score": "{score} es solo la mitad de un resultado: indica los puntos de los dos jugadores, primero los del nombrado primero: {command}",
+    "refused.result_half_score_white": "{score} es solo la mitad de un resultado: indica los puntos de los dos jugadores, primero los de blancas: {command}",
     "refused.bad_seed": "{text} no es una semilla: escribe un número entero, por ejemplo seed:4711.",
     "refused.bad_score": "{text} no es un resultado. Escríbelo así: {usage}, con tus puntos primero.",
     "refused.bad_timezone": "{text} no es una zona horaria: escríbela como America/Caracas o Europe/Madrid.",

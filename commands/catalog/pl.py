@@ -572,6 +572,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_preset": "{option}:{value} nie pasuje: podaj {allowed}.",
     "refused.bad_preset_name": "Nie ma regulaminu {text}: czy chodziło o preset:{suggestion}? Regulaminy: {presets}.",
     "refused.bad_result_args": "Wpisz wynik tak: {forms}. Najpierw punkty gracza podanego jako pierwszy; przy samym numerze meczu – punkty białych.",
+    "refused.result_half_score": "{score} to tylko połowa wyniku: podaj punkty obu graczy, najpierw tego, który jest wymieniony pierwszy: {command}",
+    "refused.result_half_score_white": "{score} to tylko połowa wyniku: podaj punkty obu graczy, najpierw białych: {command}",
     "refused.bad_seed": "{text} to nie ziarno losowania: wpisz liczbę całkowitą, na przykład seed:4711.",
     "refused.bad_score": "{text} to nie wynik. Zapisz go jako {usage}, swój wynik pierwszy.",
     "refused.bad_timezone": "{text} to nie strefa czasowa: zapisz ją jak Europe/Warsaw albo Europe/Madrid.",

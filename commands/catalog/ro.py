@@ -572,6 +572,8 @@ MESSAGES: dict[str, str] = {
     "refused.bad_preset": "{option}:{value} nu se potrivește: se acceptă {allowed}.",
     "refused.bad_preset_name": "Nu există regulamentul {text}: ați vrut să scrieți preset:{suggestion}? Regulamente: {presets}.",
     "refused.bad_result_args": "Scrieți rezultatul așa: {forms}. Întâi punctele jucătorului numit primul; doar cu numărul partidei, ale jucătorului cu albe.",
+    "refused.result_half_score": "{score} este doar jumătate de scor: dați punctele ambilor jucători, întâi ale celui numit primul: {command}",
+    "refused.result_half_score_white": "{score} este doar jumătate de scor: dați punctele ambilor jucători, întâi ale celui cu albele: {command}",
     "refused.bad_seed": "{text} nu este o sămânță: scrieți un număr întreg, de exemplu seed:4711.",
     "refused.bad_score": "{text} nu este un scor. Scrieți-l ca {usage}, cu scorul dumneavoastră primul.",
     "refused.bad_timezone": "{text} nu este un fus orar: scrieți-l ca Europe/Bucharest sau Europe/Madrid.",

@@ -296,6 +296,13 @@ def test_a_correction_to_the_score_that_stands_is_refused_and_changes_nothing() 
     assert refused.value.code == "result_unchanged"
     assert refused.value.params["example"] == f"{final.length}-{final.length - 2}"  # it fits
     assert state.placements == placements
+    # Standing at the example itself, the example is another score: the other way round.
+    sample = FinalScore(white=final.length, black=final.length - 2)
+    if (final.white_score, final.black_score) != (sample.white, sample.black):
+        corrections.correct(state, final.number, sample, LATER, confirmed=True)
+    with pytest.raises(Refused) as refused:
+        corrections.correct(state, final.number, sample, LATER)
+    assert refused.value.params["example"] == f"{final.length - 2}-{final.length}"
 
 
 def test_a_result_a_director_sets_carries_the_reason_given_HGV_4_8() -> None:
