@@ -66,6 +66,9 @@ def test_a_result_word_is_a_report_when_a_score_comes_first(
         ("prezent", "mihai ana", "present"),  # a director naming who is here
         ("presente", "rosa", "present"),
         ("obecny", "jan", "present"),
+        ("obecni", "Jan Kowalski, Anna Nowak", "present"),  # Gdańsk: those who are here
+        ("presentes", "rosa lucia", "present"),
+        ("nieobecni", "jan", "away"),
     ],
 )
 def test_an_arrival_word_with_names_is_the_directors_present(
