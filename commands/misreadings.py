@@ -174,5 +174,17 @@ async def _forfeit_not_result(s: Session, number: Any) -> Refused:
     if len(players) != 2:
         return Refused("result_forfeit")
     names = await s.names(players)
-    first, second = (Hint(f'/forfeit {as_typed(names[p])} reason:"..."') for p in players)
+    # The match named: a player's current match may be another (`/forfeit bob` alone).
+    first, second = (
+        Hint(f'/forfeit {as_typed(names[p])} match:{number} reason:"..."') for p in players
+    )
+    if match is not None and match.is_final:
+        reopen = Hint(f"/reopen {number}")
+        return Refused(
+            "result_forfeit_match_final",
+            match=int(number),
+            first=first,
+            second=second,
+            reopen=reopen,
+        )
     return Refused("result_forfeit_match", match=int(number), first=first, second=second)

@@ -71,9 +71,44 @@ async def test_a_forfeit_typed_as_a_result_names_the_forfeit_command_HGV_2_3_5(
         reply = await chat.say("ana", f"/result {number} {word}")
         assert reply == (
             f"Match {number} by forfeit: name who did not play,"
-            f' /forfeit {white} reason:"..." or /forfeit {black} reason:"..."'
+            f' /forfeit {white} match:{number} reason:"..."'
+            f' or /forfeit {black} match:{number} reason:"..."'
         ), reply
     reply = await chat.say("ana", "/result walkover")
     assert reply == 'A forfeit is not a score: name who did not play, /forfeit NAME reason:"..."'
     after = await chat.tournament()
     assert after.matches[number].status is before.matches[number].status
+
+
+async def test_a_forfeit_of_a_match_played_says_to_reopen_it_first_HGV_2_3_5(
+    engine: AsyncEngine,
+) -> None:
+    """`/forfeit cruz match:1` of a match with its result said "Forfeit recorded for cruz"
+    and changed nothing (the log kept it); `/result 1 walkover` offered the /forfeit
+    line, which would have given away cruz's next match. Both say to reopen it first."""
+    chat = Chat(engine)
+    await chat.night(*PLAYERS)
+    match, white, black = await chat.first_match(*PLAYERS)
+    number = match.number
+    chat.at("2026-01-31T20:05")
+    await chat.say("ana", f"/result {number} 3-1")
+    before = await chat.tournament()
+    reply = await chat.say("ana", f'/forfeit {black} match:{number} reason:"left"')
+    assert reply == (
+        f"Match {number} has its result already: nothing was changed. To give it away by"
+        f" forfeit, reopen it first, /reopen {number}, then send the forfeit again."
+    ), reply
+    reply = await chat.say("ana", f"/result {number} walkover")
+    assert reply == (
+        f"Match {number} has its result already. To make it a forfeit, reopen it first,"
+        f" /reopen {number}, then name who did not play:"
+        f' /forfeit {white} match:{number} reason:"..."'
+        f' or /forfeit {black} match:{number} reason:"..."'
+    ), reply
+    after = await chat.tournament()
+    assert [
+        (m.number, m.status, m.white_score, m.black_score) for m in after.matches.values()
+    ] == [(m.number, m.status, m.white_score, m.black_score) for m in before.matches.values()]
+    await chat.say("ana", f"/reopen {number}")
+    reply = await chat.say("ana", f'/forfeit {black} match:{number} reason:"left"')
+    assert reply.startswith(f"Forfeit recorded for {black}."), reply
