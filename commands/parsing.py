@@ -64,8 +64,15 @@ def parse(text: str) -> Parsed:
     if not name or not (name.isalnum() or all(c.isalnum() or c == "_" for c in name)):
         raise ParseError("not_a_command")
     args: list[str] = [glued] if glued else []
+    rest = tokens[1:]
+    if name in _SPLIT_COMMANDS and rest and rest[0][0].lower() == _SPLIT_COMMANDS[name]:
+        # A phone's autocorrect splits the word: "/check in" is /checkin.
+        name, rest = name + _SPLIT_COMMANDS[name], rest[1:]
+    if rest and not rest[-1][1] and _NUMBERS.match(rest[-1][0]):
+        # A sentence's end on a score or a number: "/report 3-1." is /report 3-1.
+        rest = [*rest[:-1], (rest[-1][0].rstrip(_SENTENCE_END), False)]
     options: dict[str, str] = {}
-    for token, quoted in tokens[1:]:
+    for token, quoted in rest:
         key, colon, value = token.partition(":")
         if colon and not quoted and key and _is_key(key):
             options[key.lower()] = value
@@ -73,6 +80,10 @@ def parse(text: str) -> Parsed:
             args.append(token)
     return Parsed(name=name, args=tuple(args), options=options)
 
+
+_SPLIT_COMMANDS = {"check": "in"}
+# A score or a match number, a sentence's end after it.
+_NUMBERS = re.compile(r"^\d[\d\-‐‑–—:/]*[.,;!?…]+$")
 
 _DASHES = "-‐‑–—"
 # A command's letters, then (after a dash, or none) a value glued on: /report-3-1.

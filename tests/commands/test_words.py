@@ -380,6 +380,19 @@ def test_a_command_typed_with_a_phones_sentence_end_or_wide_slash_is_the_command
     assert parse("/me!").name == "me"
     assert parse("\uff0fconfirm").name == "confirm"
     assert parse("/report. 3-1") == parse("/report 3-1")
+    # On the score or a match number too ("3-1. is not a score"); a name keeps its dot.
+    assert parse("/report 3-1.") == parse("/report 3-1")
+    assert parse("/report 3:1!") == parse("/report 3:1")
+    assert parse("/reopen 5.") == parse("/reopen 5")
+    assert parse("/present Ana P.").args == ("Ana", "P.")
+
+
+def test_check_in_split_by_a_phone_is_the_checkin() -> None:
+    """Autocorrect makes "/checkin" "/check in": it read "I do not know /check", and the
+    player, at the venue, was counted late."""
+    assert parse("/check in") == parse("/checkin")
+    assert parse("/Check In") == parse("/checkin")
+    assert parse("/check in tournament:luty").options == {"tournament": "luty"}
 
 
 async def test_a_score_written_3x1_is_reported(engine: AsyncEngine) -> None:
