@@ -39,6 +39,27 @@ from commands.params import (
 # A player's own command typed with someone's name: the refusal that says so, and the
 # director's command that does it for that person.
 FOR_SOMEONE = {"checkin": ("checkin_for_someone", "/present")}
+# Words that say yes (or "I am here") after a player's own command, in the clubs' languages.
+_YES = frozenset(
+    folding.loose(word)
+    for word in (
+        *("yes", "ok", "okay", "sure", "sí", "si", "vale", "dale", "claro", "tak", "jasne"),
+        *("oczywiście", "dobrze", "da", "sigur", "desigur", "bine", "okey", "oki"),
+    )
+)
+_HERE = frozenset(
+    folding.loose(word)
+    for word in (
+        *("here", "i'm", "im", "arrived", "ya", "estoy", "aquí", "llegué", "presente"),
+        *("jestem", "już", "tutaj", "obecny", "obecna", "sunt", "aici", "am", "ajuns", "venit"),
+    )
+)
+_AFFIRMED = {
+    "confirm": _YES,
+    "accept": _YES,
+    "register": _YES,
+    "checkin": _YES | _HERE,
+}
 _INTEGER = re.compile(r"^-?\d{1,9}$")
 _MATCH = re.compile(r"^#?\d{1,6}$")
 _YEAR = re.compile(r"^(\d\d|\d{4})$")
@@ -85,6 +106,9 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
         if opponent is not None:
             raw["vs"] = opponent
     words = _time_of_day(signature, words, raw)
+    if signature.path in _AFFIRMED:
+        # "/confirm sí", "/accept ok", "/checkin ya estoy": the command said, and a yes.
+        words = [w for w in words if folding.loose(w) not in _AFFIRMED[signature.path]]
     words = _said_outcome(signature, _merge_scores(words))
     leftover = _bind_positional(signature, _two_numbers(signature, words), raw)
     if leftover:

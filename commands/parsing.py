@@ -7,6 +7,7 @@ are accepted. A malformed line raises `ParseError` with a code for the catalog.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 # Straight and typographic double quotes; a single quote stays an apostrophe (O'Brien).
@@ -64,7 +65,8 @@ def parse(text: str) -> Parsed:
     if not name or not (name.isalnum() or all(c.isalnum() or c == "_" for c in name)):
         raise ParseError("not_a_command")
     args: list[str] = [glued] if glued else []
-    rest = tokens[1:]
+    # A thumbs-up or a smile after a command says nothing to it: /confirm ✅ is /confirm.
+    rest = [t for t in tokens[1:] if t[1] or not _pictograph(t[0])]
     if name in _SPLIT_COMMANDS and rest and rest[0][0].lower() == _SPLIT_COMMANDS[name]:
         # A phone's autocorrect splits the word: "/check in" is /checkin.
         name, rest = name + _SPLIT_COMMANDS[name], rest[1:]
@@ -81,6 +83,12 @@ def parse(text: str) -> Parsed:
     return Parsed(name=name, args=tuple(args), options=options)
 
 
+def _pictograph(token: str) -> bool:
+    """Say whether a word is emoji only: symbols, their modifiers and joiners."""
+    return all(unicodedata.category(char) in _PICTOGRAPH for char in token)
+
+
+_PICTOGRAPH = frozenset({"So", "Sk", "Cf", "Mn", "Me"})
 _SPLIT_COMMANDS = {"check": "in"}
 # A score or a match number, a sentence's end after it.
 _NUMBERS = re.compile(r"^\d[\d\-‐‑–—:/]*[.,;!?…]+$")

@@ -387,6 +387,38 @@ def test_a_command_typed_with_a_phones_sentence_end_or_wide_slash_is_the_command
     assert parse("/present Ana P.").args == ("Ana", "P.")
 
 
+def test_an_emoji_after_a_command_says_nothing_to_it() -> None:
+    """ "/confirm ✅" read "I did not understand ✅"; "/checkin 👋" was taken for a name."""
+    assert parse("/confirm ✅") == parse("/confirm")
+    assert parse("/report 3-1 😀") == parse("/report 3-1")
+    assert parse("/checkin 👋🏽") == parse("/checkin")
+    assert parse("/register ❤️") == parse("/register")
+    assert parse('/addplayer "✅"').args == ("✅",)  # quoted: what was typed
+
+
+async def test_a_yes_after_a_players_own_command_is_the_command(engine: AsyncEngine) -> None:
+    """Sevilla's players typed "/confirm sí", "/checkin ya estoy" and "/accept ok": each
+    was refused, and "ya estoy" ("I'm here already") was offered as /present ya estoy."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    for player in ("bob", "cruz"):
+        await chat.say(player, "/register ok")
+        assert "is confirmed" in await chat.say(player, "/confirm sí")
+    chat.at("2026-01-31T19:40")
+    assert "checked in" in await chat.say("bob", "/checkin ya estoy")
+    assert "checked in" in await chat.say("cruz", "/checkin jestem tutaj")
+    await chat.say("ana", "/draw")
+    chat.at("2026-01-31T20:20")
+    match, white, black = await chat.first_match("bob", "cruz")
+    await chat.say(white, "/report 3-1")
+    said = await chat.say(black, "/accept ok")
+    assert said.startswith(f"Match {match.number}: {white} 3-1 {black}."), said
+    assert "/present Ignacio" in await chat.say("bob", "/checkin Ignacio"), "a name: refused"
+
+
 def test_check_in_split_by_a_phone_is_the_checkin() -> None:
     """Autocorrect makes "/checkin" "/check in": it read "I do not know /check", and the
     player, at the venue, was counted late."""
