@@ -82,6 +82,16 @@ class Response:
     says_more: bool = False
 
 
+def _bare_command(inv: Invocation) -> str | None:
+    """Return a private line that begins with a command's word, without its slash
+    ("confirm", "report 3-1"), as the command; else None."""
+    text = inv.text.strip()
+    if not inv.private or inv.parsed is not None or not text or text[0] in "/\uff0f":
+        return None
+    first = text.split(maxsplit=1)[0].lower().rstrip(".,;:!?")
+    return "/" + text if first in BY_NAME else None
+
+
 async def handle(
     inv: Invocation, *, uow_factory: UnitOfWorkFactory, config: CommandConfig
 ) -> Response | None:
@@ -93,6 +103,10 @@ async def handle(
     try:
         parsed = parse(inv.text) if inv.parsed is None else copy_parsed(inv.parsed)
     except ParseError as error:
+        bare = _bare_command(inv) if error.code == "not_a_command" else None
+        if bare is not None:
+            # Written to the bot alone, "confirm" is /confirm: nothing else is said there.
+            return await handle(replace(inv, text=bare), uow_factory=uow_factory, config=config)
         if error.code in ("not_a_command", "empty") and not inv.private:
             return None  # people chat in the club's group: not everything is for the bot
         if not await _first_delivery(inv, uow_factory, context):

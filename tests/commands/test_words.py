@@ -419,6 +419,24 @@ async def test_a_yes_after_a_players_own_command_is_the_command(engine: AsyncEng
     assert "/present Ignacio" in await chat.say("bob", "/checkin Ignacio"), "a name: refused"
 
 
+async def test_a_command_word_written_to_the_bot_alone_is_the_command(
+    engine: AsyncEngine,
+) -> None:
+    """Bob answered the bot's question in his chat with it: "confirm", "me", and read
+    "Commands start with /". In a private chat everything is for the bot; in the club's
+    group a line without a slash is people talking, and stays unanswered."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    await chat.say("bob", "/register")
+    assert "is confirmed" in await chat.say("bob", "Confirm.", dm=True)
+    assert "January Cup" in await chat.say("bob", "me", dm=True)
+    assert await chat.say("bob", "hello", dm=True) == "Commands start with /, for example /help."
+    assert await chat.say("cruz", "confirm it is tomorrow?") == ""
+
+
 def test_check_in_split_by_a_phone_is_the_checkin() -> None:
     """Autocorrect makes "/checkin" "/check in": it read "I do not know /check", and the
     player, at the venue, was counted late."""
