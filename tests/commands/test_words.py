@@ -4,7 +4,9 @@ items 10-13 and its polish list)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from commands.binding import bind
@@ -13,6 +15,7 @@ from commands.parsing import parse
 from commands.rendering import Renderer
 from commands.replies import Reply, msg
 from commands.session import Invocation
+from storage import tables as t
 from tests.commands.chat import Chat
 from tournament.model import MatchStatus
 
@@ -337,6 +340,12 @@ async def test_options_named_in_the_clubs_language_are_understood(engine: AsyncE
     assert state.preset.groups.size == 4
     reply = await chat.say("ana", "/standings grupo:1")
     assert "grupo:" in reply and "group_size" not in reply, reply
+    # fecha: is a tournament's start, and on /register (which has no start) a birth date:
+    # "/register has no option fecha:".
+    await chat.say("eve", '/register nombre:"Eva Ruiz" fecha:1980-01-02')
+    async with chat.engine.connect() as conn:
+        born = await conn.execute(select(t.players.c.born).where(t.players.c.name == "Eva Ruiz"))
+    assert born.scalar_one() == date(1980, 1, 2)
 
 
 async def test_a_lot_is_asked_for_with_the_whole_line_and_named_as_a_club_says_it_WAR_V(
