@@ -15,6 +15,7 @@ from commands.words import (
     LOT_WON_LOST,
     NUMBER_WORDS,
     SCORE_JOINERS,
+    YES_SAID,
     against,
     match_named,
     ranking_phrases,
@@ -39,14 +40,7 @@ from commands.params import (
 # A player's own command typed with someone's name: the refusal that says so, and the
 # director's command that does it for that person.
 FOR_SOMEONE = {"checkin": ("checkin_for_someone", "/present")}
-# Words that say yes (or "I am here") after a player's own command, in the clubs' languages.
-_YES = frozenset(
-    folding.loose(word)
-    for word in (
-        *("yes", "ok", "okay", "sure", "sí", "si", "vale", "dale", "claro", "tak", "jasne"),
-        *("oczywiście", "dobrze", "da", "sigur", "desigur", "bine", "okey", "oki"),
-    )
-)
+# Words that say "I am here" after /checkin, in the clubs' languages.
 _HERE = frozenset(
     folding.loose(word)
     for word in (
@@ -55,10 +49,10 @@ _HERE = frozenset(
     )
 )
 _AFFIRMED = {
-    "confirm": _YES,
-    "accept": _YES,
-    "register": _YES,
-    "checkin": _YES | _HERE,
+    "confirm": YES_SAID,
+    "accept": YES_SAID,
+    "register": YES_SAID,
+    "checkin": YES_SAID | _HERE,
 }
 _INTEGER = re.compile(r"^-?\d{1,9}$")
 _MATCH = re.compile(r"^#?\d{1,6}$")

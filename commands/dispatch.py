@@ -32,7 +32,7 @@ from commands.replies import (
 )
 from commands.resolver import fold
 from commands.session import Invocation, Session
-from commands.words import ALSO_MEANT, said_in_languages, without_phrase_tail
+from commands.words import ALSO_MEANT, YES_SAID, said_in_languages, without_phrase_tail
 from tournament import folding
 from tournament.club import Club
 from tournament.model import Refused
@@ -111,6 +111,9 @@ async def handle(
             return None  # people chat in the club's group: not everything is for the bot
         if not await _first_delivery(inv, uow_factory, context):
             return None
+        if error.code == "not_a_command" and fold(inv.text.strip(" .!")) in YES_SAID:
+            # "Sí" to the bot's question: which command answers it, not "commands start".
+            return _response(say("parse.yes_in_private"), context, refused=True)
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:

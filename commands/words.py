@@ -113,6 +113,15 @@ ON_OFF |= {"encendido": "on", "apagado": "off", "activo": "on", "activ": "on"}
 ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "off"}
 ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
 ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
+# Words that say yes after a player's own command (/confirm sí, /accept ok) or, alone, to
+# the bot's question in a private chat; folded.
+YES_SAID = frozenset(
+    folding.loose(word)
+    for word in (
+        *("yes", "ok", "okay", "sure", "sí", "si", "vale", "dale", "claro", "tak", "jasne"),
+        *("oczywiście", "dobrze", "da", "sigur", "desigur", "bine", "okey", "oki"),
+    )
+)
 # Commands typed as a club says them (/confirmar, /potwierdz, /raport): not commands of
 # their own (INTERFACE §1 keeps one set of words), but the reply names the right one.
 SAID_IN_LANGUAGES = {

@@ -534,6 +534,7 @@ MESSAGES: dict[str, str] = {
     "throttled": "One moment, please: that is a lot of commands in a row. Try again in a few seconds.",
     "parse.empty": "Send a command, for example /help.",
     "parse.not_a_command": "Commands start with /, for example /help.",
+    "parse.yes_in_private": "To answer, tap the button under the question, or send its command: /confirm that you will come, /accept your opponent's result.",
     "parse.unclosed_quote": 'A quote is not closed: write name:"Ana P." with both quotes.',
     "score.usage": "Send your score first, for example {example}.",
     "score.game_without_cube": "Send the game without the cube: {example}",

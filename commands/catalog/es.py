@@ -504,6 +504,7 @@ MESSAGES: dict[str, str] = {
     "throttled": "Un momento, por favor: son muchos comandos seguidos. Vuelve a intentarlo en unos segundos.",
     "parse.empty": "Envía un comando, por ejemplo /help.",
     "parse.not_a_command": "Los comandos empiezan por /, por ejemplo /help.",
+    "parse.yes_in_private": "Para responder, toca el botón bajo la pregunta o envía su comando: /confirm para confirmar que vendrás, /accept para aceptar el resultado de tu rival.",
     "parse.unclosed_quote": 'Faltan comillas de cierre: escribe name:"Ana P." con las dos comillas.',
     "score.usage": "Envía el resultado con tus puntos primero, por ejemplo {example}.",
     "score.game_without_cube": "Envía la partida sin el cubo: {example}",

@@ -504,6 +504,7 @@ MESSAGES: dict[str, str] = {
     "throttled": "Chwileczkę: to dużo poleceń pod rząd. Spróbuj ponownie za kilka sekund.",
     "parse.empty": "Wyślij polecenie, na przykład /help.",
     "parse.not_a_command": "Polecenia zaczynają się od /, na przykład /help.",
+    "parse.yes_in_private": "Aby odpowiedzieć, dotknij przycisku pod pytaniem albo wyślij polecenie: /confirm, że przyjdziesz, /accept, aby zaakceptować wynik przeciwnika.",
     "parse.unclosed_quote": 'Cudzysłów nie jest zamknięty: napisz name:"Ana P." z oboma cudzysłowami.',
     "score.usage": "Wyślij wynik, swój pierwszy, na przykład {example}.",
     "score.game_without_cube": "Wyślij grę bez kostki: {example}",

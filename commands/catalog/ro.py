@@ -504,6 +504,7 @@ MESSAGES: dict[str, str] = {
     "throttled": "O clipă, vă rog: sunt multe comenzi la rând. Încercați din nou peste câteva secunde.",
     "parse.empty": "Trimiteți o comandă, de exemplu /help.",
     "parse.not_a_command": "Comenzile încep cu /, de exemplu /help.",
+    "parse.yes_in_private": "Pentru a răspunde, apăsați butonul de sub întrebare sau trimiteți comanda: /confirm că veniți, /accept pentru rezultatul anunțat de adversar.",
     "parse.unclosed_quote": 'Ghilimelele nu sunt închise: scrieți name:"Ana P." cu ambele ghilimele.',
     "score.usage": "Trimiteți scorul, cu al dumneavoastră primul, de exemplu {example}.",
     "score.game_without_cube": "Trimiteți jocul fără cub: {example}",

@@ -443,6 +443,10 @@ async def test_a_command_word_written_to_the_bot_alone_is_the_command(
     assert "is confirmed" in await chat.say("bob", "Confirm.", dm=True)
     assert "January Cup" in await chat.say("bob", "me", dm=True)
     assert await chat.say("bob", "hello", dm=True) == "Commands start with /, for example /help."
+    # "Yes" to the bot's question: the commands that answer it.
+    said = await chat.say("bob", "Tak!", dm=True)
+    assert said.startswith("To answer, tap the button under the question"), said
+    assert "/confirm" in said and "/accept" in said, said
     assert await chat.say("cruz", "confirm it is tomorrow?") == ""
 
 
