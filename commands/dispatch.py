@@ -134,6 +134,7 @@ async def handle(
                 )
             else:
                 reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
+                reply = _meant_button(reply, meant, inv, context)
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)
@@ -213,6 +214,15 @@ class _Context:
     def use(self, club: Club) -> None:
         self.language, self.timezone, self.club_id = club.language, club.timezone, club.id
         self.pictures = club.pictures
+
+
+def _meant_button(reply: Reply, line: str, inv: Invocation, context: _Context) -> Reply:
+    """Add the button that sends the line meant, in a club's chat: one tap on a phone,
+    not the line typed again. Bound to the person who typed it (docs/SECURITY.md)."""
+    if context.club_id is None:
+        return reply  # a private chat: the person's club is not known yet
+    button = Button(msg("button.yes"), f"/{line}")
+    return bind(replace(reply, buttons=(button,)), context.club_id, inv.user)
 
 
 def _response(

@@ -905,6 +905,7 @@ MESSAGES: dict[str, str] = {
     "director.exact_name": "Director rights go only by an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
     "director.exact_name_claim": "A claim code goes only to an exact name: “{typed}” is not one. Did you mean {name}? Type {command}",
     "button.yes_name": "Yes, {name}",
+    "button.yes": "Yes",
     "refused.claim_in_private": "Send claim codes only to me in a private chat, never in a group: everyone here can read them. If that was a real code it no longer works: ask a director for a new one (/director claim).",
     "refused.bad_claim_code": "That claim code does not work: it is mistyped, used or expired. Ask a director for a new one (/director claim) and send it to me here: /register claim:CODE",
     "refused.start_too_far": '{start} is too far ahead: a tournament starts at most two years from now (by {latest}). Choose an earlier start, e.g. start:"{example_start}".',

@@ -875,6 +875,7 @@ MESSAGES: dict[str, str] = {
     "director.exact_name": "Los permisos de director solo se dan con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
     "director.exact_name_claim": "Un código de reclamación solo se da con el nombre exacto, y «{typed}» no lo es. ¿Te refieres a {name}? Escribe {command}",
     "button.yes_name": "Sí, {name}",
+    "button.yes": "Sí",
     "refused.claim_in_private": "Envíame los códigos de reclamación solo por chat privado, nunca en un grupo: aquí todos pueden leerlos. Si era un código válido, ya no sirve: pide uno nuevo a un director (/director claim).",
     "refused.bad_claim_code": "Ese código de reclamación no sirve: está mal escrito, ya se usó o caducó. Pide uno nuevo a un director (/director claim) y envíamelo aquí: /register claim:CÓDIGO",
     "refused.start_too_far": '{start} queda demasiado lejos: un torneo empieza como mucho dentro de dos años (hasta el {latest}). Elige un inicio anterior, p. ej. start:"{example_start}".',

@@ -875,6 +875,7 @@ MESSAGES: dict[str, str] = {
     "director.exact_name": "Uprawnienia sędziego nadaję tylko na dokładne imię i nazwisko, a „{typed}” nim nie jest. Czy chodzi Ci o tę osobę: {name}? Wpisz {command}",
     "director.exact_name_claim": "Kod przejęcia wydaję tylko na dokładne imię i nazwisko, a „{typed}” nim nie jest. Czy chodzi Ci o tę osobę: {name}? Wpisz {command}",
     "button.yes_name": "Tak, {name}",
+    "button.yes": "Tak",
     "refused.claim_in_private": "Kody przejęcia wysyłaj mi tylko na czacie prywatnym, nigdy w grupie: tutaj każdy może je przeczytać. Jeśli to był prawdziwy kod, już nie działa: poproś sędziego o nowy (/director claim).",
     "refused.bad_claim_code": "Ten kod przejęcia nie działa: jest źle wpisany, zużyty albo wygasł. Poproś sędziego o nowy (/director claim) i wyślij mi go tutaj: /register claim:KOD",
     "refused.start_too_far": '{start} to za daleko: turniej może się zacząć najpóźniej za dwa lata (do {latest}). Wybierz wcześniejszy start, np. start:"{example_start}".',

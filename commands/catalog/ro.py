@@ -875,6 +875,7 @@ MESSAGES: dict[str, str] = {
     "director.exact_name": "Drepturile de arbitru se dau doar după numele exact, iar „{typed}” nu este. Vă referiți la {name}? Scrieți {command}",
     "director.exact_name_claim": "Codul de revendicare se dă doar după numele exact, iar „{typed}” nu este. Vă referiți la {name}? Scrieți {command}",
     "button.yes_name": "Da, {name}",
+    "button.yes": "Da",
     "refused.claim_in_private": "Trimiteți-mi codurile de revendicare doar într-un chat privat, niciodată într-un grup: aici le poate citi oricine. Dacă era un cod adevărat, nu mai funcționează: cereți unui arbitru unul nou (/director claim).",
     "refused.bad_claim_code": "Acest cod de revendicare nu funcționează: e scris greșit, folosit sau expirat. Cereți unui arbitru unul nou (/director claim) și trimiteți-mi-l aici: /register claim:COD",
     "refused.start_too_far": '{start} este prea departe: un turneu începe cel mult peste doi ani (până pe {latest}). Alegeți un început mai apropiat, de ex. start:"{example_start}".',

@@ -226,10 +226,13 @@ def test_an_unknown_command_is_answered_in_the_club_language(
     )
     result = clubtd("console", "--script", script("ro.t", text), "--db", "sqlite:///ro.db")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines()[-1].endswith(
+    *_, said, button = result.stdout.splitlines()
+    assert said.endswith(
         "Nu cunosc /raport. Ați vrut să scrieți /report 2-1? "
         "Trimiteți /help pentru lista de comenzi."
-    )
+    ), said
+    # The line meant, one tap away (pressed, it is sent as maria typed it).
+    assert button == "  [Da: /report 2-1]", button
 
 
 def test_a_transcript_written_by_hand_on_windows_runs(

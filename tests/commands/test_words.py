@@ -450,6 +450,28 @@ async def test_a_command_word_written_to_the_bot_alone_is_the_command(
     assert await chat.say("cruz", "confirm it is tomorrow?") == ""
 
 
+async def test_the_command_meant_is_one_tap_away_for_the_one_who_typed_it(
+    engine: AsyncEngine,
+) -> None:
+    """ "Did you mean /confirm?" had to be typed again on a phone: it carries the line as a
+    button, bound to the person who typed it (pressed by another, refused)."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    await chat.say("bob", "/register")
+    response = await chat.response("bob", "/potwierdzam")
+    assert response is not None
+    (button,) = response.reply.buttons
+    assert button.command.startswith("/confirm club:"), button.command
+    cruz = await chat.response("cruz", button.command, pressed=True)
+    assert cruz is not None and cruz.refused
+    assert not (await chat.tournament()).entries[await chat.player_id("bob")].confirmed
+    bob = await chat.response("bob", button.command, pressed=True)
+    assert bob is not None and "is confirmed" in chat.text(bob)
+
+
 def test_check_in_split_by_a_phone_is_the_checkin() -> None:
     """Autocorrect makes "/checkin" "/check in": it read "I do not know /check", and the
     player, at the venue, was counted late."""
