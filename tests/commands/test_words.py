@@ -408,11 +408,7 @@ def test_an_emoji_after_a_command_says_nothing_to_it() -> None:
 async def test_a_yes_after_a_players_own_command_is_the_command(engine: AsyncEngine) -> None:
     """Sevilla's players typed "/confirm sí", "/checkin ya estoy" and "/accept ok": each
     was refused, and "ya estoy" ("I'm here already") was offered as /present ya estoy."""
-    chat = Chat(engine)
-    await chat.say("ana", "/club")
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
+    chat = await open_cup(engine)
     for player in ("bob", "cruz"):
         await chat.say(player, "/register ok")
         assert "is confirmed" in await chat.say(player, "/confirm sí")
@@ -434,11 +430,7 @@ async def test_a_command_word_written_to_the_bot_alone_is_the_command(
     """Bob answered the bot's question in his chat with it: "confirm", "me", and read
     "Commands start with /". In a private chat everything is for the bot; in the club's
     group a line without a slash is people talking, and stays unanswered."""
-    chat = Chat(engine)
-    await chat.say("ana", "/club")
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
+    chat = await open_cup(engine)
     await chat.say("bob", "/register")
     assert "is confirmed" in await chat.say("bob", "Confirm.", dm=True)
     assert "January Cup" in await chat.say("bob", "me", dm=True)
@@ -455,11 +447,7 @@ async def test_the_command_meant_is_one_tap_away_for_the_one_who_typed_it(
 ) -> None:
     """ "Did you mean /confirm?" had to be typed again on a phone: it carries the line as a
     button, bound to the person who typed it (pressed by another, refused)."""
-    chat = Chat(engine)
-    await chat.say("ana", "/club")
-    await chat.say(
-        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
-    )
+    chat = await open_cup(engine)
     await chat.say("bob", "/register")
     response = await chat.response("bob", "/potwierdzam")
     assert response is not None
@@ -583,3 +571,13 @@ def test_a_report_may_name_the_opponent_after_against_in_any_language() -> None:
         args = bind(target.signature, parsed, words)
         assert args.values["vs"] == "cruz", (typed, args.values)
         assert args.values["score"] == [(3, 1)], typed
+
+
+async def open_cup(engine: AsyncEngine) -> Chat:
+    """Return a chat whose club has January Cup open for entries, without approval."""
+    chat = Chat(engine)
+    await chat.say("ana", "/club")
+    await chat.say(
+        "ana", '/tournament new name:"January Cup" start:"2026-01-31 20:00" approval:no'
+    )
+    return chat
