@@ -134,7 +134,10 @@ async def handle(
                 )
             else:
                 reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
-                reply = _meant_button(reply, meant, inv, context)
+                club_id = context.club_id
+                if inv.private:
+                    club_id = await _only_club(inv, uow_factory)
+                reply = _meant_button(reply, meant, inv, club_id)
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)
@@ -216,13 +219,20 @@ class _Context:
         self.pictures = club.pictures
 
 
-def _meant_button(reply: Reply, line: str, inv: Invocation, context: _Context) -> Reply:
-    """Add the button that sends the line meant, in a club's chat: one tap on a phone,
-    not the line typed again. Bound to the person who typed it (docs/SECURITY.md)."""
-    if context.club_id is None:
-        return reply  # a private chat: the person's club is not known yet
+def _meant_button(reply: Reply, line: str, inv: Invocation, club_id: int | None) -> Reply:
+    """Add the button that sends the line meant, in its club: one tap on a phone, not the
+    line typed again. Bound to the person who typed it (docs/SECURITY.md)."""
+    if club_id is None:
+        return reply  # a private chat of someone in no club, or in several
     button = Button(msg("button.yes"), f"/{line}")
-    return bind(replace(reply, buttons=(button,)), context.club_id, inv.user)
+    return bind(replace(reply, buttons=(button,)), club_id, inv.user)
+
+
+async def _only_club(inv: Invocation, uow_factory: UnitOfWorkFactory) -> int | None:
+    """Return the one club the person writing privately belongs to, else None."""
+    async with uow_factory(read_only=True) as uow:
+        clubs = await uow.clubs.for_account(inv.platform, inv.user)
+    return clubs[0].id if len(clubs) == 1 else None
 
 
 def _response(

@@ -458,6 +458,13 @@ async def test_the_command_meant_is_one_tap_away_for_the_one_who_typed_it(
     assert not (await chat.tournament()).entries[await chat.player_id("bob")].confirmed
     bob = await chat.response("bob", button.command, pressed=True)
     assert bob is not None and "is confirmed" in chat.text(bob)
+    # Written privately: bound to bob's one club; a stranger's private chat has no club.
+    response = await chat.response("bob", "/mee", dm=True)
+    assert response is not None
+    (button,) = response.reply.buttons
+    assert button.command.startswith("/me club:"), button.command
+    stranger = await chat.response("zed", "/mee", dm=True)
+    assert stranger is not None and not stranger.reply.buttons
 
 
 def test_check_in_split_by_a_phone_is_the_checkin() -> None:
