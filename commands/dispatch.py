@@ -112,8 +112,16 @@ async def handle(
         if not await _first_delivery(inv, uow_factory, context):
             return None
         if error.code == "not_a_command" and fold(inv.text.strip(" .!")) in YES_SAID:
-            # "Sí" to the bot's question: which command answers it, not "commands start".
-            return _response(say("parse.yes_in_private"), context, refused=True)
+            # "Sí" to the bot's question: the commands that answer it, a tap each.
+            club_id = await _only_club(inv, uow_factory)
+            reply = say("parse.yes_in_private")
+            if club_id is not None:
+                answers = (
+                    Button(msg("button.confirm"), "/confirm"),
+                    Button(msg("button.accept"), "/accept"),
+                )
+                reply = bind(replace(reply, buttons=answers), club_id, inv.user)
+            return _response(reply, context, refused=True)
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
     if spec is None:

@@ -439,6 +439,14 @@ async def test_a_command_word_written_to_the_bot_alone_is_the_command(
     said = await chat.say("bob", "Tak!", dm=True)
     assert said.startswith("To answer, tap the button under the question"), said
     assert "/confirm" in said and "/accept" in said, said
+    # With a tap each, bound to bob and his club.
+    answered = await chat.response("bob", "ok", dm=True)
+    assert answered is not None
+    assert [b.command.split(" club:")[0] for b in answered.reply.buttons] == [
+        "/confirm",
+        "/accept",
+    ], answered.reply.buttons
+    assert all(b.command.endswith(" for:bob") for b in answered.reply.buttons)
     assert await chat.say("cruz", "confirm it is tomorrow?") == ""
 
 
