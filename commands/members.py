@@ -8,7 +8,6 @@ Every act is logged with who did it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 
@@ -73,36 +72,18 @@ def split_names(known: Roster, typed: list[str]) -> list[tuple[Player | None, st
     (`ana jorge`). A name that could be several members is refused, saying whom.
     """
     out: list[tuple[Player | None, str]] = []
-    run: list[str] = []
-    for word in [*_apart(known, typed), None]:
-        if word and " " not in word:
-            run.append(word)
-            continue
-        if run:
-            out.extend(_unquoted(known, run))
-            run = []
-        if word:
-            out.append(_one(known, word.strip()))  # quoted: one name
-    return out
-
-
-def _apart(known: Roster, typed: list[str]) -> Iterator[str | None]:
-    """Yield the typed names' words, and None where a name ends before the next: at a
-    comma ("Marta Ruiz, Elena Díaz") and at an "and" ("Carmen y Rosa") between names."""
-    for index, token in enumerate(typed):
-        quoted = " " in token  # one name, marked as `typed_names` does
-        for place, piece in enumerate(token.split(",")):
-            if place:
-                yield None
-            text = piece.strip()
-            if not text:
+    for run in known.runs(typed):  # a comma or an "and" ends a name
+        unquoted: list[str] = []
+        for word in [*run, None]:
+            if word and " " not in word:
+                unquoted.append(word)
                 continue
-            if quoted:
-                yield text if " " in text else f"{text} "
-            elif 0 < index < len(typed) - 1 and known.joins(text):
-                yield None
-            else:
-                yield text
+            if unquoted:
+                out.extend(_unquoted(known, unquoted))
+                unquoted = []
+            if word:
+                out.append(_one(known, word.strip()))  # quoted: one name
+    return out
 
 
 def _unquoted(known: Roster, words: list[str]) -> list[tuple[Player | None, str]]:

@@ -89,33 +89,23 @@ class Roster:
         raise Refused("no_such_player", name=text)
 
     def several(self, typed: Sequence[str]) -> list[Player]:
-        """Read several names from words, the longest name that fits first; refuse the
-        first that fits nobody, saying that the others found were left as they were.
-
-        A comma ends a name ("Ion Popescu, Maria Stan"), and "and" between two names is
-        no name ("Gheorghe Stan și Vasile Ionescu"), unless a player is called so.
-        """
-        words, ends = _listed(typed)
+        """Read several names from words, the longest name that fits first (within a run
+        of `runs`); refuse the first that fits nobody, saying that the others found were
+        left as they were."""
         out: list[Player] = []
         refusal: Refused | None = None
-        index = 0
-        while index < len(words):
-            if 0 < index < len(words) - 1 and self.joins(words[index]):
-                index += 1
-                continue
-            for end in range(ends[index], index, -1):
-                found = self.candidates(" ".join(words[index:end]))
-                if len(found) == 1:
-                    if found[0] not in out:
-                        out.append(found[0])
-                    index = end
-                    break
-            else:
-                try:
-                    self.one(words[index])
-                except Refused as why:
-                    refusal = refusal or why
-                index += 1
+        for words in self.runs(typed):
+            index = 0
+            while index < len(words):
+                found, end = self._longest_name(words, index)
+                if found is None:
+                    try:
+                        self.one(words[index])
+                    except Refused as why:
+                        refusal = refusal or why
+                elif found not in out:
+                    out.append(found)
+                index = end
         if refusal is None:
             return out
         if out and refusal.code in ("no_such_player", "no_such_player_close"):
@@ -124,7 +114,38 @@ class Roster:
             raise Refused(refusal.code + "_of_several", others=others, **refusal.params)
         raise refusal
 
-    def joins(self, word: str) -> bool:
+    def _longest_name(self, words: Sequence[str], index: int) -> tuple[Player | None, int]:
+        """Return the player the longest name from `words[index]` fits, and where it ends;
+        (None, the next word) when no name from there fits one player."""
+        for end in range(len(words), index, -1):
+            found = self.candidates(" ".join(words[index:end]))
+            if len(found) == 1:
+                return found[0], end
+        return None, index + 1
+
+    def runs(self, typed: Sequence[str]) -> list[list[str]]:
+        """Return the typed words in runs no name crosses: a comma ends one ("Ion Popescu,
+        Maria Stan"), and so does an "and" between two names ("Carmen y Rosa"), unless a
+        player is called so. A quoted name (a word with a space in it, as `typed_names`
+        marks a one-word one) stays one word."""
+        runs: list[list[str]] = [[]]
+        for index, token in enumerate(typed):
+            quoted = " " in token
+            for place, piece in enumerate(token.split(",")):
+                if place:
+                    runs.append([])
+                text = piece.strip()
+                if not text:
+                    continue
+                if quoted:
+                    runs[-1].append(text if " " in text else f"{text} ")
+                elif 0 < index < len(typed) - 1 and self._joins(text):
+                    runs.append([])
+                else:
+                    runs[-1].append(text)
+        return [run for run in runs if run]
+
+    def _joins(self, word: str) -> bool:
         """Return whether `word`, between two names, is an "and", not a player's name."""
         wanted = fold(word)
         return (
@@ -146,28 +167,6 @@ class Roster:
 
 # "and" in the clubs' languages (folded): Polish i, oraz; Romanian și; Spanish y, e.
 _AND_WORDS = frozenset({"and", "&", "i", "oraz", "si", "y", "e"})
-
-
-def _listed(typed: Sequence[str]) -> tuple[list[str], list[int]]:
-    """Return the words of a list of names, commas taken off, and for each word where the
-    name it may begin must end (after the word a comma follows, or the last)."""
-    words: list[str] = []
-    breaks: list[bool] = []
-    for chunk in typed:
-        pieces = chunk.split(",")
-        for place, piece in enumerate(pieces):
-            if piece.strip():
-                words.append(piece.strip())
-                breaks.append(False)
-            if place < len(pieces) - 1 and breaks:
-                breaks[-1] = True
-    ends = [0] * len(words)
-    end = len(words)
-    for index in range(len(words) - 1, -1, -1):
-        if breaks[index]:
-            end = index + 1
-        ends[index] = end
-    return words, ends
 
 
 def _unique(players: list[Player]) -> list[Player]:
