@@ -113,14 +113,11 @@ async def handle(
             return None
         if error.code == "not_a_command" and fold(inv.text.strip(" .!")) in YES_SAID:
             # "Sí" to the bot's question: the commands that answer it, a tap each.
-            club_id = await _only_club(inv, uow_factory)
-            reply = say("parse.yes_in_private")
-            if club_id is not None:
-                answers = (
-                    Button(msg("button.confirm"), "/confirm"),
-                    Button(msg("button.accept"), "/accept"),
-                )
-                reply = bind(replace(reply, buttons=answers), club_id, inv.user)
+            answers = (
+                Button(msg("button.confirm"), "/confirm"),
+                Button(msg("button.accept"), "/accept"),
+            )
+            reply = await _tappable(say("parse.yes_in_private"), answers, inv, uow_factory)
             return _response(reply, context, refused=True)
         return _response(say(f"parse.{error.code}"), context, refused=True)
     spec = BY_NAME.get(parsed.name)
@@ -142,10 +139,9 @@ async def handle(
                 )
             else:
                 reply = say("unknown_command_close", name=parsed.name, suggestion=meant)
-                club_id = context.club_id
-                if inv.private:
-                    club_id = await _only_club(inv, uow_factory)
-                reply = _meant_button(reply, meant, inv, club_id)
+                # The line meant, one tap on a phone rather than typed again.
+                meant_button = (Button(msg("button.yes"), f"/{meant}"),)
+                reply = await _tappable(reply, meant_button, inv, uow_factory, context)
         else:
             reply = say("unknown_command", name=parsed.name)
         return _response(reply, context, refused=True)
@@ -227,20 +223,24 @@ class _Context:
         self.pictures = club.pictures
 
 
-def _meant_button(reply: Reply, line: str, inv: Invocation, club_id: int | None) -> Reply:
-    """Add the button that sends the line meant, in its club: one tap on a phone, not the
-    line typed again. Bound to the person who typed it (docs/SECURITY.md)."""
+async def _tappable(
+    reply: Reply,
+    buttons: tuple[Button, ...],
+    inv: Invocation,
+    uow_factory: UnitOfWorkFactory,
+    context: _Context | None = None,
+) -> Reply:
+    """Return the reply with `buttons`, bound to the person who typed and to their club
+    (docs/SECURITY.md): the chat's, or written privately their one club. Someone in no
+    club or in several gets the reply without them."""
+    club_id = None if context is None or inv.private else context.club_id
+    if inv.private:
+        async with uow_factory(read_only=True) as uow:
+            clubs = await uow.clubs.for_account(inv.platform, inv.user)
+        club_id = clubs[0].id if len(clubs) == 1 else None
     if club_id is None:
-        return reply  # a private chat of someone in no club, or in several
-    button = Button(msg("button.yes"), f"/{line}")
-    return bind(replace(reply, buttons=(button,)), club_id, inv.user)
-
-
-async def _only_club(inv: Invocation, uow_factory: UnitOfWorkFactory) -> int | None:
-    """Return the one club the person writing privately belongs to, else None."""
-    async with uow_factory(read_only=True) as uow:
-        clubs = await uow.clubs.for_account(inv.platform, inv.user)
-    return clubs[0].id if len(clubs) == 1 else None
+        return reply
+    return bind(replace(reply, buttons=buttons), club_id, inv.user)
 
 
 def _response(
