@@ -8,6 +8,7 @@ import re
 
 from commands import arguments
 from tournament import folding
+from tournament.answers import YES_WORDS
 
 # `confirm` as a club types it (es, pl, ro).
 CONFIRM_WORDS = {w: "confirm" for w in ("confirmar", "confirmo", "confirma", "confirmă")}
@@ -114,12 +115,14 @@ ON_OFF |= {"encender": "on", "apagar": "off", "activar": "on", "desactivar": "of
 ON_OFF |= {"włącz": "on", "wyłącz": "off", "włączone": "on", "wyłączone": "off"}
 ON_OFF |= {"pornește": "on", "oprește": "off", "porneste": "on", "opreste": "off"}
 # Words that say yes after a player's own command (/confirm sí, /accept ok) or, alone, to
-# the bot's question in a private chat; folded.
+# the bot's question in a private chat; folded: the yes of every switch (tournament/
+# answers.py) as people say it (not y, 1, on, true), and how they say it in a chat.
 YES_SAID = frozenset(
     folding.loose(word)
     for word in (
-        *("yes", "ok", "okay", "sure", "sí", "si", "vale", "dale", "claro", "tak", "jasne"),
-        *("oczywiście", "dobrze", "da", "sigur", "desigur", "bine", "okey", "oki"),
+        *(YES_WORDS - {"y", "1", "on", "true"}),
+        *("ok", "okay", "okey", "oki", "sure", "vale", "dale", "claro"),
+        *("jasne", "oczywiście", "dobrze", "sigur", "desigur", "bine"),
     )
 )
 # Commands typed as a club says them (/confirmar, /potwierdz, /raport): not commands of
