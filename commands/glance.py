@@ -147,7 +147,7 @@ async def _matches_waiting(s: Session, state: TournamentState, names: Names) -> 
             first = matches[0]
             if key == "glance.late":
                 # The /pause hint names a match whose clock runs: none, no /pause hint.
-                running = [m for m in matches if not m.pauses or m.pauses[-1].end is not None]
+                running = [m for m in matches if not m.is_paused]
                 first = running[0] if running else first
                 key = "glance.late" if running else "glance.late_paused"
             # The hint sets the score reported, or one that ends a match of its length.

@@ -96,7 +96,7 @@ async def match_of_player(
         matches = [m for m in started if m.start is not None and m.start <= session.now]
         if command == "resume":
             # The one whose clock stands: the player's match on now may be another.
-            matches = [m for m in matches if m.pauses and m.pauses[-1].end is None]
+            matches = [m for m in matches if m.is_paused]
     if not matches:
         return refusal
     number = str(matches[0].number)

@@ -14,7 +14,7 @@ from tournament.state import Match, Penalty, Span, TournamentState
 def pause(state: TournamentState, number: int, at: datetime) -> Match:
     """Stop a match's lateness clock from `at`."""
     match = _waiting_match(state, number)
-    if match.pauses and match.pauses[-1].end is None:
+    if match.is_paused:
         raise Refused("already_paused", match=number)
     match.pauses.append(Span(start=at))
     return match
@@ -23,7 +23,7 @@ def pause(state: TournamentState, number: int, at: datetime) -> Match:
 def resume(state: TournamentState, number: int, at: datetime) -> Match:
     """Let a paused lateness clock run again from `at`."""
     match = _waiting_match(state, number)
-    if not match.pauses or match.pauses[-1].end is not None:
+    if not match.is_paused:
         raise Refused("not_paused", match=number)
     match.pauses[-1].end = at
     return match

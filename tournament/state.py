@@ -134,6 +134,11 @@ class Match:
         return self.status in FINAL_STATUSES
 
     @property
+    def is_paused(self) -> bool:
+        """Say whether the match's lateness clock stands now (a pause not ended)."""
+        return bool(self.pauses) and self.pauses[-1].end is None
+
+    @property
     def is_ready(self) -> bool:
         return self.white is not None and self.black is not None and self.start is not None
 
