@@ -161,9 +161,6 @@ async def forfeit(s: Session, a: Args) -> Reply:
         match = state.matches.get(number) if number is not None else None
         if number is not None and (match is None or not match.involves(player.id)):
             raise Refused("not_their_match", match=number, name=player.name)
-        if match is not None and match.is_final:
-            # "Forfeit recorded" of a match played would be a lie: nothing would change.
-            raise Refused("forfeit_match_final", match=number, reopen=Hint(f"/reopen {number}"))
         if match is None and attendance.current_match(state, player.id) is None:
             # Said of the player named, to the director: not "you have no match".
             raise Refused("forfeit_no_open_match", name=player.name, tournament=state.name)

@@ -306,6 +306,9 @@ def director_forfeit(
     match = match or current_match(state, player)
     if match is None:
         raise Refused("no_open_match")
+    if match.is_final:
+        # A forfeit recorded on a match played would change nothing (forfeit_match).
+        raise Refused("forfeit_match_final", match=match.number)
     events = forfeit_match(state, match, (player,), at, reason="director")
     events.extend(progress.settle(state, at))
     return events

@@ -703,7 +703,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_present": "Not checked in: nothing to mark away.",
     "refused.not_registered": "You are not entered in {tournament}: send /register.",
     "refused.not_their_match": "Match {match} is not {name}'s.",
-    "refused.forfeit_match_final": "Match {match} has its result already: nothing was changed. To give it away by forfeit, reopen it first, {reopen}, then send the forfeit again.",
+    "refused.forfeit_match_final": "Match {match} has its result already: nothing was changed. To give it away by forfeit, reopen it first, `/reopen {match}`, then send the forfeit again.",
     "refused.not_your_match": "Match {match} is not yours. /schedule shows your matches.",
     "refused.nothing_to_accept": "There is no report from your opponent to accept.",
     "refused.nothing_to_dispute": "There is no report from your opponent to dispute.",

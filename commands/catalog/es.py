@@ -673,7 +673,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_present": "No hay llegada registrada: nada que marcar como ausente.",
     "refused.not_registered": "No figuras en {tournament}: envía /register.",
     "refused.not_their_match": "El encuentro {match} no es de {name}.",
-    "refused.forfeit_match_final": "El encuentro {match} ya tiene resultado: no se ha cambiado nada. Para darlo por forfait, reábrelo primero, {reopen}, y envía de nuevo el forfait.",
+    "refused.forfeit_match_final": "El encuentro {match} ya tiene resultado: no se ha cambiado nada. Para darlo por forfait, reábrelo primero, `/reopen {match}`, y envía de nuevo el forfait.",
     "refused.not_your_match": "El encuentro {match} no es tuyo. /schedule muestra tus encuentros.",
     "refused.nothing_to_accept": "No hay ningún resultado de tu rival que aceptar.",
     "refused.nothing_to_dispute": "No hay ningún resultado de tu rival que impugnar.",

@@ -673,7 +673,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_present": "Brak potwierdzonej obecności: nie ma czego oznaczać jako nieobecność.",
     "refused.not_registered": "Nie masz zgłoszenia do turnieju {tournament}: wyślij /register.",
     "refused.not_their_match": "{name} nie gra w meczu {match}.",
-    "refused.forfeit_match_final": "Mecz {match} ma już wynik: nic nie zmieniono. Aby oddać go walkowerem, najpierw otwórz go ponownie, {reopen}, potem wyślij walkower jeszcze raz.",
+    "refused.forfeit_match_final": "Mecz {match} ma już wynik: nic nie zmieniono. Aby oddać go walkowerem, najpierw otwórz go ponownie, `/reopen {match}`, potem wyślij walkower jeszcze raz.",
     "refused.not_your_match": "Nie grasz w meczu {match}. /schedule pokazuje Twoje mecze.",
     "refused.nothing_to_accept": "Nie ma wyniku od przeciwnika do zaakceptowania.",
     "refused.nothing_to_dispute": "Nie ma wyniku od przeciwnika do zakwestionowania.",

@@ -673,7 +673,7 @@ MESSAGES: dict[str, str] = {
     "refused.not_present": "Sosirea nu este înregistrată: nu e nimic de marcat ca absent.",
     "refused.not_registered": "Nu figurați printre înscrișii la {tournament}: trimiteți /register.",
     "refused.not_their_match": "{name} nu joacă în partida {match}.",
-    "refused.forfeit_match_final": "Partida {match} are deja un rezultat: nu s-a schimbat nimic. Pentru a o da prin forfait, redeschideți-o întâi, {reopen}, apoi trimiteți din nou forfaitul.",
+    "refused.forfeit_match_final": "Partida {match} are deja un rezultat: nu s-a schimbat nimic. Pentru a o da prin forfait, redeschideți-o întâi, `/reopen {match}`, apoi trimiteți din nou forfaitul.",
     "refused.not_your_match": "Nu jucați în partida {match}. /schedule vă arată partidele.",
     "refused.nothing_to_accept": "Nu există niciun rezultat anunțat de adversar care să poată fi acceptat.",
     "refused.nothing_to_dispute": "Nu există niciun rezultat anunțat de adversar care să poată fi contestat.",

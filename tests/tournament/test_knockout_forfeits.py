@@ -379,3 +379,16 @@ def test_a_victim_who_stepped_in_twice_leaves_the_final_when_the_first_match_is_
     holding_eva = [m.number for m in undecided if night.id("eva") in m.players]
     assert holding_eva == [semi.number], holding_eva
     assert names(night, final) == {"cid"}
+
+
+def test_a_match_played_is_not_given_away_by_forfeit_HGV_2_3_5() -> None:
+    """A forfeit on a semi-final already won changed nothing and was said to be recorded:
+    it is refused, and the result stands (a correction reopens it first, HGV-4.8)."""
+    night = semi_finals_played()
+    semi = night.match("dan", "ana", Stage.KNOCKOUT)
+    before = (semi.status, semi.winner, semi.white_score, semi.black_score)
+    with pytest.raises(Refused) as refused:
+        attendance.director_forfeit(night.state, night.id("dan"), at("21:10"), match=semi)
+    assert refused.value.code == "forfeit_match_final"
+    assert refused.value.params == {"match": semi.number}
+    assert (semi.status, semi.winner, semi.white_score, semi.black_score) == before
