@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 from commands.params import (
     NOVICE_WORDS,
+    OPTION_ELSE,
     OPTION_WORDS,
     PRESET_OPTION_WORDS,
     Args,
@@ -71,8 +72,8 @@ def bind(signature: Signature, parsed: Parsed, words: Sequence[str]) -> Args:
     extra: dict[str, str] = {}
     for key, value in parsed.options.items():
         mapped = OPTION_WORDS.get(folding.loose(key)) if key not in by_key else None
-        if mapped == "start" and "start" not in by_key and "born" in by_key:
-            mapped = "born"  # fecha:, data: on /register and /addplayer: the one date there
+        if mapped not in by_key and OPTION_ELSE.get(str(mapped)) in by_key:
+            mapped = OPTION_ELSE[str(mapped)]  # fecha: on /register: the birth date
         if mapped in by_key or (signature.preset_options and mapped in override_keys()):
             key = str(mapped)  # named in the club's language: idioma:, inicio:, limba:
         known = by_key.get(key)

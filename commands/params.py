@@ -176,6 +176,10 @@ OPTION_WORDS: Mapping[str, str] = {
     for word in words
 }
 
+# An option word's meaning for a command that has not the first: fecha: and data: are a
+# tournament's start, and on /register and /addplayer (no start there) the birth date.
+OPTION_ELSE: Mapping[str, str] = {"start": "born"}
+
 # The novice category (HGV-NOVICE) as a player asks for it on /register (nowicjusz:tak,
 # novato:sí): a director's to give, with /player novice.
 NOVICE_WORDS = frozenset(
