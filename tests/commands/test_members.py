@@ -57,7 +57,9 @@ async def test_rocio_on_telegram_is_asked_whether_she_is_the_member(engine: Asyn
     assert answer.startswith("Are you Rocío, already on the club list? Ask a director"), answer
     async with engine.connect() as conn:
         assert (await conn.execute(select(t.accounts.c.id))).first() is None
-        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+        names = [
+            r.name for r in await conn.execute(select(t.players.c.name).order_by(t.players.c.id))
+        ]
     assert names == ["Rocío"]
 
 
@@ -85,7 +87,9 @@ async def test_addplayer_names_end_at_a_comma_and_at_and(engine: AsyncEngine) ->
     said += "\n" + await chat.say("ana", "/addplayer Marta Ruiz, Elena Díaz")
     said += "\n" + await chat.say("ana", "/addplayer Carmen and Rosa")
     async with engine.connect() as conn:
-        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+        names = [
+            r.name for r in await conn.execute(select(t.players.c.name).order_by(t.players.c.id))
+        ]
     assert names == [
         "Juan Pérez",
         "Lucía Gómez",
@@ -108,7 +112,9 @@ async def test_two_look_alike_new_names_in_one_addplayer_are_refused_whole(
     said = await chat.say("ana", '/addplayer "Ana Pérez" "\u0410na Pérez"')
     assert said.startswith("\u0410na Pérez looks just like Ana Pérez, a player of the club:"), said
     async with engine.connect() as conn:
-        names = [r.name for r in await conn.execute(select(t.players.c.name))]
+        names = [
+            r.name for r in await conn.execute(select(t.players.c.name).order_by(t.players.c.id))
+        ]
     assert names == ["Bob"]
 
 
