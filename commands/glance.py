@@ -39,20 +39,39 @@ async def status(s: Session, a: Args) -> Reply:
     if len(parts) == 1:
         parts.append(msg("glance.all_clear"))
     parts.extend(_coming_up(s, state, names))
-    parts.extend(await _unfinished_before(s, state))
+    listed = await s.uow.tournaments.list(s.club.id)
+    parts.extend(_unfinished_before(s, state, listed))
+    parts.extend(overdue_others(listed, state.id, s))
     return Reply(tuple(parts), private=True)
 
 
-async def _unfinished_before(s: Session, state: TournamentState) -> list[Msg]:
+def overdue_others(listed: list[calendar.Listed], shown: int, s: Session) -> list[Msg]:
+    """Return the tournaments but `shown` still waiting for a draw whose day has passed:
+    no command means them any more, and nobody called them off."""
+    zone = s.club.timezone
+    late = [t for t in listed if t.id != shown and calendar.overdue(t, s.now, zone)]
+    if not late:
+        return []
+    return [
+        msg(
+            "glance.overdue_others",
+            count=len(late),
+            tournaments=Name(", ".join(t.name for t in late)),
+            example=Hint(f'/tournament cancel {as_typed(late[0].name)} reason:"..."'),
+        )
+    ]
+
+
+def _unfinished_before(
+    s: Session, state: TournamentState, listed: list[calendar.Listed]
+) -> list[Msg]:
     """Return the earlier nights still in play: a final never reported keeps their ranking
     points back, and tonight's glance was the only one a director read."""
     playing = (TournamentStatus.GROUPS, TournamentStatus.KNOCKOUT)
     zone = s.club.timezone
     day = calendar.local(state.start, zone).date()
     earlier = [
-        t
-        for t in await s.uow.tournaments.list(s.club.id)
-        if t.status in playing and calendar.local(t.start, zone).date() < day
+        t for t in listed if t.status in playing and calendar.local(t.start, zone).date() < day
     ]
     if not earlier:
         return []
@@ -111,6 +130,20 @@ def _before_the_draw(
         listing("glance.not_here", not_here, example=Name(names[not_here[0].player]))
     drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
+    zone = s.club.timezone
+    if calendar.overdue(state, s.now, zone):
+        # "The start (20:00) has passed" read as tonight's: it was another day's.
+        later = calendar.local(calendar.same_time_later(state.start, s.now, zone), zone)
+        named = as_typed(state.name)
+        parts.append(
+            msg(
+                "glance.start_overdue",
+                start=When(state.start, "datetime"),
+                move=Hint(f'/tournament move {named} start:"{later:%Y-%m-%d %H:%M}"'),
+                cancel=Hint(f'/tournament cancel {named} reason:"..."'),
+            )
+        )
+        key = "glance.ready_to_draw"
     if not drawable:
         key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
     elif len(drawable) == 1:

@@ -6,6 +6,7 @@ import secrets
 
 from commands import arguments, lookups, views
 from commands import names as naming
+from commands.glance import overdue_others
 from commands.params import Args, as_typed
 from commands.replies import Button, Msg, Name, Param, Reply, When, announced, msg, say
 from commands.session import Session
@@ -17,7 +18,7 @@ from tournament import (
     sanctions,
 )
 from tournament.events import GroupsDrawn
-from tournament.model import EntryStatus, Refused, TournamentStatus
+from tournament.model import EntryStatus, Refused
 from tournament.preset import ALIASES, Preset, PresetError, load_preset
 from tournament.state import TournamentState
 
@@ -66,8 +67,9 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     s.adopt(state)
     known = await s.uow.tournaments.list(s.club.id)
     origin_starts = {t.id: t.start for t in known}
+    zone = s.club.timezone
     open_too = [
-        t.name for t in known if t.status is TournamentStatus.REGISTRATION and t.id != state.id
+        t.name for t in known if t.id != state.id and calendar.taking_entries(t, s.now, zone)
     ]
     for sanction in sanctions.bind_pending(
         await s.uow.sanctions.for_club(s.club.id), state.id, start, origin_starts
@@ -83,18 +85,23 @@ async def tournament_new(s: Session, a: Args) -> Reply:
         preset=preset.id,
     )
     s.notify(opened)
-    if not open_too:
-        return announced(opened)
-    # A second tournament must not silently become the one every command acts on.
-    return Reply(
-        (
+    # One whose day passed undrawn takes no command of its own any more: it is named so
+    # the director calls it off, not counted among those still open.
+    parts = overdue_others(known, state.id, s)
+    if open_too:
+        # A second tournament must not silently become the one every command acts on.
+        meant = calendar.meant(known, s.now, zone).chosen
+        this_one = meant is not None and meant.id == state.id
+        parts.insert(
+            0,
             msg(
-                "tournament.others_open",
+                "tournament.others_open_later" if this_one else "tournament.others_open",
                 others=Name(", ".join(open_too)),
-                example=Name(f'tournament:"{name}"'),
+                tournament=Name(name),
+                example=Name(f'tournament:"{open_too[0] if this_one else name}"'),
             ),
         )
-    )
+    return Reply(tuple(parts)) if parts else announced(opened)
 
 
 def _preset(s: Session, a: Args) -> tuple[Preset, dict[str, str]]:
@@ -126,12 +133,13 @@ async def tournament_list(s: Session, a: Args) -> Reply:
         raise Refused("no_tournament")
     parts: list[Msg] = [msg("tournament.list_title", club=Name(s.club.name))]
     for row in listed:
+        overdue = calendar.overdue(row, s.now, s.club.timezone)
         parts.append(
             msg(
                 "tournament.list_line",
                 tournament=Name(row.name),
                 start=When(row.start, "datetime"),
-                status=msg(f"tstatus.{row.status.value}"),
+                status=msg("tstatus.overdue" if overdue else f"tstatus.{row.status.value}"),
             )
         )
     try:

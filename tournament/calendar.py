@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from tournament import folding
@@ -184,6 +184,28 @@ def _recent(t: Listed, now: datetime, zone: str) -> bool:
     """Return whether `t` started on the club's today, or yesterday."""
     days = (local(now, zone).date() - local(t.start, zone).date()).days
     return 0 <= days <= 1
+
+
+def overdue(t: Listed | TournamentState, now: datetime, zone: str) -> bool:
+    """Return whether `t` still waits for its draw though it was to start on an earlier
+    day: a night forgotten, or called off without /tournament cancel."""
+    return (
+        t.status is TournamentStatus.REGISTRATION
+        and local(t.start, zone).date() < local(now, zone).date()
+    )
+
+
+def same_time_later(start: datetime, now: datetime, zone: str) -> datetime:
+    """Return the first moment after `now` on the weekday and at the club's time of
+    `start`, whole weeks later: the night a forgotten tournament may move to."""
+    was = local(start, zone)
+    weeks = max(1, -(-(now - start).days // 7))
+    wall = was.replace(tzinfo=None) + timedelta(weeks=weeks)
+    moved = wall.replace(tzinfo=was.tzinfo)
+    while moved <= now:
+        wall += timedelta(weeks=1)
+        moved = wall.replace(tzinfo=was.tzinfo)
+    return moved
 
 
 def open_for_entries(listed: Sequence[Listed], now: datetime, zone: str) -> list[Listed]:

@@ -325,3 +325,64 @@ ana: /draw
     assert "ranking" in ranking, ranking
     assert "Which tournament?" not in ranking, ranking
     assert "Which tournament?" in status, "a director's glance of a night still asks"
+
+
+def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """May Cup was forgotten: in June its glance said "the start (20:00) has passed", as
+    if tonight's, and June Cup's creation said to add tournament:"June Cup", which every
+    command meant already."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        "alice: /register\n"
+        "@clock 2026-06-02 12:00\n"
+        "ana: /status\n"
+        'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
+        "bob: /register\n"
+        "ana: /tournament list\n",
+    )
+    assert lines[-3:-1] == [
+        "  May Cup: Fri, May 1, 20:00, never drawn, its day passed",
+        "  June Cup: Fri, Jun 5, 20:00, open for entries",
+    ]
+    assert (
+        "  Its start (Fri, May 1, 20:00) was on an earlier day and the groups were never drawn:"
+        ' to play it another night, /tournament move "May Cup" start:"2026-06-05 20:00";'
+        ' to call it off, /tournament cancel "May Cup" reason:"...".' in lines
+    )
+    assert not any("The start (20:00) has passed" in line for line in lines)
+    assert (
+        "[12:00] #club: Never drawn, though their day has passed (1): May Cup. To call one off:"
+        ' /tournament cancel "May Cup" reason:"..."' in lines
+    )
+    assert not any("Also open for entries" in line for line in lines)
+    assert any(
+        line.startswith("[12:00] #club: bob, you are entered in June Cup") for line in lines
+    )
+    assert tournaments(clubtd, database_url) == [
+        ("May Cup", "registration"),
+        ("June Cup", "registration"),
+    ]
+
+
+def test_a_new_tournament_that_starts_first_says_it_is_the_one_commands_mean(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """June Cup opened first; May Cup, starting sooner, is what commands act on now."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
+        'ana: /tournament new name:"May Cup" start:"2026-05-08 20:00" approval:no\n'
+        "bob: /register\n",
+    )
+    assert (
+        "[18:00] #club: Also open for entries: June Cup. Commands act on May Cup, the next to"
+        ' start; add tournament:"June Cup" to act on another.' in lines
+    )
+    assert any(line.startswith("[18:00] #club: bob, you are entered in May Cup") for line in lines)

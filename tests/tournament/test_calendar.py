@@ -13,7 +13,9 @@ from tournament.calendar import (
     last_played,
     meant,
     named,
+    overdue,
     rename,
+    same_time_later,
     upcoming_entry,
 )
 from tournament.model import Refused, TournamentStatus
@@ -236,3 +238,29 @@ def test_a_tournament_is_renamed_unless_the_name_is_its_own_or_taken() -> None:
     assert state.name == "March Cup"
     rename(state, "marhc cup", rows)  # its own old name, another case: no other holds it
     assert state.name == "marhc cup"
+
+
+def test_a_draw_never_made_is_overdue_from_the_next_day_on_the_clubs_clock() -> None:
+    """On its own day a tournament not drawn is late, not forgotten; the next day it is."""
+    may = Listed(1, "May Cup", at(1, 18), TournamentStatus.REGISTRATION)  # 20:00 in Madrid
+    assert not overdue(may, at(1, 21), "Europe/Madrid")  # 23:00 the same night
+    assert overdue(may, at(1, 23), "Europe/Madrid")  # 01:00 the next day
+    assert not overdue(may, at(1, 23), "America/Caracas")  # still the same day there
+    drawn = Listed(2, "June Cup", at(1, 18), TournamentStatus.GROUPS)
+    assert not overdue(drawn, at(9, 12), "Europe/Madrid")
+
+
+def test_a_forgotten_night_moves_to_its_weekday_and_time_after_now() -> None:
+    """A Friday 20:00 in Madrid, forgotten in March (winter time), is offered the next
+    Friday 20:00 after now in April (summer time), not 21:00."""
+    march = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)  # Friday 20:00 CET
+    later = same_time_later(march, datetime(2026, 4, 7, 9, 0, tzinfo=UTC), "Europe/Madrid")
+    assert later == datetime(2026, 4, 10, 18, 0, tzinfo=UTC)  # Friday 20:00 CEST
+    # Its own weekday, later the same day it is asked: that night.
+    asked = datetime(2026, 4, 10, 10, 0, tzinfo=UTC)
+    assert same_time_later(march, asked, "Europe/Madrid") == later
+    # Asked after that night's start: the week after.
+    asked = datetime(2026, 4, 10, 18, 30, tzinfo=UTC)
+    assert same_time_later(march, asked, "Europe/Madrid") == datetime(
+        2026, 4, 17, 18, 0, tzinfo=UTC
+    )
