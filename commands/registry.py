@@ -399,7 +399,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         (
             Param("match", "match", positional=True),
             Param("player", "player", positional=True),
-            Param("score", "score", positional=True, many=True),
+            # The director's: the named player's score first, else white's (not "yours").
+            Param("score", "score", positional=True, many=True, description="arg.result_score"),
             Param("opponent", "player", positional=True, example="bob"),
             Param("void", "choice", positional=True, choices=("void",), synonyms=VOID_WORDS),
             Param(

@@ -35,10 +35,10 @@ _TYPES = {"integer": "int", "match": "int"}
 # state a correction's confirm was offered for.
 BUTTON_ONLY = frozenset({("accept", "report"), ("dispute", "report"), ("result", "seen")})
 BUTTON_ONLY |= {("reopen", "seen")}
-# An option described for one command in its own words: a director's /result score is
-# not "yours first".
+# An option described for one command in its own words (a parameter shared by several
+# commands); one command's own (a director's /result score, not "yours first") says so
+# in its spec (commands/registry.py).
 OWN_WORDS = {
-    ("result", "score"): "arg.result_score",
     ("tournament", "name"): "arg.tournament_name",
 }
 # Commands that act on no tournament: no `tournament` option in their menu.

@@ -440,6 +440,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament.list": "the club's tournaments, with status and start",
     "help.tournament.cancel": "call off a tournament (with a reason); it stays on record",
     "arg.score": "the score, yours first (3-1); tiebreak scores after it",
+    "arg.result_score": "the score, the named player's first (alice 3-1 bob), else white's (5 3-1); tiebreak scores after it",
     "arg.match": "the match number (/schedule shows them)",
     "arg.vs": "your opponent, to pick the match",
     "arg.lot": "who won the lot after level tiebreaks",

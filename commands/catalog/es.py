@@ -410,6 +410,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament.list": "los torneos del club, con estado e inicio",
     "help.tournament.cancel": "anular un torneo (con un motivo); queda registrado",
     "arg.score": "el resultado, el tuyo primero (3-1); después los desempates",
+    "arg.result_score": "el resultado, primero el del jugador nombrado (alice 3-1 bob), si no el de blancas (5 3-1); después los desempates",
     "arg.match": "el número de la partida (/schedule los muestra)",
     "arg.vs": "tu rival, para elegir la partida",
     "arg.lot": "quién ganó el sorteo tras desempates igualados",

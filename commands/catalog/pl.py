@@ -410,6 +410,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament.list": "turnieje klubu, ze stanem i startem",
     "help.tournament.cancel": "odwołaj turniej (z powodem); zostaje w ewidencji",
     "arg.score": "wynik, twój pierwszy (3-1); potem wyniki dogrywek",
+    "arg.result_score": "wynik, najpierw wymienionego zawodnika (alice 3-1 bob), a przy samym numerze meczu białych (5 3-1); potem wyniki dogrywek",
     "arg.match": "numer meczu (/schedule je pokazuje)",
     "arg.vs": "twój przeciwnik, aby wybrać mecz",
     "arg.lot": "kto wygrał losowanie po remisowych dogrywkach",

@@ -410,6 +410,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament.list": "turneele clubului, cu stare și început",
     "help.tournament.cancel": "anulați un turneu (cu un motiv); rămâne în evidență",
     "arg.score": "scorul, al dumneavoastră primul (3-1); apoi scorurile de departajare",
+    "arg.result_score": "scorul, întâi al jucătorului numit (alice 3-1 bob), altfel al albului (5 3-1); apoi scorurile de departajare",
     "arg.match": "numărul meciului (/schedule le arată)",
     "arg.vs": "adversarul, pentru a alege meciul",
     "arg.lot": "cine a câștigat tragerea la sorți după departajări egale",

@@ -128,6 +128,17 @@ async def test_help_result_documents_only_forms_that_work(engine: AsyncEngine) -
     assert "confirm: confirm:" not in reply
 
 
+async def test_help_result_says_whose_score_comes_first(engine: AsyncEngine) -> None:
+    """A director's /result has no "yours": /help result said "the score, yours first"."""
+    chat = Chat(engine)
+    reply = await chat.say("ana", "/help result")
+    assert (
+        "3-1: the score, the named player's first (alice 3-1 bob), else white's (5 3-1);"
+        " tiebreak scores after it" in reply
+    ), reply
+    assert "yours first" in await chat.say("ana", "/help report")
+
+
 async def test_help_shows_the_new_name_of_a_rename_as_needed_not_optional(
     engine: AsyncEngine,
 ) -> None:

@@ -171,3 +171,12 @@ def test_a_needed_option_the_handler_checks_is_required_in_the_menu() -> None:
     subs = {s.path: s for s in shapes["player"].subcommands}
     assert {o.name: o.required for o in subs["player rename"].options}["to"]
     assert {o.name: o.required for o in subs["player merge"].options}["into"]
+
+
+def test_a_directors_result_score_is_not_described_as_yours() -> None:
+    """/report's score is "yours first"; /result's is the named player's, else white's."""
+    described = {
+        shape.name: {o.name: o.description for o in shape.options} for shape in commands()
+    }
+    assert described["report"]["score"] == "arg.score"
+    assert described["result"]["score"] == "arg.result_score"
