@@ -429,7 +429,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ),
     ),
     # Several at once, as a director types arrivals: /present ana bob "Rosa Núñez".
-    CommandSpec("present", discipline.present, "director", (replace(PLAYER, many=True),)),
+    CommandSpec(
+        "present",
+        discipline.present,
+        "director",
+        (replace(PLAYER, many=True),),
+        forms=("alice", "alice bob"),
+    ),
     CommandSpec(
         "away", discipline.away, "director", (PLAYER, Param("reason", "text", aliases=("why",)))
     ),

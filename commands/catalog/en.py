@@ -498,7 +498,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament": "the tournament: info; new, list, move, rename, cancel",
     "help.draw": "draw the groups",
     "help.result": "set or correct a result",
-    "help.present": "mark a player present",
+    "help.present": "mark players present, one or several at once",
     "help.away": "mark a player away",
     "help.forfeit": "forfeit a player's match (all: they left)",
     "help.excuse": "excuse a no-show",

@@ -468,7 +468,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament": "el torneo: info; new, list, move, rename, cancel",
     "help.draw": "sortear los grupos",
     "help.result": "fijar o corregir un resultado",
-    "help.present": "marcar a un jugador como presente",
+    "help.present": "marcar jugadores como presentes, uno o varios a la vez",
     "help.away": "marcar a un jugador como ausente",
     "help.forfeit": "dar forfait a un jugador en su encuentro (all: se fue)",
     "help.excuse": "justificar una ausencia",

@@ -468,7 +468,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament": "turniej: info; new, list, move, rename, cancel",
     "help.draw": "rozlosuj grupy",
     "help.result": "wpisz lub popraw wynik",
-    "help.present": "oznacz zawodnika jako obecnego",
+    "help.present": "oznacz zawodników jako obecnych, jednego lub kilku naraz",
     "help.away": "oznacz zawodnika jako nieobecnego",
     "help.forfeit": "walkower w meczu zawodnika (all: opuszcza turniej)",
     "help.excuse": "usprawiedliw nieobecność",

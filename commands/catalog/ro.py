@@ -468,7 +468,7 @@ MESSAGES: dict[str, str] = {
     "help.tournament": "turneul: info; new, list, move, rename, cancel",
     "help.draw": "trageți la sorți grupele",
     "help.result": "stabiliți sau corectați un rezultat",
-    "help.present": "marcați un jucător ca prezent",
+    "help.present": "marcați jucători ca prezenți, unul sau mai mulți deodată",
     "help.away": "marcați un jucător ca absent",
     "help.forfeit": "forfait pentru partida unui jucător (all: a plecat)",
     "help.excuse": "scuzați o neprezentare",

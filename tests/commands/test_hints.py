@@ -206,3 +206,12 @@ async def test_move_with_one_tournament_shows_the_line_naming_it(engine: AsyncEn
     moved = await chat.say("ana", line)
     assert "Cupa moves to" in moved or "Sat, Feb 7" in moved, moved
     assert (await chat.tournament()).start.day == 7
+
+
+async def test_help_present_shows_several_names_at_once(engine: AsyncEngine) -> None:
+    """/present takes several names (the director at the door); /help showed only one."""
+    chat = Chat(engine)
+    reply = await chat.say("ana", "/help present")
+    assert reply.startswith(
+        "/present alice · /present alice bob: mark players present, one or several at once"
+    ), reply
