@@ -139,7 +139,7 @@ def _before_the_draw(
             msg(
                 "glance.start_overdue",
                 start=When(state.start, "datetime"),
-                move=Hint(f'/tournament move {named} start:"{later:%Y-%m-%d %H:%M}"'),
+                move=Hint(f'/tournament move {named} start:"{later:%Y-%m-%d %H:%M}" reason:"..."'),
                 cancel=Hint(f'/tournament cancel {named} reason:"..."'),
             )
         )

@@ -343,15 +343,26 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         "ana: /status\n"
         'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
         "bob: /register\n"
-        "ana: /tournament list\n",
+        "ana: /tournament list\n"
+        # The line the glance offered, its reason filled in.
+        'ana: /tournament move "May Cup" start:"2026-06-05 20:00" reason:"forgotten"\n',
     )
+    assert any(
+        line.startswith(
+            "[12:00] #club: May Cup moves to Fri, Jun 5, 20:00 (it was Fri, May 1, 20:00):"
+            " forgotten."
+        )
+        for line in lines[-4:]
+    ), lines[-4:]
+    lines = lines[: lines.index("[12:00] #club: Test Club: tournaments") + 4]
     assert lines[-3:-1] == [
         "  May Cup: Fri, May 1, 20:00, never drawn, its day passed",
         "  June Cup: Fri, Jun 5, 20:00, open for entries",
     ]
     assert (
         "  Its start (Fri, May 1, 20:00) was on an earlier day and the groups were never drawn:"
-        ' to play it another night, /tournament move "May Cup" start:"2026-06-05 20:00";'
+        ' to play it another night, /tournament move "May Cup" start:"2026-06-05 20:00"'
+        ' reason:"...";'
         ' to call it off, /tournament cancel "May Cup" reason:"...".' in lines
     )
     assert not any("The start (20:00) has passed" in line for line in lines)
