@@ -125,24 +125,15 @@ def _before_the_draw(
         "glance.unconfirmed",
         [e for e in active if e.approved and not e.confirmed and not e.checked_in],
     )
+    overdue = calendar.overdue(state, s.now, s.club.timezone)
     not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
-    if not_here and attendance.checkin_open(state, s.now):
+    if not_here and attendance.checkin_open(state, s.now) and not overdue:
         listing("glance.not_here", not_here, example=Name(names[not_here[0].player]))
     drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
-    zone = s.club.timezone
-    if calendar.overdue(state, s.now, zone):
+    if overdue:
         # "The start (20:00) has passed" read as tonight's: it was another day's.
-        later = calendar.local(calendar.same_time_later(state.start, s.now, zone), zone)
-        named = as_typed(state.name)
-        parts.append(
-            msg(
-                "glance.start_overdue",
-                start=When(state.start, "datetime"),
-                move=Hint(f'/tournament move {named} start:"{later:%Y-%m-%d %H:%M}" reason:"..."'),
-                cancel=Hint(f'/tournament cancel {named} reason:"..."'),
-            )
-        )
+        parts.append(_start_overdue(s, state))
         key = "glance.ready_to_draw"
     if not drawable:
         key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
@@ -150,6 +141,21 @@ def _before_the_draw(
         key = "glance.one_to_draw"  # the draw would refuse one player
     parts.append(msg(key, count=len(drawable), start=When(state.start)))
     return parts
+
+
+def _start_overdue(s: Session, state: TournamentState) -> Msg:
+    """Say that `state` was to be played on an earlier day, with the lines that move it
+    to its weekday and hour after now, or call it off."""
+    zone = s.club.timezone
+    later = calendar.local(calendar.same_time_later(state.start, s.now, zone), zone)
+    named = as_typed(state.name)
+    move = f'/tournament move {named} start:"{later:%Y-%m-%d %H:%M}" reason:"..."'
+    return msg(
+        "glance.start_overdue",
+        start=When(state.start, "datetime"),
+        move=Hint(move),
+        cancel=Hint(f'/tournament cancel {named} reason:"..."'),
+    )
 
 
 async def _matches_waiting(s: Session, state: TournamentState, names: Names) -> list[Msg | Table]:

@@ -339,6 +339,7 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         database_url,
         'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
         "alice: /register\n"
+        "alice: /confirm\n"
         "@clock 2026-06-02 12:00\n"
         "ana: /status\n"
         'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
@@ -366,6 +367,7 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         ' to call it off, /tournament cancel "May Cup" reason:"...".' in lines
     )
     assert not any("The start (20:00) has passed" in line for line in lines)
+    assert not any("When one arrives" in line for line in lines)  # nobody comes that night
     assert (
         "[12:00] #club: Never drawn, though their day has passed (1): May Cup. To call one off:"
         ' /tournament cancel "May Cup" reason:"..."' in lines
