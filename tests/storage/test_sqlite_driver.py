@@ -95,8 +95,9 @@ async def test_the_log_is_copied_back_in_the_background_every_hundred_commits(
     assert database.stat().st_size == before  # all of it still in the log
     async with engine.begin() as conn:
         await conn.execute(text("insert into t values ('last')"))
-    for _ in range(200):
-        if database.stat().st_size > before:
+    # The checkpoint writes the pages as it goes: a busy machine saw the file half grown.
+    for _ in range(500):
+        if database.stat().st_size > before + 100 * 2000:
             break
         await asyncio.sleep(0.01)
     assert database.stat().st_size > before + 100 * 2000
