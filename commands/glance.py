@@ -41,11 +41,11 @@ async def status(s: Session, a: Args) -> Reply:
     parts.extend(_coming_up(s, state, names))
     listed = await s.uow.tournaments.list(s.club.id)
     parts.extend(_unfinished_before(s, state, listed))
-    parts.extend(overdue_others(listed, state.id, s))
+    parts.extend(overdue_others(s, listed, state.id))
     return Reply(tuple(parts), private=True)
 
 
-def overdue_others(listed: list[calendar.Listed], shown: int, s: Session) -> list[Msg]:
+def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) -> list[Msg]:
     """Return the tournaments but `shown` still waiting for a draw whose day has passed:
     no command means them any more, and nobody called them off."""
     zone = s.club.timezone

@@ -199,13 +199,12 @@ def same_time_later(start: datetime, now: datetime, zone: str) -> datetime:
     """Return the first moment after `now` on the weekday and at the club's time of
     `start`, whole weeks later: the night a forgotten tournament may move to."""
     was = local(start, zone)
-    weeks = max(1, -(-(now - start).days // 7))
-    wall = was.replace(tzinfo=None) + timedelta(weeks=weeks)
-    moved = wall.replace(tzinfo=was.tzinfo)
-    while moved <= now:
+    wall = was.replace(tzinfo=None)  # the club's clock: 20:00 stays 20:00 across a DST change
+    while True:
         wall += timedelta(weeks=1)
         moved = wall.replace(tzinfo=was.tzinfo)
-    return moved
+        if moved > now:
+            return moved
 
 
 def open_for_entries(listed: Sequence[Listed], now: datetime, zone: str) -> list[Listed]:
