@@ -7,7 +7,7 @@ from commands.params import Args, as_typed
 from commands.replies import Hint, Msg, Name, Param, Reply, Table, When, msg
 from commands.session import Session
 from commands.views import Names
-from tournament import attendance, calendar, due, progress, roster
+from tournament import attendance, calendar, due, progress, roster, sanctions
 from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
 from tournament.scoring import example_score
 from tournament.state import Entry, Match, TournamentState, minutes
@@ -41,18 +41,19 @@ async def status(s: Session, a: Args) -> Reply:
     parts.extend(_coming_up(s, state, names))
     listed = await s.uow.tournaments.list(s.club.id)
     parts.extend(_unfinished_before(s, state, listed))
-    parts.extend(overdue_others(s, listed, state.id))
+    parts.extend(await overdue_others(s, listed, state.id))
     return Reply(tuple(parts), private=True)
 
 
-def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) -> list[Msg]:
+async def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) -> list[Msg]:
     """Return the tournaments but `shown` still waiting for a draw whose day has passed:
-    no command means them any more, and nobody called them off."""
+    no command means them any more, and nobody called them off. A suspension for one
+    of them waits for it (HGV-2.3.6: the next tournament played), and is said so."""
     zone = s.club.timezone
     late = [t for t in listed if t.id != shown and calendar.overdue(t, s.now, zone)]
     if not late:
         return []
-    return [
+    parts = [
         msg(
             "glance.overdue_others",
             count=len(late),
@@ -60,6 +61,25 @@ def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) -> lis
             example=Hint(f'/tournament cancel {as_typed(late[0].name)} reason:"..."'),
         )
     ]
+    return parts + await _suspended_from(s, late)
+
+
+async def _suspended_from(s: Session, late: list[calendar.Listed]) -> list[Msg]:
+    """Return who is suspended from each of the `late` tournaments."""
+    records = await s.uow.sanctions.for_club(s.club.id)
+    parts = []
+    for tournament in late:
+        barred = sanctions.barred_from(records, tournament.id)
+        if barred:
+            names = await s.names(set(barred))
+            parts.append(
+                msg(
+                    "glance.overdue_suspended",
+                    tournament=Name(tournament.name),
+                    players=Name(", ".join(sorted(names[p] for p in barred))),
+                )
+            )
+    return parts
 
 
 def _unfinished_before(

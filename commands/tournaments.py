@@ -87,7 +87,7 @@ async def tournament_new(s: Session, a: Args) -> Reply:
     s.notify(opened)
     # One whose day passed undrawn takes no command of its own any more: it is named so
     # the director calls it off, not counted among those still open.
-    parts = overdue_others(s, known, state.id)
+    parts = await overdue_others(s, known, state.id)
     if open_too:
         # A second tournament must not silently become the one every command acts on.
         meant = calendar.meant(known, s.now, zone).chosen

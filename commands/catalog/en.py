@@ -401,6 +401,7 @@ MESSAGES: dict[str, str] = {
     "glance.left_out": "Left out of the draw, neither confirmed nor here ({count}): {players}. One who comes plays after {example} and /redraw.",
     "glance.unfinished": "Still unfinished from earlier nights ({count}): {tournaments}; their ranking points wait for their last results: {example}",
     "glance.overdue_others": "Never drawn, though their day has passed ({count}): {tournaments}. To call one off: {example}",
+    "glance.overdue_suspended": "Suspended from {tournament}, never played: {players}. The suspension waits for it until it is called off; called off, it moves to the next tournament.",
     "glance.unconfirmed": "Not confirmed yet ({count}): {players}. They are not drawn unless they /confirm or check in; a reminder goes out a day before.",
     "glance.not_here": "Confirmed, not checked in ({count}): {players}. When one arrives: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {# player} other {# players}} can be drawn now: /draw.",

@@ -371,6 +371,7 @@ MESSAGES: dict[str, str] = {
     "glance.left_out": "Fuera del sorteo, sin confirmar ni registrar su llegada ({count}): {players}. Quien llegue juega tras {example} y /redraw.",
     "glance.unfinished": "Sin terminar de noches anteriores ({count}): {tournaments}; sus puntos de ranking esperan sus últimos resultados: {example}",
     "glance.overdue_others": "Sin sortear, aunque su día ya pasó ({count}): {tournaments}. Para cancelar uno: {example}",
+    "glance.overdue_suspended": "Suspendidos para {tournament}, que no se jugó: {players}. La suspensión espera a ese torneo mientras no se cancele; al cancelarlo, pasa al siguiente.",
     "glance.unconfirmed": "Sin confirmar ({count}): {players}. No entran en el sorteo si no envían /confirm o registran su llegada; se les recuerda un día antes.",
     "glance.not_here": "Confirmados sin registrar su llegada ({count}): {players}. Cuando llegue alguno: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {Se puede sortear ahora a # jugador} other {Se puede sortear ahora a # jugadores}}: /draw.",

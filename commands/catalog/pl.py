@@ -371,6 +371,7 @@ MESSAGES: dict[str, str] = {
     "glance.left_out": "Poza losowaniem, bez potwierdzenia udziału i obecności ({count}): {players}. Kto przyjdzie, zagra po {example} i /redraw.",
     "glance.unfinished": "Niedokończone turnieje z wcześniejszych dni ({count}): {tournaments}; ich punkty rankingowe czekają na ostatnie wyniki: {example}",
     "glance.overdue_others": "Nierozlosowane, choć ich dzień minął ({count}): {tournaments}. Aby odwołać turniej: {example}",
+    "glance.overdue_suspended": "Zawieszeni na turniej {tournament}, który się nie odbył: {players}. Zawieszenie czeka na ten turniej, dopóki nie zostanie odwołany; po odwołaniu przechodzi na następny.",
     "glance.unconfirmed": "Jeszcze niepotwierdzeni ({count}): {players}. Nie wezmą udziału w losowaniu, jeśli nie wyślą /confirm ani nie potwierdzą obecności; dzień wcześniej dostają przypomnienie.",
     "glance.not_here": "Potwierdzeni, bez potwierdzonej obecności ({count}): {players}. Gdy ktoś przyjdzie: `/present {example}`.",
     "glance.ready_to_draw": "W losowaniu {count, plural, one {może teraz wziąć udział # osoba} few {mogą teraz wziąć udział # osoby} many {może teraz wziąć udział # osób} other {może teraz wziąć udział # osoby}}: /draw.",

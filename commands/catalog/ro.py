@@ -371,6 +371,7 @@ MESSAGES: dict[str, str] = {
     "glance.left_out": "În afara tragerii la sorți, fără confirmare și fără prezență ({count}): {players}. Cine vine joacă după {example} și /redraw.",
     "glance.unfinished": "Neterminate din serile anterioare ({count}): {tournaments}; punctele lor de clasament așteaptă ultimele rezultate: {example}",
     "glance.overdue_others": "Netrase la sorți, deși ziua lor a trecut ({count}): {tournaments}. Pentru a anula unul: {example}",
+    "glance.overdue_suspended": "Suspendați de la {tournament}, care nu s-a jucat: {players}. Suspendarea îl așteaptă până când este anulat; anulat, trece la turneul următor.",
     "glance.unconfirmed": "Neconfirmați încă ({count}): {players}. Nu intră la tragerea la sorți dacă nu trimit /confirm sau nu își înregistrează sosirea; primesc un memento cu o zi înainte.",
     "glance.not_here": "Confirmați, dar fără sosire înregistrată ({count}): {players}. Când sosește unul: `/present {example}`.",
     "glance.ready_to_draw": "{count, plural, one {Acum poate intra la tragerea la sorți # jucător} few {Acum pot intra la tragerea la sorți # jucători} other {Acum pot intra la tragerea la sorți # de jucători}}: /draw.",

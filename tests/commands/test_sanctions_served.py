@@ -350,3 +350,27 @@ async def test_a_suspension_decided_after_the_entry_keeps_the_player_out_of_the_
     assert not [t for t in told if "February Cup" in t and "/confirm" in t], told
     others = [text for who, text in chat.posted if who == "user:bob"]
     assert any("/checkin" in t for t in others), others
+
+
+async def test_a_suspension_for_a_night_never_played_is_named_till_it_is_called_off_HGV_2_3_6(
+    engine: AsyncEngine,
+) -> None:
+    """February Cup was forgotten (never drawn): dora's suspension waited for it, unseen,
+    while she entered March. The director is told; calling February off moves it."""
+    chat = await dora_suspended_then_february(engine)
+    chat.at("2026-03-10T12:00")
+    opened = await chat.say(
+        "ana",
+        '/tournament new name:"March Cup" preset:hgv-backgammon start:"2026-03-28 20:00"'
+        " approval:no",
+    )
+    assert (
+        "Suspended from February Cup, never played: dora. The suspension waits for it until"
+        " it is called off; called off, it moves to the next tournament." in opened
+    ), opened
+    glance = await chat.say("ana", "/status")
+    assert "Suspended from February Cup, never played: dora." in glance, glance
+    await chat.say("ana", '/tournament cancel "February Cup" reason:"forgotten"')
+    (moved,) = await sanctions_of(chat, "dora")
+    assert (moved["applies_to"], moved["active"]) == ("March Cup", True)
+    assert "Suspended from" not in await chat.say("ana", "/status")
