@@ -18,13 +18,14 @@ from commands.export import season_rankings, tournament_object
 from commands.replies import Msg, Name, Param, When, msg
 from commands.web import club_path, join, tournament_path
 from storage.unit_of_work import SqlUnitOfWork
+from tournament import calendar
 from tournament.club import Club
 from tournament.model import MatchStatus, PlayerId, Stage, TournamentStatus
 from tournament.state import Match, TournamentState
 
 Kind = Literal["live", "next", "past"]
 KINDS: tuple[Kind, ...] = ("live", "next", "past")
-_KIND_OF = {
+_KIND_OF: dict[TournamentStatus, Kind] = {
     TournamentStatus.GROUPS: "live",
     TournamentStatus.KNOCKOUT: "live",
     TournamentStatus.REGISTRATION: "next",
@@ -103,18 +104,24 @@ async def _names(uow: SqlUnitOfWork, club: Club) -> dict[PlayerId, str]:
     return {p.id: p.name for p in await uow.players.all(club.id)}
 
 
-async def club_page(uow: SqlUnitOfWork, club: Club, token: str, base: str) -> ClubPage:
-    """Return the club page: its tournaments (live, next, past) and season rankings."""
+async def club_page(
+    uow: SqlUnitOfWork, club: Club, token: str, base: str, now: datetime
+) -> ClubPage:
+    """Return the club page: its tournaments (live, next, past) and season rankings. One
+    whose day passed undrawn (forgotten) is no next night: it is listed among the past."""
     listed = await uow.tournaments.list(club.id)
     states = [await uow.tournaments.get(t.id) for t in listed]
     names = await _names(uow, club)
     tables = await season_rankings(uow, club, states, names)
+    overdue = {state.id for state in states if calendar.overdue(state, now, club.timezone)}
     links = tuple(
         TournamentLink(
             name=state.name,
             start=state.start,
-            status=msg(f"tstatus.{state.status.value}"),
-            kind=_KIND_OF.get(state.status, "past"),  # type: ignore[arg-type]
+            status=msg(
+                "tstatus.overdue" if state.id in overdue else f"tstatus.{state.status.value}"
+            ),
+            kind="past" if state.id in overdue else _KIND_OF.get(state.status, "past"),
             path=tournament_path(token, state.id),
         )
         for state in states

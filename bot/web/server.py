@@ -24,6 +24,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, Literal
 
@@ -41,6 +42,7 @@ from commands.web import join
 from storage import tables
 from storage.engine import Database
 from storage.unit_of_work import SqlUnitOfWorkFactory
+from tournament import calendar
 from tournament.club import Club
 
 log = logging.getLogger("clubtd.web")
@@ -123,6 +125,9 @@ class PageStore:
     uow_factory: SqlUnitOfWorkFactory
     base_url: str
     clock: Callable[[], float] = time.monotonic
+    # The wall clock: a tournament whose day passed undrawn leaves "next" at the club's
+    # midnight, so the club's date is part of its pages' version.
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     renders: int = 0  # how many pages were rendered (the bench and tests read it)
     _versions: dict[str, _Version] = field(default_factory=dict)
     _pages: dict[tuple[str, str, Kind], _Kept] = field(default_factory=dict)
@@ -170,7 +175,12 @@ class PageStore:
             approval=row.approval,
         )
         facts = (
-            (row.name, row.timezone, row.language),
+            (
+                row.name,
+                row.timezone,
+                row.language,
+                calendar.local(self.now(), row.timezone).date(),
+            ),
             [tuple(x) for x in tournaments],
             [tuple(x) for x in players],
             tuple(imported),
@@ -218,7 +228,7 @@ class PageStore:
         async with self.uow_factory() as uow:
             if path == "":
                 found: pages.ClubPage | pages.TournamentPage | None = await pages.club_page(
-                    uow, club, token, self.base_url
+                    uow, club, token, self.base_url, self.now()
                 )
             else:
                 found = await pages.tournament_page(uow, club, token, int(path))

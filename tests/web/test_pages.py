@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -304,3 +305,24 @@ async def test_a_friendlys_page_shows_places_without_points_HGV_8(
     placements = html.split('id="placements"')[1].split("</section>")[0]
     assert "a friendly: no ranking points" in placements, placements
     assert "Points" not in placements, placements
+
+
+async def test_a_night_whose_day_passed_undrawn_leaves_next_for_the_past(
+    chat: Chat, client: TestClient[Any, Any], store: PageStore
+) -> None:
+    """May Cup was forgotten: in June the club page still listed it as the next night,
+    "open for entries". From the club's next day it is among the past, said to be one."""
+    reply = await chat.say("ana", "/club web:on")
+    found = PATH.search(reply)
+    assert found is not None, reply
+    await chat.say("ana", '/tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no')
+    store.now = lambda: datetime(2026, 5, 1, 21, 0, tzinfo=UTC)  # the night itself, late
+    page = await (await client.get(found.group(1))).text()
+    assert re.search(r'id="next">.*May Cup.*open for entries', page, re.S), page
+    store.now = lambda: datetime(2026, 6, 2, 12, 0, tzinfo=UTC)
+    store.clock = lambda: 1e9  # the version is read again
+    page = await (await client.get(found.group(1))).text()
+    assert 'id="next"' not in page, page
+    assert re.search(r'id="past">.*May Cup.*never drawn, its day passed', page, re.S), page
+    data = await (await client.get(found.group(1), headers=JSON)).json()
+    assert data["tournaments"][0]["status"] == "registration"  # §6: the state as it is
