@@ -162,19 +162,26 @@ async def club_page(
 
 
 async def tournament_page(
-    uow: SqlUnitOfWork, club: Club, token: str, tournament_id: int
+    uow: SqlUnitOfWork, club: Club, token: str, tournament_id: int, now: datetime
 ) -> TournamentPage | None:
     """Return a tournament's page, None when the club has no such tournament."""
     if tournament_id not in {t.id for t in await uow.tournaments.list(club.id)}:
         return None
     state = await uow.tournaments.get(tournament_id)
-    return tournament_view(state, club, await _names(uow, club), token)
+    overdue = calendar.overdue(state, now, club.timezone)
+    return tournament_view(state, club, await _names(uow, club), token, overdue=overdue)
 
 
 def tournament_view(
-    state: TournamentState, club: Club, names: Mapping[PlayerId, str], token: str
+    state: TournamentState,
+    club: Club,
+    names: Mapping[PlayerId, str],
+    token: str,
+    *,
+    overdue: bool = False,
 ) -> TournamentPage:
-    """Return a tournament's page from its state (what the page shows, nothing loaded)."""
+    """Return a tournament's page from its state (what the page shows, nothing loaded);
+    `overdue`: its day passed undrawn, and it says so."""
     ordered = sorted(state.matches.values(), key=lambda m: m.number)
     entries = (
         tuple(
@@ -192,7 +199,7 @@ def tournament_view(
         path=tournament_path(token, state.id),
         name=state.name,
         start=When(state.start, "datetime"),
-        status=msg(f"tstatus.{state.status.value}"),
+        status=msg("tstatus.overdue" if overdue else f"tstatus.{state.status.value}"),
         live=_KIND_OF.get(state.status) == "live",
         game=msg(f"game.{state.preset.game}"),
         entries=entries,

@@ -231,7 +231,7 @@ class PageStore:
                     uow, club, token, self.base_url, self.now()
                 )
             else:
-                found = await pages.tournament_page(uow, club, token, int(path))
+                found = await pages.tournament_page(uow, club, token, int(path), self.now())
         if found is None:
             return None
         if kind == "json":

@@ -326,3 +326,5 @@ async def test_a_night_whose_day_passed_undrawn_leaves_next_for_the_past(
     assert re.search(r'id="past">.*May Cup.*never drawn, its day passed', page, re.S), page
     data = await (await client.get(found.group(1), headers=JSON)).json()
     assert data["tournaments"][0]["status"] == "registration"  # §6: the state as it is
+    own = await (await client.get(data["tournaments"][0]["url"].removeprefix(BASE))).text()
+    assert "never drawn, its day passed" in own, own
