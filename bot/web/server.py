@@ -117,6 +117,10 @@ class _Version:
     read_at: float
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 @dataclass
 class PageStore:
     """Pages by club version: what makes a page cost one render per change."""
@@ -127,7 +131,7 @@ class PageStore:
     clock: Callable[[], float] = time.monotonic
     # The wall clock: a tournament whose day passed undrawn leaves "next" at the club's
     # midnight, so the club's date is part of its pages' version.
-    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    now: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
     renders: int = 0  # how many pages were rendered (the bench and tests read it)
     _versions: dict[str, _Version] = field(default_factory=dict)
     _pages: dict[tuple[str, str, Kind], _Kept] = field(default_factory=dict)
