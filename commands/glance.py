@@ -152,9 +152,10 @@ def _before_the_draw(
     drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
     if overdue:
-        # "The start (20:00) has passed" read as tonight's: it was another day's.
+        # "The start (20:00) has passed: /draw" read as tonight's: it was another day's,
+        # and a draw now would make every first match late at once.
         parts.append(_start_overdue(s, state))
-        key = "glance.ready_to_draw"
+        return parts
     if not drawable:
         key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
     elif len(drawable) == 1:

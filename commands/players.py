@@ -81,6 +81,7 @@ async def register(s: Session, a: Args) -> Reply:
         is_member=player.member,
         suspended=suspension is not None,
         novice=player.novice,
+        night_passed=s.night_passed(state),
     )
     s.log("register", player=player.name)
     parts: list[Msg] = [] if name_said is None else [name_said]
@@ -263,7 +264,7 @@ async def confirm(s: Session, a: Args) -> Reply:
     await entering.open_for_entries(s, entering=True)
     state = await s.tournament()
     await _suspended_not_entered(s, state, player, entered_too=True)
-    attendance.confirm(state, player.id, s.now)
+    attendance.confirm(state, player.id, s.now, night_passed=s.night_passed(state))
     # Said in the club's chat, among the others' confirmations: it names whose it is.
     done = msg(
         "confirm.done",
@@ -308,7 +309,10 @@ async def withdraw(s: Session, a: Args) -> Reply:
     attendance.active_entry(state, player.id)
     # "done" (free), "late" (suspended, nothing to lose yet) or "left" (after the draw).
     how = "left" if state.status is not TournamentStatus.REGISTRATION else "done"
-    if how == "done" and attendance.withdrawal_sanction(state, player.id, s.now):
+    passed = s.night_passed(state)  # never held: nothing is owed
+    if how == "done" and attendance.withdrawal_sanction(
+        state, player.id, s.now, night_passed=passed
+    ):
         how = "late"
     if a.command != "withdraw confirm":
         asked = {"done": "withdraw.ask", "late": "withdraw.ask_late", "left": "withdraw.ask_left"}
@@ -328,7 +332,7 @@ async def withdraw(s: Session, a: Args) -> Reply:
             parts.append(msg("withdraw.or_later", tournament=Name(later), command=Hint(instead)))
             buttons.append(Button(msg("button.withdraw_from", tournament=Name(later)), instead))
         return Reply(tuple(parts), tuple(buttons))
-    s.events.extend(attendance.withdraw(state, player.id, s.now))
+    s.events.extend(attendance.withdraw(state, player.id, s.now, night_passed=passed))
     s.log("withdraw", player=player.name)
     return say(f"withdraw.{how}", tournament=Name(state.name))
 
@@ -340,7 +344,7 @@ async def checkin(s: Session, a: Args) -> Reply:
     state = await s.tournament()
     await _suspended_not_entered(s, state, player, entered_too=True)
     _not_in_play(state, player)
-    attendance.check_in(state, player.id, s.now)
+    attendance.check_in(state, player.id, s.now, night_passed=s.night_passed(state))
     s.log("checkin", player=player.name)
     parts = [msg("checkin.done", name=Name(player.name))]
     upcoming = state.open_matches_of(player.id)

@@ -40,11 +40,15 @@ def register(
     suspended: bool = False,
     by_director: bool = False,
     novice: bool = False,
+    night_passed: bool = False,
 ) -> Entry:
     """Enter `player`; a director's entry needs no approval (HGV-1.4, NAV-ENTRY). A
-    novice enters the novice category (HGV-NOVICE)."""
+    novice enters the novice category (HGV-NOVICE). `night_passed`: its day went by
+    without a draw (`calendar.overdue`); a player has no night to enter for."""
     if state.status is not TournamentStatus.REGISTRATION:
         raise Refused("entries_closed", tournament=state.name)
+    if night_passed and not by_director:
+        raise Refused("night_passed", tournament=state.name, start=state.start)
     if suspended:
         raise Refused("suspended", tournament=state.name)
     if entered(state, player):
@@ -113,13 +117,17 @@ def blocking_the_draw(state: TournamentState) -> list[PlayerId]:
     return [p for p in waiting_for_approval(state) if state.entries[p].confirmed]
 
 
-def confirm(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
-    """Record that the player will attend."""
+def confirm(
+    state: TournamentState, player: PlayerId, at: datetime, *, night_passed: bool = False
+) -> Entry:
+    """Record that the player will attend; not a night whose day went by undrawn."""
     entry = _active_entry(state, player)
     if entry.confirmed_at is not None:
         raise Refused("already_confirmed")
     if state.status is TournamentStatus.FINISHED:
         raise Refused("tournament_finished", tournament=state.name)
+    if night_passed:
+        raise Refused("night_passed", tournament=state.name, start=state.start)
     entry.confirmed_at = at
     return entry
 
@@ -135,15 +143,23 @@ def checkin_open(state: TournamentState, now: datetime) -> bool:
 
 
 def check_in(
-    state: TournamentState, player: PlayerId, at: datetime, *, director: bool = False
+    state: TournamentState,
+    player: PlayerId,
+    at: datetime,
+    *,
+    director: bool = False,
+    night_passed: bool = False,
 ) -> Entry:
-    """Mark the player present from `at` (CLUB-PRESENCE); players only once check-in opens."""
+    """Mark the player present from `at` (CLUB-PRESENCE); players only once check-in opens,
+    and not for a night whose day went by undrawn."""
     entry = _active_entry(state, player)
     if not entry.approved:
         raise Refused("entry_not_approved")
     opens = checkin_opens(state)
     if not director and at < opens:
         raise Refused("checkin_not_open", opens=opens)
+    if not director and night_passed and state.status is TournamentStatus.REGISTRATION:
+        raise Refused("night_passed", tournament=state.name, start=state.start)
     if state.status is TournamentStatus.FINISHED:
         raise Refused("tournament_finished", tournament=state.name)
     if entry.present_now():
@@ -171,7 +187,9 @@ def mark_away(state: TournamentState, player: PlayerId, at: datetime) -> Entry:
     return entry
 
 
-def withdraw(state: TournamentState, player: PlayerId, at: datetime) -> list[Event]:
+def withdraw(
+    state: TournamentState, player: PlayerId, at: datetime, *, night_passed: bool = False
+) -> list[Event]:
     """Withdraw: free before the start (HGV-2.3.6); after the draw it is leaving (HGV-2.3.5).
 
     Between the start and the draw nothing is lost yet, but the word came late: a
@@ -181,7 +199,7 @@ def withdraw(state: TournamentState, player: PlayerId, at: datetime) -> list[Eve
     entry = _active_entry(state, player)
     if state.status is not TournamentStatus.REGISTRATION:
         return leave(state, player, at, reason="left")
-    sanction = withdrawal_sanction(state, player, at)
+    sanction = withdrawal_sanction(state, player, at, night_passed=night_passed)
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_at = at
     if entry.present_now():
@@ -191,19 +209,22 @@ def withdraw(state: TournamentState, player: PlayerId, at: datetime) -> list[Eve
     return [SanctionRecorded(at=at, player=player, reason=sanction)]
 
 
-def withdrawal_sanction(state: TournamentState, player: PlayerId, at: datetime) -> str | None:
+def withdrawal_sanction(
+    state: TournamentState, player: PlayerId, at: datetime, *, night_passed: bool = False
+) -> str | None:
     """Return the suspension's reason withdrawing at `at` carries, None when it is free.
 
     Before the start it is free (HGV-2.3.6: notice given in time); so it is for a player
-    who never confirmed nor came, or whom no director approved yet (HGV-1.4). After the
+    who never confirmed nor came, or whom no director approved yet (HGV-1.4), and from a
+    night whose day went by undrawn (`night_passed`: it was never held). After the
     start a checked-in player leaves ("left", HGV-2.3.5), a confirmed one who is not here
     did not come ("no_show", HGV-2.3.6); after the draw every withdrawal is leaving.
     """
     entry = _active_entry(state, player)
     if state.status is not TournamentStatus.REGISTRATION:
         return "left"
-    if at < state.start or not entry.approved:
-        return None  # in time, or never admitted to play (HGV-1.4): nothing was owed
+    if at < state.start or not entry.approved or night_passed:
+        return None  # in time, never admitted to play (HGV-1.4), or never held
     if entry.checked_in:
         return "left"
     return "no_show" if entry.confirmed else None

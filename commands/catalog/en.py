@@ -637,6 +637,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_club": "You are not in a club called {name}; your clubs: {clubs}.",
     "refused.which_club": 'You are in several clubs ({clubs}): say which, for example `/me club:"{example}"`.',
     "refused.entries_closed": "Entries for {tournament} are closed.",
+    "refused.night_passed": "{tournament} was to be played on {start} and was never drawn: there is no night to enter, confirm or check in for. A director moves it to another night or calls it off.",
     "refused.entry_not_active": "Your entry is {status}: ask a director.",
     "refused.checkin_waiting_for_draw": "You are entered in {tournament} and counted as present; its groups are drawn already, so a director places you with a new draw: {command}",
     "refused.checkin_entry_out": "Your entry in {tournament}: {status}. A director can put you back: {command}",

@@ -607,6 +607,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_club": "No estás en ningún club llamado {name}; tus clubes: {clubs}.",
     "refused.which_club": 'Estás en varios clubes ({clubs}): di en cuál, por ejemplo `/me club:"{example}"`.',
     "refused.entries_closed": "Las inscripciones para {tournament} están cerradas.",
+    "refused.night_passed": "{tournament} debía jugarse el {start} y nunca se sorteó: no hay noche a la que inscribirse, confirmar ni llegar. Un director lo pasa a otra noche o lo cancela.",
     "refused.entry_not_active": "Tu inscripción no está activa ({status}): consulta a un director.",
     "refused.checkin_waiting_for_draw": "Estás inscrito en {tournament} y constas como presente; sus grupos ya están sorteados, así que un director te coloca con un nuevo sorteo: {command}",
     "refused.checkin_entry_out": "Tu inscripción en {tournament} está {status}. Un director puede devolverte al torneo: {command}",

@@ -607,6 +607,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_club": "Nie należysz do klubu o nazwie {name}; Twoje kluby: {clubs}.",
     "refused.which_club": 'Należysz do kilku klubów ({clubs}): napisz, o który chodzi, na przykład `/me club:"{example}"`.',
     "refused.entries_closed": "Zapisy na turniej {tournament} są zamknięte.",
+    "refused.night_passed": "Turniej {tournament} miał się odbyć {start} i nie został rozlosowany: nie ma dnia, na który można się zapisać, potwierdzić udział czy obecność. Sędzia przenosi go na inny dzień albo odwołuje.",
     "refused.entry_not_active": "Twoje zgłoszenie nie jest aktywne ({status}): zapytaj sędziego.",
     "refused.checkin_waiting_for_draw": "Masz zgłoszenie do turnieju {tournament} i odnotowaną obecność; grupy są już rozlosowane, więc sędzia umieści cię w nowym losowaniu: {command}",
     "refused.checkin_entry_out": "Twoje zgłoszenie do turnieju {tournament} ma status: {status}. Sędzia może Cię przywrócić: {command}",

@@ -607,6 +607,7 @@ MESSAGES: dict[str, str] = {
     "refused.no_such_club": "Nu sunteți într-un club numit {name}; cluburile dumneavoastră: {clubs}.",
     "refused.which_club": 'Sunteți în mai multe cluburi ({clubs}): spuneți în care, de exemplu `/me club:"{example}"`.',
     "refused.entries_closed": "Înscrierile la {tournament} s-au închis.",
+    "refused.night_passed": "{tournament} trebuia jucat pe {start} și nu a fost tras la sorți: nu există o seară pentru care să vă înscrieți, să confirmați sau să vă înregistrați sosirea. Un arbitru îl mută în altă seară sau îl anulează.",
     "refused.entry_not_active": "Înscrierea dumneavoastră nu este activă ({status}): întrebați un arbitru.",
     "refused.checkin_waiting_for_draw": "Sunteți înscris la {tournament} și figurați ca prezent; grupele sunt deja trase la sorți, așa că un arbitru vă așază printr-o nouă tragere: {command}",
     "refused.checkin_entry_out": "Înscrierea dumneavoastră la {tournament} are starea: {status}. Un arbitru vă poate readuce în turneu: {command}",

@@ -399,3 +399,40 @@ def test_a_new_tournament_that_starts_first_says_it_is_the_one_commands_mean(
         ' start; add tournament:"June Cup" to act on another.' in lines
     )
     assert any(line.startswith("[18:00] #club: bob, you are entered in May Cup") for line in lines)
+
+
+def test_a_forgotten_night_takes_no_entry_and_a_withdrawal_from_it_is_free(
+    clubtd: Clubtd, script: Script, database_url: str
+) -> None:
+    """A month after May Cup's day (never drawn), carl was entered in it, "check-in is
+    already open", and bob, who had confirmed, was told withdrawing "suspends you from the
+    next tournament" (HGV-2.3.6): a night never held owes nobody their word."""
+    lines = run(
+        clubtd,
+        script,
+        database_url,
+        'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
+        "bob: /register\n"
+        "bob: /confirm\n"
+        "@clock 2026-06-02 12:00\n"
+        "carl: /register\n"
+        "bob: /checkin\n"
+        "bob: /withdraw\n"
+        "bob: /withdraw confirm\n"
+        "ana: /status\n",
+    )
+    refusal = (
+        "May Cup was to be played on Fri, May 1, 20:00 and was never drawn: there is no night"
+        " to enter, confirm or check in for. A director moves it to another night or calls"
+        " it off."
+    )
+    assert lines.count(f"[12:00] #club: {refusal}") == 2, lines  # carl's entry, bob's check-in
+    assert "[12:00] #club: Withdraw from May Cup? This carries no sanction. To go ahead:" in (
+        " ".join(lines)
+    )
+    assert "[12:00] #club: You have withdrawn from May Cup. No sanction applies." in lines
+    assert not any("can be drawn" in line for line in lines)  # the glance offers no /draw
+    exported = clubtd("export", "--db", database_url, "--format", "json")
+    players = {p["name"]: p for p in json.loads(exported.stdout)["players"]}
+    assert players["bob"]["sanctions"] == []
+    assert "carl" not in players

@@ -14,7 +14,7 @@ from tournament.events import (
     SanctionRecorded,
     TournamentFinished,
 )
-from tournament.model import EntryStatus, MatchStatus, Stage, TournamentStatus
+from tournament.model import EntryStatus, MatchStatus, Refused, Stage, TournamentStatus
 from tournament.preset import load_preset
 from tournament.scoring import FinalScore
 from tournament.simulation import new_tournament, play_out
@@ -224,6 +224,31 @@ def test_withdrawing_after_the_start_unapproved_carries_no_sanction_HGV_1_4() ->
     ana = night.id("ana")
     night.state.entries[ana].approved = False
     assert attendance.withdraw(night.state, ana, at("20:10")) == []
+
+
+def test_a_night_never_held_takes_no_entry_and_owes_no_word_HGV_2_3_6() -> None:
+    """Its day went by undrawn (`calendar.overdue`): nobody came or stayed away from it. A
+    confirmed player withdraws free; a player cannot enter, confirm or check in; a
+    director still may (a night moved to tonight, a walk-in)."""
+    night = Night("hgv-backgammon")
+    night.enter("ana", "bob", "cruz")
+    ana, month_on = night.id("ana"), at("12:00", day=31) + timedelta(days=30)
+    assert attendance.withdrawal_sanction(night.state, ana, month_on) == "no_show"
+    assert attendance.withdrawal_sanction(night.state, ana, month_on, night_passed=True) is None
+    assert attendance.withdraw(night.state, ana, month_on, night_passed=True) == []
+    attendance.register(night.state, 99, month_on, by_director=True, night_passed=True)
+    for refused in (
+        lambda: attendance.register(night.state, 98, month_on, night_passed=True),
+        lambda: attendance.confirm(night.state, 99, month_on, night_passed=True),
+        lambda: attendance.check_in(night.state, night.id("bob"), month_on, night_passed=True),
+    ):
+        try:
+            refused()
+        except Refused as refusal:
+            assert refusal.code == "night_passed"
+        else:
+            raise AssertionError("a night never held took a player's act")
+    attendance.check_in(night.state, 99, month_on, director=True, night_passed=True)
 
 
 def test_a_knockout_forfeiter_gives_the_place_to_their_last_victim_HGV_2_3_8() -> None:
