@@ -46,9 +46,9 @@ async def status(s: Session, a: Args) -> Reply:
 
 
 async def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) -> list[Msg]:
-    """Return the tournaments but `shown` still waiting for a draw whose day has passed:
-    no command means them any more, and nobody called them off. A suspension for one
-    of them waits for it (HGV-2.3.6: the next tournament played), and is said so."""
+    """Name the tournaments but `shown` still waiting for a draw whose day has passed: no
+    command means them any more, and nobody called them off. A suspension for one of
+    them waits for it (HGV-2.3.6: the next tournament played), and is said so."""
     zone = s.club.timezone
     late = [t for t in listed if t.id != shown and calendar.overdue(t, s.now, zone)]
     if not late:
@@ -61,11 +61,11 @@ async def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) 
             example=Hint(f'/tournament cancel {as_typed(late[0].name)} reason:"..."'),
         )
     ]
-    return parts + await _suspended_from(s, late)
+    return parts + await _suspensions_waiting(s, late)
 
 
-async def _suspended_from(s: Session, late: list[calendar.Listed]) -> list[Msg]:
-    """Return who is suspended from each of the `late` tournaments."""
+async def _suspensions_waiting(s: Session, late: list[calendar.Listed]) -> list[Msg]:
+    """Name who is suspended from each of the `late` tournaments, never played."""
     records = await s.uow.sanctions.for_club(s.club.id)
     parts = []
     for tournament in late:
