@@ -359,6 +359,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Lateness in match {match}: {points, plural, one {# point} other {# points}} to your opponent at {at}.",
     "me.not_entered": "You are not entered in {tournament} ({start}): send /register to play.",
     "me.suspended_from": "You are suspended from {tournament} ({start}): {reason}. A director can lift it.",
+    "me.suspension_waits": "{tournament} was never played: the suspension waits for it until a director moves it to another night or calls it off (then it passes to the next tournament).",
     "me.open_elsewhere": "You are not entered in {tournaments}; to play, for example: {command}",
     "me.no_entry": "You are not entered in a tournament now; the club announces the next one in its chat.",
     "me.sanction": "Suspended from the next tournament: {reason}.",

@@ -329,6 +329,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Retraso en el encuentro {match}: {points, plural, one {# punto} other {# puntos}} para tu rival a las {at}.",
     "me.not_entered": "No estás inscrito en {tournament} ({start}): envía /register para jugar.",
     "me.suspended_from": "Tienes una suspensión para {tournament} ({start}): {reason}. Un director puede levantarla.",
+    "me.suspension_waits": "{tournament} no se jugó: la suspensión lo espera hasta que un director lo pase a otra noche o lo cancele (entonces pasa al siguiente torneo).",
     "me.open_elsewhere": "No estás inscrito en {tournaments}; para jugar, por ejemplo: {command}",
     "me.no_entry": "Ahora no estás inscrito en ningún torneo; el club anunciará el próximo en su grupo.",
     "me.sanction": "Suspensión para el próximo torneo: {reason}.",

@@ -329,6 +329,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Spóźnienie w meczu {match}: {points, plural, one {# punkt} few {# punkty} many {# punktów} other {# punktu}} dla przeciwnika o {at}.",
     "me.not_entered": "Nie jesteś zapisany na {tournament} ({start}): wyślij /register, aby zagrać.",
     "me.suspended_from": "Masz zawieszenie na turniej {tournament} ({start}). Powód: {reason}. Sędzia może je znieść.",
+    "me.suspension_waits": "Turniej {tournament} się nie odbył: zawieszenie czeka na niego, dopóki sędzia nie przeniesie go na inny dzień albo go nie odwoła (wtedy przechodzi na następny turniej).",
     "me.open_elsewhere": "Nie masz zgłoszenia do: {tournaments}; aby zagrać, na przykład: {command}",
     "me.no_entry": "Nie jesteś teraz zapisany na żaden turniej; klub ogłosi następny na swoim czacie.",
     "me.sanction": "Zawieszenie na następny turniej. Powód: {reason}.",

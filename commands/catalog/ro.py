@@ -329,6 +329,7 @@ MESSAGES: dict[str, str] = {
     "me.penalty": "Întârziere la partida {match}: {points, plural, one {# punct} few {# puncte} other {# de puncte}} pentru adversar, la ora {at}.",
     "me.not_entered": "Nu sunteți înscris la {tournament} ({start}): trimiteți /register pentru a juca.",
     "me.suspended_from": "Aveți o suspendare pentru {tournament} ({start}): {reason}. Un arbitru o poate ridica.",
+    "me.suspension_waits": "{tournament} nu s-a jucat: suspendarea îl așteaptă până când un arbitru îl mută în altă seară sau îl anulează (atunci trece la turneul următor).",
     "me.open_elsewhere": "Nu sunteți înscris la {tournaments}; pentru a juca, de exemplu: {command}",
     "me.no_entry": "Acum nu sunteți înscris la niciun turneu; clubul îl va anunța pe următorul în grupul său.",
     "me.sanction": "Suspendare pentru următorul turneu: {reason}.",

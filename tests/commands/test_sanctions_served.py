@@ -370,6 +370,8 @@ async def test_a_suspension_for_a_night_never_played_is_named_till_it_is_called_
     ), opened
     glance = await chat.say("ana", "/status")
     assert "Suspended from February Cup, never played: dora." in glance, glance
+    card = await chat.say("dora", "/me", dm=True)
+    assert "February Cup was never played: the suspension waits for it" in card, card
     await chat.say("ana", '/tournament cancel "February Cup" reason:"forgotten"')
     (moved,) = await sanctions_of(chat, "dora")
     assert (moved["applies_to"], moved["active"]) == ("March Cup", True)
