@@ -140,22 +140,22 @@ def _before_the_draw(
     if suspended:
         lift = f'/lift {as_typed(names[suspended[0].player])} reason:"..."'
         listing("glance.suspended", suspended, example=Hint(lift))
+    if calendar.overdue(state, s.now, s.club.timezone):
+        # Nobody comes to a night whose day passed: who confirmed or is here is no news,
+        # and "the start (20:00) has passed: /draw" read as tonight's (a draw now would
+        # make every first match late at once). It is moved or called off.
+        parts.append(_start_overdue(s, state))
+        return parts
     active = [e for e in active if e.player not in barred]
     listing(
         "glance.unconfirmed",
         [e for e in active if e.approved and not e.confirmed and not e.checked_in],
     )
-    overdue = calendar.overdue(state, s.now, s.club.timezone)
     not_here = [e for e in active if e.approved and e.confirmed and not e.present_now()]
-    if not_here and attendance.checkin_open(state, s.now) and not overdue:
+    if not_here and attendance.checkin_open(state, s.now):
         listing("glance.not_here", not_here, example=Name(names[not_here[0].player]))
     drawable = [e for e in active if e.approved and (e.confirmed or e.checked_in)]
     key = "glance.start_passed" if s.now >= state.start else "glance.ready_to_draw"
-    if overdue:
-        # "The start (20:00) has passed: /draw" read as tonight's: it was another day's,
-        # and a draw now would make every first match late at once.
-        parts.append(_start_overdue(s, state))
-        return parts
     if not drawable:
         key = "glance.nobody_to_draw"  # never "the draw can be made with 0 players"
     elif len(drawable) == 1:

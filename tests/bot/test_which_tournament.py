@@ -340,6 +340,7 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         'ana: /tournament new name:"May Cup" start:"2026-05-01 20:00" approval:no\n'
         "alice: /register\n"
         "alice: /confirm\n"
+        "dave: /register\n"
         "@clock 2026-06-02 12:00\n"
         "ana: /status\n"
         'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
@@ -353,8 +354,8 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
             "[12:00] #club: May Cup moves to Fri, Jun 5, 20:00 (it was Fri, May 1, 20:00):"
             " forgotten."
         )
-        for line in lines[-4:]
-    ), lines[-4:]
+        for line in lines
+    ), lines[-6:]
     lines = lines[: lines.index("[12:00] #club: Test Club: tournaments") + 4]
     assert lines[-3:-1] == [
         "  May Cup: Fri, May 1, 20:00, never drawn, its day passed",
@@ -367,7 +368,8 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         ' to call it off, /tournament cancel "May Cup" reason:"...".' in lines
     )
     assert not any("The start (20:00) has passed" in line for line in lines)
-    assert not any("When one arrives" in line for line in lines)  # nobody comes that night
+    # Nobody comes that night: who confirmed or is here is no news.
+    assert not any("When one arrives" in line or "a reminder goes" in line for line in lines)
     assert (
         "[12:00] #club: Never drawn, though their day has passed (1): May Cup. To call one off:"
         ' /tournament cancel "May Cup" reason:"..."' in lines
