@@ -21,7 +21,10 @@ async def status(s: Session, a: Args) -> Reply:
         msg(
             "glance.title",
             tournament=Name(state.name),
-            status=msg(f"tstatus.{state.status.value}"),
+            # A forgotten night is no longer "open for entries" (it takes none).
+            status=msg(
+                "tstatus.overdue" if s.night_passed(state) else f"tstatus.{state.status.value}"
+            ),
         )
     ]
     active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]

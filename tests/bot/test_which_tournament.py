@@ -368,6 +368,7 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         ' to call it off, /tournament cancel "May Cup" reason:"...".' in lines
     )
     assert not any("The start (20:00) has passed" in line for line in lines)
+    assert "[12:00] #club: May Cup: never drawn, its day passed." in lines  # the glance
     # Nobody comes that night: who confirmed or is here is no news.
     assert not any("When one arrives" in line or "a reminder goes" in line for line in lines)
     assert (
