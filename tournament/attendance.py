@@ -122,12 +122,12 @@ def confirm(
 ) -> Entry:
     """Record that the player will attend; not a night whose day went by undrawn."""
     entry = _active_entry(state, player)
+    if night_passed:  # before "you confirmed already": there is no night to come to
+        raise Refused("night_passed", tournament=state.name, start=state.start)
     if entry.confirmed_at is not None:
         raise Refused("already_confirmed")
     if state.status is TournamentStatus.FINISHED:
         raise Refused("tournament_finished", tournament=state.name)
-    if night_passed:
-        raise Refused("night_passed", tournament=state.name, start=state.start)
     entry.confirmed_at = at
     return entry
 

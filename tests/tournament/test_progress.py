@@ -240,6 +240,8 @@ def test_a_night_never_held_takes_no_entry_and_owes_no_word_HGV_2_3_6() -> None:
     for refused in (
         lambda: attendance.register(night.state, 98, month_on, night_passed=True),
         lambda: attendance.confirm(night.state, 99, month_on, night_passed=True),
+        # Confirmed already: the news is that there is no night, not "you confirmed".
+        lambda: attendance.confirm(night.state, night.id("bob"), month_on, night_passed=True),
         lambda: attendance.check_in(night.state, night.id("bob"), month_on, night_passed=True),
     ):
         try:
