@@ -174,10 +174,10 @@ async def _card(s: Session, player: Player, *, as_director: bool) -> Reply:
                     **lift,
                 )
             )
-            forgotten = [t for t in known if t.id == sanction.applies_to]
-            if forgotten and calendar.overdue(forgotten[0], s.now, s.club.timezone):
+            forgotten = next(t for t in known if t.id == sanction.applies_to)
+            if s.night_passed(forgotten):
                 # "Suspended from Copa Enero (Sat, Jan 9)" in February read as served.
-                parts.append(msg("me.suspension_waits", tournament=Name(forgotten[0].name)))
+                parts.append(msg("me.suspension_waits", tournament=Name(forgotten.name)))
         elif standing == "active" and (origin := _open_origin(sanction, statuses)) is not None:
             # It bars the tournament after the one it was given in (/sanction).
             after = Name(titles[origin])

@@ -21,10 +21,7 @@ async def status(s: Session, a: Args) -> Reply:
         msg(
             "glance.title",
             tournament=Name(state.name),
-            # A forgotten night is no longer "open for entries" (it takes none).
-            status=msg(
-                "tstatus.overdue" if s.night_passed(state) else f"tstatus.{state.status.value}"
-            ),
+            status=views.tournament_status(state, s.night_passed(state)),
         )
     ]
     active = [e for e in state.entries.values() if e.status is EntryStatus.ACTIVE]
@@ -52,8 +49,7 @@ async def overdue_others(s: Session, listed: list[calendar.Listed], shown: int) 
     """Name the tournaments but `shown` still waiting for a draw whose day has passed: no
     command means them any more, and nobody called them off. A suspension for one of
     them waits for it (HGV-2.3.6: the next tournament played), and is said so."""
-    zone = s.club.timezone
-    late = [t for t in listed if t.id != shown and calendar.overdue(t, s.now, zone)]
+    late = [t for t in listed if t.id != shown and s.night_passed(t)]
     if not late:
         return []
     parts = [
@@ -143,7 +139,7 @@ def _before_the_draw(
     if suspended:
         lift = f'/lift {as_typed(names[suspended[0].player])} reason:"..."'
         listing("glance.suspended", suspended, example=Hint(lift))
-    if calendar.overdue(state, s.now, s.club.timezone):
+    if s.night_passed(state):
         # Nobody comes to a night whose day passed: who confirmed or is here is no news,
         # and "the start (20:00) has passed: /draw" read as tonight's (a draw now would
         # make every first match late at once). It is moved or called off.

@@ -135,9 +135,9 @@ class Session:
         """Whether the command named its tournament (`tournament:`)."""
         return self._chosen is not None
 
-    def night_passed(self, state: TournamentState) -> bool:
-        """Say whether `state`'s day went by on the club's clock without a draw."""
-        return calendar.overdue(state, self.now, self.club.timezone)
+    def night_passed(self, tournament: Listed | TournamentState) -> bool:
+        """Say whether a tournament's day went by on the club's clock without a draw."""
+        return calendar.overdue(tournament, self.now, self.club.timezone)
 
     def again(self, line: str, state: TournamentState) -> str:
         """Return a line to confirm with, naming `state` when the command named it: typed or

@@ -34,7 +34,7 @@ async def tournament_info(s: Session, a: Args) -> Reply:
         tournament=Name(state.name),
         preset=state.preset.id,
         start=When(state.start, "datetime"),
-        status=msg(f"tstatus.{state.status.value}"),
+        status=views.tournament_status(state, s.night_passed(state)),
         entries=len(state.playing()),
         waiting=len(waiting),
     )
@@ -133,13 +133,12 @@ async def tournament_list(s: Session, a: Args) -> Reply:
         raise Refused("no_tournament")
     parts: list[Msg] = [msg("tournament.list_title", club=Name(s.club.name))]
     for row in listed:
-        overdue = calendar.overdue(row, s.now, s.club.timezone)
         parts.append(
             msg(
                 "tournament.list_line",
                 tournament=Name(row.name),
                 start=When(row.start, "datetime"),
-                status=msg("tstatus.overdue" if overdue else f"tstatus.{row.status.value}"),
+                status=views.tournament_status(row, s.night_passed(row)),
             )
         )
     try:

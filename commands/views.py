@@ -7,6 +7,7 @@ from datetime import datetime
 
 from commands.params import scores_typed
 from commands.replies import Hint, Mention, Msg, Name, Param, Table, When, msg
+from tournament.calendar import Listed
 from tournament.events import GroupsDrawn
 from tournament.model import MatchStatus, PlayerId, Stage
 from tournament.placements import shared_ranges
@@ -42,6 +43,12 @@ _MATCH_HEADER = tuple(
         "col.status",
     )
 )
+
+
+def tournament_status(t: Listed | TournamentState, night_passed: bool) -> Msg:
+    """Return a tournament's status as the club reads it: one whose day passed undrawn
+    (`night_passed`) is no longer "open for entries"."""
+    return msg("tstatus.overdue" if night_passed else f"tstatus.{t.status.value}")
 
 
 def name(names: Names, player: PlayerId | None) -> Param:

@@ -118,9 +118,7 @@ async def club_page(
         TournamentLink(
             name=state.name,
             start=state.start,
-            status=msg(
-                "tstatus.overdue" if state.id in overdue else f"tstatus.{state.status.value}"
-            ),
+            status=views.tournament_status(state, state.id in overdue),
             kind="past" if state.id in overdue else _KIND_OF.get(state.status, "past"),
             path=tournament_path(token, state.id),
         )
@@ -199,7 +197,7 @@ def tournament_view(
         path=tournament_path(token, state.id),
         name=state.name,
         start=When(state.start, "datetime"),
-        status=msg("tstatus.overdue" if overdue else f"tstatus.{state.status.value}"),
+        status=views.tournament_status(state, overdue),
         live=_KIND_OF.get(state.status) == "live",
         game=msg(f"game.{state.preset.game}"),
         entries=entries,

@@ -343,6 +343,7 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
         "dave: /register\n"
         "@clock 2026-06-02 12:00\n"
         "ana: /status\n"
+        "ana: /tournament info\n"
         'ana: /tournament new name:"June Cup" start:"2026-06-05 20:00" approval:no\n'
         "bob: /register\n"
         "ana: /tournament list\n"
@@ -369,6 +370,8 @@ def test_a_night_whose_day_passed_undrawn_is_named_to_move_or_call_off(
     )
     assert not any("The start (20:00) has passed" in line for line in lines)
     assert "[12:00] #club: May Cup: never drawn, its day passed." in lines  # the glance
+    info = next(line for line in lines if line.startswith("[12:00] #club: May Cup ("))
+    assert "never drawn, its day passed" in info, info  # /tournament info
     # Nobody comes that night: who confirmed or is here is no news.
     assert not any("When one arrives" in line or "a reminder goes" in line for line in lines)
     assert (
